@@ -1,0 +1,177 @@
+/**
+ * The pure part of scripts/build-data.ts: from the disposable-domain packages and the
+ * curated lists to the text of the generated files. Same input, same bytes out: entries
+ * are sorted, and the only versions in the output are those of the inputs.
+ */
+import { getPublicSuffix } from "tldts";
+import type { ProviderCategory } from "../../src/core/lists.js";
+import {
+  CATEGORY_FILES,
+  type CuratedLists,
+  curatedSource,
+  PROVIDER_CATEGORIES,
+} from "../../src/data/curated.js";
+import {
+  byCodeUnits,
+  type DisposablePackage,
+  formatGeneratedFile,
+  GENERATED_FILES,
+  type GeneratedEntry,
+} from "../../src/data/generated.js";
+import { findSelfOrParent, isPublicSuffix, normaliseDomain } from "../../src/data/names.js";
+
+export interface SourcePackage {
+  name: DisposablePackage;
+  version: string;
+  /** The package's entries as it ships them (not yet normalised). */
+  entries: Iterable<string>;
+}
+
+export interface BuildInput {
+  packages: readonly SourcePackage[];
+  curated: CuratedLists;
+  /** Decides what a public suffix is, so it is an input of the output too. */
+  tldtsVersion: string;
+}
+
+export interface BuildReport {
+  /** Distinct names after normalising, across all packages. */
+  merged: number;
+  /** Raw entries that are no valid domain name (distinct). */
+  invalid: string[];
+  publicSuffix: string[];
+  /** Known-good domains, names under an academic/government suffix, curated providers. */
+  knownGood: string[];
+  movedToForwarders: string[];
+  disposable: number;
+  forwarders: number;
+}
+
+export interface BuildResult {
+  /** Path relative to `data/` → file content. */
+  files: Record<string, string>;
+  report: BuildReport;
+  /** Inconsistencies of the curated lists; the build must not write anything then. */
+  problems: string[];
+}
+
+/** Normalised name → the packages that list it (the name itself, not a parent). */
+function mergePackages(packages: readonly SourcePackage[]): {
+  merged: Map<string, Set<string>>;
+  invalid: string[];
+} {
+  const merged = new Map<string, Set<string>>();
+  const invalid = new Set<string>();
+  for (const pkg of packages) {
+    for (const raw of pkg.entries) {
+      if (raw.trim() === "") continue;
+      const domain = normaliseDomain(raw);
+      if (domain === undefined) {
+        invalid.add(raw);
+        continue;
+      }
+      const sources = merged.get(domain) ?? new Set<string>();
+      sources.add(pkg.name);
+      merged.set(domain, sources);
+    }
+  }
+  return { merged, invalid: [...invalid].sort(byCodeUnits) };
+}
+
+/** Names that must never be disposable: known-good, academic/government suffixes, curated providers. */
+function protectedNames(curated: CuratedLists): Set<string> {
+  const providers = PROVIDER_CATEGORIES.filter((c: ProviderCategory) => c !== "forwarder").flatMap((c) =>
+    curated.categories[c].map((e) => e.entry),
+  );
+  return new Set([...curated.knownGood, ...curated.knownGoodSuffixes, ...providers]);
+}
+
+function curatedProblems(curated: CuratedLists, safe: Set<string>, disposable: Set<string>): string[] {
+  const problems: string[] = [];
+  for (const suffix of curated.knownGoodSuffixes) {
+    if (getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) !== suffix) {
+      problems.push(`known-good-suffixes.txt: "${suffix}" is not a public suffix (ICANN section)`);
+    }
+  }
+  for (const domain of curated.popular) {
+    if (findSelfOrParent(safe, domain) === undefined) {
+      problems.push(`popular.txt: "${domain}" is in neither known-good.txt nor a provider list`);
+    }
+  }
+  for (const { entry, name } of curated.disposableInfrastructure) {
+    for (const domain of new Set([entry, name])) {
+      if (findSelfOrParent(disposable, domain) === undefined) {
+        problems.push(`disposable-infrastructure.txt: "${domain}" is on no disposable source list`);
+      }
+    }
+  }
+  return problems;
+}
+
+export function buildLists(input: BuildInput): BuildResult {
+  const { curated } = input;
+  const { merged, invalid } = mergePackages(input.packages);
+  const safe = protectedNames(curated);
+  const forwarderNames = new Map(curated.categories.forwarder.map((e) => [e.entry, e.name]));
+  const curatedForwarders = curatedSource(CATEGORY_FILES.forwarder);
+
+  const report: BuildReport = {
+    merged: merged.size,
+    invalid,
+    publicSuffix: [],
+    knownGood: [],
+    movedToForwarders: [],
+    disposable: 0,
+    forwarders: 0,
+  };
+  const disposable: GeneratedEntry[] = [];
+  const forwarders = new Map<string, GeneratedEntry>(
+    curated.categories.forwarder.map((e) => [
+      e.entry,
+      { domain: e.entry, sources: [curatedForwarders], name: e.name },
+    ]),
+  );
+  for (const domain of [...merged.keys()].sort(byCodeUnits)) {
+    const sources = [...(merged.get(domain) as Set<string>)];
+    const forwarder = findSelfOrParent(forwarderNames, domain);
+    if (isPublicSuffix(domain)) {
+      report.publicSuffix.push(domain);
+    } else if (forwarder !== undefined) {
+      report.movedToForwarders.push(domain);
+      const own = forwarders.get(domain)?.sources ?? [];
+      forwarders.set(domain, {
+        domain,
+        sources: [...own, ...sources],
+        name: forwarderNames.get(forwarder) as string,
+      });
+    } else if (findSelfOrParent(safe, domain) !== undefined) {
+      report.knownGood.push(domain);
+    } else {
+      disposable.push({ domain, sources });
+    }
+  }
+  report.disposable = disposable.length;
+  report.forwarders = forwarders.size;
+
+  const inputs = [
+    ...[...input.packages].sort((a, b) => byCodeUnits(a.name, b.name)).map((p) => `${p.name}@${p.version}`),
+    `tldts@${input.tldtsVersion}`,
+    "data/curated/",
+  ];
+  return {
+    files: {
+      [GENERATED_FILES.disposable]: formatGeneratedFile(
+        inputs,
+        "Disposable (temporary) email domains, merged from the packages above.",
+        disposable,
+      ),
+      [GENERATED_FILES.forwarders]: formatGeneratedFile(
+        inputs,
+        "Forwarding (relay) services: data/curated/forwarders.txt plus the package entries moved here.",
+        [...forwarders.values()],
+      ),
+    },
+    report,
+    problems: curatedProblems(curated, safe, new Set(disposable.map((e) => e.domain))),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The hand-written lists in `data/curated/`: reading, checking and typing them. Every
+ * entry must already be in normal form (lower-case ASCII), so what a reader sees in the
+ * file is exactly what is matched.
+ */
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { join } from "node:path";
+import type { MxProvider, ProviderCategory } from "../core/lists.js";
+import { ListFileError, type ListLine, parseListLines } from "./list-file.js";
+import { normaliseDomain } from "./names.js";
+
+export const CURATED_DIR = "curated";
+
+/** The curated file of each provider category. */
+export const CATEGORY_FILES: Readonly<Record<ProviderCategory, string>> = {
+  free: "free.txt",
+  premium: "premium.txt",
+  business: "business.txt",
+  isp: "isp.txt",
+  email_api: "email-api.txt",
+  web_hosting: "web-hosting.txt",
+  forwarder: "forwarders.txt",
+};
+
+export const CURATED_FILES = {
+  knownGood: "known-good.txt",
+  knownGoodSuffixes: "known-good-suffixes.txt",
+  popular: "popular.txt",
+  mxProviders: "mx-providers.txt",
+  parkingHosts: "parking-hosts.txt",
+  parkingAddresses: "parking-ips.txt",
+  disposableInfrastructure: "disposable-infrastructure.txt",
+} as const;
+
+export const PROVIDER_CATEGORIES = Object.keys(CATEGORY_FILES) as readonly ProviderCategory[];
+
+/** A list entry (domain, host suffix or address) with the name the list gives it. */
+export interface NamedEntry {
+  entry: string;
+  name: string;
+}
+
+export interface MxPattern {
+  /** Host suffix, matched on label boundaries. */
+  suffix: string;
+  provider: MxProvider;
+}
+
+export interface CuratedLists {
+  categories: Record<ProviderCategory, NamedEntry[]>;
+  knownGood: string[];
+  /** Academic, government and military public suffixes: everything under them is known-good. */
+  knownGoodSuffixes: string[];
+  popular: string[];
+  mxProviders: MxPattern[];
+  parkingHosts: NamedEntry[];
+  parkingAddresses: NamedEntry[];
+  /** Host suffix → the disposable service's own domain. */
+  disposableInfrastructure: NamedEntry[];
+}
+
+/** How a curated entry names its source in a `DomainMatch`. */
+export function curatedSource(file: string): string {
+  return `data/${CURATED_DIR}/${file}`;
+}
+
+type FieldCheck = (value: string) => string | undefined;
+
+const domain: FieldCheck = (value) =>
+  normaliseDomain(value) === value ? undefined : "is not a domain in normal form (lower-case ASCII)";
+
+/** A public suffix may be a single label (`edu`), so it is checked as the parent of a name. */
+const suffix: FieldCheck = (value) =>
+  normaliseDomain(`x.${value}`) === `x.${value}` ? undefined : "is not a suffix in normal form";
+
+const address: FieldCheck = (value) => (isIP(value) === 0 ? "is not an IP address" : undefined);
+
+const category: FieldCheck = (value) =>
+  value === "-" || (PROVIDER_CATEGORIES as readonly string[]).includes(value)
+    ? undefined
+    : `is not a category (${PROVIDER_CATEGORIES.join(", ")} or -)`;
+
+const name: FieldCheck = () => undefined;
+
+/**
+ * Parses one curated file whose lines hold the given fields; fields beyond `required`
+ * are optional. Entries (the first field) must be unique within the file.
+ */
+function parseFile(file: string, text: string, checks: FieldCheck[], required = checks.length): string[][] {
+  const label = curatedSource(file);
+  const seen = new Set<string>();
+  return parseListLines(text).map(({ fields, line }: ListLine) => {
+    if (fields.length < required || fields.length > checks.length) {
+      const count = required === checks.length ? `${required}` : `${required} to ${checks.length}`;
+      throw new ListFileError(
+        label,
+        line,
+        `expected ${count} fields, found ${fields.length}: ${fields.join(" | ")}`,
+      );
+    }
+    fields.forEach((value, i) => {
+      const problem = checks[i]?.(value);
+      if (problem) throw new ListFileError(label, line, `"${value}" ${problem}`);
+    });
+    const entry = fields[0] as string;
+    if (seen.has(entry)) throw new ListFileError(label, line, `"${entry}" is listed twice`);
+    seen.add(entry);
+    return fields;
+  });
+}
+
+function named(rows: string[][]): NamedEntry[] {
+  return rows.map(([entry, entryName]) => ({ entry: entry as string, name: entryName as string }));
+}
+
+/** Parses all curated lists from their texts; `read` gets a file name inside `data/curated/`. */
+export function parseCuratedLists(read: (file: string) => string): CuratedLists {
+  const file = (key: keyof typeof CURATED_FILES, checks: FieldCheck[], required?: number) =>
+    parseFile(CURATED_FILES[key], read(CURATED_FILES[key]), checks, required);
+  const categories = Object.fromEntries(
+    PROVIDER_CATEGORIES.map((c) => [
+      c,
+      named(parseFile(CATEGORY_FILES[c], read(CATEGORY_FILES[c]), [domain, name])),
+    ]),
+  ) as Record<ProviderCategory, NamedEntry[]>;
+  return {
+    categories,
+    knownGood: file("knownGood", [domain, name], 1).map(([entry]) => entry as string),
+    knownGoodSuffixes: file("knownGoodSuffixes", [suffix, name], 1).map(([entry]) => entry as string),
+    popular: file("popular", [domain]).map(([entry]) => entry as string),
+    mxProviders: file("mxProviders", [domain, category, name]).map(([entry, kind, providerName]) => ({
+      suffix: entry as string,
+      provider: { name: providerName as string, category: kind === "-" ? null : (kind as ProviderCategory) },
+    })),
+    parkingHosts: named(file("parkingHosts", [domain, name])),
+    parkingAddresses: named(file("parkingAddresses", [address, name])),
+    disposableInfrastructure: named(file("disposableInfrastructure", [domain, domain])),
+  };
+}
+
+/** Reads and checks every curated list under `<dataDir>/curated/`. */
+export function readCuratedLists(dataDir: string): CuratedLists {
+  return parseCuratedLists((file) => readFileSync(join(dataDir, CURATED_DIR, file), "utf8"));
+}

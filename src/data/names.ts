@@ -1,0 +1,43 @@
+/**
+ * Domain-name helpers the lists share: normalising an entry, telling a public suffix,
+ * and the parent walk every look-up uses.
+ */
+import { parse } from "tldts";
+import { parseDomain } from "../core/input.js";
+
+/** The entry as the engine sees domains (SPEC §2: trimmed, lower-case, ASCII), or undefined when it is no valid domain. */
+export function normaliseDomain(raw: string): string | undefined {
+  const parsed = parseDomain(raw);
+  return parsed.ok ? parsed.input.domain : undefined;
+}
+
+/**
+ * True for a public suffix (ICANN or private section: `co.uk`, `github.io`) and for a
+ * name that has no registrable part at all: such a name is never one service's domain.
+ */
+export function isPublicSuffix(name: string): boolean {
+  const parsed = parse(name, { allowPrivateDomains: true });
+  return parsed.domain === null || parsed.publicSuffix === name;
+}
+
+/** Anything that can say whether it holds a name: a Set or a Map. */
+export interface NameTable {
+  has(name: string): boolean;
+}
+
+/**
+ * The name itself or its nearest parent that `table` holds, most specific first.
+ * With `last` (the base domain) the walk ends there, so `a.b.mailinator.com` with base
+ * `mailinator.com` tries `a.b.mailinator.com`, `b.mailinator.com`, `mailinator.com`;
+ * without it the walk goes on to the top-level domain.
+ */
+export function findSelfOrParent(table: NameTable, name: string, last?: string): string | undefined {
+  let candidate = name;
+  for (;;) {
+    if (table.has(candidate)) return candidate;
+    if (last !== undefined && candidate.length <= last.length) return undefined;
+    const dot = candidate.indexOf(".");
+    if (dot < 0) return undefined;
+    candidate = candidate.slice(dot + 1);
+  }
+}
