@@ -1,0 +1,112 @@
+/**
+ * The one place that reads the environment (SPEC §9). Every variable is documented
+ * here and in the README's configuration table; invalid values fail at start-up.
+ */
+import { isIP } from "node:net";
+
+export interface Config {
+  /** PORT: TCP port of the HTTP server. */
+  port: number;
+  /** HOST: address the HTTP server binds. */
+  host: string;
+  /** DATABASE_URL: unset → embedded SQLite at ./data/mailrisk.db; postgres://… → PostgreSQL; sqlite:PATH → another SQLite file. */
+  databaseUrl: string | null;
+  /** DNS_SERVERS: comma list of ip[:port] ([v6]:port); empty → the system's resolvers. */
+  dnsServers: string[];
+  /** DNS_TIMEOUT_MS: deadline of one DNS query; a check makes two rounds (MX/NS/A, then the MX hosts' addresses). */
+  dnsTimeoutMs: number;
+  /** RECORD_TTL: seconds a cached record counts as fresh. */
+  recordTtlSeconds: number;
+  /** RDAP_BOOTSTRAP_FILE: IANA-format bootstrap JSON replacing the bundled one. */
+  rdapBootstrapFile: string | null;
+  /** WHOIS_SERVER: host[:port] used for every WHOIS query instead of the bundled table. */
+  whoisServer: string | null;
+  /** AGE_TIMEOUT_MS: deadline for one domain-age lookup (RDAP, then WHOIS). */
+  ageTimeoutMs: number;
+  /** ADMIN_TOKEN: enables the admin API when set. */
+  adminToken: string | null;
+  /** LOG_LEVEL: pino level. */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** Duration in seconds; accepts plain seconds or a unit suffix (s, m, h, d). */
+function duration(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must be seconds or a duration like 30m, 12h, 1d; got "${raw}"`);
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
+  const value = Number(match[1]) * unit;
+  if (value < 1) throw new ConfigError(`${name} must be at least one second`);
+  return value;
+}
+
+/** Validates one DNS server entry: `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address. */
+function dnsServer(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const [ip, port] = bracketed
+    ? [bracketed[1] ?? "", bracketed[2]]
+    : isIP(entry) === 6
+      ? [entry, undefined]
+      : (entry.split(":") as [string, string | undefined]);
+  if (!isIP(ip)) throw new ConfigError(`DNS_SERVERS entry "${entry}" is not an IP address`);
+  if (port !== undefined && !(/^\d+$/.test(port) && Number(port) > 0 && Number(port) < 65_536)) {
+    throw new ConfigError(`DNS_SERVERS entry "${entry}" has an invalid port`);
+  }
+  return entry;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = text(env, "LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${logLevel}"`);
+  }
+  const databaseUrl = text(env, "DATABASE_URL");
+  if (databaseUrl !== null && !/^(postgres(ql)?:\/\/|sqlite:)/.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
+  }
+  const whoisServer = text(env, "WHOIS_SERVER");
+  if (whoisServer !== null && !/^[\w.-]+(:\d{1,5})?$|^\[[\da-fA-F:]+\](:\d{1,5})?$/.test(whoisServer)) {
+    throw new ConfigError(`WHOIS_SERVER must be host[:port]; got "${whoisServer}"`);
+  }
+  return {
+    port: integer(env, "PORT", 8080, 0, 65_535),
+    host: text(env, "HOST") ?? "127.0.0.1",
+    databaseUrl,
+    dnsServers: (text(env, "DNS_SERVERS") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(dnsServer),
+    dnsTimeoutMs: integer(env, "DNS_TIMEOUT_MS", 1500, 50, 60_000),
+    recordTtlSeconds: duration(env, "RECORD_TTL", 86_400),
+    rdapBootstrapFile: text(env, "RDAP_BOOTSTRAP_FILE"),
+    whoisServer,
+    ageTimeoutMs: integer(env, "AGE_TIMEOUT_MS", 3000, 50, 60_000),
+    adminToken: text(env, "ADMIN_TOKEN"),
+    logLevel: logLevel as Config["logLevel"],
+  };
+}

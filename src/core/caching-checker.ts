@@ -1,0 +1,109 @@
+/**
+ * The record cache in front of the engine (SPEC §8): a fresh stored record is served
+ * as is; a stale one is served while one background refresh runs; a missing one is
+ * looked up once for all concurrent callers. A record made during a temporary DNS
+ * failure is kept only briefly and never replaces a good stored record (stale-if-error).
+ */
+import { LRUCache } from "lru-cache";
+import type { Store } from "../store/types.js";
+import { forAddress } from "./check.js";
+import type { Checker, CheckResult } from "./checker.js";
+import type { ParsedInput } from "./input.js";
+import type { DomainLists } from "./lists.js";
+import type { CheckRecord } from "./record.js";
+
+export type RecordStore = Pick<Store, "getRecord" | "saveRecord" | "addRecent">;
+
+export interface CachingCheckerOptions {
+  store: RecordStore;
+  lists: DomainLists;
+  /** The uncached check of one domain. */
+  lookup: (domain: string) => Promise<CheckRecord>;
+  clock: () => Date;
+  /** RECORD_TTL: seconds a record stays fresh. */
+  ttlSeconds: number;
+  /** Seconds a record made during a temporary DNS failure stays fresh. */
+  temporaryTtlSeconds?: number;
+  /** Called with errors of background refreshes (they never reach a caller). */
+  onBackgroundError?: (error: unknown, domain: string) => void;
+}
+
+/** How long a domain is not re-marked as recently checked, to spare the database a write per request. */
+const RECENT_MARK_SECONDS = 10;
+
+export function isTemporaryFailure(record: CheckRecord): boolean {
+  return record.reason === "DNS timeout" || record.reason === "DNS failure";
+}
+
+export class CachingChecker implements Checker {
+  private readonly inflight = new Map<string, Promise<CheckRecord>>();
+  private readonly background = new Set<Promise<unknown>>();
+  /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
+  private readonly failedRecently: LRUCache<string, true>;
+  private readonly markedRecent = new LRUCache<string, true>({
+    max: 10_000,
+    ttl: RECENT_MARK_SECONDS * 1000,
+  });
+
+  constructor(private readonly options: CachingCheckerOptions) {
+    this.failedRecently = new LRUCache({ max: 10_000, ttl: this.temporaryTtlMs() });
+  }
+
+  private temporaryTtlMs(): number {
+    return (this.options.temporaryTtlSeconds ?? 60) * 1000;
+  }
+
+  private isFresh(record: CheckRecord, checkedAt: Date): boolean {
+    const ttlMs = isTemporaryFailure(record) ? this.temporaryTtlMs() : this.options.ttlSeconds * 1000;
+    return this.options.clock().getTime() - checkedAt.getTime() < ttlMs;
+  }
+
+  async check(input: ParsedInput): Promise<CheckResult> {
+    const { domain } = input;
+    const stored = await this.options.store.getRecord(domain);
+    let result: CheckResult;
+    if (stored && this.isFresh(stored.record, stored.checkedAt)) {
+      result = { record: stored.record, cache: "hit" };
+    } else if (stored) {
+      if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, stored.record);
+      result = { record: stored.record, cache: "stale" };
+    } else {
+      result = { record: await this.refresh(domain, undefined), cache: "miss" };
+    }
+    await this.markRecent(domain);
+    return { ...result, record: forAddress(result.record, input, this.options.lists) };
+  }
+
+  /** One look-up per domain at a time; its result is saved and shared by every waiting caller. */
+  private refresh(domain: string, previous: CheckRecord | undefined): Promise<CheckRecord> {
+    const running = this.inflight.get(domain);
+    if (running) return running;
+    const task = (async () => {
+      const record = await this.options.lookup(domain);
+      if (isTemporaryFailure(record)) {
+        this.failedRecently.set(domain, true);
+        if (previous && !isTemporaryFailure(previous)) return previous;
+      }
+      return this.options.store.saveRecord(record, this.options.clock());
+    })().finally(() => this.inflight.delete(domain));
+    this.inflight.set(domain, task);
+    return task;
+  }
+
+  private refreshInBackground(domain: string, previous: CheckRecord): void {
+    const task = this.refresh(domain, previous)
+      .catch((error: unknown) => this.options.onBackgroundError?.(error, domain))
+      .finally(() => this.background.delete(task));
+    this.background.add(task);
+  }
+
+  private async markRecent(domain: string): Promise<void> {
+    if (this.markedRecent.has(domain)) return;
+    this.markedRecent.set(domain, true);
+    await this.options.store.addRecent(domain, this.options.clock());
+  }
+
+  async drain(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+}

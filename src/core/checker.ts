@@ -1,0 +1,20 @@
+/**
+ * What the API, the pages and the CLI call: a check of a parsed input that goes
+ * through the record cache (fresh → cached record, stale → cached record while one
+ * refresh runs, missing → one shared look-up for concurrent callers).
+ */
+import type { ParsedInput } from "./input.js";
+import type { CheckRecord } from "./record.js";
+
+export type CacheOutcome = "hit" | "stale" | "miss";
+
+export interface CheckResult {
+  record: CheckRecord;
+  cache: CacheOutcome;
+}
+
+export interface Checker {
+  check(input: ParsedInput): Promise<CheckResult>;
+  /** Waits for background refreshes to finish (graceful shutdown, tests). */
+  drain(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+/**
+ * DnsResolver over the wire, with `node:dns` (c-ares).
+ *
+ * Deadline. c-ares' own timing is loose: it checks timeouts on a timer that ticks at
+ * most once a second, shortens a try to as little as 250 ms once it has seen a fast
+ * server, and with its defaults retries for up to 26 s. So every query gets an own
+ * deadline of `timeoutMs` (a timer raced against the answer); c-ares gets the same value
+ * as its per-try timeout and a few tries, so it retries a lost or slow packet inside the
+ * deadline but the deadline alone decides when a query has timed out.
+ *
+ * Cancelling. `Resolver#cancel()` cancels every outstanding query of that Resolver, so a
+ * query that passes its deadline must not cancel the Resolver it shares with others.
+ * Instead the Resolver is retired: queries from then on go to a fresh one, and the
+ * retired one is cancelled as soon as none of its queries is still live, which ends
+ * only queries whose callers already got their timeout. A query abandoned at its
+ * deadline therefore lingers at most one further deadline, while normal traffic shares
+ * one Resolver (one socket per server) and a fresh one is opened at most once per
+ * deadline period however many queries time out.
+ */
+import { Resolver } from "node:dns/promises";
+import { canonicalDnsName, DnsError, type DnsErrorCode, type DnsResolver, type MxAnswer } from "./dns.js";
+
+export interface NodeDnsResolverOptions {
+  /** `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address; empty → the system's resolvers. */
+  servers: string[];
+  /** Deadline of one query, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** c-ares tries per server; they happen inside the deadline, which alone bounds a query. */
+const TRIES = 3;
+
+const ERROR_CODES: Readonly<Record<string, DnsErrorCode>> = {
+  ENOTFOUND: "nxdomain",
+  ENODATA: "nodata",
+  ESERVFAIL: "servfail",
+  ETIMEOUT: "timeout",
+  EREFUSED: "refused",
+};
+
+interface Channel {
+  resolver: Resolver;
+  /** Queries started here that have neither settled nor passed their deadline. */
+  live: number;
+}
+
+export class NodeDnsResolver implements DnsResolver {
+  private current: Channel;
+
+  constructor(private readonly options: NodeDnsResolverOptions) {
+    this.current = this.openChannel();
+  }
+
+  mx(name: string): Promise<MxAnswer[]> {
+    return this.query("MX", name, async (resolver) =>
+      (await resolver.resolveMx(name)).map(({ exchange, priority }) => ({
+        exchange: canonicalDnsName(exchange),
+        priority,
+      })),
+    );
+  }
+
+  a(name: string): Promise<string[]> {
+    return this.query("A", name, (resolver) => resolver.resolve4(name));
+  }
+
+  aaaa(name: string): Promise<string[]> {
+    return this.query("AAAA", name, (resolver) => resolver.resolve6(name));
+  }
+
+  ns(name: string): Promise<string[]> {
+    return this.query("NS", name, async (resolver) => (await resolver.resolveNs(name)).map(canonicalDnsName));
+  }
+
+  private openChannel(): Channel {
+    const resolver = new Resolver({ timeout: this.options.timeoutMs, tries: TRIES });
+    if (this.options.servers.length > 0) resolver.setServers(this.options.servers);
+    return { resolver, live: 0 };
+  }
+
+  /** Runs one query on the current channel under the deadline (see the file comment). */
+  private query<T>(rrtype: string, name: string, ask: (resolver: Resolver) => Promise<T>): Promise<T> {
+    const channel = this.current;
+    channel.live++;
+    const leave = () => {
+      channel.live--;
+      if (channel !== this.current && channel.live === 0) channel.resolver.cancel();
+    };
+    return new Promise<T>((resolve, reject) => {
+      let pending = true;
+      const deadline = setTimeout(() => {
+        pending = false;
+        if (channel === this.current) this.current = this.openChannel();
+        leave();
+        reject(new DnsError("timeout", rrtype, name));
+      }, this.options.timeoutMs);
+      ask(channel.resolver).then(
+        (value) => {
+          if (!pending) return;
+          clearTimeout(deadline);
+          leave();
+          resolve(value);
+        },
+        (error: NodeJS.ErrnoException) => {
+          if (!pending) return;
+          clearTimeout(deadline);
+          leave();
+          reject(new DnsError(ERROR_CODES[error.code ?? ""] ?? "failure", rrtype, name));
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import type { MailRouting } from "../../src/core/mail-routing.js";
+import type { Signals } from "../../src/core/signals.js";
+import { decide, riskLevel, withRoleAccount } from "../../src/core/verdict.js";
+
+const NOW = new Date("2026-11-22T12:00:00Z");
+const DAY = 86_400_000;
+
+const routed: MailRouting = {
+  status: "mx",
+  hosts: [{ host: "mx.example.com", priority: 10, ips: ["192.0.2.1"] }],
+  nameServers: ["ns1.example.com"],
+  addresses: ["192.0.2.1"],
+};
+
+function signals(overrides: Partial<Signals> = {}): Signals {
+  return {
+    domain: "example.com",
+    baseDomain: "example.com",
+    routing: routed,
+    knownGood: false,
+    disposable: undefined,
+    disposableHints: [],
+    categories: {
+      free: undefined,
+      premium: undefined,
+      business: undefined,
+      isp: undefined,
+      email_api: undefined,
+      web_hosting: undefined,
+      forwarder: undefined,
+    },
+    mxProvider: undefined,
+    selfHosted: true,
+    parking: undefined,
+    mxUnresolvable: false,
+    typos: [],
+    createdAt: null,
+    ...overrides,
+  };
+}
+
+const listed = { entry: "mailinator.com", name: null, sources: ["mailchecker"] };
+const status = (s: MailRouting["status"]): Partial<Signals> => ({
+  routing: { ...routed, status: s, hosts: [] },
+});
+const categories = (c: Partial<Signals["categories"]>): Partial<Signals> => ({
+  categories: { ...signals().categories, ...c },
+  selfHosted: false,
+});
+
+describe("the fixed rows of SPEC §4.1 (first match wins)", () => {
+  it.each([
+    ["NXDOMAIN", status("nxdomain"), false, true, 100, "Domain does not exist", "NXDOMAIN"],
+    ["null MX", status("null_mx"), false, true, 100, "Domain does not accept email", "Null MX"],
+    ["no MX, no A", status("no_mail"), false, true, 100, "Domain does not accept email", "No MX or A record"],
+    [
+      "listed disposable",
+      { disposable: listed },
+      true,
+      true,
+      95,
+      "Disposable / temporary domain",
+      "Disposable",
+    ],
+    [
+      "listed disposable while DNS is down",
+      { disposable: listed, ...status("dns_timeout") },
+      true,
+      true,
+      95,
+      "Disposable / temporary domain",
+      "Disposable",
+    ],
+    [
+      "one heuristic",
+      { disposableHints: [{ evidence: "MX mx.tempmail.test", provider: "temp-mail.org" }] },
+      true,
+      true,
+      90,
+      "Disposable / temporary domain",
+      "Heuristics x1",
+    ],
+    [
+      "two heuristics",
+      {
+        disposableHints: [
+          { evidence: "MX a", provider: "x" },
+          { evidence: "NS b", provider: "x" },
+        ],
+      },
+      true,
+      true,
+      93,
+      "Disposable / temporary domain",
+      "Heuristics x2",
+    ],
+    ["parked", { parking: "Sedo" }, true, true, 85, "Parked domain", "Parked"],
+    ["DNS timeout", status("dns_timeout"), true, false, 55, "Could not be checked right now", "DNS timeout"],
+    ["DNS failure", status("dns_failure"), true, false, 55, "Could not be checked right now", "DNS failure"],
+    [
+      "free provider",
+      categories({ free: { entry: "gmail.com", name: "Gmail", sources: [] } }),
+      true,
+      false,
+      0,
+      "Looks okay",
+      "Public free provider",
+    ],
+    ["self-hosted", {}, true, false, 0, "Looks okay", "Self-hosted"],
+  ] as const)("%s", (_name, overrides, valid, block, risk, text, reason) => {
+    expect(decide(signals(overrides as Partial<Signals>), NOW)).toEqual({ valid, block, risk, text, reason });
+  });
+});
+
+describe("soft signals add up per the weight table", () => {
+  it.each([
+    ["unknown domain", { selfHosted: false }, 10, false, "Looks okay"],
+    ["forwarder", categories({ forwarder: listed }), 35, false, "Email forwarding service"],
+    [
+      "typo of a popular domain",
+      { typos: ["gmail.com"], selfHosted: false },
+      55,
+      false,
+      "Possible typo of a popular domain",
+    ],
+    [
+      "domain 3 days old",
+      { createdAt: new Date(NOW.getTime() - 3 * DAY) },
+      50,
+      false,
+      "Newly registered domain",
+    ],
+    ["domain 20 days old", { createdAt: new Date(NOW.getTime() - 20 * DAY) }, 25, false, "Looks okay"],
+    ["domain 400 days old", { createdAt: new Date(NOW.getTime() - 400 * DAY) }, 0, false, "Looks okay"],
+    [
+      "typo and brand new: blocked",
+      { typos: ["gmail.com"], createdAt: new Date(NOW.getTime() - DAY), selfHosted: false },
+      100,
+      true,
+      "Newly registered domain",
+    ],
+    [
+      "fallback MX",
+      { routing: { ...routed, status: "fallback" as const }, selfHosted: true },
+      25,
+      false,
+      "Looks okay",
+    ],
+    ["MX hosts do not resolve", { mxUnresolvable: true }, 40, false, "Mail servers do not resolve"],
+  ] as const)("%s → risk %i", (_name, overrides, risk, block, text) => {
+    const verdict = decide(signals(overrides as Partial<Signals>), NOW);
+    expect(verdict).toMatchObject({ valid: true, risk, block, text });
+  });
+
+  it("a known-good domain carries no soft risk, whatever else is seen", () => {
+    const verdict = decide(signals({ knownGood: true, typos: ["gmail.com"], selfHosted: false }), NOW);
+    expect(verdict).toMatchObject({ risk: 0, block: false, text: "Looks okay" });
+  });
+
+  it("DNS trouble keeps the risk within 50–79 even with heavy soft signals", () => {
+    const verdict = decide(
+      signals({ ...status("dns_timeout"), typos: ["gmail.com"], createdAt: new Date(NOW.getTime() - DAY) }),
+      NOW,
+    );
+    expect(verdict.risk).toBe(79);
+    expect(verdict.block).toBe(false);
+  });
+});
+
+describe("role accounts and levels", () => {
+  it("raises a valid record's risk by 10 and blocks at the threshold", () => {
+    expect(withRoleAccount({ valid: true, block: false, risk: 10, text: "", reason: "" }).risk).toBe(20);
+    expect(withRoleAccount({ valid: true, block: false, risk: 75, text: "", reason: "" }).block).toBe(true);
+    expect(withRoleAccount({ valid: false, block: true, risk: 100, text: "", reason: "" }).risk).toBe(100);
+  });
+
+  it.each([
+    [0, "LOW"],
+    [29, "LOW"],
+    [30, "MEDIUM"],
+    [69, "MEDIUM"],
+    [70, "HIGH"],
+    [100, "HIGH"],
+  ] as const)("risk %i is %s", (risk, level) => {
+    expect(riskLevel(risk)).toBe(level);
+  });
+});
