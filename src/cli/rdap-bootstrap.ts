@@ -1,0 +1,70 @@
+/**
+ * `mailrisk rdap-bootstrap update [--url URL] [--out FILE]`: downloads IANA's RDAP
+ * bootstrap for DNS, checks its shape and replaces the file the service reads
+ * (RDAP_BOOTSTRAP_FILE when set, else the bundled data/rdap-bootstrap.json) in one
+ * rename. Exit code 0 when written, 1 when the download or its shape failed, 2 on usage errors.
+ */
+import { rename, writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import type { Config } from "../config.js";
+import {
+  BUNDLED_RDAP_BOOTSTRAP_FILE,
+  formatRdapBootstrapFile,
+  parseRdapBootstrapFile,
+  type RdapBootstrapFile,
+} from "../core/age/rdap-bootstrap.js";
+
+const USAGE = "usage: mailrisk rdap-bootstrap update [--url URL] [--out FILE]";
+const IANA_URL = "https://data.iana.org/rdap/dns.json";
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+const OPTIONS = { url: { type: "string" }, out: { type: "string" } } as const;
+
+export interface RdapBootstrapIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  config?: Pick<Config, "rdapBootstrapFile">;
+}
+
+async function download(url: string): Promise<RdapBootstrapFile> {
+  const response = await fetch(url, {
+    headers: { accept: "application/json" },
+    signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(await response.text());
+  } catch {
+    throw new Error(`${url} did not return JSON`);
+  }
+  return parseRdapBootstrapFile(json);
+}
+
+export async function run(args: string[], io: RdapBootstrapIo): Promise<number> {
+  let parsed: { values: { url?: string; out?: string }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.positionals.length !== 1 || parsed.positionals[0] !== "update") {
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const url = parsed.values.url ?? IANA_URL;
+  const out = parsed.values.out ?? io.config?.rdapBootstrapFile ?? BUNDLED_RDAP_BOOTSTRAP_FILE;
+  let file: RdapBootstrapFile;
+  try {
+    file = await download(url);
+  } catch (error) {
+    io.stderr.write(`rdap-bootstrap: ${(error as Error).message}; ${out} left unchanged\n`);
+    return 1;
+  }
+  const temporary = `${out}.${process.pid}.tmp`;
+  await writeFile(temporary, formatRdapBootstrapFile(file));
+  await rename(temporary, out);
+  const tlds = file.services.reduce((n, [names]) => n + names.length, 0);
+  io.stdout.write(`wrote ${out}: ${tlds} TLDs, publication ${file.publication}\n`);
+  return 0;
+}

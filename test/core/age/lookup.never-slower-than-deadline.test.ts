@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDomainAgeLookup } from "../../../src/core/age/index.js";
+import {
+  fixture,
+  type LoopbackRdap,
+  type LoopbackWhois,
+  startRdapServer,
+  startWhoisServer,
+  writeBootstrap,
+} from "./loopback-registries.js";
+
+const DEADLINE_MS = 300;
+const MARGIN_MS = 150;
+
+let slowRdap: LoopbackRdap;
+let busyRdap: LoopbackRdap;
+let silentWhois: LoopbackWhois;
+let bootstrapFile: string;
+
+beforeAll(async () => {
+  slowRdap = await startRdapServer(() => ({
+    status: 200,
+    body: fixture("rdap/registered.json"),
+    delayMs: 5000,
+  }));
+  busyRdap = await startRdapServer(() => ({
+    status: 200,
+    body: fixture("rdap/registered.json"),
+    delayMs: 100,
+  }));
+  silentWhois = await startWhoisServer(() => null);
+  bootstrapFile = await writeBootstrap({ slowtest: slowRdap.baseUrl, busytest: busyRdap.baseUrl });
+});
+
+afterAll(async () => {
+  await slowRdap.close();
+  await busyRdap.close();
+  await silentWhois.close();
+});
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - start };
+}
+
+describe("a domain-age look-up", () => {
+  it("gives up on a slow registry at its deadline", async () => {
+    const lookup = createDomainAgeLookup({ bootstrapFile, whoisServer: null, timeoutMs: DEADLINE_MS });
+    const { value, ms } = await timed(() => lookup.lookup("example.slowtest"));
+    expect(value).toBeNull();
+    expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 20);
+    expect(ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+  });
+
+  it("counts RDAP and a silent WHOIS fallback against one deadline", async () => {
+    const lookup = createDomainAgeLookup({
+      bootstrapFile,
+      whoisServer: silentWhois.address,
+      timeoutMs: DEADLINE_MS,
+    });
+    const rdapOnly = await timed(() => lookup.lookup("other.slowtest"));
+    const whoisOnly = await timed(() => lookup.lookup("example.nordap"));
+    expect([rdapOnly.value, whoisOnly.value]).toEqual([null, null]);
+    expect(rdapOnly.ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+    expect(whoisOnly.ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+    expect(silentWhois.queries).toContain("example.nordap");
+  });
+
+  it("keeps at most 4 queries in flight per registry; the rest wait their turn", async () => {
+    const lookup = createDomainAgeLookup({ bootstrapFile, whoisServer: null, timeoutMs: 3000 });
+    const domains = Array.from({ length: 10 }, (_, i) => `d${i}.busytest`);
+    const ages = await Promise.all(domains.map((domain) => lookup.lookup(domain)));
+    expect(ages.every((age) => age?.source === "rdap")).toBe(true);
+    expect(busyRdap.queries).toHaveLength(10);
+    expect(busyRdap.peakInFlight).toBe(4);
+  });
+
+  it("answers null for queued look-ups whose deadline passes while they wait", async () => {
+    const lookup = createDomainAgeLookup({ bootstrapFile, whoisServer: null, timeoutMs: DEADLINE_MS });
+    const domains = Array.from({ length: 8 }, (_, i) => `q${i}.slowtest`);
+    const { value, ms } = await timed(() => Promise.all(domains.map((domain) => lookup.lookup(domain))));
+    expect(value).toEqual(Array(8).fill(null));
+    expect(ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+  });
+});
