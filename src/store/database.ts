@@ -1,0 +1,59 @@
+/**
+ * Opens a Kysely instance for a database location. This is the only dialect-specific
+ * module: SQLite gets its connection pragmas, PostgreSQL a connection pool. Everything
+ * above it is the same SQL for both.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from "kysely";
+import { LRUCache } from "lru-cache";
+import type { DatabaseLocation } from "./database-url.js";
+import type { Database } from "./schema.js";
+
+/** Connections per instance; several instances share the server's max_connections. */
+const POSTGRES_POOL_SIZE = 10;
+/** How long a SQLite writer waits for another process's lock before failing. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Distinct SQL texts whose compiled SQLite statements are kept. */
+const SQLITE_STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query it runs, and better-sqlite3 compiles the SQL on every
+ * prepare, which costs several times what running a small query does. Statements are
+ * re-used by their SQL text instead. Safe because Kysely runs one query at a time on
+ * its single SQLite connection.
+ */
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new LRUCache<string, SqliteStatement>({ max: SQLITE_STATEMENT_CACHE_SIZE });
+  return {
+    close: () => database.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export async function openDatabase(location: DatabaseLocation): Promise<Kysely<Database>> {
+  if (location.dialect === "postgres") {
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({ connectionString: location.connectionString, max: POSTGRES_POOL_SIZE });
+    // An idle connection that breaks (server restart) must not crash the process; the
+    // next query gets a fresh connection or fails, and /readyz reports it.
+    pool.on("error", () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const { default: SQLite } = await import("better-sqlite3");
+  if (location.path !== ":memory:") mkdirSync(dirname(location.path), { recursive: true });
+  const database = new SQLite(location.path);
+  database.pragma("journal_mode = WAL");
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}

@@ -1,0 +1,93 @@
+/** API keys (SPEC §6): created on a plan, found by the hash of their secret, revoked for good. */
+import { type Kysely, type Selectable, sql } from "kysely";
+import { UnknownPlanError } from "./errors.js";
+import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
+import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
+import type { ApiKey, AuthenticatedKey } from "./types.js";
+
+const KEY_COLUMNS = ["id", "prefix", "name", "plan", "created_at", "revoked_at"] as const;
+type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
+
+function toApiKey(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    name: row.name,
+    plan: row.plan,
+    createdAt: toDate(row.created_at),
+    revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
+  };
+}
+
+export async function createKey(
+  db: Kysely<Database>,
+  input: { plan: string; name?: string | null; now: Date },
+): Promise<{ key: ApiKey; secret: string }> {
+  const plan = await db.selectFrom("plans").select("name").where("name", "=", input.plan).executeTakeFirst();
+  if (!plan) throw new UnknownPlanError(input.plan);
+  const secret = newSecret();
+  const key: ApiKey = {
+    id: newKeyId(),
+    prefix: secretPrefix(secret),
+    name: input.name?.trim() || null,
+    plan: plan.name,
+    createdAt: input.now,
+    revokedAt: null,
+  };
+  await db
+    .insertInto("api_keys")
+    .values({
+      id: key.id,
+      prefix: key.prefix,
+      hash: hashSecret(secret),
+      name: key.name,
+      plan: key.plan,
+      created_at: key.createdAt.getTime(),
+      revoked_at: null,
+    })
+    .execute();
+  return { key, secret };
+}
+
+export async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select(KEY_COLUMNS)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map(toApiKey);
+}
+
+/** True when the key exists (revoking twice keeps the first revocation time). */
+export async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("api_keys")
+    .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now.getTime())).$castTo<number>() }))
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Every key ever created, revoked ones included. */
+export async function countKeys(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("api_keys")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Plain SQL (valid in both dialects): it runs on every API request; see quota.ts. */
+export async function authenticate(
+  db: Kysely<Database>,
+  secret: string,
+): Promise<AuthenticatedKey | undefined> {
+  const { rows } = await sql<KeyRow & Pick<PlansTable, "quota" | "period_days">>`
+    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
+    from api_keys k join plans p on p.name = k.plan
+    where k.hash = ${hashSecret(secret)} and k.revoked_at is null`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+}

@@ -1,0 +1,68 @@
+/**
+ * Domain records (SPEC §4, §8). The record is stored as JSON; `block_status_changed_at`
+ * lives in its own column, kept by the upsert while `block` stays the same, and is the
+ * value every read puts into the record.
+ */
+import { type Kysely, type Selectable, sql } from "kysely";
+import { type CheckRecord, formatTimestamp } from "../core/record.js";
+import { type Database, type RecordsTable, toDate } from "./schema.js";
+import type { StoredRecord } from "./types.js";
+
+function withChangedAt(record: CheckRecord, changedAt: number | string): CheckRecord {
+  return { ...record, block_status_changed_at: formatTimestamp(toDate(changedAt)) };
+}
+
+/** Plain SQL (valid in both dialects): it runs on every API request; see quota.ts. */
+export async function getRecord(db: Kysely<Database>, domain: string): Promise<StoredRecord | undefined> {
+  const { rows } = await sql<
+    Pick<Selectable<RecordsTable>, "record" | "checked_at" | "block_status_changed_at">
+  >`
+    select record, checked_at, block_status_changed_at from records where domain = ${domain}`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    record: withChangedAt(JSON.parse(row.record) as CheckRecord, row.block_status_changed_at),
+    checkedAt: toDate(row.checked_at),
+  };
+}
+
+/**
+ * One atomic upsert. A save older than the stored record (another instance finished a
+ * later check first) changes nothing, and the stored record is returned instead.
+ */
+export async function saveRecord(
+  db: Kysely<Database>,
+  record: CheckRecord,
+  checkedAt: Date,
+): Promise<CheckRecord> {
+  const saved = await db
+    .insertInto("records")
+    .values({
+      domain: record.domain,
+      record: JSON.stringify(record),
+      block: record.block ? 1 : 0,
+      checked_at: checkedAt.getTime(),
+      block_status_changed_at: checkedAt.getTime(),
+    })
+    .onConflict((oc) =>
+      oc
+        .column("domain")
+        .doUpdateSet((eb) => ({
+          record: eb.ref("excluded.record"),
+          block: eb.ref("excluded.block"),
+          checked_at: eb.ref("excluded.checked_at"),
+          block_status_changed_at: eb
+            .case()
+            .when("records.block", "=", eb.ref("excluded.block"))
+            .then(eb.ref("records.block_status_changed_at"))
+            .else(eb.ref("excluded.block_status_changed_at"))
+            .end(),
+        }))
+        .where("records.checked_at", "<=", (eb) => eb.ref("excluded.checked_at")),
+    )
+    .returning("block_status_changed_at")
+    .executeTakeFirst();
+  if (saved) return withChangedAt(record, saved.block_status_changed_at);
+  const newer = await getRecord(db, record.domain);
+  return newer?.record ?? withChangedAt(record, checkedAt.getTime());
+}

@@ -1,0 +1,63 @@
+/**
+ * The tables as Kysely sees them. Timestamps are epoch milliseconds in 64-bit integer
+ * columns, which compare correctly in both dialects; node-postgres returns int8 as a
+ * string, so every read goes through `toMillis`.
+ */
+import type { ColumnType } from "kysely";
+
+type Millis = ColumnType<number | string, number, number>;
+
+export interface PlansTable {
+  name: string;
+  quota: number;
+  period_days: number;
+  created_at: Millis;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  prefix: string;
+  /** sha-256 of the secret, lower-case hex. */
+  hash: string;
+  name: string | null;
+  plan: string;
+  created_at: Millis;
+  revoked_at: ColumnType<number | string | null, number | null, number | null>;
+}
+
+export interface UsageTable {
+  key_id: string;
+  period_start: Millis;
+  used: number;
+}
+
+export interface RecordsTable {
+  domain: string;
+  /** The CheckRecord as JSON; its block_status_changed_at is the column's, not this copy's. */
+  record: string;
+  /** 0 or 1. */
+  block: number;
+  checked_at: Millis;
+  block_status_changed_at: Millis;
+}
+
+export interface RecentTable {
+  domain: string;
+  checked_at: Millis;
+}
+
+export interface Database {
+  plans: PlansTable;
+  api_keys: ApiKeysTable;
+  usage: UsageTable;
+  records: RecordsTable;
+  recent: RecentTable;
+}
+
+export function toMillis(value: number | string): number {
+  return typeof value === "number" ? value : Number(value);
+}
+
+export function toDate(value: number | string): Date {
+  return new Date(toMillis(value));
+}

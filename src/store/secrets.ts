@@ -1,0 +1,42 @@
+/** API key secrets (SPEC §6): random, prefixed, shown once; only their sha-256 is stored. */
+import { createHash, randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** Lower-case letters and digits without 0/1/l/o, 32 symbols: 5 bits per character. */
+const ID_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz";
+
+/** 32 base62 characters ≈ 190 bits of randomness. */
+const SECRET_LENGTH = 32;
+const ID_LENGTH = 10;
+const PREFIX_LENGTH = 8;
+
+/** Uniformly random characters: bytes ≥ the largest multiple of the alphabet size are skipped. */
+function randomString(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
+    }
+  }
+  return out;
+}
+
+/** A new secret: `mr_` and 32 base62 characters (letters and digits, easy to select and copy). */
+export function newSecret(): string {
+  return `mr_${randomString(BASE62, SECRET_LENGTH)}`;
+}
+
+/** The part of a secret that may be shown and logged, e.g. `mr_3kP9q`. */
+export function secretPrefix(secret: string): string {
+  return secret.slice(0, PREFIX_LENGTH);
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/** A key's public id, e.g. `key_7fk2mq9xa3`. */
+export function newKeyId(): string {
+  return `key_${randomString(ID_ALPHABET, ID_LENGTH)}`;
+}

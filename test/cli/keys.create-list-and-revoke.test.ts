@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/keys.js";
+import { openStore } from "../../src/store/index.js";
+import { createTestCli } from "../support/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await createTestDatabase("sqlite");
+});
+afterEach(() => database.drop());
+
+async function keys(...args: string[]) {
+  const cli = createTestCli(database.url);
+  const code = await run(args, cli.ctx);
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+async function authenticate(secret: string) {
+  const store = await openStore(database.url);
+  try {
+    return await store.authenticate(secret);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("keys create", () => {
+  it("--json prints exactly id, key and plan; the key authenticates", async () => {
+    const { code, stdout, stderr } = await keys("create", "--plan", "free", "--name", "ci", "--json");
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const created = JSON.parse(stdout) as { id: string; key: string; plan: string };
+    expect(Object.keys(created)).toEqual(["id", "key", "plan"]);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^mr_/),
+      plan: "free",
+    });
+    expect(await authenticate(created.key)).toMatchObject({ id: created.id, name: "ci", quota: 1000 });
+  });
+
+  it("prints the key once in readable text", async () => {
+    const { code, stdout } = await keys("create", "--plan", "free");
+    expect(code).toBe(0);
+    const secret = /\b(mr_[0-9A-Za-z]{32})\b/.exec(stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(stdout.split(secret as string)).toHaveLength(2);
+    expect(stdout).toMatch(/shown only this once/);
+    expect(stdout).toMatch(/Created key key_\w+ on plan free/);
+  });
+
+  it("refuses an unknown plan with exit code 1", async () => {
+    const { code, stdout, stderr } = await keys("create", "--plan", "gold");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/unknown plan "gold"/);
+  });
+
+  it.each([
+    [["create"], /needs --plan/],
+    [["create", "--plan"], /argument missing/],
+    [["create", "--plan", "free", "--colour"], /Unknown option '--colour'/],
+    [["create", "--plan", "free", "extra"], /positional/],
+    [[], /keys needs a command/],
+    [["rotate"], /unknown keys command "rotate"/],
+  ])("exits 2 on bad arguments %j", async (args, message) => {
+    const { code, stderr } = await keys(...args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/usage: mailrisk keys create/);
+  });
+});
+
+describe("keys list and revoke", () => {
+  it("lists keys without their secrets, then shows a revoked one as revoked", async () => {
+    const created = JSON.parse(
+      (await keys("create", "--plan", "free", "--name", "web", "--json")).stdout,
+    ) as {
+      id: string;
+      key: string;
+    };
+
+    const listed = await keys("list", "--json");
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        id: created.id,
+        prefix: created.key.slice(0, 8),
+        name: "web",
+        plan: "free",
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+        revoked_at: null,
+      },
+    ]);
+    expect(listed.stdout).not.toContain(created.key);
+
+    expect(await keys("revoke", created.id)).toEqual({
+      code: 0,
+      stdout: `Revoked key ${created.id}.\n`,
+      stderr: "",
+    });
+    expect(await authenticate(created.key)).toBeUndefined();
+
+    const text = await keys("list");
+    expect(text.stdout).toMatch(/^ID\s+KEY\s+PLAN\s+NAME\s+CREATED\s+STATUS$/m);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${created.id}\\s+${created.key.slice(0, 8)}…\\s+free\\s+web\\s+.*revoked`, "m"),
+    );
+    expect(text.stdout).not.toContain(created.key);
+  });
+
+  it("says so when there are no keys", async () => {
+    expect((await keys("list")).stdout).toMatch(/^No keys\./);
+    expect((await keys("list", "--json")).stdout).toBe("[]\n");
+  });
+
+  it("revoking an unknown key exits 1", async () => {
+    const { code, stderr } = await keys("revoke", "key_nope");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/unknown key "key_nope"/);
+  });
+
+  it.each([[["revoke"]], [["revoke", "a", "b"]], [["list", "--all"]]])("exits 2 on %j", async (args) => {
+    expect((await keys(...args)).code).toBe(2);
+  });
+
+  it("prints usage for help", async () => {
+    const { code, stdout } = await keys("help");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/keys revoke <id>/);
+  });
+});

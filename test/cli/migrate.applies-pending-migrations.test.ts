@@ -1,0 +1,26 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { run } from "../../src/cli/migrate.js";
+import { createTestCli } from "../support/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await createTestDatabase("sqlite");
+});
+afterEach(() => database.drop());
+
+it("applies the pending migrations, then reports the schema up to date", async () => {
+  const first = createTestCli(database.url);
+  expect(await run([], first.ctx)).toBe(0);
+  expect(first.stdout()).toBe("Applied migration 0001_initial\nDatabase schema is now up to date.\n");
+
+  const second = createTestCli(database.url);
+  expect(await run([], second.ctx)).toBe(0);
+  expect(second.stdout()).toBe("Database schema is up to date.\n");
+});
+
+it("exits 2 on arguments", async () => {
+  const cli = createTestCli(database.url);
+  expect(await run(["--force"], cli.ctx)).toBe(2);
+  expect(cli.stderr()).toMatch(/usage: mailrisk migrate/);
+});

@@ -1,0 +1,41 @@
+/** A CliContext for calling a sub-command's `run()` with captured output. */
+import { Readable, Writable } from "node:stream";
+import type { CliContext } from "../../src/cli/context.js";
+import { loadConfig } from "../../src/config.js";
+import { openStore } from "../../src/store/index.js";
+
+export interface TestCli {
+  ctx: CliContext;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Collects writes synchronously, so the text is complete as soon as `run()` resolves. */
+function capture(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(Buffer.from(chunk));
+      callback();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+export function createTestCli(databaseUrl: string, stdin = ""): TestCli {
+  const stdout = capture();
+  const stderr = capture();
+  const config = loadConfig({ DATABASE_URL: databaseUrl });
+  return {
+    ctx: {
+      config,
+      stdin: Readable.from([stdin]),
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      openStore: () => openStore(config.databaseUrl),
+    },
+    stdout: stdout.text,
+    stderr: stderr.text,
+  };
+}

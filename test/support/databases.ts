@@ -1,0 +1,95 @@
+/**
+ * Test databases for running one suite over both dialects (STYLE habit 10): a SQLite
+ * file in a fresh temporary directory, or a freshly created PostgreSQL database on the
+ * local server (TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test),
+ * dropped again afterwards.
+ *
+ *   describe.each(DATABASE_KINDS)("on %s", (kind) => {
+ *     let db: TestStore;
+ *     beforeEach(async () => { db = await openTestStore(kind); });
+ *     afterEach(() => db.cleanup());
+ *   });
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { openStore, type StoreOptions } from "../../src/store/index.js";
+import type { Store } from "../../src/store/types.js";
+
+export const DATABASE_KINDS = ["sqlite", "postgres"] as const;
+export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export interface TestDatabase {
+  kind: DatabaseKind;
+  /** A DATABASE_URL for it. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function withAdminClient(work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const dir = await mkdtemp(join(tmpdir(), "mailrisk-test-"));
+    return {
+      kind,
+      url: `sqlite:${join(dir, "mailrisk.db")}`,
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `mailrisk_test_${process.pid}_${randomBytes(6).toString("hex")}`;
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`).then(() => undefined));
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    url: url.toString(),
+    drop: () =>
+      withAdminClient((client) =>
+        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined),
+      ),
+  };
+}
+
+/** A migrated store on a fresh test database, and more instances on the same database. */
+export interface TestStore {
+  database: TestDatabase;
+  store: Store;
+  /** Another store instance on the same database (as a second service instance would be). */
+  openAnother(): Promise<Store>;
+  /** Closes every instance and drops the database. */
+  cleanup(): Promise<void>;
+}
+
+export async function openTestStore(kind: DatabaseKind, options: StoreOptions = {}): Promise<TestStore> {
+  const database = await createTestDatabase(kind);
+  const stores: Store[] = [];
+  const open = async () => {
+    const store = await openStore(database.url, options);
+    stores.push(store);
+    return store;
+  };
+  const store = await open();
+  await store.migrate();
+  return {
+    database,
+    store,
+    openAnother: open,
+    cleanup: async () => {
+      await Promise.all(stores.map((s) => s.close()));
+      await database.drop();
+    },
+  };
+}
