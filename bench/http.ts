@@ -1,0 +1,232 @@
+/**
+ * HTTP throughput of the API (`npm run bench:http`): autocannon with 50 connections
+ * against a bare Fastify JSON route, then `POST /v2/` and `GET /` on a cached domain
+ * with authentication and quota counting on (real store on a temporary SQLite file,
+ * real checker answering from its cache). Servers run in a child process so the load
+ * generator does not share their event loop. Targets: each route ≥ 0.5 × the bare
+ * route's requests/s, p99 ≤ 20 ms.
+ */
+import { fork } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import { loadConfig } from "../src/config.js";
+import type { Checker } from "../src/core/checker.js";
+import { createChecker } from "../src/core/create-checker.js";
+import { type CheckRecord, formatTimestamp } from "../src/core/record.js";
+import { buildApp } from "../src/http/app.js";
+import { openStore } from "../src/store/index.js";
+import type { Store } from "../src/store/types.js";
+
+const CONNECTIONS = 50;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+const DOMAIN = "example.com";
+
+interface Ports {
+  bare: number;
+  api: number;
+  /** The same app on stand-ins that answer from memory: what the HTTP layer alone costs. */
+  httpOnly: number;
+  secret: string;
+}
+
+function cachedRecord(now: Date): CheckRecord {
+  return {
+    valid: true,
+    block: false,
+    domain: DOMAIN,
+    base_domain: DOMAIN,
+    text: "Looks okay",
+    reason: "Business provider",
+    risk: 10,
+    is_disposable: false,
+    is_email_forwarder: false,
+    is_public_free: false,
+    is_public_premium: false,
+    is_business_provider: true,
+    is_isp_email: false,
+    is_email_api: false,
+    is_web_hosting_email: false,
+    is_self_hosted: false,
+    is_parked: false,
+    is_role_based_email: false,
+    mx_host: "mx.example.com",
+    mx_ip: "192.0.2.25",
+    mx_info: "Using MX pointer mx.example.com from DNS with priority: 10",
+    mx_fallback: false,
+    mx_hosts: ["mx.example.com"],
+    mx_ips: ["192.0.2.25"],
+    mx_priorities: { "mx.example.com": 10 },
+    email_provider: "",
+    disposable_provider: null,
+    possible_typo: [],
+    domain_age_days: 10_000,
+    domain_created_at: "1995-08-14T04:00:00+00:00",
+    block_status_changed_at: formatTimestamp(now),
+  };
+}
+
+/** Child process: the bare route and the API, each on its own port; reports the ports. */
+async function serve(): Promise<void> {
+  const bare = Fastify();
+  bare.get("/", async () => ({ hello: "world" }));
+  const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
+
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-"));
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
+    DNS_SERVERS: "127.0.0.1:9",
+  });
+  const store = await openStore(config.databaseUrl);
+  await store.migrate();
+  await store.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
+  const { secret } = await store.createKey({ plan: "bench", now: new Date() });
+  await store.saveRecord(cachedRecord(new Date()), new Date());
+  const checker = createChecker({ config, store });
+  const app = await buildApp({ config, store, checker, logger: false });
+  const apiUrl = await app.listen({ host: "127.0.0.1", port: 0 });
+
+  const key = (await store.authenticate(secret)) ?? fail("bench key missing");
+  const quota = await store.consumeQuota(key, new Date());
+  const memoryStore: Store = { ...store, authenticate: async () => key, consumeQuota: async () => quota };
+  const memoryChecker: Checker = {
+    check: async () => ({ record: cachedRecord(new Date()), cache: "hit" }),
+    drain: async () => {},
+  };
+  const httpOnly = await buildApp({ config, store: memoryStore, checker: memoryChecker, logger: false });
+  const httpOnlyUrl = await httpOnly.listen({ host: "127.0.0.1", port: 0 });
+
+  const shutdown = async () => {
+    await Promise.all([bare.close(), app.close(), httpOnly.close()]);
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on("message", (message) => {
+    if (message === "stop") void shutdown();
+  });
+  const ports: Ports = {
+    bare: Number(new URL(bareUrl).port),
+    api: Number(new URL(apiUrl).port),
+    httpOnly: Number(new URL(httpOnlyUrl).port),
+    secret,
+  };
+  process.send?.(ports);
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+interface Figure {
+  name: string;
+  /** A diagnostic row, not held to the targets. */
+  diagnostic?: boolean;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function measure(
+  name: string,
+  options: Parameters<typeof autocannon>[0],
+  diagnostic = false,
+): Promise<Figure> {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_SECONDS });
+  return {
+    name,
+    diagnostic,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function main(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv });
+  const ports = await new Promise<Ports>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as Ports));
+    child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
+  });
+  try {
+    const api = `http://127.0.0.1:${ports.api}`;
+    const figures = [
+      await measure("bare Fastify JSON route", { url: `http://127.0.0.1:${ports.bare}/` }),
+      await measure("POST /v2/ (cached domain)", {
+        url: `${api}/v2/`,
+        method: "POST",
+        headers: { authorization: `Bearer ${ports.secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ domain: DOMAIN }),
+      }),
+      await measure("GET / (cached domain)", {
+        url: `${api}/?domain=${DOMAIN}`,
+        headers: { "x-gateway-key": ports.secret },
+      }),
+      await measure(
+        "GET /, HTTP layer alone",
+        {
+          url: `http://127.0.0.1:${ports.httpOnly}/?domain=${DOMAIN}`,
+          headers: { "x-gateway-key": ports.secret },
+        },
+        true,
+      ),
+    ];
+    report(figures);
+  } finally {
+    child.send("stop");
+  }
+}
+
+function row(cells: string[]): string {
+  const [name = "", ...rest] = cells;
+  return `${name.padEnd(28)}${rest
+    .slice(0, 4)
+    .map((cell) => cell.padStart(9))
+    .join("")}  ${rest.slice(4).join(" ")}`.trimEnd();
+}
+
+function report(figures: Figure[]): void {
+  const bare = figures[0]?.rps ?? 1;
+  console.log(
+    `\nmailrisk HTTP benchmark — ${CONNECTIONS} connections, ${DURATION_SECONDS} s per route (after ${WARMUP_SECONDS} s warm-up),`,
+  );
+  console.log(
+    "real checker answering from the record cache, SQLite store, auth + quota counted, logging off\n",
+  );
+  console.log(row(["route", "req/s", "p50 ms", "p99 ms", "× bare", "verdict"]));
+  let ok = true;
+  for (const [index, figure] of figures.entries()) {
+    const ratio = figure.rps / bare;
+    const meets = ratio >= 0.5 && figure.p99 <= 20 && figure.failures === 0;
+    if (index > 0 && !figure.diagnostic) ok &&= meets;
+    const verdict =
+      index === 0
+        ? "baseline"
+        : `${figure.diagnostic ? "diagnostic, " : ""}${meets ? "meets target" : "MISSES target"}`;
+    const failures = figure.failures > 0 ? `(${figure.failures} failed requests)` : "";
+    console.log(
+      row([
+        figure.name,
+        figure.rps.toFixed(0),
+        figure.p50.toFixed(1),
+        figure.p99.toFixed(1),
+        ratio.toFixed(2),
+        verdict,
+        failures,
+      ]),
+    );
+  }
+  console.log("\ntargets: ≥ 0.50 × bare req/s and p99 ≤ 20 ms for each API route");
+  console.log("diagnostic: the same GET / with key, quota and record answered from memory instead of SQLite");
+  process.exitCode = ok ? 0 : 1;
+}
+
+if (process.argv.includes("--serve")) await serve();
+else await main();

@@ -1,0 +1,147 @@
+/**
+ * The one error model of the HTTP API (SPEC §5): a fixed set of stable codes, each
+ * mapped to one status, rendered as RFC 9457 problem details. Anything unexpected
+ * becomes `internal_error` with a fixed sentence, so a 5xx never leaks internals.
+ */
+import { STATUS_CODES } from "node:http";
+import type { FastifyError, FastifyReply } from "fastify";
+import type { InputProblem } from "../core/input.js";
+import { BODY_LIMIT_BYTES } from "./limits.js";
+
+export const PROBLEM_STATUS = {
+  missing_input: 400,
+  input_too_long: 400,
+  invalid_email: 400,
+  invalid_domain: 400,
+  invalid_body: 400,
+  invalid_url: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  quota_exceeded: 429,
+  internal_error: 500,
+  database_unavailable: 503,
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUS;
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export interface ProblemBody {
+  type: "about:blank";
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+}
+
+/** A problem raised anywhere in a request; the error handler renders it. */
+export class HttpProblem extends Error {
+  override name = "HttpProblem";
+  readonly status: number;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.status = PROBLEM_STATUS[code];
+  }
+
+  body(): ProblemBody {
+    return {
+      type: "about:blank",
+      title: STATUS_CODES[this.status] ?? "Error",
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+    };
+  }
+}
+
+/** An input problem of the parser as problem details (the API's 400 body; the CLI's `--json` line). */
+export function inputProblemDetails(problem: InputProblem): ProblemBody {
+  return new HttpProblem(problem.code, problem.detail).body();
+}
+
+export function databaseUnavailable(): HttpProblem {
+  return new HttpProblem("database_unavailable", "The database is unreachable right now; retry shortly.", {
+    "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
+  });
+}
+
+export function internalError(): HttpProblem {
+  return new HttpProblem(
+    "internal_error",
+    "Something went wrong on our side; answers with a 5xx are not counted against the quota.",
+  );
+}
+
+const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
+  FST_ERR_BAD_URL: () => new HttpProblem("invalid_url", "The URL is not valid (check its percent-encoding)."),
+  FST_ERR_MAX_PARAM_LENGTH: () => new HttpProblem("invalid_url", "A part of the URL is too long."),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new HttpProblem(
+      "body_too_large",
+      `The request body is larger than the limit of ${BODY_LIMIT_BYTES / 1024} KiB.`,
+    ),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new HttpProblem(
+      "unsupported_media_type",
+      "Send the body as application/x-www-form-urlencoded, multipart/form-data or application/json.",
+    ),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new HttpProblem("invalid_body", "The Content-Length header does not match the body."),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new HttpProblem("invalid_body", "The JSON body is empty; send an object with `domain` or `email`."),
+};
+
+/** Which input field a schema violation concerns, by the first error's path. */
+function validationProblem(error: FastifyError): HttpProblem {
+  const path = error.validation?.[0]?.instancePath ?? "";
+  if (path.startsWith("/email")) {
+    return new HttpProblem("invalid_email", "`email` must be one text value.");
+  }
+  if (path.startsWith("/domain")) {
+    return new HttpProblem("invalid_domain", "`domain` must be one text value.");
+  }
+  return new HttpProblem(
+    "invalid_body",
+    "The request must carry an object with a `domain` or `email` field.",
+  );
+}
+
+/**
+ * Maps whatever a request raised to a problem. Fastify's own client errors (body
+ * parsing, limits, validation) keep their meaning; everything else is internal.
+ */
+export function toProblem(error: unknown): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const fastifyError = error as Partial<FastifyError> | null;
+  if (fastifyError?.validation) return validationProblem(fastifyError as FastifyError);
+  const known = fastifyError?.code ? FASTIFY_PROBLEMS[fastifyError.code] : undefined;
+  if (known) return known();
+  const status = fastifyError?.statusCode;
+  if (status === 413) return new HttpProblem("body_too_large", "The request body is too large.");
+  if (status === 415) {
+    return new HttpProblem("unsupported_media_type", "The request body's content type is not supported.");
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new HttpProblem(
+      "invalid_body",
+      "The request body could not be read (malformed JSON or form data).",
+    );
+  }
+  return internalError();
+}
+
+export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  return reply.code(problem.status).headers(problem.headers).type(PROBLEM_CONTENT_TYPE).send(problem.body());
+}

@@ -1,0 +1,37 @@
+/**
+ * `POST /v2/` (and `/v2`) — the direct route (seed §4.2, SPEC §3): key in
+ * `Authorization: Bearer`, input as a form, multipart or JSON body field, the full
+ * record on success.
+ */
+import type { FastifyRequest } from "fastify";
+import { accessHook, rateLimitHeadersHook } from "../access.js";
+import type { RouteDeps, TypedApp } from "../route-deps.js";
+import { runCheck } from "../run-check.js";
+import { CheckInputSchema, CheckRecordSchema, checkingResponses } from "../schemas.js";
+
+/** A POST without any body reads as an empty form: its answer is `missing_input`, not a schema error. */
+async function emptyBodyAsForm(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {};
+}
+
+export function directCheckRoute(app: TypedApp, deps: RouteDeps): void {
+  app.route({
+    method: "POST",
+    url: "/v2/",
+    config: { checking: true },
+    schema: {
+      summary: "Check a domain or email address (direct route, full record)",
+      description:
+        "Authenticates with `Authorization: Bearer KEY` (KEY plain or base64-encoded), counts one request against the key's quota, and returns the full record. Also served at `/v2`.",
+      tags: ["check"],
+      security: [{ bearerKey: [] }],
+      consumes: ["application/x-www-form-urlencoded", "multipart/form-data", "application/json"],
+      body: CheckInputSchema,
+      response: checkingResponses(CheckRecordSchema, { readsBody: true, challenges: true }),
+    },
+    onRequest: accessHook(deps, "bearer"),
+    preValidation: emptyBodyAsForm,
+    onSend: rateLimitHeadersHook(deps),
+    handler: async (request) => runCheck(deps, request, request.body),
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * Shared set-up of the HTTP tests: the app on a real store (a temporary SQLite file
+ * by default), a fake checker (unit tests only) and a movable clock.
+ */
+import type { FastifyInstance } from "fastify";
+import { loadConfig } from "../../src/config.js";
+import type { Checker, CheckResult } from "../../src/core/checker.js";
+import type { ParsedInput } from "../../src/core/input.js";
+import { buildApp } from "../../src/http/app.js";
+import type { Store } from "../../src/store/types.js";
+import { type DatabaseKind, openTestStore } from "../support/databases.js";
+import { sampleRecord } from "../support/sample-record.js";
+
+export const START = new Date("2025-01-01T00:00:00Z");
+
+export interface FakeChecker extends Checker {
+  calls: ParsedInput[];
+}
+
+/** Answers every check with the sample record for the checked domain (or what `answer` says). */
+export function fakeChecker(
+  answer: (input: ParsedInput) => Promise<CheckResult> | CheckResult = (input) => ({
+    record: sampleRecord({ domain: input.domain, base_domain: input.domain }),
+    cache: "hit",
+  }),
+): FakeChecker {
+  const calls: ParsedInput[] = [];
+  return {
+    calls,
+    async check(input) {
+      calls.push(input);
+      return answer(input);
+    },
+    async drain() {},
+  };
+}
+
+export interface Clock {
+  now(): Date;
+  set(date: Date): void;
+}
+
+function movableClock(start: Date = START): Clock {
+  let current = start;
+  return {
+    now: () => current,
+    set(date) {
+      current = date;
+    },
+  };
+}
+
+export interface HttpFixture {
+  app: FastifyInstance;
+  store: Store;
+  checker: FakeChecker;
+  clock: Clock;
+  /** A new key on a plan (created on first use), made at the clock's time. */
+  newKey(options?: { quota?: number; periodDays?: number }): Promise<{ id: string; secret: string }>;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  kind?: DatabaseKind;
+  checker?: FakeChecker;
+  logger?: Parameters<typeof buildApp>[0]["logger"];
+  /** Wraps the store the app sees (failure injection). */
+  wrapStore?: (store: Store) => Store;
+}
+
+export async function openHttpFixture(options: FixtureOptions = {}): Promise<HttpFixture> {
+  const testStore = await openTestStore(options.kind ?? "sqlite");
+  const store = testStore.store;
+  const checker = options.checker ?? fakeChecker();
+  const clock = movableClock();
+  const app = await buildApp({
+    config: loadConfig({}),
+    store: options.wrapStore ? options.wrapStore(store) : store,
+    checker,
+    logger: options.logger ?? false,
+    clock: clock.now,
+  });
+  const plans = new Set((await store.listPlans()).map((plan) => plan.name));
+  return {
+    app,
+    store,
+    checker,
+    clock,
+    async newKey({ quota = 1000, periodDays = 30 } = {}) {
+      const plan = `test-${quota}-${periodDays}`;
+      if (!plans.has(plan)) {
+        await store.createPlan({ name: plan, quota, periodDays });
+        plans.add(plan);
+      }
+      const { key, secret } = await store.createKey({ plan, now: clock.now() });
+      return { id: key.id, secret };
+    },
+    async close() {
+      await app.close();
+      await testStore.cleanup();
+    },
+  };
+}
+
+export const FULL_FIELDS = [
+  "valid",
+  "block",
+  "domain",
+  "base_domain",
+  "text",
+  "reason",
+  "risk",
+  "is_disposable",
+  "is_email_forwarder",
+  "is_public_free",
+  "is_public_premium",
+  "is_business_provider",
+  "is_isp_email",
+  "is_email_api",
+  "is_web_hosting_email",
+  "is_self_hosted",
+  "is_parked",
+  "is_role_based_email",
+  "mx_host",
+  "mx_ip",
+  "mx_info",
+  "mx_fallback",
+  "mx_hosts",
+  "mx_ips",
+  "mx_priorities",
+  "email_provider",
+  "disposable_provider",
+  "possible_typo",
+  "domain_age_days",
+  "domain_created_at",
+  "block_status_changed_at",
+];
+
+export const SIMPLE_FIELDS = [
+  "valid",
+  "block",
+  "disposable",
+  "domain",
+  "text",
+  "reason",
+  "risk",
+  "mx_host",
+  "possible_typo",
+  "mx_ip",
+  "mx_info",
+  "last_changed_at",
+];

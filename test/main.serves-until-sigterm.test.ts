@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mailrisk-main-"));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+it("starts from the environment, prints the first key, and exits 0 on SIGTERM", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      DNS_SERVERS: "127.0.0.1:9",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  while (!/Server listening at (http:\/\/[\d.:]+)/.test(output)) {
+    if (child.exitCode !== null) throw new Error(output);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const url = /Server listening at (http:\/\/[\d.:]+)/.exec(output)?.[1];
+  expect(output).toMatch(/mr_\w{32}/);
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  expect(output).toContain("shutting down");
+});
