@@ -90,9 +90,8 @@ async function serve(): Promise<void> {
   const app = await buildApp({ config, store, checker, logger: false });
   const apiUrl = await app.listen({ host: "127.0.0.1", port: 0 });
 
-  const key = (await store.authenticate(secret)) ?? fail("bench key missing");
-  const quota = await store.consumeQuota(key, new Date());
-  const memoryStore: Store = { ...store, authenticate: async () => key, consumeQuota: async () => quota };
+  const authorization = (await store.authorize(secret, new Date())) ?? fail("bench key missing");
+  const memoryStore: Store = { ...store, authorize: async () => authorization };
   const memoryChecker: Checker = {
     check: async () => ({ record: cachedRecord(new Date()), cache: "hit" }),
     drain: async () => {},

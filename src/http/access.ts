@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendHookHandler } from "fastify";
 import { formatTimestamp } from "../core/record.js";
-import type { AuthenticatedKey, QuotaState, Store } from "../store/types.js";
+import type { AuthenticatedKey, Authorization, QuotaState, Store } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { databaseUnavailable, HttpProblem } from "./problems.js";
 
@@ -53,10 +53,11 @@ function secondsUntil(when: Date, now: Date): number {
   return Math.max(0, Math.ceil((when.getTime() - now.getTime()) / 1000));
 }
 
-async function authenticate(store: Store, candidates: string[]): Promise<AuthenticatedKey | undefined> {
+/** The first candidate secret (plain, or base64-decoded) that names a live key; that one is counted. */
+async function authorize(store: Store, candidates: string[], now: Date): Promise<Authorization | undefined> {
   for (const secret of candidates) {
-    const key = await store.authenticate(secret);
-    if (key) return key;
+    const authorization = await store.authorize(secret, now);
+    if (authorization) return authorization;
   }
   return undefined;
 }
@@ -76,15 +77,14 @@ export function accessHook(
     if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key");
     if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key");
     const now = deps.clock();
-    let key: AuthenticatedKey | undefined;
-    let quota: QuotaState;
+    let authorization: Authorization | undefined;
     try {
-      key = await authenticate(deps.store, credentials.candidates);
-      if (!key) throw unauthorized(scheme, "invalid_api_key");
-      quota = await deps.store.consumeQuota(key, now);
-    } catch (error) {
-      throw error instanceof HttpProblem ? error : databaseUnavailable();
+      authorization = await authorize(deps.store, credentials.candidates, now);
+    } catch {
+      throw databaseUnavailable();
     }
+    if (!authorization) throw unauthorized(scheme, "invalid_api_key");
+    const { key, quota } = authorization;
     request.caller = { key, quota, now };
     if (!quota.allowed) {
       throw new HttpProblem(

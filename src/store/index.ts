@@ -6,7 +6,15 @@ import type { Store } from "./types.js";
 
 export { InvalidPlanError, PlanExistsError, UnknownPlanError } from "./errors.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
-export type { ApiKey, AuthenticatedKey, Plan, QuotaState, Store, StoredRecord } from "./types.js";
+export type {
+  ApiKey,
+  AuthenticatedKey,
+  Authorization,
+  Plan,
+  QuotaState,
+  Store,
+  StoredRecord,
+} from "./types.js";
 
 export interface StoreOptions {
   /** About how many recently checked domains are kept; default 1000. */

@@ -78,16 +78,27 @@ export async function countKeys(db: Kysely<Database>): Promise<number> {
   return Number(row.count);
 }
 
-/** Plain SQL (valid in both dialects): it runs on every API request; see quota.ts. */
-export async function authenticate(
+/** The key, with its plan, whose secret has this hash; undefined when unknown or revoked. */
+export async function authenticateHash(
   db: Kysely<Database>,
-  secret: string,
+  hash: string,
 ): Promise<AuthenticatedKey | undefined> {
   const { rows } = await sql<KeyRow & Pick<PlansTable, "quota" | "period_days">>`
     select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
     from api_keys k join plans p on p.name = k.plan
-    where k.hash = ${hashSecret(secret)} and k.revoked_at is null`.execute(db);
+    where k.hash = ${hash} and k.revoked_at is null`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
   return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+}
+
+export function authenticate(db: Kysely<Database>, secret: string): Promise<AuthenticatedKey | undefined> {
+  return authenticateHash(db, hashSecret(secret));
+}
+
+/** True when the key has been revoked (or does not exist). */
+export async function isRevoked(db: Kysely<Database>, id: string): Promise<boolean> {
+  const { rows } = await sql<{ revoked_at: number | string | null }>`
+    select revoked_at from api_keys where id = ${id}`.execute(db);
+  return rows[0] === undefined || rows[0].revoked_at !== null;
 }

@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import { type Kysely, sql } from "kysely";
+import { createAuthorize } from "./authorization.js";
 import * as keys from "./keys.js";
 import { migrateToLatest } from "./migrate.js";
 import * as plans from "./plans.js";
@@ -34,6 +35,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     revokeKey: (id, now) => keys.revokeKey(db, id, now),
     countKeys: () => keys.countKeys(db),
     authenticate: (secret) => keys.authenticate(db, secret),
+    authorize: createAuthorize(db),
 
     consumeQuota: (key, now) => quota.consumeQuota(db, key, now),
     refundQuota: (key, periodStart) => quota.refundQuota(db, key, periodStart),

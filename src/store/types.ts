@@ -37,6 +37,12 @@ export interface QuotaState {
   resetAt: Date;
 }
 
+/** An API request's key and the outcome of counting it. */
+export interface Authorization {
+  key: AuthenticatedKey;
+  quota: QuotaState;
+}
+
 export interface StoredRecord {
   record: CheckRecord;
   checkedAt: Date;
@@ -64,7 +70,12 @@ export interface Store {
   /** Key and plan for a secret; undefined when unknown or revoked. */
   authenticate(secret: string): Promise<AuthenticatedKey | undefined>;
 
-  /** Counts one request atomically when quota is left (exact across instances). */
+  /**
+   * What every API request does: the key for the secret, then one request counted
+   * (exact across instances). Undefined when the secret is unknown or its key revoked.
+   */
+  authorize(secret: string, now: Date): Promise<Authorization | undefined>;
+  /** Counts one request atomically when quota is left and the key is not revoked (exact across instances). */
   consumeQuota(key: AuthenticatedKey, now: Date): Promise<QuotaState>;
   /** Gives back one counted request (used when the answer turned out a 5xx). */
   refundQuota(key: AuthenticatedKey, periodStart: Date): Promise<void>;
