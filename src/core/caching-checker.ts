@@ -5,7 +5,7 @@
  * failure is kept only briefly and never replaces a good stored record (stale-if-error).
  */
 import { LRUCache } from "lru-cache";
-import type { Store } from "../store/types.js";
+import type { Store, StoredRecord } from "../store/types.js";
 import { forAddress } from "./check.js";
 import type { Checker, CheckResult } from "./checker.js";
 import type { ParsedInput } from "./input.js";
@@ -30,6 +30,12 @@ export interface CachingCheckerOptions {
 
 /** How long a domain is not re-marked as recently checked, to spare the database a write per request. */
 const RECENT_MARK_SECONDS = 10;
+/**
+ * How long a record read from or saved to the store is answered from memory, to spare
+ * the database a read per request. A refresh made by another instance sharing the
+ * database is seen at most this much later.
+ */
+const REMEMBER_SECONDS = 30;
 
 export function isTemporaryFailure(record: CheckRecord): boolean {
   return record.reason === "DNS timeout" || record.reason === "DNS failure";
@@ -40,13 +46,16 @@ export class CachingChecker implements Checker {
   private readonly background = new Set<Promise<unknown>>();
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
-  private readonly markedRecent = new LRUCache<string, true>({
-    max: 10_000,
-    ttl: RECENT_MARK_SECONDS * 1000,
-  });
+  private readonly markedRecent: LRUCache<string, true>;
+  private readonly remembered: LRUCache<string, StoredRecord>;
 
   constructor(private readonly options: CachingCheckerOptions) {
-    this.failedRecently = new LRUCache({ max: 10_000, ttl: this.temporaryTtlMs() });
+    // Every expiry runs on the checker's clock, like the records' own freshness.
+    const perf = { now: () => options.clock().getTime() };
+    const timed = (seconds: number) => ({ max: 10_000, ttl: seconds * 1000, ttlResolution: 0, perf });
+    this.failedRecently = new LRUCache(timed(this.temporaryTtlMs() / 1000));
+    this.markedRecent = new LRUCache(timed(RECENT_MARK_SECONDS));
+    this.remembered = new LRUCache(timed(REMEMBER_SECONDS));
   }
 
   private temporaryTtlMs(): number {
@@ -60,7 +69,7 @@ export class CachingChecker implements Checker {
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
-    const stored = await this.options.store.getRecord(domain);
+    const stored = this.remembered.get(domain) ?? (await this.read(domain));
     let result: CheckResult;
     if (stored && this.isFresh(stored.record, stored.checkedAt)) {
       result = { record: stored.record, cache: "hit" };
@@ -74,6 +83,12 @@ export class CachingChecker implements Checker {
     return { ...result, record: forAddress(result.record, input, this.options.lists) };
   }
 
+  private async read(domain: string): Promise<StoredRecord | undefined> {
+    const stored = await this.options.store.getRecord(domain);
+    if (stored) this.remembered.set(domain, stored);
+    return stored;
+  }
+
   /** One look-up per domain at a time; its result is saved and shared by every waiting caller. */
   private refresh(domain: string, previous: CheckRecord | undefined): Promise<CheckRecord> {
     const running = this.inflight.get(domain);
@@ -84,7 +99,10 @@ export class CachingChecker implements Checker {
         this.failedRecently.set(domain, true);
         if (previous && !isTemporaryFailure(previous)) return previous;
       }
-      return this.options.store.saveRecord(record, this.options.clock());
+      const checkedAt = this.options.clock();
+      const saved = await this.options.store.saveRecord(record, checkedAt);
+      this.remembered.set(domain, { record: saved, checkedAt });
+      return saved;
     })().finally(() => this.inflight.delete(domain));
     this.inflight.set(domain, task);
     return task;

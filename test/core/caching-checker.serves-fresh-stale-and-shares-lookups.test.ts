@@ -1,0 +1,154 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CachingChecker } from "../../src/core/caching-checker.js";
+import type { ParsedInput } from "../../src/core/input.js";
+import type { DomainLists } from "../../src/core/lists.js";
+import type { CheckRecord } from "../../src/core/record.js";
+import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { openStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/types.js";
+import { sampleRecord } from "../support/sample-record.js";
+
+const START = new Date("2026-01-10T12:00:00.000Z");
+const TTL_SECONDS = 3600;
+
+function domainInput(domain: string): ParsedInput {
+  return { kind: "domain", domain, localPart: null };
+}
+
+/** A look-up that counts its calls and answers what the test queues (default: a good record). */
+function scriptedLookup() {
+  const calls: string[] = [];
+  const answers: Partial<CheckRecord>[] = [];
+  let release: (() => void) | undefined;
+  let gate: Promise<void> | undefined;
+  return {
+    calls,
+    answers,
+    /** Holds every look-up until `open()`. */
+    hold() {
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    open() {
+      release?.();
+      gate = undefined;
+    },
+    lookup: async (domain: string): Promise<CheckRecord> => {
+      calls.push(domain);
+      if (gate) await gate;
+      return sampleRecord({ domain, base_domain: domain, ...answers.shift() });
+    },
+  };
+}
+
+describe("CachingChecker", () => {
+  let lists: DomainLists;
+  let store: Store;
+  let now: Date;
+  let script: ReturnType<typeof scriptedLookup>;
+  let checker: CachingChecker;
+
+  beforeAll(() => {
+    lists = loadDomainLists();
+  });
+  beforeEach(async () => {
+    store = await openStore("sqlite::memory:");
+    await store.migrate();
+    now = START;
+    script = scriptedLookup();
+    checker = new CachingChecker({
+      store,
+      lists,
+      lookup: script.lookup,
+      clock: () => now,
+      ttlSeconds: TTL_SECONDS,
+    });
+  });
+  afterEach(async () => {
+    await checker.drain();
+    await store.close();
+  });
+
+  it("looks a missing domain up once for every concurrent caller, then answers from the cache", async () => {
+    script.hold();
+    const pending = Array.from({ length: 10 }, () => checker.check(domainInput("example.org")));
+    await new Promise((resolve) => setImmediate(resolve));
+    script.open();
+    const results = await Promise.all(pending);
+    expect(script.calls).toEqual(["example.org"]);
+    expect(new Set(results.map((result) => result.cache))).toEqual(new Set(["miss"]));
+    expect((await checker.check(domainInput("example.org"))).cache).toBe("hit");
+    expect(script.calls).toHaveLength(1);
+    expect((await store.getRecord("example.org"))?.record.domain).toBe("example.org");
+  });
+
+  it("serves a stale record at once while one background refresh replaces it", async () => {
+    script.answers.push({ risk: 10 }, { risk: 40 });
+    await checker.check(domainInput("example.org"));
+    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
+    const stale = await Promise.all([1, 2, 3].map(() => checker.check(domainInput("example.org"))));
+    expect(stale.map((result) => [result.cache, result.record.risk])).toEqual([
+      ["stale", 10],
+      ["stale", 10],
+      ["stale", 10],
+    ]);
+    await checker.drain();
+    expect(script.calls).toHaveLength(2);
+    const fresh = await checker.check(domainInput("example.org"));
+    expect([fresh.cache, fresh.record.risk]).toEqual(["hit", 40]);
+  });
+
+  it("keeps a good record when a refresh meets a temporary DNS failure, and does not retry at once", async () => {
+    script.answers.push({ risk: 10 }, { risk: 50, reason: "DNS timeout" });
+    await checker.check(domainInput("example.org"));
+    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
+    await checker.check(domainInput("example.org"));
+    await checker.drain();
+    const after = await checker.check(domainInput("example.org"));
+    await checker.drain();
+    expect([after.cache, after.record.risk, after.record.reason]).toEqual(["stale", 10, "Business provider"]);
+    expect(script.calls).toHaveLength(2);
+  });
+
+  it("keeps a record made during a temporary failure only briefly", async () => {
+    script.answers.push({ reason: "DNS failure", risk: 50 }, { risk: 10 });
+    expect((await checker.check(domainInput("example.org"))).record.reason).toBe("DNS failure");
+    now = new Date(START.getTime() + 30_000);
+    expect((await checker.check(domainInput("example.org"))).cache).toBe("hit");
+    now = new Date(START.getTime() + 61_000);
+    expect((await checker.check(domainInput("example.org"))).cache).toBe("stale");
+    await checker.drain();
+    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
+  });
+
+  it("adds the address's role to the shared domain record without storing it", async () => {
+    const role = await checker.check({ kind: "email", domain: "example.org", localPart: "postmaster" });
+    expect(role.record.is_role_based_email).toBe(true);
+    const person = await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
+    expect(person.record.is_role_based_email).toBe(false);
+    expect((await store.getRecord("example.org"))?.record.is_role_based_email).toBe(false);
+  });
+
+  it("answers a hot domain from memory and sees another instance's newer record within 30 s", async () => {
+    await checker.check(domainInput("example.org"));
+    const reads = { count: 0 };
+    const getRecord = store.getRecord.bind(store);
+    store.getRecord = (domain) => {
+      reads.count += 1;
+      return getRecord(domain);
+    };
+    await store.saveRecord(sampleRecord({ domain: "example.org", risk: 77 }), now);
+    now = new Date(START.getTime() + 29_000);
+    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
+    expect(reads.count).toBe(0);
+    now = new Date(START.getTime() + 31_000);
+    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(77);
+    expect(reads.count).toBe(1);
+  });
+
+  it("lists the checked domain as recently checked", async () => {
+    await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
+    expect((await store.listRecent(10)).map((entry) => entry.domain)).toEqual(["example.org"]);
+  });
+});
