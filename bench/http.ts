@@ -20,6 +20,7 @@ import { type CheckRecord, formatTimestamp } from "../src/core/record.js";
 import { buildApp } from "../src/http/app.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
+import { sampleRecord } from "../test/support/sample-record.js";
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -35,39 +36,7 @@ interface Ports {
 }
 
 function cachedRecord(now: Date): CheckRecord {
-  return {
-    valid: true,
-    block: false,
-    domain: DOMAIN,
-    base_domain: DOMAIN,
-    text: "Looks okay",
-    reason: "Business provider",
-    risk: 10,
-    is_disposable: false,
-    is_email_forwarder: false,
-    is_public_free: false,
-    is_public_premium: false,
-    is_business_provider: true,
-    is_isp_email: false,
-    is_email_api: false,
-    is_web_hosting_email: false,
-    is_self_hosted: false,
-    is_parked: false,
-    is_role_based_email: false,
-    mx_host: "mx.example.com",
-    mx_ip: "192.0.2.25",
-    mx_info: "Using MX pointer mx.example.com from DNS with priority: 10",
-    mx_fallback: false,
-    mx_hosts: ["mx.example.com"],
-    mx_ips: ["192.0.2.25"],
-    mx_priorities: { "mx.example.com": 10 },
-    email_provider: "",
-    disposable_provider: null,
-    possible_typo: [],
-    domain_age_days: 10_000,
-    domain_created_at: "1995-08-14T04:00:00+00:00",
-    block_status_changed_at: formatTimestamp(now),
-  };
+  return sampleRecord({ domain: DOMAIN, base_domain: DOMAIN, block_status_changed_at: formatTimestamp(now) });
 }
 
 /** Child process: the bare route and the API, each on its own port; reports the ports. */
