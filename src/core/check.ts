@@ -28,9 +28,10 @@ export function baseDomainOf(domain: string): string {
 
 function mxInfo(domain: string, routing: MailRouting): string {
   const first = routing.hosts[0];
+  const pointer = first && `Using MX pointer ${first.host} from DNS with priority: ${first.priority}`;
   switch (routing.status) {
     case "mx":
-      return `Using MX pointer ${first?.host} from DNS with priority: ${first?.priority}`;
+      return pointer ?? "";
     case "fallback":
       return `No MX record found, using domain ${domain} as fallback`;
     case "null_mx":
@@ -40,9 +41,13 @@ function mxInfo(domain: string, routing: MailRouting): string {
     case "nxdomain":
       return "Domain does not exist (NXDOMAIN)";
     case "dns_timeout":
-      return "DNS did not answer in time; MX unknown";
+      return pointer
+        ? `${pointer}, but the look-up of its address did not answer in time`
+        : "DNS did not answer in time; MX unknown";
     case "dns_failure":
-      return "DNS lookup failed (SERVFAIL or refused); MX unknown";
+      return pointer
+        ? `${pointer}, but the look-up of its address failed (SERVFAIL or refused)`
+        : "DNS lookup failed (SERVFAIL or refused); MX unknown";
   }
 }
 

@@ -15,9 +15,12 @@ export type RoutingStatus =
   | "no_mail"
   /** The domain does not exist. */
   | "nxdomain"
-  /** The deadline passed before DNS answered. */
+  /**
+   * The deadline passed before DNS answered: for MX (then `hosts` is empty), or for the
+   * addresses of every MX host (then `hosts` lists them, without addresses).
+   */
   | "dns_timeout"
-  /** SERVFAIL, REFUSED or another failure that is not an answer. */
+  /** SERVFAIL, REFUSED or another failure that is not an answer; `hosts` as for `dns_timeout`. */
   | "dns_failure";
 
 export interface MailHost {
@@ -56,6 +59,11 @@ function values<T>(result: Outcome<T[]>): T[] {
   return result.ok ? result.value : [];
 }
 
+/** A failure that says nothing about the name (timeout, SERVFAIL, REFUSED …), unlike NXDOMAIN and NODATA. */
+function isTemporaryFailure(result: Outcome<unknown>): boolean {
+  return !result.ok && result.code !== "nodata" && result.code !== "nxdomain";
+}
+
 function failedWith(code: DnsErrorCode, ...results: Outcome<unknown>[]): boolean {
   return results.some((result) => !result.ok && result.code === code);
 }
@@ -77,9 +85,7 @@ function statusWithoutMx(
 ): RoutingStatus {
   const hasAddresses = values(a).length > 0 || values(aaaa).length > 0;
   if (!hasAddresses && failedWith("nxdomain", mx, a, aaaa)) return "nxdomain";
-  if (!mx.ok && mx.code !== "nodata" && mx.code !== "nxdomain") {
-    return mx.code === "timeout" ? "dns_timeout" : "dns_failure";
-  }
+  if (isTemporaryFailure(mx)) return failedWith("timeout", mx) ? "dns_timeout" : "dns_failure";
   if (hasAddresses) return "fallback";
   if (isEmpty(a) && isEmpty(aaaa)) return "no_mail";
   return failedWith("timeout", a, aaaa) ? "dns_timeout" : "dns_failure";
@@ -102,9 +108,19 @@ function mxHosts(records: MxAnswer[]): { host: string; priority: number }[] {
     .sort((x, y) => x.priority - y.priority || (x.host < y.host ? -1 : x.host > y.host ? 1 : 0));
 }
 
-async function addressesOf(host: string, resolver: DnsResolver): Promise<string[]> {
-  const [a, aaaa] = await Promise.all([outcome(resolver.a(host)), outcome(resolver.aaaa(host))]);
-  return [...values(a), ...values(aaaa)];
+/** The A and AAAA answers of one host. */
+function addressLookups(host: string, resolver: DnsResolver): Promise<Outcome<string[]>[]> {
+  return Promise.all([outcome(resolver.a(host)), outcome(resolver.aaaa(host))]);
+}
+
+/**
+ * Status when MX records named hosts: `mx`, unless no host got an address because their
+ * look-ups failed temporarily — then where mail goes is unknown, not "nowhere".
+ */
+function statusWithMx(hosts: MailHost[], lookups: Outcome<string[]>[]): RoutingStatus {
+  const failures = lookups.filter(isTemporaryFailure);
+  if (hosts.some((host) => host.ips.length > 0) || failures.length === 0) return "mx";
+  return failedWith("timeout", ...failures) ? "dns_timeout" : "dns_failure";
 }
 
 /**
@@ -113,7 +129,8 @@ async function addressesOf(host: string, resolver: DnsResolver): Promise<string[
  * Never rejects: every failure ends up in the status (or `nameServers: null`).
  *
  * - MX records → `mx`; a lone null MX (`0 .`) → `null_mx` (null entries beside real
- *   hosts are ignored).
+ *   hosts are ignored). When no MX host has an address and some of their address
+ *   look-ups failed (not NXDOMAIN/NODATA) → `dns_timeout` / `dns_failure`, hosts kept.
  * - No records at all and an NXDOMAIN for MX, A or AAAA of the domain → `nxdomain`.
  * - MX timed out → `dns_timeout`; SERVFAIL, REFUSED or another failure → `dns_failure`.
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else
@@ -145,15 +162,11 @@ export async function lookupMailRouting(
   if (hosts.length === 0) return { status: "null_mx", hosts: [], nameServers, addresses };
 
   const maxHosts = options.maxHosts ?? 10;
-  const ips = await Promise.all(
+  const lookups = await Promise.all(
     hosts.map(({ host }, index) =>
-      index >= maxHosts ? [] : host === domain ? [...addresses] : addressesOf(host, resolver),
+      index >= maxHosts ? [] : host === domain ? [a, aaaa] : addressLookups(host, resolver),
     ),
   );
-  return {
-    status: "mx",
-    hosts: hosts.map((host, index) => ({ ...host, ips: ips[index] ?? [] })),
-    nameServers,
-    addresses,
-  };
+  const resolved = hosts.map((host, index) => ({ ...host, ips: (lookups[index] ?? []).flatMap(values) }));
+  return { status: statusWithMx(resolved, lookups.flat()), hosts: resolved, nameServers, addresses };
 }

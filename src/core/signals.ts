@@ -3,6 +3,7 @@
  * the mail routing DNS gave, and the domain's age. Pure: no I/O happens here.
  */
 import { getDomain } from "tldts";
+import { isPublicSuffix } from "../data/names.js";
 import type { DomainLists, DomainMatch, MxProvider, ProviderCategory } from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { TypoIndex } from "./typo.js";
@@ -52,8 +53,20 @@ function registrable(host: string): string {
   return getDomain(host, { allowPrivateDomains: false }) ?? host;
 }
 
+/**
+ * Whether the host's registrable domain is `baseDomain`. That domain is the host itself
+ * or one of its parents, so the Public Suffix List is only asked about a host that is
+ * `baseDomain` or under it (the hot path: most MX and NS hosts are someone else's).
+ */
+function isOwnHost(host: string, baseDomain: string): boolean {
+  const within =
+    host === baseDomain || (host.endsWith(baseDomain) && host[host.length - baseDomain.length - 1] === ".");
+  return within && registrable(host) === baseDomain;
+}
+
+/** The MX hosts DNS named (also when their addresses could not be looked up); none for the fallback. */
 function mailHostNames(routing: MailRouting): string[] {
-  return routing.status === "mx" ? routing.hosts.map((h) => h.host) : [];
+  return routing.status === "fallback" ? [] : routing.hosts.map((h) => h.host);
 }
 
 /** Every independent sign that the domain's mail or DNS runs on a disposable service. */
@@ -61,10 +74,9 @@ function disposableHints(sources: SignalSources, routing: MailRouting, baseDomai
   const hints: DisposableHint[] = [];
   const seen = new Set<string>();
   const consider = (kind: "MX" | "NS", host: string): void => {
-    const hostBase = registrable(host);
-    if (hostBase === baseDomain) return;
+    if (isOwnHost(host, baseDomain)) return;
     const infrastructure = sources.lists.disposableInfrastructure(host);
-    const listed = infrastructure ? undefined : sources.lists.disposable(host, hostBase);
+    const listed = infrastructure ? undefined : sources.lists.disposable(host, registrable(host));
     const provider = infrastructure ?? listed?.entry;
     // One hint per kind and provider: three MX hosts of one service are one signal.
     if (provider === undefined || seen.has(`${kind} ${provider}`)) return;
@@ -76,8 +88,10 @@ function disposableHints(sources: SignalSources, routing: MailRouting, baseDomai
   return hints;
 }
 
-function parkingService(lists: DomainLists, routing: MailRouting): string | undefined {
+function parkingService(lists: DomainLists, routing: MailRouting, baseDomain: string): string | undefined {
   for (const host of [...(routing.nameServers ?? []), ...mailHostNames(routing)]) {
+    // A parking service's own domain runs on its own servers: that is not parking.
+    if (isOwnHost(host, baseDomain)) continue;
     const service = lists.parkingHost(host);
     if (service) return service;
   }
@@ -102,23 +116,25 @@ export function gatherSignals(
   ) as Record<ProviderCategory, DomainMatch | undefined>;
   const hosts = mailHostNames(routing);
   const mxProvider = hosts.map((host) => lists.mxProvider(host)).find((p) => p !== undefined);
-  const ownsMailHost =
-    routing.status === "fallback" || hosts.some((host) => registrable(host) === baseDomain);
-  const disposable = knownGood ? undefined : lists.disposable(domain, baseDomain);
-  const isProvider = knownGood || CATEGORIES.some((c) => categories[c] !== undefined);
+  const ownsMailHost = routing.status === "fallback" || hosts.some((host) => isOwnHost(host, baseDomain));
+  // Known-good domains and public suffixes are never disposable, parked or typos (SPEC §4.1).
+  const exempt = knownGood || isPublicSuffix(domain);
+  const disposable = exempt ? undefined : lists.disposable(domain, baseDomain);
+  const isProvider = CATEGORIES.some((c) => categories[c] !== undefined);
   return {
     domain,
     baseDomain,
     routing,
     knownGood,
     disposable,
-    disposableHints: knownGood || disposable ? [] : disposableHints(sources, routing, baseDomain),
+    disposableHints: exempt || disposable ? [] : disposableHints(sources, routing, baseDomain),
     categories,
     mxProvider,
     selfHosted: ownsMailHost && mxProvider === undefined,
-    parking: knownGood ? undefined : parkingService(lists, routing),
+    parking: exempt ? undefined : parkingService(lists, routing, baseDomain),
     mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
-    typos: isProvider || disposable ? [] : sources.typos.suggest(baseDomain),
+    // A listed typo domain (gmial.com) still gets its suggestion: SPEC §4's own example.
+    typos: exempt || isProvider ? [] : sources.typos.suggest(baseDomain),
     createdAt,
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { FULL_FIELDS, type HttpFixture, openHttpFixture, SIMPLE_FIELDS } from "./helpers.js";
+import { FULL_FIELDS, SIMPLE_FIELDS } from "../support/record-fields.js";
+import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;
 // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document walked by the assertions

@@ -1,8 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FULL_FIELDS, SIMPLE_FIELDS } from "../support/record-fields.js";
 import { sampleRecord } from "../support/sample-record.js";
-import { FULL_FIELDS, fakeChecker, type HttpFixture, openHttpFixture, SIMPLE_FIELDS } from "./helpers.js";
+import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;
 let base: string;

@@ -1,0 +1,76 @@
+/**
+ * The whole engine against the loopback authoritative DNS server (fixture engine.json):
+ * the bundled lists, NodeDnsResolver pointed at the server, a fixed clock, and a fake
+ * domain-age lookup that knows only the registration dates a test gives it.
+ */
+
+import type { DomainAge, DomainAgeLookup } from "../../src/core/age/index.js";
+import { type CheckDeps, checkDomain, forAddress } from "../../src/core/check.js";
+import { parseInput } from "../../src/core/input.js";
+import type { DomainLists } from "../../src/core/lists.js";
+import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
+import type { CheckRecord } from "../../src/core/record.js";
+import { TypoIndex } from "../../src/core/typo.js";
+import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
+import { FLAGS, type Flag } from "../support/record-fields.js";
+import { fixtureZones } from "../support/zones.js";
+
+export const NOW = new Date("2026-11-22T12:00:00Z");
+/** NOW as SPEC §4 writes timestamps. */
+export const NOW_STAMP = "2026-11-22T12:00:00+00:00";
+/** Deadline of one DNS query: the fixture's dropped names time out after this. */
+export const TIMEOUT_MS = 300;
+
+const DAY_MS = 86_400_000;
+
+export function daysBefore(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * DAY_MS);
+}
+
+/** Answers registration dates from a table keyed by base domain; any other domain is unknown. */
+export function fixedAges(createdAt: Record<string, Date>): DomainAgeLookup {
+  return {
+    async lookup(baseDomain: string): Promise<DomainAge | null> {
+      const date = createdAt[baseDomain];
+      return date ? { createdAt: date, source: "rdap" } : null;
+    },
+  };
+}
+
+export interface EngineOverTheWire {
+  server: DnsTestServer;
+  lists: DomainLists;
+  deps: CheckDeps;
+  /** Parses the input as the API does (SPEC §2) and checks it, with the role adjustment for an address. */
+  check(input: string): Promise<CheckRecord>;
+  close(): Promise<void>;
+}
+
+export async function startEngine(options: { ages?: Record<string, Date> } = {}): Promise<EngineOverTheWire> {
+  const lists = loadDomainLists();
+  const server = await startDnsServer(fixtureZones("engine"));
+  const deps: CheckDeps = {
+    lists,
+    typos: new TypoIndex(lists.popular),
+    resolver: new NodeDnsResolver({ servers: [server.address], timeoutMs: TIMEOUT_MS }),
+    age: fixedAges(options.ages ?? {}),
+    clock: () => NOW,
+  };
+  return {
+    server,
+    lists,
+    deps,
+    async check(raw) {
+      const parsed = parseInput(raw);
+      if (!parsed.ok) throw new Error(`test input "${raw}" is invalid: ${parsed.problem.detail}`);
+      return forAddress(await checkDomain(parsed.input.domain, deps), parsed.input, lists);
+    },
+    close: () => server.close(),
+  };
+}
+
+/** The flags that are true in a record. */
+export function trueFlags(record: CheckRecord): Flag[] {
+  return FLAGS.filter((flag) => record[flag]);
+}
