@@ -6,13 +6,22 @@
 export type DnsErrorCode = "nxdomain" | "nodata" | "servfail" | "timeout" | "refused" | "failure";
 
 export class DnsError extends Error {
-  constructor(
-    readonly code: DnsErrorCode,
-    readonly rrtype: string,
-    readonly hostname: string,
-  ) {
+  readonly code: DnsErrorCode;
+  readonly rrtype: string;
+  readonly hostname: string;
+
+  constructor(code: DnsErrorCode, rrtype: string, hostname: string) {
+    // A failed look-up is data (NODATA for AAAA is the common case), not a bug: its stack
+    // would only name resolver internals, and capturing one costs more than the rest of a
+    // check answered from memory. So none is captured.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`DNS ${rrtype} ${hostname}: ${code}`);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "DnsError";
+    this.code = code;
+    this.rrtype = rrtype;
+    this.hostname = hostname;
   }
 }
 

@@ -25,10 +25,11 @@ export class TypoIndex {
   suggest(domain: string): string[] {
     if (this.popular.has(domain)) return [];
     const bound = domain.length >= LONG_NAME ? MAX_DISTANCE + 1 : MAX_DISTANCE;
+    const rows = osaRows(domain.length + bound);
     const found: { candidate: string; distance: number }[] = [];
     for (let length = domain.length - bound; length <= domain.length + bound; length++) {
       for (const candidate of this.byLength.get(length) ?? []) {
-        const distance = boundedOsaDistance(domain, candidate, bound);
+        const distance = osaDistanceWithin(domain, candidate, bound, rows);
         if (distance <= bound) found.push({ candidate, distance });
       }
     }
@@ -39,28 +40,59 @@ export class TypoIndex {
 }
 
 /**
- * Optimal string alignment distance between a and b, or `bound + 1` as soon as it is
- * certain to exceed `bound`.
+ * Optimal string alignment distance between a and b, or `bound + 1` when it exceeds
+ * `bound`.
  */
 export function boundedOsaDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let previous2: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  return osaDistanceWithin(a, b, bound, osaRows(b.length));
+}
+
+/** Three rows of the distance table (two before the current one, for transpositions). */
+interface OsaRows {
+  previous2: number[];
+  previous: number[];
+  current: number[];
+}
+
+function osaRows(maxLength: number): OsaRows {
+  const row = () => new Array<number>(maxLength + 1).fill(0);
+  return { previous2: row(), previous: row(), current: row() };
+}
+
+/**
+ * The distance table restricted to the band |i − j| ≤ bound (a cell outside it is
+ * already more than `bound` edits away), given up as soon as a whole row exceeds the
+ * bound (no alignment through that row can come back under it; a transposition skips
+ * a row, but then the row it skips holds a cell at most one larger than its start).
+ * `rows` is scratch space for strings up to its length; no allocation per candidate.
+ */
+function osaDistanceWithin(a: string, b: string, bound: number, rows: OsaRows): number {
+  const far = bound + 1;
+  if (Math.abs(a.length - b.length) > bound) return far;
+  let { previous2, previous, current } = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j <= bound ? j : far;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (previous2[j - 2] ?? 0) + 1);
+    const low = Math.max(1, i - bound);
+    const high = Math.min(b.length, i + bound);
+    current[low - 1] = low === 1 && i <= bound ? i : far;
+    let rowMin = current[low - 1] as number;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = low; j <= high; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (ai === bj ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        value = Math.min(value, (previous2[j - 2] as number) + 1);
       }
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
-    if (rowMin > bound) return bound + 1;
-    previous2 = previous;
-    previous = current;
+    if (high < b.length) current[high + 1] = far;
+    if (rowMin > bound) return far;
+    [previous2, previous, current] = [previous, current, previous2];
   }
-  return previous[b.length] ?? bound + 1;
+  return Math.min(previous[b.length] as number, far);
 }

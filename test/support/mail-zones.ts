@@ -1,0 +1,62 @@
+/**
+ * Zones that make domains plausible working mail domains, for the engine benchmark, the
+ * detection evaluation and the known-good tests: each domain gets an MX (Google
+ * Workspace's shared hosts, or its own `mail.<domain>`), an address, and name servers
+ * on its base domain. Addresses are documentation ranges; the zone is the whole tree
+ * (`"."`), so any name not given here does not exist.
+ */
+import { baseDomainOf } from "../../src/core/check.js";
+import { type NameFixture, type ZoneFixture, Zones } from "./zones.js";
+
+export type MailSetup = "google-workspace" | "own-server";
+
+export type ZoneNames = Record<string, NameFixture>;
+
+const GOOGLE_WORKSPACE_MX = [
+  "1 aspmx.l.google.com",
+  "5 alt1.aspmx.l.google.com",
+  "5 alt2.aspmx.l.google.com",
+  "10 alt3.aspmx.l.google.com",
+  "10 alt4.aspmx.l.google.com",
+];
+
+/** Names every setup shares: Google's MX hosts. */
+const SHARED_NAMES: ZoneNames = Object.fromEntries(
+  GOOGLE_WORKSPACE_MX.map((mx, index) => [
+    mx.split(" ")[1] as string,
+    { A: [`192.0.2.${20 + index}`], AAAA: [`2001:db8::${20 + index}`] },
+  ]),
+);
+
+/** Adds records to a name, keeping those it already has. */
+export function addName(names: ZoneNames, owner: string, fixture: NameFixture): void {
+  names[owner] = { ...names[owner], ...fixture };
+}
+
+/** Name servers on the domain's base domain (the engine asks NS of the base domain). */
+export function addNameServers(names: ZoneNames, domain: string, nameServers: string[]): void {
+  addName(names, baseDomainOf(domain), { NS: nameServers });
+}
+
+/** The records of one working mail domain. */
+export function addMailDomain(names: ZoneNames, domain: string, setup: MailSetup): void {
+  if (setup === "google-workspace") {
+    addName(names, domain, { MX: GOOGLE_WORKSPACE_MX, A: ["198.51.100.80"] });
+  } else {
+    addName(names, domain, { MX: [`10 mail.${domain}`], A: ["198.51.100.80"] });
+    addName(names, `mail.${domain}`, { A: ["203.0.113.25"], AAAA: ["2001:db8::25"] });
+  }
+  addNameServers(names, domain, ["ns1.dns-host.example", "ns2.dns-host.example"]);
+}
+
+/** A fixture over the whole tree holding the shared names plus `names`. */
+export function wholeTreeFixture(names: ZoneNames): ZoneFixture {
+  return { zones: ["."], names: { ...SHARED_NAMES, ...names } };
+}
+
+/** Zones in which every domain is a working mail domain with the given setup. */
+export function mailZones(domains: Iterable<string>, setup: MailSetup): Zones {
+  const names: ZoneNames = {};
+  for (const domain of domains) addMailDomain(names, domain, setup);
+  return new Zones(wholeTreeFixture(names));
+}
