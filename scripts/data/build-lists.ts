@@ -78,12 +78,17 @@ function mergePackages(packages: readonly SourcePackage[]): {
   return { merged, invalid: [...invalid].sort(byCodeUnits) };
 }
 
-/** Names that must never be disposable: known-good, academic/government suffixes, curated providers. */
+/**
+ * Names that must never be disposable: known-good, academic/government suffixes, curated
+ * providers, and parking services (a domain parked on one must read as parked, not as a
+ * disposable heuristic through the service's name servers).
+ */
 function protectedNames(curated: CuratedLists): Set<string> {
   const providers = PROVIDER_CATEGORIES.filter((c: ProviderCategory) => c !== "forwarder").flatMap((c) =>
     curated.categories[c].map((e) => e.entry),
   );
-  return new Set([...curated.knownGood, ...curated.knownGoodSuffixes, ...providers]);
+  const parking = curated.parkingHosts.map((e) => e.entry);
+  return new Set([...curated.knownGood, ...curated.knownGoodSuffixes, ...providers, ...parking]);
 }
 
 function curatedProblems(curated: CuratedLists, safe: Set<string>, disposable: Set<string>): string[] {

@@ -56,6 +56,7 @@ describe("parking", () => {
   it.each([
     ["parked-domain.test", "Sedo NS, MX and A"],
     ["parked-ns-only.test", "Bodis NS, no MX"],
+    ["parked-at-afternic.test", "Afternic NS, a service some disposable lists name"],
   ])("marks %s parked (%s)", async (domain) => {
     expect(await engine.check(domain)).toMatchObject({ is_parked: true, block: true, reason: "Parked" });
   });

@@ -12,6 +12,7 @@ const curated = parseCuratedLists(
       "forwarders.txt": "duck.com  DuckDuckGo Email Protection\nmozmail.com  Firefox Relay\n",
       "popular.txt": "gmail.com\n",
       "disposable-infrastructure.txt": "mailinator.com  mailinator.com\n",
+      "parking-hosts.txt": "afternic.com  Afternic\n",
     })[file] ?? "",
 );
 
@@ -27,6 +28,7 @@ const packages: SourcePackage[] = [
       "co.uk",
       "tmp.example.net",
       "bad_name!",
+      "afternic.com",
     ],
   },
   {
@@ -58,7 +60,14 @@ describe("the data build", () => {
     expect(problems).toEqual([]);
     expect(report.invalid).toEqual(["bad_name!", "com"]);
     expect(report.publicSuffix).toEqual(["co.uk", "github.io"]);
-    expect(report.knownGood).toEqual(["gmail.com", "mit.edu", "outlook.com", "ox.ac.uk", "yahoo.com"]);
+    expect(report.knownGood).toEqual([
+      "afternic.com",
+      "gmail.com",
+      "mit.edu",
+      "outlook.com",
+      "ox.ac.uk",
+      "yahoo.com",
+    ]);
     expect(report.movedToForwarders).toEqual(["a1.mozmail.com", "duck.com", "mozmail.com"]);
     expect(report.disposable).toBe(3);
   });
