@@ -18,9 +18,10 @@
  * parallel with DNS and cached per base domain. The clock is fixed, so a record from
  * the wire can be compared byte for byte with the in-memory one.
  */
+
 import { execFile as execFileCallback, execFileSync, fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -45,6 +46,7 @@ import {
 import { MemoryResolver } from "../test/support/memory-resolver.js";
 import { type Random, randomIndex, sample, seededRandom } from "../test/support/seeded-random.js";
 import { type ZoneFixture, Zones } from "../test/support/zones.js";
+import { describeMachine } from "./machine.js";
 
 const execFile = promisify(execFileCallback);
 
@@ -600,7 +602,6 @@ function differing(records: Map<string, string>, reference: Map<string, string>)
 }
 
 function report({ loadBefore, mix, engine, engineAlone, queriesPerCheck, wire, startup }: Figures): boolean {
-  const cpu = cpus();
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const aloneDiffers = differing(engineAlone.records, engine.records);
   const rows: [string, string, string, boolean | null][] = [
@@ -630,10 +631,7 @@ function report({ loadBefore, mix, engine, engineAlone, queriesPerCheck, wire, s
     `| ${cells.map((cell, i) => cell.padEnd([40, 20, 12, 7][i] ?? 0)).join(" | ")} |`;
 
   console.log("\nmailrisk engine benchmark — `npm run bench:engine`");
-  console.log(
-    `Node ${process.version}, ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores (${process.platform}/${process.arch}),` +
-      ` load average ${loadBefore.toFixed(2)} at the start\n`,
-  );
+  console.log(`${describeMachine(loadBefore)}\n`);
   console.log(line(["figure", "measured", "target", "verdict"]));
   console.log(line(["---", "---", "---", "---"]));
   for (const [name, measured, target, ok] of rows) {

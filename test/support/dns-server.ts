@@ -12,6 +12,8 @@ import dnsPacket from "dns-packet";
 import { QueryLog, type Transport } from "./query-log.js";
 import type { RecordSets, RecordType, Resolution, Zones } from "./zones.js";
 
+const UDP_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 export interface DnsTestServer {
   /** `127.0.0.1:<port>`, the form `DNS_SERVERS` and NodeDnsResolver take. */
   readonly address: string;
@@ -193,7 +195,9 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
   // UDP first on port 0, then TCP on the same port; retry if something else holds that TCP port.
   let udp: UdpSocket;
   for (let attempt = 1; ; attempt++) {
-    udp = createSocket("udp4");
+    // A receive buffer large enough for bursts of queries from many checks in flight
+    // (the kernel caps it at net.core.rmem_max): a dropped query costs a c-ares retry.
+    udp = createSocket({ type: "udp4", recvBufferSize: UDP_RECEIVE_BUFFER_BYTES });
     udp.on("message", answerUdp(udp));
     udp.bind(0, HOST);
     await once(udp, "listening");

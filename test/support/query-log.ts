@@ -9,24 +9,39 @@ export interface QueryFilter {
   transport?: Transport;
 }
 
+/** The `transport type` keys of the common record types, made once. */
+const KINDS = Object.fromEntries(
+  (["udp", "tcp", "memory"] as const).map((transport) => [
+    transport,
+    Object.fromEntries(
+      ["A", "AAAA", "MX", "NS", "TXT", "CNAME", "SOA"].map((type) => [type, `${transport} ${type}`]),
+    ),
+  ]),
+) as Record<Transport, Record<string, string>>;
+
 export class QueryLog {
-  /** Key: `transport type name` (name lower-cased). */
-  private readonly counts = new Map<string, number>();
+  /** Name (lower-cased) → `transport type` → count. Nested, so recording builds no key string. */
+  private readonly counts = new Map<string, Map<string, number>>();
   private received = 0;
 
   record(name: string, type: string, transport: Transport): void {
-    const key = `${transport} ${type} ${name.toLowerCase()}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const lower = name.toLowerCase();
+    let byKind = this.counts.get(lower);
+    if (!byKind) {
+      byKind = new Map();
+      this.counts.set(lower, byKind);
+    }
+    const kind = KINDS[transport][type] ?? `${transport} ${type}`;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     this.received++;
   }
 
   /** Queries for this name (any case), optionally only of one type and/or transport. */
   count(name: string, filter: QueryFilter = {}): number {
     let sum = 0;
-    for (const [key, count] of this.counts) {
-      const [transport, type, queried] = key.split(" ");
+    for (const [kind, count] of this.counts.get(name.toLowerCase()) ?? []) {
+      const [transport, type] = kind.split(" ");
       if (
-        queried === name.toLowerCase() &&
         (filter.type === undefined || filter.type === type) &&
         (filter.transport === undefined || filter.transport === transport)
       ) {
