@@ -198,6 +198,14 @@ describe("mailrisk check usage errors", () => {
     expect(stderr).toMatch(message);
   });
 
+  it("takes inputs that start with a dash after `--`, as inputs", async () => {
+    const { code, stdout } = await check(["--json", "--", "-bad-.test", "gmail.com"]);
+    const [problem, gmail] = jsonLines(stdout) as [Problem, CheckRecord];
+    expect(code).toBe(1);
+    expect(problem).toMatchObject({ status: 400, code: "invalid_domain" });
+    expect(gmail).toMatchObject({ domain: "gmail.com", valid: true });
+  });
+
   it("exits 2 when stdin holds no input for `-`", async () => {
     const { code, stderr } = await check(["-"], "\n\n");
     expect(code).toBe(2);
