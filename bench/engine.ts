@@ -25,9 +25,8 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type CheckDeps, checkDomain, forAddress } from "../src/core/check.js";
+import type { CheckDeps } from "../src/core/check.js";
 import { DnsError, type DnsResolver, type MxAnswer } from "../src/core/dns.js";
-import { parseInput } from "../src/core/input.js";
 import { NodeDnsResolver } from "../src/core/node-dns-resolver.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { TypoIndex } from "../src/core/typo.js";
@@ -35,6 +34,7 @@ import { readCuratedLists } from "../src/data/curated.js";
 import { DATA_DIR, loadDomainLists } from "../src/data/domain-lists.js";
 import { GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
 import { normaliseDomain } from "../src/data/names.js";
+import { checkInput } from "../test/support/check-input.js";
 import { startDnsServer } from "../test/support/dns-server.js";
 import {
   addMailDomain,
@@ -277,13 +277,6 @@ function domainMix(count: number): { entries: MixEntry[]; fixture: ZoneFixture }
 function engineDeps(resolver: DnsResolver): CheckDeps {
   const lists = loadDomainLists();
   return { lists, typos: new TypoIndex(lists.popular), resolver, clock: CLOCK };
-}
-
-/** One check as a caller makes it: parse the input, check its domain, apply the address. */
-async function checkInput(input: string, deps: CheckDeps): Promise<CheckRecord> {
-  const parsed = parseInput(input);
-  if (!parsed.ok) throw new Error(`the mix holds an invalid input "${input}": ${parsed.problem.detail}`);
-  return forAddress(await checkDomain(parsed.input.domain, deps), parsed.input, deps.lists);
 }
 
 function count<T>(items: Iterable<T>, key: (item: T) => string): Map<string, number> {

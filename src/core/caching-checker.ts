@@ -11,6 +11,7 @@ import type { Checker, CheckResult } from "./checker.js";
 import type { ParsedInput } from "./input.js";
 import type { DomainLists } from "./lists.js";
 import type { CheckRecord } from "./record.js";
+import { isTemporaryFailure } from "./verdict.js";
 
 export type RecordStore = Pick<Store, "getRecord" | "saveRecord" | "addRecent">;
 
@@ -37,10 +38,6 @@ const RECENT_MARK_SECONDS = 10;
  */
 const REMEMBER_SECONDS = 30;
 
-export function isTemporaryFailure(record: CheckRecord): boolean {
-  return record.reason === "DNS timeout" || record.reason === "DNS failure";
-}
-
 export class CachingChecker implements Checker {
   private readonly inflight = new Map<string, Promise<CheckRecord>>();
   private readonly background = new Set<Promise<unknown>>();
@@ -52,10 +49,10 @@ export class CachingChecker implements Checker {
   constructor(private readonly options: CachingCheckerOptions) {
     // Every expiry runs on the checker's clock, like the records' own freshness.
     const perf = { now: () => options.clock().getTime() };
-    const timed = (seconds: number) => ({ max: 10_000, ttl: seconds * 1000, ttlResolution: 0, perf });
-    this.failedRecently = new LRUCache(timed(this.temporaryTtlMs() / 1000));
-    this.markedRecent = new LRUCache(timed(RECENT_MARK_SECONDS));
-    this.remembered = new LRUCache(timed(REMEMBER_SECONDS));
+    const timed = (ttlMs: number) => ({ max: 10_000, ttl: ttlMs, ttlResolution: 0, perf });
+    this.failedRecently = new LRUCache(timed(this.temporaryTtlMs()));
+    this.markedRecent = new LRUCache(timed(RECENT_MARK_SECONDS * 1000));
+    this.remembered = new LRUCache(timed(REMEMBER_SECONDS * 1000));
   }
 
   private temporaryTtlMs(): number {

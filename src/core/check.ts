@@ -3,7 +3,7 @@
  * database: the API, the pages and the CLI are thin callers (through the cache in
  * caching-checker.ts). DNS and domain age are looked up in parallel.
  */
-import { getDomain } from "tldts";
+import { baseDomainOf } from "../data/names.js";
 import { type DomainAgeLookup, domainAgeFields } from "./age/index.js";
 import type { DnsResolver } from "./dns.js";
 import type { ParsedInput } from "./input.js";
@@ -20,10 +20,6 @@ export interface CheckDeps {
   resolver: DnsResolver;
   age?: DomainAgeLookup;
   clock: () => Date;
-}
-
-export function baseDomainOf(domain: string): string {
-  return getDomain(domain, { allowPrivateDomains: false }) ?? domain;
 }
 
 function mxInfo(domain: string, routing: MailRouting): string {

@@ -2,8 +2,7 @@
  * Signals: everything the verdict is decided from, gathered from the bundled lists,
  * the mail routing DNS gave, and the domain's age. Pure: no I/O happens here.
  */
-import { getDomain } from "tldts";
-import { isPublicSuffix } from "../data/names.js";
+import { baseDomainOf, isPublicSuffix } from "../data/names.js";
 import type { DomainLists, DomainMatch, MxProvider, ProviderCategory } from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { TypoIndex } from "./typo.js";
@@ -49,10 +48,6 @@ const CATEGORIES: readonly ProviderCategory[] = [
   "forwarder",
 ];
 
-function registrable(host: string): string {
-  return getDomain(host, { allowPrivateDomains: false }) ?? host;
-}
-
 /**
  * Whether the host's registrable domain is `baseDomain`. That domain is the host itself
  * or one of its parents, so the Public Suffix List is only asked about a host that is
@@ -61,7 +56,7 @@ function registrable(host: string): string {
 function isOwnHost(host: string, baseDomain: string): boolean {
   const within =
     host === baseDomain || (host.endsWith(baseDomain) && host[host.length - baseDomain.length - 1] === ".");
-  return within && registrable(host) === baseDomain;
+  return within && baseDomainOf(host) === baseDomain;
 }
 
 /** The MX hosts DNS named (also when their addresses could not be looked up); none for the fallback. */
@@ -76,7 +71,7 @@ function disposableHints(sources: SignalSources, routing: MailRouting, baseDomai
   const consider = (kind: "MX" | "NS", host: string): void => {
     if (isOwnHost(host, baseDomain)) return;
     const infrastructure = sources.lists.disposableInfrastructure(host);
-    const listed = infrastructure ? undefined : sources.lists.disposable(host, registrable(host));
+    const listed = infrastructure ? undefined : sources.lists.disposable(host, baseDomainOf(host));
     const provider = infrastructure ?? listed?.entry;
     // One hint per kind and provider: three MX hosts of one service are one signal.
     if (provider === undefined || seen.has(`${kind} ${provider}`)) return;

@@ -6,6 +6,15 @@
 import { ageInDays } from "./age/domain-age.js";
 import type { Signals } from "./signals.js";
 
+/** The reasons of a record made while DNS failed temporarily (row 7). */
+const DNS_TIMEOUT = "DNS timeout";
+const DNS_FAILURE = "DNS failure";
+
+/** Whether the record was made during a temporary DNS failure (timeout, SERVFAIL, REFUSED). */
+export function isTemporaryFailure(record: { reason: string }): boolean {
+  return record.reason === DNS_TIMEOUT || record.reason === DNS_FAILURE;
+}
+
 export interface Verdict {
   valid: boolean;
   block: boolean;
@@ -166,7 +175,7 @@ export function decide(signals: Signals, now: Date): Verdict {
       block: risk >= BLOCK_THRESHOLD,
       risk,
       text: "Could not be checked right now",
-      reason: status === "dns_timeout" ? "DNS timeout" : "DNS failure",
+      reason: status === "dns_timeout" ? DNS_TIMEOUT : DNS_FAILURE,
     };
   }
   const risk = clamp(soft?.risk ?? 0, 0, 100);

@@ -2,7 +2,7 @@
  * Domain-name helpers the lists share: normalising an entry, telling a public suffix,
  * and the parent walk every look-up uses.
  */
-import { parse } from "tldts";
+import { getDomain, parse } from "tldts";
 import { parseDomain } from "../core/input.js";
 
 /** The entry as the engine sees domains (SPEC §2: trimmed, lower-case, ASCII), or undefined when it is no valid domain. */
@@ -18,6 +18,15 @@ export function normaliseDomain(raw: string): string | undefined {
 export function isPublicSuffix(name: string): boolean {
   const parsed = parse(name, { allowPrivateDomains: true });
   return parsed.domain === null || parsed.publicSuffix === name;
+}
+
+/**
+ * The registrable domain of a name by the Public Suffix List's ICANN section (`a.b.co.uk`
+ * → `b.co.uk`): the base domain of a check, and of its MX and NS hosts. A name without
+ * one (a suffix itself) is its own base.
+ */
+export function baseDomainOf(name: string): string {
+  return getDomain(name, { allowPrivateDomains: false }) ?? name;
 }
 
 /** Anything that can say whether it holds a name: a Set or a Map. */

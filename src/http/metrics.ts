@@ -4,9 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { CheckResult } from "../core/checker.js";
-
-/** Reasons (SPEC §4.1) of records that came from a failed DNS lookup. */
-const DNS_ERROR_REASONS = new Set(["DNS timeout", "DNS failure"]);
+import { isTemporaryFailure } from "../core/verdict.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -54,7 +52,7 @@ export function createMetrics(): HttpMetrics {
     observeCheck(result, seconds) {
       checkDuration.observe({ cache: result.cache }, seconds);
       cache.inc({ outcome: result.cache });
-      if (result.cache === "miss" && DNS_ERROR_REASONS.has(result.record.reason)) {
+      if (result.cache === "miss" && isTemporaryFailure(result.record)) {
         dnsErrors.inc({ reason: result.record.reason });
       }
     },

@@ -5,13 +5,13 @@
  */
 
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age/index.js";
-import { type CheckDeps, checkDomain, forAddress } from "../../src/core/check.js";
-import { parseInput } from "../../src/core/input.js";
+import type { CheckDeps } from "../../src/core/check.js";
 import type { DomainLists } from "../../src/core/lists.js";
 import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { checkInput } from "../support/check-input.js";
 import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
 import { FLAGS, type Flag } from "../support/record-fields.js";
 import { fixtureZones } from "../support/zones.js";
@@ -61,11 +61,7 @@ export async function startEngine(options: { ages?: Record<string, Date> } = {})
     server,
     lists,
     deps,
-    async check(raw) {
-      const parsed = parseInput(raw);
-      if (!parsed.ok) throw new Error(`test input "${raw}" is invalid: ${parsed.problem.detail}`);
-      return forAddress(await checkDomain(parsed.input.domain, deps), parsed.input, lists);
-    },
+    check: (raw) => checkInput(raw, deps),
     close: () => server.close(),
   };
 }

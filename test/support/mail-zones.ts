@@ -5,7 +5,7 @@
  * on its base domain. Addresses are documentation ranges; the zone is the whole tree
  * (`"."`), so any name not given here does not exist.
  */
-import { baseDomainOf } from "../../src/core/check.js";
+import { baseDomainOf } from "../../src/data/names.js";
 import { type NameFixture, type ZoneFixture, Zones } from "./zones.js";
 
 export type MailSetup = "google-workspace" | "own-server";
