@@ -2,21 +2,48 @@
  * Typo suggestions against popular mailbox domains (`gmial.com` → `gmail.com`).
  * Uses the optimal-string-alignment distance (Damerau–Levenshtein with adjacent
  * transpositions, the most common typing slip), bounded so a check stays cheap:
- * candidates are bucketed by length and the distance gives up past the bound.
+ * candidates are bucketed by length, most are ruled out by the characters they hold
+ * (`characterMask`), and the distance gives up past the bound.
  */
 const MAX_DISTANCE = 1;
 /** Longer names tolerate one more slip (e.g. `hotmial.co` → `hotmail.com`). */
 const LONG_NAME = 10;
 
+interface Candidate {
+  domain: string;
+  mask: number;
+}
+
+/**
+ * The classes of character a name holds, one bit each (letters apart; digits, hyphen and
+ * dot share bits). One edit removes at most one class and adds at most one, so names
+ * within `bound` edits differ in at most `2 × bound` bits: a test that costs next to
+ * nothing and rules out most candidates before their distance is computed.
+ */
+function characterMask(name: string): number {
+  let mask = 0;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    mask |= 1 << (code >= 97 && code <= 122 ? code - 97 : 26 + (code % 5));
+  }
+  return mask;
+}
+
+function bitCount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 export class TypoIndex {
-  private readonly byLength = new Map<number, string[]>();
+  private readonly byLength = new Map<number, Candidate[]>();
   private readonly popular: ReadonlySet<string>;
 
   constructor(popular: readonly string[]) {
     this.popular = new Set(popular);
     for (const domain of this.popular) {
       const bucket = this.byLength.get(domain.length) ?? [];
-      bucket.push(domain);
+      bucket.push({ domain, mask: characterMask(domain) });
       this.byLength.set(domain.length, bucket);
     }
   }
@@ -25,14 +52,18 @@ export class TypoIndex {
   suggest(domain: string): string[] {
     if (this.popular.has(domain)) return [];
     const bound = domain.length >= LONG_NAME ? MAX_DISTANCE + 1 : MAX_DISTANCE;
-    const rows = osaRows(domain.length + bound);
+    const mask = characterMask(domain);
+    let rows: OsaRows | undefined;
     const found: { candidate: string; distance: number }[] = [];
     for (let length = domain.length - bound; length <= domain.length + bound; length++) {
       for (const candidate of this.byLength.get(length) ?? []) {
-        const distance = osaDistanceWithin(domain, candidate, bound, rows);
-        if (distance <= bound) found.push({ candidate, distance });
+        if (bitCount(mask ^ candidate.mask) > 2 * bound) continue;
+        rows ??= osaRows(domain.length + bound);
+        const distance = osaDistanceWithin(domain, candidate.domain, bound, rows);
+        if (distance <= bound) found.push({ candidate: candidate.domain, distance });
       }
     }
+    if (found.length === 0) return [];
     return found
       .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
       .map((f) => f.candidate);

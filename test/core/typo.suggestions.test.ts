@@ -33,3 +33,52 @@ describe("typo suggestions", () => {
     expect(index.suggest(domain)).toEqual([]);
   });
 });
+
+describe("typo suggestions rule out candidates by their characters without losing one", () => {
+  const popular = [
+    "gmail.com",
+    "hotmail.com",
+    "yahoo.com",
+    "outlook.com",
+    "gmx.de",
+    "web.de",
+    "t-online.de",
+    "mail.ru",
+  ];
+  const index = new TypoIndex(popular);
+  /** Every popular domain within the bound, by the distance alone: what suggest() must find. */
+  const byDistanceAlone = (domain: string) => {
+    const bound = domain.length >= 10 ? 2 : 1;
+    return popular
+      .map((candidate) => ({ candidate, distance: boundedOsaDistance(domain, candidate, bound) }))
+      .filter(({ distance }) => distance <= bound)
+      .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+      .map(({ candidate }) => candidate);
+  };
+  /** Every name one or two edits (of letters, digits, `-` and `.`) away from a popular domain. */
+  const slips = (domain: string): string[] => {
+    const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-.";
+    const out = new Set<string>();
+    for (let i = 0; i <= domain.length; i++) {
+      if (i < domain.length) out.add(domain.slice(0, i) + domain.slice(i + 1));
+      if (i < domain.length - 1)
+        out.add(domain.slice(0, i) + domain[i + 1] + domain[i] + domain.slice(i + 2));
+      for (const c of alphabet) {
+        out.add(domain.slice(0, i) + c + domain.slice(i));
+        if (i < domain.length) out.add(domain.slice(0, i) + c + domain.slice(i + 1));
+      }
+    }
+    return [...out].filter((slip) => !popular.includes(slip));
+  };
+
+  it("finds exactly what the distance alone finds, for every single slip and a sample of double slips", () => {
+    const once = popular.flatMap(slips);
+    const twice = once.filter((_, i) => i % 97 === 0).flatMap(slips);
+    let compared = 0;
+    for (const domain of [...once, ...twice]) {
+      expect(index.suggest(domain), domain).toEqual(byDistanceAlone(domain));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  });
+});
