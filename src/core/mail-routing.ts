@@ -2,7 +2,7 @@
  * How mail for a domain is routed, as DNS says (SPEC §4 mx_* fields).
  * `lookupMailRouting()` (below) fills it from a DnsResolver.
  */
-import { DnsError, type DnsErrorCode, type DnsResolver, type MxAnswer } from "./dns.js";
+import type { DnsAnswer, DnsFailureCode, DnsResolver, MxAnswer } from "./dns.js";
 
 export type RoutingStatus =
   /** MX records found (hosts sorted by priority, ties by name). */
@@ -45,32 +45,22 @@ export interface MailRoutingOptions {
   maxHosts?: number;
 }
 
-/** One query's outcome as data: its answer, or the failure kind. */
-type Outcome<T> = { ok: true; value: T } | { ok: false; code: DnsErrorCode };
-
-function outcome<T>(query: Promise<T>): Promise<Outcome<T>> {
-  return query.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, code: error instanceof DnsError ? error.code : "failure" }),
-  );
-}
-
-function values<T>(result: Outcome<T[]>): T[] {
-  return result.ok ? result.value : [];
+function values<T>(answer: DnsAnswer<T>): T[] {
+  return answer.ok ? answer.records : [];
 }
 
 /** A failure that says nothing about the name (timeout, SERVFAIL, REFUSED …), unlike NXDOMAIN and NODATA. */
-function isTemporaryFailure(result: Outcome<unknown>): boolean {
-  return !result.ok && result.code !== "nodata" && result.code !== "nxdomain";
+function isTemporaryFailure(answer: DnsAnswer<unknown>): boolean {
+  return !answer.ok && answer.code !== "nodata" && answer.code !== "nxdomain";
 }
 
-function failedWith(code: DnsErrorCode, ...results: Outcome<unknown>[]): boolean {
-  return results.some((result) => !result.ok && result.code === code);
+function failedWith(code: DnsFailureCode, ...answers: DnsAnswer<unknown>[]): boolean {
+  return answers.some((answer) => !answer.ok && answer.code === code);
 }
 
 /** An answer without records: NODATA (or, defensively, an empty record list). */
-function isEmpty(result: Outcome<unknown[]>): boolean {
-  return result.ok ? result.value.length === 0 : result.code === "nodata";
+function isEmpty(answer: DnsAnswer<unknown>): boolean {
+  return answer.ok ? answer.records.length === 0 : answer.code === "nodata";
 }
 
 /**
@@ -79,9 +69,9 @@ function isEmpty(result: Outcome<unknown[]>): boolean {
  * for a type they do not serve); a failed MX query decides over the domain's addresses.
  */
 function statusWithoutMx(
-  mx: Outcome<MxAnswer[]>,
-  a: Outcome<string[]>,
-  aaaa: Outcome<string[]>,
+  mx: DnsAnswer<MxAnswer>,
+  a: DnsAnswer<string>,
+  aaaa: DnsAnswer<string>,
 ): RoutingStatus {
   const hasAddresses = values(a).length > 0 || values(aaaa).length > 0;
   if (!hasAddresses && failedWith("nxdomain", mx, a, aaaa)) return "nxdomain";
@@ -96,30 +86,29 @@ function isNullExchange(exchange: string): boolean {
 }
 
 /** MX records as hosts: null entries dropped, one entry per host (its best priority), by priority then name. */
-function mxHosts(records: MxAnswer[]): { host: string; priority: number }[] {
+function mxHosts(records: readonly MxAnswer[]): { host: string; priority: number }[] {
+  const only = records.length === 1 ? records[0] : undefined;
+  if (only !== undefined)
+    return isNullExchange(only.exchange) ? [] : [{ host: only.exchange, priority: only.priority }];
   const best = new Map<string, number>();
   for (const { exchange, priority } of records) {
     if (isNullExchange(exchange)) continue;
     const known = best.get(exchange);
     if (known === undefined || priority < known) best.set(exchange, priority);
   }
-  return [...best]
-    .map(([host, priority]) => ({ host, priority }))
-    .sort((x, y) => x.priority - y.priority || (x.host < y.host ? -1 : x.host > y.host ? 1 : 0));
-}
-
-/** The A and AAAA answers of one host. */
-function addressLookups(host: string, resolver: DnsResolver): Promise<Outcome<string[]>[]> {
-  return Promise.all([outcome(resolver.a(host)), outcome(resolver.aaaa(host))]);
+  const hosts: { host: string; priority: number }[] = [];
+  for (const [host, priority] of best) hosts.push({ host, priority });
+  return hosts.sort((x, y) => x.priority - y.priority || (x.host < y.host ? -1 : x.host > y.host ? 1 : 0));
 }
 
 /**
  * Status when MX records named hosts: `mx`, unless no host got an address because their
  * look-ups failed temporarily — then where mail goes is unknown, not "nowhere".
  */
-function statusWithMx(hosts: MailHost[], lookups: Outcome<string[]>[]): RoutingStatus {
+function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingStatus {
+  if (hosts.some((host) => host.ips.length > 0)) return "mx";
   const failures = lookups.filter(isTemporaryFailure);
-  if (hosts.some((host) => host.ips.length > 0) || failures.length === 0) return "mx";
+  if (failures.length === 0) return "mx";
   return failedWith("timeout", ...failures) ? "dns_timeout" : "dns_failure";
 }
 
@@ -136,6 +125,10 @@ function statusWithMx(hosts: MailHost[], lookups: Outcome<string[]>[]): RoutingS
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else
  *   the A/AAAA failure (`dns_timeout` if one timed out, else `dns_failure`).
  * - Name servers: failure → null; NODATA or NXDOMAIN → [] (an answer: there are none).
+ *
+ * Every query of a step is started before the first is awaited, so they run in
+ * parallel; awaiting them one by one then costs less than Promise.all, which matters
+ * when answers come from memory.
  */
 export async function lookupMailRouting(
   domain: string,
@@ -143,30 +136,47 @@ export async function lookupMailRouting(
   resolver: DnsResolver,
   options: MailRoutingOptions = {},
 ): Promise<MailRouting> {
-  const [mx, a, aaaa, ns] = await Promise.all([
-    outcome(resolver.mx(domain)),
-    outcome(resolver.a(domain)),
-    outcome(resolver.aaaa(domain)),
-    outcome(resolver.ns(baseDomain)),
-  ]);
-  const addresses = [...values(a), ...values(aaaa)];
-  const nameServers = ns.ok || ns.code === "nodata" || ns.code === "nxdomain" ? [...values(ns)].sort() : null;
+  const mxQuery = resolver.mx(domain);
+  const aQuery = resolver.a(domain);
+  const aaaaQuery = resolver.aaaa(domain);
+  const nsQuery = resolver.ns(baseDomain);
+  const mx = await mxQuery;
+  const a = await aQuery;
+  const aaaa = await aaaaQuery;
+  const ns = await nsQuery;
+  // Answers are shared and read-only: copied (concat, slice) before anything is kept or sorted.
+  const addresses = values(a).concat(values(aaaa));
+  const nameServers =
+    ns.ok || ns.code === "nodata" || ns.code === "nxdomain" ? values(ns).slice().sort() : null;
   const records = values(mx);
 
   if (records.length === 0) {
     const status = statusWithoutMx(mx, a, aaaa);
-    const hosts = status === "fallback" ? [{ host: domain, priority: 0, ips: [...addresses] }] : [];
+    const hosts = status === "fallback" ? [{ host: domain, priority: 0, ips: addresses.slice() }] : [];
     return { status, hosts, nameServers, addresses };
   }
   const hosts = mxHosts(records);
   if (hosts.length === 0) return { status: "null_mx", hosts: [], nameServers, addresses };
 
-  const maxHosts = options.maxHosts ?? 10;
-  const lookups = await Promise.all(
-    hosts.map(({ host }, index) =>
-      index >= maxHosts ? [] : host === domain ? [a, aaaa] : addressLookups(host, resolver),
-    ),
-  );
-  const resolved = hosts.map((host, index) => ({ ...host, ips: (lookups[index] ?? []).flatMap(values) }));
-  return { status: statusWithMx(resolved, lookups.flat()), hosts: resolved, nameServers, addresses };
+  const asked = Math.min(hosts.length, options.maxHosts ?? 10);
+  const queries: Promise<DnsAnswer<string>>[] = [];
+  for (let index = 0; index < asked; index++) {
+    const { host } = hosts[index] as { host: string };
+    // The domain's own addresses are already known when it names itself as its MX host.
+    queries.push(host === domain ? Promise.resolve(a) : resolver.a(host));
+    queries.push(host === domain ? Promise.resolve(aaaa) : resolver.aaaa(host));
+  }
+  const lookups: DnsAnswer<string>[] = [];
+  for (const query of queries) lookups.push(await query);
+  const resolved = hosts.map(({ host, priority }, index) => ({
+    host,
+    priority,
+    ips:
+      index < asked
+        ? values(lookups[2 * index] as DnsAnswer<string>).concat(
+            values(lookups[2 * index + 1] as DnsAnswer<string>),
+          )
+        : [],
+  }));
+  return { status: statusWithMx(resolved, lookups), hosts: resolved, nameServers, addresses };
 }

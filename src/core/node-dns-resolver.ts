@@ -18,7 +18,14 @@
  * deadline period however many queries time out.
  */
 import { Resolver } from "node:dns/promises";
-import { canonicalDnsName, DnsError, type DnsErrorCode, type DnsResolver, type MxAnswer } from "./dns.js";
+import {
+  canonicalDnsName,
+  type DnsAnswer,
+  type DnsFailureCode,
+  type DnsResolver,
+  dnsFailure,
+  type MxAnswer,
+} from "./dns.js";
 
 export interface NodeDnsResolverOptions {
   /** `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address; empty → the system's resolvers. */
@@ -30,7 +37,7 @@ export interface NodeDnsResolverOptions {
 /** c-ares tries per server; they happen inside the deadline, which alone bounds a query. */
 const TRIES = 3;
 
-const ERROR_CODES: Readonly<Record<string, DnsErrorCode>> = {
+const ERROR_CODES: Readonly<Record<string, DnsFailureCode>> = {
   ENOTFOUND: "nxdomain",
   ENODATA: "nodata",
   ESERVFAIL: "servfail",
@@ -51,8 +58,8 @@ export class NodeDnsResolver implements DnsResolver {
     this.current = this.openChannel();
   }
 
-  mx(name: string): Promise<MxAnswer[]> {
-    return this.query("MX", name, async (resolver) =>
+  mx(name: string): Promise<DnsAnswer<MxAnswer>> {
+    return this.query(async (resolver) =>
       (await resolver.resolveMx(name)).map(({ exchange, priority }) => ({
         exchange: canonicalDnsName(exchange),
         priority,
@@ -60,16 +67,16 @@ export class NodeDnsResolver implements DnsResolver {
     );
   }
 
-  a(name: string): Promise<string[]> {
-    return this.query("A", name, (resolver) => resolver.resolve4(name));
+  a(name: string): Promise<DnsAnswer<string>> {
+    return this.query((resolver) => resolver.resolve4(name));
   }
 
-  aaaa(name: string): Promise<string[]> {
-    return this.query("AAAA", name, (resolver) => resolver.resolve6(name));
+  aaaa(name: string): Promise<DnsAnswer<string>> {
+    return this.query((resolver) => resolver.resolve6(name));
   }
 
-  ns(name: string): Promise<string[]> {
-    return this.query("NS", name, async (resolver) => (await resolver.resolveNs(name)).map(canonicalDnsName));
+  ns(name: string): Promise<DnsAnswer<string>> {
+    return this.query(async (resolver) => (await resolver.resolveNs(name)).map(canonicalDnsName));
   }
 
   private openChannel(): Channel {
@@ -79,33 +86,33 @@ export class NodeDnsResolver implements DnsResolver {
   }
 
   /** Runs one query on the current channel under the deadline (see the file comment). */
-  private query<T>(rrtype: string, name: string, ask: (resolver: Resolver) => Promise<T>): Promise<T> {
+  private query<T>(ask: (resolver: Resolver) => Promise<T[]>): Promise<DnsAnswer<T>> {
     const channel = this.current;
     channel.live++;
     const leave = () => {
       channel.live--;
       if (channel !== this.current && channel.live === 0) channel.resolver.cancel();
     };
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<DnsAnswer<T>>((resolve) => {
       let pending = true;
       const deadline = setTimeout(() => {
         pending = false;
         if (channel === this.current) this.current = this.openChannel();
         leave();
-        reject(new DnsError("timeout", rrtype, name));
+        resolve(dnsFailure("timeout"));
       }, this.options.timeoutMs);
       ask(channel.resolver).then(
-        (value) => {
+        (records) => {
           if (!pending) return;
           clearTimeout(deadline);
           leave();
-          resolve(value);
+          resolve({ ok: true, records });
         },
         (error: NodeJS.ErrnoException) => {
           if (!pending) return;
           clearTimeout(deadline);
           leave();
-          reject(new DnsError(ERROR_CODES[error.code ?? ""] ?? "failure", rrtype, name));
+          resolve(dnsFailure(ERROR_CODES[error.code ?? ""] ?? "failure"));
         },
       );
     });

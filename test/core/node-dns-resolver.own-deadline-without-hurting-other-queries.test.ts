@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DnsError } from "../../src/core/dns.js";
+import type { DnsAnswer } from "../../src/core/dns.js";
 import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
 import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
 import { Zones } from "../support/zones.js";
@@ -31,11 +31,9 @@ function fresh(): NodeDnsResolver {
   return new NodeDnsResolver({ servers: [server.address], timeoutMs: TIMEOUT_MS });
 }
 
-async function codeOf(query: Promise<unknown>): Promise<string> {
-  return query.then(
-    () => "answer",
-    (error: unknown) => (error instanceof DnsError ? error.code : String(error)),
-  );
+async function codeOf(query: Promise<DnsAnswer<unknown>>): Promise<string> {
+  const answer = await query;
+  return answer.ok ? "answer" : answer.code;
 }
 
 describe("NodeDnsResolver deadline", () => {
@@ -69,10 +67,10 @@ describe("NodeDnsResolver deadline", () => {
     const slow = resolver.a("slow.test");
     const quick = Promise.all(Array.from({ length: 40 }, (_, i) => resolver.a(`host${i}.test`)));
     expect(await dropped).toBe("timeout");
-    expect(await slow).toEqual(["192.0.2.2"]);
-    expect((await quick).flat()).toHaveLength(40);
+    expect(await slow).toEqual({ ok: true, records: ["192.0.2.2"] });
+    expect((await quick).flatMap((answer) => (answer.ok ? answer.records : []))).toHaveLength(40);
     // And the resolver keeps working after the timeout.
-    expect(await resolver.a("host0.test")).toEqual(["198.51.100.1"]);
+    expect(await resolver.a("host0.test")).toEqual({ ok: true, records: ["198.51.100.1"] });
   });
 
   it("cancels an abandoned query instead of letting c-ares retry it in the background", async () => {

@@ -1,47 +1,93 @@
 /**
  * DnsResolver answering from a `Zones` fixture in memory: answers, NXDOMAIN, NODATA,
- * SERVFAIL, REFUSED, and `drop` as a timeout error (at once, or after the name's
- * `delay`). Names in answers are lower-case without a trailing dot, as from
- * NodeDnsResolver. For unit tests and the engine benchmark, where the wire is not the point.
+ * SERVFAIL, REFUSED, and `drop` as a timeout (at once, or after the name's `delay`).
+ * Names in answers are lower-case without a trailing dot, as from NodeDnsResolver.
+ * For unit tests and the engine benchmark, where the wire is not the point.
+ *
+ * Zones are read-only, so each (type, name) is resolved once and its answer kept, frozen:
+ * a query then costs a map look-up, as from a DNS cache, and an engine that changed an
+ * answer it was given would throw instead of corrupting later checks.
  */
-import { canonicalDnsName, DnsError, type DnsResolver, type MxAnswer } from "../../src/core/dns.js";
+import {
+  canonicalDnsName,
+  type DnsAnswer,
+  type DnsResolver,
+  dnsFailure,
+  type MxAnswer,
+} from "../../src/core/dns.js";
 import { QueryLog } from "./query-log.js";
-import type { RecordSets, RecordType, Zones } from "./zones.js";
+import type { Resolution, Zones } from "./zones.js";
+
+type QueryType = "MX" | "A" | "AAAA" | "NS";
+/**
+ * A query's answer and how long the name's server waits before giving it; for no wait,
+ * the settled promise itself, handed to every caller (awaiting it does not change it).
+ */
+type Known<T> = { answer: DnsAnswer<T>; delay: number; settled: Promise<DnsAnswer<T>> };
 
 export class MemoryResolver implements DnsResolver {
-  readonly queries = new QueryLog();
+  readonly queries: QueryLog;
+  private readonly mxAnswers = new Map<string, Known<MxAnswer>>();
+  private readonly aAnswers = new Map<string, Known<string>>();
+  private readonly aaaaAnswers = new Map<string, Known<string>>();
+  private readonly nsAnswers = new Map<string, Known<string>>();
 
-  constructor(private readonly zones: Zones) {}
-
-  async mx(name: string): Promise<MxAnswer[]> {
-    const records = await this.ask(name, "MX");
-    return records.map(({ exchange, priority }) => ({ exchange: canonicalDnsName(exchange), priority }));
+  constructor(
+    private readonly zones: Zones,
+    options: { log: "per-name" | "total" } = { log: "per-name" },
+  ) {
+    this.queries = new QueryLog({ perName: options.log === "per-name" });
   }
 
-  a(name: string): Promise<string[]> {
-    return this.ask(name, "A");
+  mx(name: string): Promise<DnsAnswer<MxAnswer>> {
+    return this.ask(this.mxAnswers, name, "MX", mxRecords);
   }
 
-  aaaa(name: string): Promise<string[]> {
-    return this.ask(name, "AAAA");
+  a(name: string): Promise<DnsAnswer<string>> {
+    return this.ask(this.aAnswers, name, "A", addressRecords);
   }
 
-  async ns(name: string): Promise<string[]> {
-    return (await this.ask(name, "NS")).map(canonicalDnsName);
+  aaaa(name: string): Promise<DnsAnswer<string>> {
+    return this.ask(this.aaaaAnswers, name, "AAAA", addressRecords);
   }
 
-  private ask<T extends RecordType>(name: string, type: T): Promise<RecordSets[T]> {
+  ns(name: string): Promise<DnsAnswer<string>> {
+    return this.ask(this.nsAnswers, name, "NS", nameRecords);
+  }
+
+  private ask<T>(
+    table: Map<string, Known<T>>,
+    name: string,
+    type: QueryType,
+    toRecords: (records: string[] | MxAnswer[]) => T[],
+  ): Promise<DnsAnswer<T>> {
     this.queries.record(name, type, "memory");
-    const resolution = this.zones.resolve(name, type);
-    const settle =
-      resolution.kind === "answer"
-        ? () => Promise.resolve(resolution.records.slice() as RecordSets[T])
-        : () => {
-            const code = resolution.kind === "drop" ? "timeout" : resolution.kind;
-            return Promise.reject(new DnsError(code, type, name));
-          };
-    const delay = this.zones.delayOf(name);
-    if (delay === 0) return settle();
-    return new Promise((resolve) => setTimeout(resolve, delay)).then(settle);
+    let known = table.get(name);
+    if (known === undefined) {
+      const answer = answerOf(this.zones.resolve(name, type), toRecords);
+      known = { answer, delay: this.zones.delayOf(name), settled: Promise.resolve(answer) };
+      table.set(name, known);
+    }
+    const { answer, delay, settled } = known;
+    if (delay === 0) return settled;
+    return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
   }
+}
+
+/** Zone records as NodeDnsResolver gives them, per type. */
+const mxRecords = (records: string[] | MxAnswer[]): MxAnswer[] =>
+  (records as MxAnswer[]).map(({ exchange, priority }) =>
+    Object.freeze({ exchange: canonicalDnsName(exchange), priority }),
+  );
+const addressRecords = (records: string[] | MxAnswer[]): string[] => (records as string[]).slice();
+const nameRecords = (records: string[] | MxAnswer[]): string[] => (records as string[]).map(canonicalDnsName);
+
+function answerOf<T>(
+  resolution: Resolution,
+  toRecords: (records: string[] | MxAnswer[]) => T[],
+): DnsAnswer<T> {
+  if (resolution.kind === "answer") {
+    return Object.freeze({ ok: true, records: Object.freeze(toRecords(resolution.records)) as T[] });
+  }
+  return dnsFailure(resolution.kind === "drop" ? "timeout" : resolution.kind);
 }

@@ -20,11 +20,16 @@ const KINDS = Object.fromEntries(
 ) as Record<Transport, Record<string, string>>;
 
 export class QueryLog {
+  /** With `perName: false` only the total is kept: counting then costs next to nothing (the engine benchmark). */
+  constructor(private readonly options: { perName: boolean } = { perName: true }) {}
+
   /** Name (lower-cased) → `transport type` → count. Nested, so recording builds no key string. */
   private readonly counts = new Map<string, Map<string, number>>();
   private received = 0;
 
   record(name: string, type: string, transport: Transport): void {
+    this.received++;
+    if (!this.options.perName) return;
     const lower = name.toLowerCase();
     let byKind = this.counts.get(lower);
     if (!byKind) {
@@ -33,11 +38,11 @@ export class QueryLog {
     }
     const kind = KINDS[transport][type] ?? `${transport} ${type}`;
     byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
-    this.received++;
   }
 
   /** Queries for this name (any case), optionally only of one type and/or transport. */
   count(name: string, filter: QueryFilter = {}): number {
+    if (!this.options.perName) throw new Error("this query log keeps only the total");
     let sum = 0;
     for (const [kind, count] of this.counts.get(name.toLowerCase()) ?? []) {
       const [transport, type] = kind.split(" ");
