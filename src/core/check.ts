@@ -3,7 +3,7 @@
  * database: the API, the pages and the CLI are thin callers (through the cache in
  * caching-checker.ts). DNS and domain age are looked up in parallel.
  */
-import { baseDomainOf } from "../data/names.js";
+import { suffixFacts } from "../data/names.js";
 import { type DomainAgeLookup, domainAgeFields } from "./age/index.js";
 import type { DnsResolver } from "./dns.js";
 import type { ParsedInput } from "./input.js";
@@ -47,20 +47,6 @@ function mxInfo(domain: string, routing: MailRouting): string {
   }
 }
 
-function mxFields(domain: string, routing: MailRouting) {
-  const hosts = routing.hosts;
-  const first = hosts[0];
-  return {
-    mx_host: first?.host ?? "",
-    mx_ip: first?.ips[0] ?? "",
-    mx_info: mxInfo(domain, routing),
-    mx_fallback: routing.status === "fallback",
-    mx_hosts: hosts.map((h) => h.host),
-    mx_ips: [...new Set(hosts.flatMap((h) => h.ips))],
-    mx_priorities: Object.fromEntries(hosts.map((h) => [h.host, h.priority])),
-  };
-}
-
 function emailProvider(signals: Signals): string {
   const own = ["free", "premium", "isp", "business", "email_api", "web_hosting", "forwarder"] as const;
   for (const category of own) {
@@ -70,11 +56,27 @@ function emailProvider(signals: Signals): string {
   return signals.mxProvider?.name ?? "";
 }
 
-/** Builds the record from signals and verdict (pure; `now` stamps block_status_changed_at). */
+/**
+ * Builds the record from signals and verdict (pure; `now` stamps block_status_changed_at).
+ * One object literal in the contract's field order: the record is made for every check.
+ */
 export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckRecord {
   const c = signals.categories;
+  const { routing } = signals;
   const mxCategory = signals.mxProvider?.category;
   const isProvider = Boolean(c.free || c.premium || c.isp);
+  const hosts: string[] = [];
+  const ips = new Set<string>();
+  // A dictionary keyed by names from DNS: no prototype, so `__proto__` is a key like any
+  // other, and no hidden class per distinct host name (which made this the costliest field).
+  const priorities: Record<string, number> = Object.create(null);
+  for (const { host, priority, ips: hostIps } of routing.hosts) {
+    hosts.push(host);
+    for (const ip of hostIps) ips.add(ip);
+    priorities[host] = priority;
+  }
+  const first = routing.hosts[0];
+  const age = domainAgeFields(signals.createdAt ? { createdAt: signals.createdAt } : null, now);
   return {
     valid: final.valid,
     block: final.block,
@@ -94,11 +96,18 @@ export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckR
     is_self_hosted: signals.selfHosted,
     is_parked: signals.parking !== undefined,
     is_role_based_email: false,
-    ...mxFields(signals.domain, signals.routing),
+    mx_host: first?.host ?? "",
+    mx_ip: first?.ips[0] ?? "",
+    mx_info: mxInfo(signals.domain, routing),
+    mx_fallback: routing.status === "fallback",
+    mx_hosts: hosts,
+    mx_ips: [...ips],
+    mx_priorities: priorities,
     email_provider: emailProvider(signals),
     disposable_provider: signals.disposable?.entry ?? signals.disposableHints[0]?.provider ?? null,
     possible_typo: signals.typos,
-    ...domainAgeFields(signals.createdAt ? { createdAt: signals.createdAt } : null, now),
+    domain_age_days: age.domain_age_days,
+    domain_created_at: age.domain_created_at,
     block_status_changed_at: formatTimestamp(now),
   };
 }
@@ -109,13 +118,18 @@ export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckR
  * serves every address at that domain.
  */
 export async function checkDomain(domain: string, deps: CheckDeps): Promise<CheckRecord> {
-  const baseDomain = baseDomainOf(domain);
-  const [routing, age] = await Promise.all([
-    lookupMailRouting(domain, baseDomain, deps.resolver),
-    deps.age?.lookup(baseDomain).catch(() => null) ?? Promise.resolve(null),
-  ]);
+  const { baseDomain, isPublicSuffix } = suffixFacts(domain);
+  // Both started before either is awaited: DNS and the registries are asked in parallel.
+  const ageLookup = deps.age?.lookup(baseDomain).catch(() => null);
+  const routing = await lookupMailRouting(domain, baseDomain, deps.resolver);
+  const age = ageLookup === undefined ? null : await ageLookup;
   const now = deps.clock();
-  const signals = gatherSignals(deps, domain, baseDomain, routing, age?.createdAt ?? null);
+  const signals = gatherSignals(
+    deps,
+    { domain, baseDomain, isPublicSuffix },
+    routing,
+    age?.createdAt ?? null,
+  );
   return buildRecord(signals, decide(signals, now), now);
 }
 

@@ -26,7 +26,32 @@ export interface MxProvider {
   category: ProviderCategory | null;
 }
 
+/** What the lists say of a checked domain, from one walk over it and its parents. */
+export interface DomainFacts {
+  /** Known-good itself or through a parent, also above the base domain (`ox.ac.uk` through `ac.uk`). */
+  knownGood: boolean;
+  /** The disposable-list entry covering the domain; never for a known-good domain. */
+  disposable: DomainMatch | undefined;
+  /** The provider-category entries covering the domain, per category. */
+  categories: Readonly<Record<ProviderCategory, DomainMatch | undefined>>;
+}
+
+/** What the lists say of an MX or NS host, whoever's domain it serves. */
+export interface HostFacts {
+  /** The host's registrable domain (Public Suffix List, ICANN section). */
+  baseDomain: string;
+  mxProvider: MxProvider | undefined;
+  /** The parking service whose name server or MX host this is. */
+  parkingService: string | undefined;
+  /** The disposable service the host belongs to: its infrastructure, or its domain is a listed disposable one. */
+  disposableService: string | undefined;
+}
+
 export interface DomainLists {
+  /** Every list verdict on a checked domain at once (the engine's look-up). */
+  domainFacts(domain: string, baseDomain: string): DomainFacts;
+  /** Every list verdict on a host at once; remembered per host, as the same hosts serve many domains. */
+  hostFacts(host: string): HostFacts;
   disposable(domain: string, baseDomain: string): DomainMatch | undefined;
   category(category: ProviderCategory, domain: string, baseDomain: string): DomainMatch | undefined;
   /** Big providers and other known-legitimate domains: never disposable, never typos. */

@@ -66,7 +66,16 @@ export function toSimpleRecord(record: CheckRecord): SimpleRecord {
   };
 }
 
+/** The last second formatted: every check of a busy second stamps the same text. */
+let lastSecond = Number.NaN;
+let lastText = "";
+
 /** SPEC §4 timestamps: ISO 8601, seconds precision, numeric offset (`+00:00`). */
 export function formatTimestamp(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}+00:00`;
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = `${date.toISOString().slice(0, 19)}+00:00`;
+    lastSecond = second;
+  }
+  return lastText;
 }

@@ -2,8 +2,15 @@
  * Signals: everything the verdict is decided from, gathered from the bundled lists,
  * the mail routing DNS gave, and the domain's age. Pure: no I/O happens here.
  */
-import { baseDomainOf, isPublicSuffix } from "../data/names.js";
-import type { DomainLists, DomainMatch, MxProvider, ProviderCategory } from "./lists.js";
+import type { SuffixFacts } from "../data/names.js";
+import type {
+  DomainFacts,
+  DomainLists,
+  DomainMatch,
+  HostFacts,
+  MxProvider,
+  ProviderCategory,
+} from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { TypoIndex } from "./typo.js";
 
@@ -38,98 +45,117 @@ export interface SignalSources {
   typos: TypoIndex;
 }
 
-const CATEGORIES: readonly ProviderCategory[] = [
-  "free",
-  "premium",
-  "business",
-  "isp",
-  "email_api",
-  "web_hosting",
-  "forwarder",
-];
-
-/**
- * Whether the host's registrable domain is `baseDomain`. That domain is the host itself
- * or one of its parents, so the Public Suffix List is only asked about a host that is
- * `baseDomain` or under it (the hot path: most MX and NS hosts are someone else's).
- */
-function isOwnHost(host: string, baseDomain: string): boolean {
-  const within =
-    host === baseDomain || (host.endsWith(baseDomain) && host[host.length - baseDomain.length - 1] === ".");
-  return within && baseDomainOf(host) === baseDomain;
-}
-
 /** The MX hosts DNS named (also when their addresses could not be looked up); none for the fallback. */
 function mailHostNames(routing: MailRouting): string[] {
   return routing.status === "fallback" ? [] : routing.hosts.map((h) => h.host);
 }
 
-/** Every independent sign that the domain's mail or DNS runs on a disposable service. */
-function disposableHints(sources: SignalSources, routing: MailRouting, baseDomain: string): DisposableHint[] {
+/** A host DNS named, with what the lists say of it: looked up once per check. */
+interface SeenHost {
+  host: string;
+  facts: HostFacts;
+}
+
+function seenHosts(lists: DomainLists, hosts: readonly string[]): SeenHost[] {
+  return hosts.map((host) => ({ host, facts: lists.hostFacts(host) }));
+}
+
+/**
+ * Every independent sign that the domain's mail or DNS runs on a disposable service: an
+ * MX or NS host on disposable infrastructure or under a listed disposable domain. Hosts
+ * under the domain's own base domain do not count; one hint per kind and provider (three
+ * MX hosts of one service are one signal).
+ */
+function disposableHints(
+  mx: readonly SeenHost[],
+  ns: readonly SeenHost[],
+  baseDomain: string,
+): DisposableHint[] {
   const hints: DisposableHint[] = [];
-  const seen = new Set<string>();
-  const consider = (kind: "MX" | "NS", host: string): void => {
-    if (isOwnHost(host, baseDomain)) return;
-    const infrastructure = sources.lists.disposableInfrastructure(host);
-    const listed = infrastructure ? undefined : sources.lists.disposable(host, baseDomainOf(host));
-    const provider = infrastructure ?? listed?.entry;
-    // One hint per kind and provider: three MX hosts of one service are one signal.
-    if (provider === undefined || seen.has(`${kind} ${provider}`)) return;
-    seen.add(`${kind} ${provider}`);
-    hints.push({ evidence: `${kind} ${host}`, provider });
-  };
-  for (const host of mailHostNames(routing)) consider("MX", host);
-  for (const host of routing.nameServers ?? []) consider("NS", host);
+  for (const [kind, seen] of [
+    ["MX", mx],
+    ["NS", ns],
+  ] as const) {
+    const providers: string[] = [];
+    for (const { host, facts } of seen) {
+      const provider = facts.disposableService;
+      if (provider === undefined || facts.baseDomain === baseDomain || providers.includes(provider)) continue;
+      providers.push(provider);
+      hints.push({ evidence: `${kind} ${host}`, provider });
+    }
+  }
   return hints;
 }
 
-function parkingService(lists: DomainLists, routing: MailRouting, baseDomain: string): string | undefined {
-  for (const host of [...(routing.nameServers ?? []), ...mailHostNames(routing)]) {
-    // A parking service's own domain runs on its own servers: that is not parking.
-    if (isOwnHost(host, baseDomain)) continue;
-    const service = lists.parkingHost(host);
-    if (service) return service;
+/**
+ * The parking service the name servers, MX hosts or addresses point at, in that order;
+ * a parking service's own domain runs on its own servers, which is not parking.
+ */
+function parkingService(
+  lists: DomainLists,
+  mx: readonly SeenHost[],
+  ns: readonly SeenHost[],
+  addresses: readonly string[],
+  baseDomain: string,
+): string | undefined {
+  for (const seen of [ns, mx]) {
+    for (const { facts } of seen) {
+      if (facts.parkingService !== undefined && facts.baseDomain !== baseDomain) return facts.parkingService;
+    }
   }
-  for (const ip of routing.addresses) {
+  for (const ip of addresses) {
     const service = lists.parkingAddress(ip);
     if (service) return service;
   }
   return undefined;
 }
 
+function isProvider(categories: DomainFacts["categories"]): boolean {
+  for (const category in categories) {
+    if (categories[category as ProviderCategory] !== undefined) return true;
+  }
+  return false;
+}
+
+/** The checked domain as the Public Suffix List sees it. */
+export interface CheckedDomain extends SuffixFacts {
+  domain: string;
+}
+
 export function gatherSignals(
   sources: SignalSources,
-  domain: string,
-  baseDomain: string,
+  { domain, baseDomain, isPublicSuffix }: CheckedDomain,
   routing: MailRouting,
   createdAt: Date | null,
 ): Signals {
   const { lists } = sources;
-  const knownGood = lists.isKnownGood(domain, baseDomain);
-  const categories = Object.fromEntries(
-    CATEGORIES.map((category) => [category, lists.category(category, domain, baseDomain)]),
-  ) as Record<ProviderCategory, DomainMatch | undefined>;
-  const hosts = mailHostNames(routing);
-  const mxProvider = hosts.map((host) => lists.mxProvider(host)).find((p) => p !== undefined);
-  const ownsMailHost = routing.status === "fallback" || hosts.some((host) => isOwnHost(host, baseDomain));
+  const { knownGood, disposable: listed, categories } = lists.domainFacts(domain, baseDomain);
+  const mx = seenHosts(lists, mailHostNames(routing));
+  let mxProvider: MxProvider | undefined;
+  // Whether the domain's own base domain is its mail host: under it, or the fallback to itself.
+  let ownsMailHost = routing.status === "fallback";
+  for (const { facts } of mx) {
+    mxProvider ??= facts.mxProvider;
+    if (facts.baseDomain === baseDomain) ownsMailHost = true;
+  }
   // Known-good domains and public suffixes are never disposable, parked or typos (SPEC §4.1).
-  const exempt = knownGood || isPublicSuffix(domain);
-  const disposable = exempt ? undefined : lists.disposable(domain, baseDomain);
-  const isProvider = CATEGORIES.some((c) => categories[c] !== undefined);
+  const exempt = knownGood || isPublicSuffix;
+  const disposable = exempt ? undefined : listed;
+  const ns = exempt ? [] : seenHosts(lists, routing.nameServers ?? []);
   return {
     domain,
     baseDomain,
     routing,
     knownGood,
     disposable,
-    disposableHints: exempt || disposable ? [] : disposableHints(sources, routing, baseDomain),
+    disposableHints: exempt || disposable ? [] : disposableHints(mx, ns, baseDomain),
     categories,
     mxProvider,
     selfHosted: ownsMailHost && mxProvider === undefined,
-    parking: exempt ? undefined : parkingService(lists, routing, baseDomain),
+    parking: exempt ? undefined : parkingService(lists, mx, ns, routing.addresses, baseDomain),
     mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
     // A listed typo domain (gmial.com) still gets its suggestion: SPEC §4's own example.
-    typos: exempt || isProvider ? [] : sources.typos.suggest(baseDomain),
+    typos: exempt || isProvider(categories) ? [] : sources.typos.suggest(baseDomain),
     createdAt,
   };
 }

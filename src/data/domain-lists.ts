@@ -7,7 +7,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DomainLists, DomainMatch, MxProvider, ProviderCategory } from "../core/lists.js";
+import type {
+  DomainFacts,
+  DomainLists,
+  DomainMatch,
+  HostFacts,
+  MxProvider,
+  ProviderCategory,
+} from "../core/lists.js";
 import {
   CATEGORY_FILES,
   type CuratedLists,
@@ -16,7 +23,7 @@ import {
   readCuratedLists,
 } from "./curated.js";
 import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
-import { findSelfOrParent, isPublicSuffix } from "./names.js";
+import { baseDomainOf, findSelfOrParent, isPublicSuffix } from "./names.js";
 
 /** The package's `data/` directory; the same from `src/data/` (tsx) and `dist/data/` (built). */
 export const DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
@@ -45,6 +52,33 @@ function categoryTable(data: ListData, category: ProviderCategory): Map<string, 
   return new Map(data.curated.categories[category].map((e) => [e.entry, frozenMatch(e.entry, e.name, from)]));
 }
 
+/** Everything the domain lists hold for one exact name. */
+interface NameEntry {
+  knownGood: boolean;
+  disposableSources: readonly string[] | undefined;
+  categories: Partial<Record<ProviderCategory, DomainMatch>> | undefined;
+}
+
+const NO_CATEGORIES: DomainFacts["categories"] = Object.freeze({
+  free: undefined,
+  premium: undefined,
+  business: undefined,
+  isp: undefined,
+  email_api: undefined,
+  web_hosting: undefined,
+  forwarder: undefined,
+});
+
+/** The facts of most domains: no list holds them. */
+const NOTHING_LISTED: DomainFacts = Object.freeze({
+  knownGood: false,
+  disposable: undefined,
+  categories: NO_CATEGORIES,
+});
+
+/** Hosts whose facts are remembered; past it the memory starts afresh (MX and NS hosts repeat, most domains' do not). */
+const HOST_MEMORY = 20_000;
+
 /** A host as DNS may give it (upper case, trailing dot) in the lists' form. */
 function hostName(host: string): string {
   const lower = host.toLowerCase();
@@ -53,47 +87,111 @@ function hostName(host: string): string {
 
 class BundledDomainLists implements DomainLists {
   readonly popular: readonly string[];
-  private readonly disposableSources: ReadonlyMap<string, readonly string[]>;
-  private readonly categories: ReadonlyMap<ProviderCategory, ReadonlyMap<string, DomainMatch>>;
-  /** Known-good domains and academic/government suffixes; a listed parent covers a name. */
-  private readonly knownGood: ReadonlySet<string>;
   private readonly mxProviders: ReadonlyMap<string, MxProvider>;
   private readonly parkingHosts: ReadonlyMap<string, string>;
   private readonly parkingAddresses: ReadonlyMap<string, string>;
   private readonly infrastructure: ReadonlyMap<string, string>;
   private readonly roles: ReadonlySet<string>;
+  /**
+   * Every name the domain lists hold (disposable, provider categories, known-good domains
+   * and academic/government suffixes), with what each list says of it: one map hit per
+   * step of a walk.
+   */
+  private readonly names = new Map<string, NameEntry>();
+  private readonly hosts = new Map<string, HostFacts>();
 
   constructor(data: ListData) {
     const { curated } = data;
     this.popular = Object.freeze([...curated.popular]);
-    this.disposableSources = data.disposable.sources;
-    this.categories = new Map(PROVIDER_CATEGORIES.map((c) => [c, categoryTable(data, c)]));
-    this.knownGood = new Set([...curated.knownGood, ...curated.knownGoodSuffixes]);
     this.mxProviders = new Map(curated.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));
     this.parkingHosts = new Map(curated.parkingHosts.map((e) => [e.entry, e.name]));
     this.parkingAddresses = new Map(curated.parkingAddresses.map((e) => [e.entry.toLowerCase(), e.name]));
     this.infrastructure = new Map(curated.disposableInfrastructure.map((e) => [e.entry, e.name]));
     this.roles = new Set(data.roleLocalParts.map((r) => r.toLowerCase()));
+    for (const name of [...curated.knownGood, ...curated.knownGoodSuffixes])
+      this.entry(name).knownGood = true;
+    for (const [name, sources] of data.disposable.sources) this.entry(name).disposableSources = sources;
+    for (const category of PROVIDER_CATEGORIES) {
+      for (const [name, match] of categoryTable(data, category)) {
+        const entry = this.entry(name);
+        entry.categories = { ...entry.categories, [category]: match };
+      }
+    }
+  }
+
+  private entry(name: string): NameEntry {
+    let entry = this.names.get(name);
+    if (entry === undefined) {
+      entry = { knownGood: false, disposableSources: undefined, categories: undefined };
+      this.names.set(name, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * One walk from the domain up through its parents: list entries count up to the base
+   * domain, known-good ones on up to the top-level domain (`ox.ac.uk` is known-good
+   * through `ac.uk`). For each list the most specific entry wins.
+   */
+  domainFacts(domain: string, baseDomain: string): DomainFacts {
+    let knownGood = false;
+    let disposable: { entry: string; sources: readonly string[] } | undefined;
+    let categories: Partial<Record<ProviderCategory, DomainMatch>> | undefined;
+    let withinBase = true;
+    for (let name = domain; ; ) {
+      const entry = this.names.get(name);
+      if (entry !== undefined) {
+        knownGood ||= entry.knownGood;
+        if (withinBase && entry.disposableSources && disposable === undefined) {
+          disposable = { entry: name, sources: entry.disposableSources };
+        }
+        if (withinBase && entry.categories) categories = { ...entry.categories, ...categories };
+      }
+      if (name.length <= baseDomain.length) withinBase = false;
+      if (knownGood && !withinBase) break;
+      const dot = name.indexOf(".");
+      if (dot < 0) break;
+      name = name.slice(dot + 1);
+    }
+    if (!knownGood && disposable === undefined && categories === undefined) return NOTHING_LISTED;
+    return {
+      knownGood,
+      // The build already removed these; this keeps the promise for any list it is given.
+      disposable:
+        disposable === undefined || knownGood || isPublicSuffix(disposable.entry)
+          ? undefined
+          : { entry: disposable.entry, name: null, sources: disposable.sources as string[] },
+      categories: categories === undefined ? NO_CATEGORIES : { ...NO_CATEGORIES, ...categories },
+    };
+  }
+
+  hostFacts(host: string): HostFacts {
+    let facts = this.hosts.get(host);
+    if (facts === undefined) {
+      const name = hostName(host);
+      const baseDomain = baseDomainOf(name);
+      facts = Object.freeze({
+        baseDomain,
+        mxProvider: this.mxProvider(name),
+        parkingService: this.parkingHost(name),
+        disposableService: this.disposableInfrastructure(name) ?? this.disposable(name, baseDomain)?.entry,
+      });
+      if (this.hosts.size >= HOST_MEMORY) this.hosts.clear();
+      this.hosts.set(host, facts);
+    }
+    return facts;
   }
 
   disposable(domain: string, baseDomain: string): DomainMatch | undefined {
-    const entry = findSelfOrParent(this.disposableSources, domain, baseDomain);
-    if (entry === undefined) return undefined;
-    // The build already removed these; this keeps the promise for any list it is given.
-    if (isPublicSuffix(entry) || this.isKnownGood(domain, baseDomain)) return undefined;
-    return { entry, name: null, sources: this.disposableSources.get(entry) as string[] };
+    return this.domainFacts(domain, baseDomain).disposable;
   }
 
   category(category: ProviderCategory, domain: string, baseDomain: string): DomainMatch | undefined {
-    const table = this.categories.get(category);
-    if (table === undefined) return undefined;
-    const entry = findSelfOrParent(table, domain, baseDomain);
-    return entry === undefined ? undefined : table.get(entry);
+    return this.domainFacts(domain, baseDomain).categories[category];
   }
 
-  isKnownGood(domain: string, _baseDomain: string): boolean {
-    // Walks past the base domain on purpose: `ox.ac.uk` is known-good through `ac.uk`.
-    return findSelfOrParent(this.knownGood, domain) !== undefined;
+  isKnownGood(domain: string, baseDomain: string): boolean {
+    return this.domainFacts(domain, baseDomain).knownGood;
   }
 
   mxProvider(mxHost: string): MxProvider | undefined {

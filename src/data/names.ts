@@ -12,11 +12,19 @@ export function normaliseDomain(raw: string): string | undefined {
 }
 
 /**
+ * Names reach the Public Suffix List already normalised (parsed input, list entries,
+ * host names from DNS answers): tldts need not pull a host out of a URL, nor check it.
+ */
+const HOSTNAME = { extractHostname: false, validateHostname: false, mixedInputs: false } as const;
+const WITH_PRIVATE = { ...HOSTNAME, allowPrivateDomains: true } as const;
+const ICANN_ONLY = { ...HOSTNAME, allowPrivateDomains: false } as const;
+
+/**
  * True for a public suffix (ICANN or private section: `co.uk`, `github.io`) and for a
  * name that has no registrable part at all: such a name is never one service's domain.
  */
 export function isPublicSuffix(name: string): boolean {
-  const parsed = parse(name, { allowPrivateDomains: true });
+  const parsed = parse(name, WITH_PRIVATE);
   return parsed.domain === null || parsed.publicSuffix === name;
 }
 
@@ -26,7 +34,28 @@ export function isPublicSuffix(name: string): boolean {
  * one (a suffix itself) is its own base.
  */
 export function baseDomainOf(name: string): string {
-  return getDomain(name, { allowPrivateDomains: false }) ?? name;
+  return getDomain(name, ICANN_ONLY) ?? name;
+}
+
+/** What the Public Suffix List says of a checked domain. */
+export interface SuffixFacts {
+  /** The registrable domain by the ICANN section (see `baseDomainOf`). */
+  baseDomain: string;
+  /** Whether the name is a public suffix (see `isPublicSuffix`). */
+  isPublicSuffix: boolean;
+}
+
+/**
+ * `baseDomainOf` and `isPublicSuffix` of a name at once: one look-up in the list, and a
+ * second only for a name under a private-section suffix (`github.io`), whose registrable
+ * domain by the ICANN section differs.
+ */
+export function suffixFacts(name: string): SuffixFacts {
+  const parsed = parse(name, WITH_PRIVATE);
+  return {
+    baseDomain: parsed.isPrivate ? baseDomainOf(name) : (parsed.domain ?? name),
+    isPublicSuffix: parsed.domain === null || parsed.publicSuffix === name,
+  };
 }
 
 /** Anything that can say whether it holds a name: a Set or a Map. */
