@@ -52,10 +52,9 @@ function categoryTable(data: ListData, category: ProviderCategory): Map<string, 
   return new Map(data.curated.categories[category].map((e) => [e.entry, frozenMatch(e.entry, e.name, from)]));
 }
 
-/** Everything the domain lists hold for one exact name. */
+/** What the curated domain lists hold for one exact name. */
 interface NameEntry {
   knownGood: boolean;
-  disposableSources: readonly string[] | undefined;
   categories: Partial<Record<ProviderCategory, DomainMatch>> | undefined;
 }
 
@@ -92,10 +91,12 @@ class BundledDomainLists implements DomainLists {
   private readonly parkingAddresses: ReadonlyMap<string, string>;
   private readonly infrastructure: ReadonlyMap<string, string>;
   private readonly roles: ReadonlySet<string>;
+  /** The generated disposable list: entry → its sources (over 100,000 names, kept as read). */
+  private readonly disposableSources: ReadonlyMap<string, readonly string[]>;
   /**
-   * Every name the domain lists hold (disposable, provider categories, known-good domains
-   * and academic/government suffixes), with what each list says of it: one map hit per
-   * step of a walk.
+   * Every name the curated domain lists hold (provider categories, known-good domains and
+   * academic/government suffixes) with what each says of it: one map hit per walk step
+   * instead of one per list.
    */
   private readonly names = new Map<string, NameEntry>();
   private readonly hosts = new Map<string, HostFacts>();
@@ -103,6 +104,7 @@ class BundledDomainLists implements DomainLists {
   constructor(data: ListData) {
     const { curated } = data;
     this.popular = Object.freeze([...curated.popular]);
+    this.disposableSources = data.disposable.sources;
     this.mxProviders = new Map(curated.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));
     this.parkingHosts = new Map(curated.parkingHosts.map((e) => [e.entry, e.name]));
     this.parkingAddresses = new Map(curated.parkingAddresses.map((e) => [e.entry.toLowerCase(), e.name]));
@@ -110,7 +112,6 @@ class BundledDomainLists implements DomainLists {
     this.roles = new Set(data.roleLocalParts.map((r) => r.toLowerCase()));
     for (const name of [...curated.knownGood, ...curated.knownGoodSuffixes])
       this.entry(name).knownGood = true;
-    for (const [name, sources] of data.disposable.sources) this.entry(name).disposableSources = sources;
     for (const category of PROVIDER_CATEGORIES) {
       for (const [name, match] of categoryTable(data, category)) {
         const entry = this.entry(name);
@@ -122,7 +123,7 @@ class BundledDomainLists implements DomainLists {
   private entry(name: string): NameEntry {
     let entry = this.names.get(name);
     if (entry === undefined) {
-      entry = { knownGood: false, disposableSources: undefined, categories: undefined };
+      entry = { knownGood: false, categories: undefined };
       this.names.set(name, entry);
     }
     return entry;
@@ -142,10 +143,11 @@ class BundledDomainLists implements DomainLists {
       const entry = this.names.get(name);
       if (entry !== undefined) {
         knownGood ||= entry.knownGood;
-        if (withinBase && entry.disposableSources && disposable === undefined) {
-          disposable = { entry: name, sources: entry.disposableSources };
-        }
         if (withinBase && entry.categories) categories = { ...entry.categories, ...categories };
+      }
+      if (withinBase && disposable === undefined) {
+        const sources = this.disposableSources.get(name);
+        if (sources !== undefined) disposable = { entry: name, sources };
       }
       if (name.length <= baseDomain.length) withinBase = false;
       if (knownGood && !withinBase) break;

@@ -24,13 +24,17 @@ type QueryType = "MX" | "A" | "AAAA" | "NS";
  * the settled promise itself, handed to every caller (awaiting it does not change it).
  */
 type Known<T> = { answer: DnsAnswer<T>; delay: number; settled: Promise<DnsAnswer<T>> };
+/** The answers known for one name, by type: a check asks several types of one name. */
+interface NameAnswers {
+  MX: Known<MxAnswer> | undefined;
+  A: Known<string> | undefined;
+  AAAA: Known<string> | undefined;
+  NS: Known<string> | undefined;
+}
 
 export class MemoryResolver implements DnsResolver {
   readonly queries: QueryLog;
-  private readonly mxAnswers = new Map<string, Known<MxAnswer>>();
-  private readonly aAnswers = new Map<string, Known<string>>();
-  private readonly aaaaAnswers = new Map<string, Known<string>>();
-  private readonly nsAnswers = new Map<string, Known<string>>();
+  private readonly known = new Map<string, NameAnswers>();
 
   constructor(
     private readonly zones: Zones,
@@ -40,38 +44,55 @@ export class MemoryResolver implements DnsResolver {
   }
 
   mx(name: string): Promise<DnsAnswer<MxAnswer>> {
-    return this.ask(this.mxAnswers, name, "MX", mxRecords);
+    this.queries.record(name, "MX", "memory");
+    const answers = this.answersOf(name);
+    answers.MX ??= this.resolve(name, "MX", mxRecords);
+    return settle(answers.MX);
   }
 
   a(name: string): Promise<DnsAnswer<string>> {
-    return this.ask(this.aAnswers, name, "A", addressRecords);
+    this.queries.record(name, "A", "memory");
+    const answers = this.answersOf(name);
+    answers.A ??= this.resolve(name, "A", addressRecords);
+    return settle(answers.A);
   }
 
   aaaa(name: string): Promise<DnsAnswer<string>> {
-    return this.ask(this.aaaaAnswers, name, "AAAA", addressRecords);
+    this.queries.record(name, "AAAA", "memory");
+    const answers = this.answersOf(name);
+    answers.AAAA ??= this.resolve(name, "AAAA", addressRecords);
+    return settle(answers.AAAA);
   }
 
   ns(name: string): Promise<DnsAnswer<string>> {
-    return this.ask(this.nsAnswers, name, "NS", nameRecords);
+    this.queries.record(name, "NS", "memory");
+    const answers = this.answersOf(name);
+    answers.NS ??= this.resolve(name, "NS", nameRecords);
+    return settle(answers.NS);
   }
 
-  private ask<T>(
-    table: Map<string, Known<T>>,
+  private answersOf(name: string): NameAnswers {
+    let answers = this.known.get(name);
+    if (answers === undefined) {
+      answers = { MX: undefined, A: undefined, AAAA: undefined, NS: undefined };
+      this.known.set(name, answers);
+    }
+    return answers;
+  }
+
+  private resolve<T>(
     name: string,
     type: QueryType,
     toRecords: (records: string[] | MxAnswer[]) => T[],
-  ): Promise<DnsAnswer<T>> {
-    this.queries.record(name, type, "memory");
-    let known = table.get(name);
-    if (known === undefined) {
-      const answer = answerOf(this.zones.resolve(name, type), toRecords);
-      known = { answer, delay: this.zones.delayOf(name), settled: Promise.resolve(answer) };
-      table.set(name, known);
-    }
-    const { answer, delay, settled } = known;
-    if (delay === 0) return settled;
-    return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
+  ): Known<T> {
+    const answer = answerOf(this.zones.resolve(name, type), toRecords);
+    return { answer, delay: this.zones.delayOf(name), settled: Promise.resolve(answer) };
   }
+}
+
+function settle<T>({ answer, delay, settled }: Known<T>): Promise<DnsAnswer<T>> {
+  if (delay === 0) return settled;
+  return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
 }
 
 /** Zone records as NodeDnsResolver gives them, per type. */
