@@ -18,19 +18,16 @@ import {
 import { QueryLog } from "./query-log.js";
 import type { Resolution, Zones } from "./zones.js";
 
-type QueryType = "MX" | "A" | "AAAA" | "NS";
+/** The record type of each query type's answers. */
+type RecordOf = { MX: MxAnswer; A: string; AAAA: string; NS: string };
+type QueryType = keyof RecordOf;
 /**
  * A query's answer and how long the name's server waits before giving it; for no wait,
  * the settled promise itself, handed to every caller (awaiting it does not change it).
  */
 type Known<T> = { answer: DnsAnswer<T>; delay: number; settled: Promise<DnsAnswer<T>> };
 /** The answers known for one name, by type: a check asks several types of one name. */
-interface NameAnswers {
-  MX: Known<MxAnswer> | undefined;
-  A: Known<string> | undefined;
-  AAAA: Known<string> | undefined;
-  NS: Known<string> | undefined;
-}
+type NameAnswers = { [T in QueryType]: Known<RecordOf[T]> | undefined };
 
 export class MemoryResolver implements DnsResolver {
   readonly queries: QueryLog;
@@ -44,31 +41,37 @@ export class MemoryResolver implements DnsResolver {
   }
 
   mx(name: string): Promise<DnsAnswer<MxAnswer>> {
-    this.queries.record(name, "MX", "memory");
-    const answers = this.answersOf(name);
-    answers.MX ??= this.resolve(name, "MX", mxRecords);
-    return settle(answers.MX);
+    return this.ask(name, "MX", mxRecords);
   }
 
   a(name: string): Promise<DnsAnswer<string>> {
-    this.queries.record(name, "A", "memory");
-    const answers = this.answersOf(name);
-    answers.A ??= this.resolve(name, "A", addressRecords);
-    return settle(answers.A);
+    return this.ask(name, "A", addressRecords);
   }
 
   aaaa(name: string): Promise<DnsAnswer<string>> {
-    this.queries.record(name, "AAAA", "memory");
-    const answers = this.answersOf(name);
-    answers.AAAA ??= this.resolve(name, "AAAA", addressRecords);
-    return settle(answers.AAAA);
+    return this.ask(name, "AAAA", addressRecords);
   }
 
   ns(name: string): Promise<DnsAnswer<string>> {
-    this.queries.record(name, "NS", "memory");
+    return this.ask(name, "NS", nameRecords);
+  }
+
+  private ask<T extends QueryType>(
+    name: string,
+    type: T,
+    toRecords: (records: string[] | MxAnswer[]) => RecordOf[T][],
+  ): Promise<DnsAnswer<RecordOf[T]>> {
+    this.queries.record(name, type, "memory");
     const answers = this.answersOf(name);
-    answers.NS ??= this.resolve(name, "NS", nameRecords);
-    return settle(answers.NS);
+    let known = answers[type] as Known<RecordOf[T]> | undefined;
+    if (known === undefined) {
+      const answer = answerOf(this.zones.resolve(name, type), toRecords);
+      known = { answer, delay: this.zones.delayOf(name), settled: Promise.resolve(answer) };
+      answers[type] = known as NameAnswers[T];
+    }
+    const { answer, delay, settled } = known;
+    if (delay === 0) return settled;
+    return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
   }
 
   private answersOf(name: string): NameAnswers {
@@ -79,20 +82,6 @@ export class MemoryResolver implements DnsResolver {
     }
     return answers;
   }
-
-  private resolve<T>(
-    name: string,
-    type: QueryType,
-    toRecords: (records: string[] | MxAnswer[]) => T[],
-  ): Known<T> {
-    const answer = answerOf(this.zones.resolve(name, type), toRecords);
-    return { answer, delay: this.zones.delayOf(name), settled: Promise.resolve(answer) };
-  }
-}
-
-function settle<T>({ answer, delay, settled }: Known<T>): Promise<DnsAnswer<T>> {
-  if (delay === 0) return settled;
-  return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
 }
 
 /** Zone records as NodeDnsResolver gives them, per type. */
