@@ -87,9 +87,6 @@ function isNullExchange(exchange: string): boolean {
 
 /** MX records as hosts: null entries dropped, one entry per host (its best priority), by priority then name. */
 function mxHosts(records: readonly MxAnswer[]): { host: string; priority: number }[] {
-  const only = records.length === 1 ? records[0] : undefined;
-  if (only !== undefined)
-    return isNullExchange(only.exchange) ? [] : [{ host: only.exchange, priority: only.priority }];
   const best = new Map<string, number>();
   for (const { exchange, priority } of records) {
     if (isNullExchange(exchange)) continue;
@@ -125,10 +122,6 @@ function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingS
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else
  *   the A/AAAA failure (`dns_timeout` if one timed out, else `dns_failure`).
  * - Name servers: failure → null; NODATA or NXDOMAIN → [] (an answer: there are none).
- *
- * Every query of a step is started before the first is awaited, so they run in
- * parallel; awaiting them one by one then costs less than Promise.all, which matters
- * when answers come from memory.
  */
 export async function lookupMailRouting(
   domain: string,
@@ -136,18 +129,15 @@ export async function lookupMailRouting(
   resolver: DnsResolver,
   options: MailRoutingOptions = {},
 ): Promise<MailRouting> {
-  const mxQuery = resolver.mx(domain);
-  const aQuery = resolver.a(domain);
-  const aaaaQuery = resolver.aaaa(domain);
-  const nsQuery = resolver.ns(baseDomain);
-  const mx = await mxQuery;
-  const a = await aQuery;
-  const aaaa = await aaaaQuery;
-  const ns = await nsQuery;
+  const [mx, a, aaaa, ns] = await Promise.all([
+    resolver.mx(domain),
+    resolver.a(domain),
+    resolver.aaaa(domain),
+    resolver.ns(baseDomain),
+  ]);
   // Answers are shared and read-only: copied (concat, slice) before anything is kept or sorted.
   const addresses = values(a).concat(values(aaaa));
-  const nameServers =
-    ns.ok || ns.code === "nodata" || ns.code === "nxdomain" ? values(ns).slice().sort() : null;
+  const nameServers = isTemporaryFailure(ns) ? null : values(ns).slice().sort();
   const records = values(mx);
 
   if (records.length === 0) {
@@ -166,8 +156,7 @@ export async function lookupMailRouting(
     queries.push(host === domain ? Promise.resolve(a) : resolver.a(host));
     queries.push(host === domain ? Promise.resolve(aaaa) : resolver.aaaa(host));
   }
-  const lookups: DnsAnswer<string>[] = [];
-  for (const query of queries) lookups.push(await query);
+  const lookups = await Promise.all(queries);
   const resolved = hosts.map(({ host, priority }, index) => ({
     host,
     priority,
