@@ -28,7 +28,7 @@ export interface MxProvider {
 
 /** What the lists say of a checked domain, from one walk over it and its parents. */
 export interface DomainFacts {
-  /** Known-good itself or through a parent, also above the base domain (`ox.ac.uk` through `ac.uk`). */
+  /** A big provider or other known-legitimate domain (never disposable, never a typo), itself or through a parent, also above the base domain (`ox.ac.uk` through `ac.uk`). */
   knownGood: boolean;
   /** The disposable-list entry covering the domain; never for a known-good domain. */
   disposable: DomainMatch | undefined;
@@ -52,10 +52,8 @@ export interface DomainLists {
   domainFacts(domain: string, baseDomain: string): DomainFacts;
   /** Every list verdict on a host at once; remembered per host, as the same hosts serve many domains. */
   hostFacts(host: string): HostFacts;
+  /** The disposable-list entry covering the domain (`domainFacts(…).disposable`). */
   disposable(domain: string, baseDomain: string): DomainMatch | undefined;
-  category(category: ProviderCategory, domain: string, baseDomain: string): DomainMatch | undefined;
-  /** Big providers and other known-legitimate domains: never disposable, never typos. */
-  isKnownGood(domain: string, baseDomain: string): boolean;
   /** Mail provider whose MX host pattern matches the host (e.g. `*.google.com`). */
   mxProvider(mxHost: string): MxProvider | undefined;
   /** Parking service whose name server or MX host this is. */

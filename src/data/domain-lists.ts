@@ -188,14 +188,6 @@ class BundledDomainLists implements DomainLists {
     return this.domainFacts(domain, baseDomain).disposable;
   }
 
-  category(category: ProviderCategory, domain: string, baseDomain: string): DomainMatch | undefined {
-    return this.domainFacts(domain, baseDomain).categories[category];
-  }
-
-  isKnownGood(domain: string, baseDomain: string): boolean {
-    return this.domainFacts(domain, baseDomain).knownGood;
-  }
-
   mxProvider(mxHost: string): MxProvider | undefined {
     const entry = findSelfOrParent(this.mxProviders, hostName(mxHost));
     return entry === undefined ? undefined : this.mxProviders.get(entry);

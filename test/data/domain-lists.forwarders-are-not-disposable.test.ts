@@ -16,16 +16,18 @@ describe("relay services are forwarders, not disposable (bundled lists)", () => 
     ["33mail.com", "33mail"],
   ])("%s → forwarder %s", (domain, name) => {
     expect(lists.disposable(domain, domain)).toBeUndefined();
-    expect(lists.category("forwarder", domain, domain)?.name).toBe(name);
+    expect(lists.domainFacts(domain, domain).categories.forwarder?.name).toBe(name);
   });
 
   it("covers a user's subdomain of a forwarder (alias.33mail.com)", () => {
     expect(lists.disposable("someone.33mail.com", "33mail.com")).toBeUndefined();
-    expect(lists.category("forwarder", "someone.33mail.com", "33mail.com")?.entry).toBe("33mail.com");
+    expect(lists.domainFacts("someone.33mail.com", "33mail.com").categories.forwarder?.entry).toBe(
+      "33mail.com",
+    );
   });
 
   it("keeps the package sources of an entry it moved", () => {
-    expect(lists.category("forwarder", "mozmail.com", "mozmail.com")?.sources).toEqual([
+    expect(lists.domainFacts("mozmail.com", "mozmail.com").categories.forwarder?.sources).toEqual([
       "data/curated/forwarders.txt",
       "mailchecker",
     ]);

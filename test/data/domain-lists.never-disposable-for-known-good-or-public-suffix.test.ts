@@ -41,7 +41,7 @@ describe("known-good domains and public suffixes are never disposable, even when
     ["gmail.com.example.net", false],
     ["github.io", false],
   ])("isKnownGood(%s) → %s", (domain, expected) => {
-    expect(lists.isKnownGood(domain, baseOf(domain))).toBe(expected);
+    expect(lists.domainFacts(domain, baseOf(domain)).knownGood).toBe(expected);
   });
 
   describe("with the bundled lists", () => {

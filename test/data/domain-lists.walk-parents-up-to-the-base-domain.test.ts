@@ -39,10 +39,12 @@ describe("domain look-ups walk the domain and its parents up to the base domain"
     ["free", "gmail.com.evil.net", "evil.net", undefined],
     ["isp", "gmail.com", "gmail.com", undefined],
   ] as const)("category(%s, %s) → %s", (category, domain, base, name) => {
-    expect(lists.category(category, domain, base)?.name).toBe(name);
+    expect(lists.domainFacts(domain, base).categories[category]?.name).toBe(name);
   });
 
   it("names curated entries by their file", () => {
-    expect(lists.category("free", "gmail.com", "gmail.com")?.sources).toEqual(["data/curated/free.txt"]);
+    expect(lists.domainFacts("gmail.com", "gmail.com").categories.free?.sources).toEqual([
+      "data/curated/free.txt",
+    ]);
   });
 });
