@@ -11,6 +11,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { run } from "../../src/cli/check.js";
 import { loadConfig } from "../../src/config.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { createTestCli } from "../support/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -18,10 +21,7 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../core/age/loopback-registries.js";
-import { createTestCli } from "../support/cli-context.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
+} from "../support/loopback-registries.js";
 import { FULL_FIELDS } from "../support/record-fields.js";
 import { fixtureZones } from "../support/zones.js";
 

@@ -10,7 +10,7 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "./loopback-registries.js";
+} from "../../support/loopback-registries.js";
 
 const RDAP_REPLIES: Record<string, RdapReply> = {
   "registered.rdaptest": { status: 200, body: fixture("rdap/registered.json") },

@@ -9,7 +9,7 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "./loopback-registries.js";
+} from "../../support/loopback-registries.js";
 
 let limitedRdap: LoopbackRdap;
 let otherRdap: LoopbackRdap;

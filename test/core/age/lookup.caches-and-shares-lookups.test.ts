@@ -9,7 +9,7 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "./loopback-registries.js";
+} from "../../support/loopback-registries.js";
 
 const DAY_MS = 86_400_000;
 

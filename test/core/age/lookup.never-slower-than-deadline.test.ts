@@ -7,7 +7,7 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "./loopback-registries.js";
+} from "../../support/loopback-registries.js";
 
 const DEADLINE_MS = 300;
 const MARGIN_MS = 150;

@@ -9,7 +9,7 @@ import {
   rdapBaseUrlFor,
   rdapBootstrapTable,
 } from "../../../src/core/age/rdap-bootstrap.js";
-import { writeBootstrap } from "./loopback-registries.js";
+import { writeBootstrap } from "../../support/loopback-registries.js";
 
 describe("the bundled RDAP bootstrap", () => {
   const bundled = loadRdapBootstrap();

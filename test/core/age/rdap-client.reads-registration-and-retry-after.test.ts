@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rdapDomainUrl, registrationAnswer, retryAfterMs } from "../../../src/core/age/rdap-client.js";
-import { fixture } from "./loopback-registries.js";
+import { fixture } from "../../support/loopback-registries.js";
 
 describe("rdapDomainUrl", () => {
   it.each([

@@ -10,7 +10,7 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const FIXTURES = new URL("../../fixtures/", import.meta.url);
+const FIXTURES = new URL("../fixtures/", import.meta.url);
 
 export function fixture(path: string): string {
   return readFileSync(new URL(path, FIXTURES), "utf8");
