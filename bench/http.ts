@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
+import { sampleRecord } from "../harness/sample-record.js";
 import { loadConfig } from "../src/config.js";
 import { createChecker } from "../src/core/create-checker.js";
 import { type CheckRecord, formatTimestamp } from "../src/core/record.js";
 import { buildApp } from "../src/http/app.js";
 import { openStore } from "../src/store/index.js";
-import { sampleRecord } from "../test/support/sample-record.js";
 import { describeMachine } from "./machine.js";
 
 const CONNECTIONS = 50;
@@ -47,13 +47,13 @@ async function serve(): Promise<void> {
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     DNS_SERVERS: "127.0.0.1:9",
   });
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.database);
   await store.migrate();
-  await store.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
-  const { secret } = await store.createKey({ plan: "bench", now: new Date() });
-  await store.saveRecord(cachedRecord(new Date()), new Date());
+  await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
+  const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
+  await store.records.saveRecord(cachedRecord(new Date()), new Date());
   const checker = createChecker({ config, store });
-  const app = await buildApp({ config, store, checker, logger: false });
+  const app = await buildApp({ store, checker, logger: false });
   const apiUrl = await app.listen({ host: "127.0.0.1", port: 0 });
 
   const shutdown = async () => {

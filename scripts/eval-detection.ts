@@ -14,15 +14,18 @@
  *    offline, so each gets its own MX server here and the heuristic share is a floor.
  * 3. False positives: every domain of test/fixtures/known-good.txt (big providers,
  *    universities, governments, companies, public suffixes), with MX at Google Workspace
- *    and with its own MX server. Any block or disposable flag is a false positive; the
- *    promise is zero (test/core/known-good.never-blocked.test.ts keeps it).
+ *    and with its own MX server. A record that is not valid, is blocked or is flagged
+ *    disposable is a false positive (harness/known-good-sample.ts: keepsKnownGoodPromise);
+ *    the promise is zero (test/core/known-good.never-blocked.test.ts keeps it).
  *
  * EVAL_PER_SOURCE (default 200) and EVAL_HELD_OUT (default 100) set the sample sizes.
  */
-import { type CheckDeps, checkDomain } from "../src/core/check.js";
+
+import { keepsKnownGoodPromise, readKnownGoodSample } from "../harness/known-good-sample.js";
+import { checkAsMailDomains, MAIL_SETUPS, type MailSetup } from "../harness/mail-zones.js";
+import { sample, seededRandom } from "../harness/seeded-random.js";
 import type { DomainLists } from "../src/core/lists.js";
 import type { CheckRecord } from "../src/core/record.js";
-import { TypoIndex } from "../src/core/typo.js";
 import { readCuratedLists } from "../src/data/curated.js";
 import {
   createDomainLists,
@@ -32,17 +35,12 @@ import {
 } from "../src/data/domain-lists.js";
 import { DISPOSABLE_PACKAGES, GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
 import { normaliseDomain } from "../src/data/names.js";
-import { readKnownGoodSample } from "../test/support/known-good-sample.js";
-import { type MailSetup, mailZones } from "../test/support/mail-zones.js";
-import { MemoryResolver } from "../test/support/memory-resolver.js";
-import { sample, seededRandom } from "../test/support/seeded-random.js";
 import { type BuildResult, buildLists, type SourcePackage } from "./data/build-lists.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";
 
 const SEED = 20_250_101;
 const PER_SOURCE = Number(process.env.EVAL_PER_SOURCE ?? 200);
 const HELD_OUT = Number(process.env.EVAL_HELD_OUT ?? 100);
-const CLOCK = () => new Date("2025-01-01T00:00:00Z");
 
 const curated = readCuratedLists(DATA_DIR);
 const roleLocalParts = readRoleLocalParts();
@@ -62,23 +60,6 @@ function listsOf(result: BuildResult): DomainLists {
     forwarders: generated(result, GENERATED_FILES.forwarders),
     roleLocalParts,
   });
-}
-
-/** Checks each domain once, DNS saying it is a working mail domain with the given setup. */
-async function checkAll(
-  domains: readonly string[],
-  lists: DomainLists,
-  setup: MailSetup,
-): Promise<Map<string, CheckRecord>> {
-  const deps: CheckDeps = {
-    lists,
-    typos: new TypoIndex(lists.popular),
-    resolver: new MemoryResolver(mailZones(domains, setup)),
-    clock: CLOCK,
-  };
-  const records = new Map<string, CheckRecord>();
-  for (const domain of domains) records.set(domain, await checkDomain(domain, deps));
-  return records;
 }
 
 function percent(part: number, whole: number): string {
@@ -115,7 +96,7 @@ async function recallOnEntries(packages: readonly SourcePackage[], full: BuildRe
     const raw = [...new Set([...pkg.entries].map((e) => e.trim()).filter((e) => e !== ""))];
     const picked = sample(raw, PER_SOURCE, random);
     const domains = [...new Set(picked.map(normaliseDomain).filter((d): d is string => d !== undefined))];
-    const records = await checkAll(domains, lists, "own-server");
+    const records = await checkAsMailDomains(domains, lists, "own-server");
     const counts = new Map(byDesign.map((d) => [d.label, 0]));
     let flagged = 0;
     let blocked = 0;
@@ -200,7 +181,7 @@ async function heldOut(packages: readonly SourcePackage[], full: BuildResult): P
   const rebuiltDisposable = generated(rebuilt, GENERATED_FILES.disposable).sources;
   const stillListed = [...held.keys()].filter((d) => rebuiltDisposable.has(d));
   if (stillListed.length > 0) throw new Error(`left-out entries still listed: ${examples(stillListed)}`);
-  const records = await checkAll([...held.keys()], listsOf(rebuilt), "own-server");
+  const records = await checkAsMailDomains([...held.keys()], listsOf(rebuilt), "own-server");
 
   const rows: (string | number)[][] = [];
   const caught: string[] = [];
@@ -271,10 +252,10 @@ async function heldOut(packages: readonly SourcePackage[], full: BuildResult): P
 async function falsePositives(): Promise<{ text: string; clean: boolean }> {
   const knownGood = readKnownGoodSample();
   const lists = loadDomainLists();
-  const setups: MailSetup[] = ["google-workspace", "own-server"];
+  const setups = MAIL_SETUPS;
   const results = new Map<MailSetup, Map<string, CheckRecord>>();
   for (const setup of setups) {
-    results.set(setup, await checkAll([...new Set(knownGood.map((e) => e.domain))], lists, setup));
+    results.set(setup, await checkAsMailDomains([...new Set(knownGood.map((e) => e.domain))], lists, setup));
   }
   const offenders: string[] = [];
   const sections = [...new Set(knownGood.map((e) => e.section))];
@@ -283,7 +264,7 @@ async function falsePositives(): Promise<{ text: string; clean: boolean }> {
     const cells = setups.flatMap((setup) => {
       const records = domains.map((d) => results.get(setup)?.get(d) as CheckRecord);
       for (const record of records) {
-        if (record.block || record.is_disposable) {
+        if (!keepsKnownGoodPromise(record)) {
           offenders.push(`${record.domain} (${setup}: ${record.reason}, risk ${record.risk})`);
         }
       }

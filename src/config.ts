@@ -1,26 +1,43 @@
 /**
- * The one place that reads the environment (SPEC §9). Every variable is documented
+ * The one place that reads the environment (docs/api.md §9). Every variable is documented
  * here and in the README's configuration table; invalid values fail at start-up.
  */
+import { statSync } from "node:fs";
 import { isIP } from "node:net";
+import { dirname, resolve } from "node:path";
+import { parseWhoisServer, type WhoisServer } from "./core/age/whois-servers.js";
+import { type DatabaseLocation, DatabaseUrlError, parseDatabaseUrl } from "./store/database-url.js";
 
 export interface Config {
   /** PORT: TCP port of the HTTP server. */
   port: number;
   /** HOST: address the HTTP server binds. */
   host: string;
-  /** DATABASE_URL: unset → embedded SQLite at ./data/mailrisk.db; postgres://… → PostgreSQL; sqlite:PATH → another SQLite file. */
-  databaseUrl: string | null;
+  /**
+   * STATE_DIR: directory for runtime state (default `./var`, resolved against the working
+   * directory; absolute here): the default SQLite database and a refreshed RDAP bootstrap.
+   * Created when first needed; never inside the shipped `data/`.
+   */
+  stateDir: string;
+  /**
+   * DATABASE_URL, parsed: unset → embedded SQLite at `<STATE_DIR>/mailrisk.db` (directory
+   * created on first start); `postgres://…` → PostgreSQL; `sqlite:PATH` → another SQLite
+   * file, whose directory must exist.
+   */
+  database: DatabaseLocation;
   /** DNS_SERVERS: comma list of ip[:port] ([v6]:port); empty → the system's resolvers. */
   dnsServers: string[];
   /** DNS_TIMEOUT_MS: deadline of one DNS query; a check makes two rounds (MX/NS/A, then the MX hosts' addresses). */
   dnsTimeoutMs: number;
   /** RECORD_TTL: seconds a cached record counts as fresh. */
   recordTtlSeconds: number;
-  /** RDAP_BOOTSTRAP_FILE: IANA-format bootstrap JSON replacing the bundled one. */
+  /**
+   * RDAP_BOOTSTRAP_FILE (absolute here): IANA-format bootstrap JSON to read instead of
+   * `<STATE_DIR>/rdap-bootstrap.json` (when that exists) or the bundled one.
+   */
   rdapBootstrapFile: string | null;
-  /** WHOIS_SERVER: host[:port] used for every WHOIS query instead of the bundled table. */
-  whoisServer: string | null;
+  /** WHOIS_SERVER, parsed from host[:port] (default port 43): asked for every WHOIS query instead of the bundled table. */
+  whoisServer: WhoisServer | null;
   /** AGE_TIMEOUT_MS: deadline for one domain-age lookup (RDAP, then WHOIS). */
   ageTimeoutMs: number;
   /** ADMIN_TOKEN: enables the admin API when set. */
@@ -79,23 +96,50 @@ function dnsServer(entry: string): string {
   return entry;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * DATABASE_URL through the one parser (src/store/database-url.ts). An explicit SQLite
+ * file's directory must exist (a typo must not start an empty database somewhere new);
+ * only the default one in STATE_DIR is created, when the store opens.
+ */
+function database(env: Env, cwd: string, stateDir: string): DatabaseLocation {
+  let location: DatabaseLocation;
+  try {
+    location = parseDatabaseUrl(text(env, "DATABASE_URL"), { cwd, stateDir });
+  } catch (error) {
+    throw error instanceof DatabaseUrlError ? new ConfigError(error.message) : error;
+  }
+  if (location.dialect === "sqlite" && !location.createDirectory && location.path !== ":memory:") {
+    const directory = dirname(location.path);
+    if (!statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new ConfigError(`DATABASE_URL: directory ${directory} does not exist; create it first`);
+    }
+  }
+  return location;
+}
+
+function whoisServer(env: Env): WhoisServer | null {
+  const raw = text(env, "WHOIS_SERVER");
+  if (raw === null) return null;
+  try {
+    return parseWhoisServer(raw);
+  } catch {
+    throw new ConfigError(`WHOIS_SERVER must be host[:port] or [ipv6][:port]; got "${raw}"`);
+  }
+}
+
+/** Reads `env` once; relative paths resolve against `cwd`. Touches no file but for checking that a directory exists. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const logLevel = text(env, "LOG_LEVEL") ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${logLevel}"`);
   }
-  const databaseUrl = text(env, "DATABASE_URL");
-  if (databaseUrl !== null && !/^(postgres(ql)?:\/\/|sqlite:)/.test(databaseUrl)) {
-    throw new ConfigError("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
-  }
-  const whoisServer = text(env, "WHOIS_SERVER");
-  if (whoisServer !== null && !/^[\w.-]+(:\d{1,5})?$|^\[[\da-fA-F:]+\](:\d{1,5})?$/.test(whoisServer)) {
-    throw new ConfigError(`WHOIS_SERVER must be host[:port]; got "${whoisServer}"`);
-  }
+  const stateDir = resolve(cwd, text(env, "STATE_DIR") ?? "./var");
+  const rdapBootstrapFile = text(env, "RDAP_BOOTSTRAP_FILE");
   return {
     port: integer(env, "PORT", 8080, 0, 65_535),
     host: text(env, "HOST") ?? "127.0.0.1",
-    databaseUrl,
+    stateDir,
+    database: database(env, cwd, stateDir),
     dnsServers: (text(env, "DNS_SERVERS") ?? "")
       .split(",")
       .map((s) => s.trim())
@@ -103,8 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
       .map(dnsServer),
     dnsTimeoutMs: integer(env, "DNS_TIMEOUT_MS", 1500, 50, 60_000),
     recordTtlSeconds: duration(env, "RECORD_TTL", 86_400),
-    rdapBootstrapFile: text(env, "RDAP_BOOTSTRAP_FILE"),
-    whoisServer,
+    rdapBootstrapFile: rdapBootstrapFile === null ? null : resolve(cwd, rdapBootstrapFile),
+    whoisServer: whoisServer(env),
     ageTimeoutMs: integer(env, "AGE_TIMEOUT_MS", 3000, 50, 60_000),
     adminToken: text(env, "ADMIN_TOKEN"),
     logLevel: logLevel as Config["logLevel"],

@@ -10,7 +10,7 @@ import type { Config } from "./config.js";
 import { createChecker } from "./core/create-checker.js";
 import { buildApp } from "./http/app.js";
 import { openStore } from "./store/index.js";
-import type { Store } from "./store/types.js";
+import type { KeysRepository, Store } from "./store/types.js";
 
 export interface ServerOptions {
   /** Where the first key is printed; default stdout. */
@@ -27,10 +27,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** SPEC §9: on an empty database, create a `free` key and show its secret once. */
-async function createFirstKey(store: Store, stdout: NodeJS.WritableStream, logger: Logger): Promise<void> {
-  if ((await store.countKeys()) > 0) return;
-  const { key, secret } = await store.createKey({ plan: "free", name: "first key", now: new Date() });
+/** docs/api.md §9: on an empty database, create a `free` key and show its secret once. */
+async function createFirstKey(
+  keys: KeysRepository,
+  stdout: NodeJS.WritableStream,
+  logger: Logger,
+): Promise<void> {
+  if ((await keys.countKeys()) > 0) return;
+  const { key, secret } = await keys.createKey({ plan: "free", name: "first key", now: new Date() });
   logger.info({ keyId: key.id, prefix: key.prefix, plan: key.plan }, "created the first API key");
   stdout.write(
     [
@@ -52,9 +56,9 @@ async function serve(
   logger: Logger,
 ): Promise<RunningServer> {
   await store.migrate();
-  await createFirstKey(store, options.stdout ?? process.stdout, logger);
+  await createFirstKey(store.keys, options.stdout ?? process.stdout, logger);
   const checker = createChecker({ config, store, logger });
-  const app = await buildApp({ config, store, checker, logger });
+  const app = await buildApp({ store, checker, logger });
   let url: string;
   try {
     url = await app.listen({ host: config.host, port: config.port });
@@ -79,7 +83,9 @@ async function serve(
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.database, {
+    onIdleError: (error) => logger.warn({ err: error }, "database connection lost while idle"),
+  });
   try {
     return await serve(store, config, options, logger);
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * `mailrisk check <email-or-domain>… [--json]` (SPEC §9): `-` reads one input per line
+ * `mailrisk check <email-or-domain>… [--json]` (docs/api.md §9): `-` reads one input per line
  * from stdin. Inputs run concurrently (bounded); output keeps input order. With --json
  * every line is one full record, or a problem object for a bad input, and the run goes
  * on. Exit code 0 when every input was checked, 1 when any was rejected, 2 on usage errors.
@@ -76,7 +76,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 
   return withStore(ctx, async (store) => {
-    const checker = createChecker({ config: ctx.config, store });
+    // A list is being cleaned: today's verdict for every input, never a stale one.
+    const checker = createChecker({
+      config: ctx.config,
+      store,
+      lookupConcurrency: concurrency,
+      serveStale: false,
+    });
     const limit = pLimit(concurrency);
     const pending = inputs.map((input) =>
       limit(async (): Promise<Outcome> => {

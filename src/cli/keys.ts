@@ -1,6 +1,6 @@
 /**
  * `mailrisk keys create --plan P [--name N] [--json]`, `keys list [--json]`,
- * `keys revoke <id>` (SPEC §6, §9). A new key's secret is printed once and never again.
+ * `keys revoke <id>` (docs/api.md §6, §9). A new key's secret is printed once and never again.
  * Exit codes: 0 done, 1 unknown plan or key, 2 bad arguments.
  */
 import { formatTimestamp } from "../core/record.js";
@@ -26,7 +26,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   if (plan === undefined) return usageError(ctx, "keys create needs --plan", USAGE);
   try {
     const { key, secret } = await withStore(ctx, (store) =>
-      store.createKey({ plan, name: name ?? null, now: new Date() }),
+      store.keys.createKey({ plan, name: name ?? null, now: new Date() }),
     );
     if (json) {
       ctx.stdout.write(`${JSON.stringify({ id: key.id, key: secret, plan: key.plan })}\n`);
@@ -59,7 +59,7 @@ function keyJson(key: ApiKey) {
 async function list(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const keys = await withStore(ctx, (store) => store.listKeys());
+  const keys = await withStore(ctx, (store) => store.keys.listKeys());
   if (result.parsed.values.json) {
     ctx.stdout.write(`${JSON.stringify(keys.map(keyJson))}\n`);
   } else if (keys.length === 0) {
@@ -84,7 +84,7 @@ async function revoke(args: string[], ctx: CliContext): Promise<number> {
   const [id, ...extra] = result.parsed.positionals;
   if (id === undefined || extra.length > 0)
     return usageError(ctx, "keys revoke needs exactly one key id", USAGE);
-  if (!(await withStore(ctx, (store) => store.revokeKey(id, new Date())))) {
+  if (!(await withStore(ctx, (store) => store.keys.revokeKey(id, new Date())))) {
     ctx.stderr.write(`mailrisk: unknown key "${id}"; see "mailrisk keys list"\n`);
     return 1;
   }

@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-    openStore: () => openStore(config.databaseUrl),
+    openStore: () => openStore(config.database),
   };
   return (await load())(args, ctx);
 }

@@ -1,4 +1,4 @@
-/** `mailrisk migrate` (SPEC §9): applies pending database migrations. */
+/** `mailrisk migrate` (docs/api.md §9): applies pending database migrations. */
 import { parseArguments, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 

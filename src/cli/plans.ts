@@ -1,6 +1,6 @@
 /**
  * `mailrisk plans create <name> --quota N [--period-days D]` and `plans list [--json]`
- * (SPEC §6, §9). Exit codes: 0 done, 1 the plan exists already, 2 bad arguments.
+ * (docs/api.md §6, §9). Exit codes: 0 done, 1 the plan exists already, 2 bad arguments.
  */
 import { InvalidPlanError, PlanExistsError } from "../store/errors.js";
 import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
@@ -33,7 +33,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
     return usageError(ctx, `--period-days must be a whole number, got "${periodText}"`, USAGE);
   }
   try {
-    const plan = await withStore(ctx, (store) => store.createPlan({ name, quota, periodDays }));
+    const plan = await withStore(ctx, (store) => store.plans.createPlan({ name, quota, periodDays }));
     ctx.stdout.write(`Created plan ${plan.name}: ${plan.quota} requests per ${plan.periodDays} days.\n`);
     return 0;
   } catch (error) {
@@ -47,7 +47,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
 async function list(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const plans = await withStore(ctx, (store) => store.listPlans());
+  const plans = await withStore(ctx, (store) => store.plans.listPlans());
   if (result.parsed.values.json) {
     const json = plans.map((plan) => ({ name: plan.name, quota: plan.quota, period_days: plan.periodDays }));
     ctx.stdout.write(`${JSON.stringify(json)}\n`);

@@ -1,18 +1,20 @@
 /**
  * `mailrisk rdap-bootstrap update [--url URL] [--out FILE]`: downloads IANA's RDAP
- * bootstrap for DNS, checks its shape and replaces the file the service reads
- * (RDAP_BOOTSTRAP_FILE when set, else the bundled data/rdap-bootstrap.json) in one
- * rename. Exit code 0 when written, 1 when the download or its shape failed, 2 on usage errors.
+ * bootstrap for DNS, checks its shape and replaces, in one rename, the file the service
+ * reads instead of the bundled one: RDAP_BOOTSTRAP_FILE when set, else
+ * `<STATE_DIR>/rdap-bootstrap.json` (STATE_DIR created when missing). The bundled
+ * data/rdap-bootstrap.json is never written (scripts/build-rdap-bootstrap.ts rebuilds it).
+ * Exit code 0 when written, 1 when the download or its shape failed, 2 on usage errors.
  */
-import { rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { Config } from "../config.js";
 import {
-  BUNDLED_RDAP_BOOTSTRAP_FILE,
   formatRdapBootstrapFile,
   parseRdapBootstrapFile,
   type RdapBootstrapFile,
 } from "../core/age/rdap-bootstrap.js";
+import { stateRdapBootstrapFile } from "../data/rdap-bootstrap-file.js";
 
 const USAGE = "usage: mailrisk rdap-bootstrap update [--url URL] [--out FILE]";
 const IANA_URL = "https://data.iana.org/rdap/dns.json";
@@ -22,7 +24,7 @@ const OPTIONS = { url: { type: "string" }, out: { type: "string" } } as const;
 export interface RdapBootstrapIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
-  config?: Pick<Config, "rdapBootstrapFile">;
+  config: Pick<Config, "rdapBootstrapFile" | "stateDir">;
 }
 
 async function download(url: string): Promise<RdapBootstrapFile> {
@@ -53,13 +55,16 @@ export async function run(args: string[], io: RdapBootstrapIo): Promise<number> 
     return 2;
   }
   const url = parsed.values.url ?? IANA_URL;
-  const out = parsed.values.out ?? io.config?.rdapBootstrapFile ?? BUNDLED_RDAP_BOOTSTRAP_FILE;
+  const out = parsed.values.out ?? io.config.rdapBootstrapFile ?? stateRdapBootstrapFile(io.config.stateDir);
   let file: RdapBootstrapFile;
   try {
     file = await download(url);
   } catch (error) {
     io.stderr.write(`rdap-bootstrap: ${(error as Error).message}; ${out} left unchanged\n`);
     return 1;
+  }
+  if (parsed.values.out === undefined && io.config.rdapBootstrapFile === null) {
+    await mkdir(io.config.stateDir, { recursive: true });
   }
   const temporary = `${out}.${process.pid}.tmp`;
   await writeFile(temporary, formatRdapBootstrapFile(file));

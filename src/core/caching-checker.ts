@@ -1,11 +1,21 @@
 /**
- * The record cache in front of the engine (SPEC §8): a fresh stored record is served
+ * The record cache in front of the engine (docs/api.md §8): a fresh stored record is served
  * as is; a stale one is served while one background refresh runs; a missing one is
  * looked up once for all concurrent callers. A record made during a temporary DNS
  * failure is kept only briefly and never replaces a good stored record (stale-if-error).
+ *
+ * Every look-up, a caller's and a background refresh alike, runs inside one budget of
+ * `lookupConcurrency` look-ups at a time. Background refreshes only ever hold half of
+ * it: when that many are already waiting or running, a stale record is served without
+ * starting another (a later request will), so a caller's look-up never waits behind
+ * more than half a budget of refreshes. So a day's worth of expired records cannot start
+ * tens of thousands of look-ups at once, whatever the traffic. With `serveStale: false`
+ * (a batch run cleaning a list wants today's verdict) a stale record is looked up again
+ * before it is answered, like a missing one.
  */
 import { LRUCache } from "lru-cache";
-import type { Store, StoredRecord } from "../store/types.js";
+import pLimit, { type LimitFunction } from "p-limit";
+import type { RecentRepository, RecordsRepository, StoredRecord } from "../store/types.js";
 import { forAddress } from "./check.js";
 import type { Checker, CheckResult } from "./checker.js";
 import type { ParsedInput } from "./input.js";
@@ -13,10 +23,9 @@ import type { DomainLists } from "./lists.js";
 import type { CheckRecord } from "./record.js";
 import { isTemporaryFailure } from "./verdict.js";
 
-export type RecordStore = Pick<Store, "getRecord" | "saveRecord" | "addRecent">;
-
 export interface CachingCheckerOptions {
-  store: RecordStore;
+  records: RecordsRepository;
+  recent: Pick<RecentRepository, "addRecent">;
   lists: DomainLists;
   /** The uncached check of one domain. */
   lookup: (domain: string) => Promise<CheckRecord>;
@@ -27,7 +36,13 @@ export interface CachingCheckerOptions {
   temporaryTtlSeconds?: number;
   /** Called with errors of background refreshes (they never reach a caller). */
   onBackgroundError?: (error: unknown, domain: string) => void;
+  /** Look-ups at a time, callers' and background refreshes together; default 64. */
+  lookupConcurrency?: number;
+  /** Whether a stale record is answered while it is refreshed (default) or looked up again first. */
+  serveStale?: boolean;
 }
+
+const DEFAULT_LOOKUP_CONCURRENCY = 64;
 
 /** How long a domain is not re-marked as recently checked, to spare the database a write per request. */
 const RECENT_MARK_SECONDS = 10;
@@ -45,8 +60,17 @@ export class CachingChecker implements Checker {
   private readonly failedRecently: LRUCache<string, true>;
   private readonly markedRecent: LRUCache<string, true>;
   private readonly remembered: LRUCache<string, StoredRecord>;
+  /** The look-up budget, shared by callers' look-ups and background refreshes. */
+  private readonly lookups: LimitFunction;
+  /** Refreshes waiting or running; at most the refresh share of the budget. */
+  private refreshesQueued = 0;
+  private readonly maxRefreshesQueued: number;
 
   constructor(private readonly options: CachingCheckerOptions) {
+    const concurrency = options.lookupConcurrency ?? DEFAULT_LOOKUP_CONCURRENCY;
+    this.lookups = pLimit(concurrency);
+    // A caller's look-up never queues behind more than half the budget's worth of refreshes.
+    this.maxRefreshesQueued = Math.max(1, Math.floor(concurrency / 2));
     // Every expiry runs on the checker's clock, like the records' own freshness.
     const perf = { now: () => options.clock().getTime() };
     const timed = (ttlMs: number) => ({ max: 10_000, ttl: ttlMs, ttlResolution: 0, perf });
@@ -70,6 +94,8 @@ export class CachingChecker implements Checker {
     let result: CheckResult;
     if (stored && this.isFresh(stored.record, stored.checkedAt)) {
       result = { record: stored.record, cache: "hit" };
+    } else if (stored && this.options.serveStale === false) {
+      result = { record: await this.refresh(domain, stored.record), cache: "miss" };
     } else if (stored) {
       if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, stored.record);
       result = { record: stored.record, cache: "stale" };
@@ -81,7 +107,7 @@ export class CachingChecker implements Checker {
   }
 
   private async read(domain: string): Promise<StoredRecord | undefined> {
-    const stored = await this.options.store.getRecord(domain);
+    const stored = await this.options.records.getRecord(domain);
     if (stored) this.remembered.set(domain, stored);
     return stored;
   }
@@ -91,13 +117,13 @@ export class CachingChecker implements Checker {
     const running = this.inflight.get(domain);
     if (running) return running;
     const task = (async () => {
-      const record = await this.options.lookup(domain);
+      const record = await this.lookups(() => this.options.lookup(domain));
       if (isTemporaryFailure(record)) {
         this.failedRecently.set(domain, true);
         if (previous && !isTemporaryFailure(previous)) return previous;
       }
       const checkedAt = this.options.clock();
-      const saved = await this.options.store.saveRecord(record, checkedAt);
+      const saved = await this.options.records.saveRecord(record, checkedAt);
       this.remembered.set(domain, { record: saved, checkedAt });
       return saved;
     })().finally(() => this.inflight.delete(domain));
@@ -105,17 +131,23 @@ export class CachingChecker implements Checker {
     return task;
   }
 
+  /** Starts a refresh unless one runs for the domain or the refresh share of the budget is taken. */
   private refreshInBackground(domain: string, previous: CheckRecord): void {
+    if (this.inflight.has(domain) || this.refreshesQueued >= this.maxRefreshesQueued) return;
+    this.refreshesQueued++;
     const task = this.refresh(domain, previous)
       .catch((error: unknown) => this.options.onBackgroundError?.(error, domain))
-      .finally(() => this.background.delete(task));
+      .finally(() => {
+        this.refreshesQueued--;
+        this.background.delete(task);
+      });
     this.background.add(task);
   }
 
   private async markRecent(domain: string): Promise<void> {
     if (this.markedRecent.has(domain)) return;
     this.markedRecent.set(domain, true);
-    await this.options.store.addRecent(domain, this.options.clock());
+    await this.options.recent.addRecent(domain, this.options.clock());
   }
 
   async drain(): Promise<void> {

@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { loadDomainLists } from "../data/domain-lists.js";
+import { rdapBootstrapFileToRead } from "../data/rdap-bootstrap-file.js";
 import type { Store } from "../store/types.js";
 import { createDomainAgeLookup } from "./age/index.js";
 import { CachingChecker } from "./caching-checker.js";
@@ -22,6 +23,10 @@ export interface CreateCheckerOptions {
   /** Already loaded lists (tests and benchmarks share one load). */
   lists?: DomainLists;
   clock?: () => Date;
+  /** Look-ups at a time, callers' and background refreshes together (see CachingChecker). */
+  lookupConcurrency?: number;
+  /** false: a stale record is looked up again before it is answered (batch runs). */
+  serveStale?: boolean;
 }
 
 /** The engine's dependencies from configuration. */
@@ -31,7 +36,7 @@ export function createCheckDeps(config: Config, lists: DomainLists, clock: () =>
     typos: new TypoIndex(lists.popular),
     resolver: new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
     age: createDomainAgeLookup({
-      bootstrapFile: config.rdapBootstrapFile,
+      bootstrapFile: rdapBootstrapFileToRead(config),
       whoisServer: config.whoisServer,
       timeoutMs: config.ageTimeoutMs,
       clock,
@@ -45,11 +50,14 @@ export function createChecker(options: CreateCheckerOptions): Checker {
   const lists = options.lists ?? loadDomainLists();
   const deps = createCheckDeps(options.config, lists, clock);
   return new CachingChecker({
-    store: options.store,
+    records: options.store.records,
+    recent: options.store.recent,
     lists,
     lookup: (domain) => checkDomain(domain, deps),
     clock,
     ttlSeconds: options.config.recordTtlSeconds,
+    lookupConcurrency: options.lookupConcurrency,
+    serveStale: options.serveStale,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

@@ -1,5 +1,5 @@
 /**
- * Input rules of SPEC §2: an email address or a domain, normalised to the ASCII
+ * Input rules of docs/api.md §2: an email address or a domain, normalised to the ASCII
  * domain that is checked. Every bad input gets a precise problem, never a throw.
  */
 import { isIP } from "node:net";
@@ -93,7 +93,7 @@ export function parseDomain(raw: string): ParseResult {
   return parseDomainByRules(trimmed);
 }
 
-/** Every rule of SPEC §2 for a domain, each with its own problem. */
+/** Every rule of docs/api.md §2 for a domain, each with its own problem. */
 export function parseDomainByRules(trimmed: string): ParseResult {
   if (trimmed === "") return problem("missing_input", "The domain is empty.");
   if (trimmed.length > MAX_INPUT_LENGTH) {

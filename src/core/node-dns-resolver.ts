@@ -16,8 +16,16 @@
  * deadline therefore lingers at most one further deadline, while normal traffic shares
  * one Resolver (one socket per server) and a fresh one is opened at most once per
  * deadline period however many queries time out.
+ *
+ * In flight. A c-ares channel tells its outstanding queries apart by their 16-bit
+ * query id and picks each new id by drawing until it finds a free one: with 65,536
+ * queries outstanding it never finds one and spins forever inside `resolveMx()`,
+ * blocking the event loop (long before that, each draw already takes ever longer). So at
+ * most `maxInFlight` queries are on the wire at once; the rest wait their turn in
+ * order, and a query's deadline starts when it is sent.
  */
 import { Resolver } from "node:dns/promises";
+import pLimit, { type LimitFunction } from "p-limit";
 import {
   canonicalDnsName,
   type DnsAnswer,
@@ -32,7 +40,11 @@ export interface NodeDnsResolverOptions {
   servers: string[];
   /** Deadline of one query, in milliseconds. */
   timeoutMs: number;
+  /** Queries on the wire at once (far below c-ares' 65,536 query ids); default 512. */
+  maxInFlight?: number;
 }
+
+const DEFAULT_MAX_IN_FLIGHT = 512;
 
 /** c-ares tries per server; they happen inside the deadline, which alone bounds a query. */
 const TRIES = 3;
@@ -53,9 +65,16 @@ interface Channel {
 
 export class NodeDnsResolver implements DnsResolver {
   private current: Channel;
+  private readonly limit: LimitFunction;
 
   constructor(private readonly options: NodeDnsResolverOptions) {
     this.current = this.openChannel();
+    this.limit = pLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  /** Queries sent and not yet settled, and queries waiting for a slot. */
+  get load(): { inFlight: number; waiting: number } {
+    return { inFlight: this.limit.activeCount, waiting: this.limit.pendingCount };
   }
 
   mx(name: string): Promise<DnsAnswer<MxAnswer>> {
@@ -85,8 +104,13 @@ export class NodeDnsResolver implements DnsResolver {
     return { resolver, live: 0 };
   }
 
-  /** Runs one query on the current channel under the deadline (see the file comment). */
+  /** Runs one query when a slot is free (see the file comment). */
   private query<T>(ask: (resolver: Resolver) => Promise<T[]>): Promise<DnsAnswer<T>> {
+    return this.limit(() => this.send(ask));
+  }
+
+  /** Sends one query on the current channel under the deadline (see the file comment). */
+  private send<T>(ask: (resolver: Resolver) => Promise<T[]>): Promise<DnsAnswer<T>> {
     const channel = this.current;
     channel.live++;
     const leave = () => {

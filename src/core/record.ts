@@ -1,4 +1,4 @@
-/** The domain check record (seed §2.1, SPEC §4). Field order is the contract's order. */
+/** The domain check record (docs/api.md §4). Field order is the contract's order. */
 export interface CheckRecord {
   valid: boolean;
   block: boolean;
@@ -33,7 +33,7 @@ export interface CheckRecord {
   block_status_changed_at: string;
 }
 
-/** The gateway route's shape (seed §2.1 rule 3), in SPEC §4's order. */
+/** The gateway route's shape (docs/api.md §4, simple shape), in its order. */
 export interface SimpleRecord {
   valid: boolean;
   block: boolean;
@@ -70,7 +70,7 @@ export function toSimpleRecord(record: CheckRecord): SimpleRecord {
 let lastSecond = Number.NaN;
 let lastText = "";
 
-/** SPEC §4 timestamps: ISO 8601, seconds precision, numeric offset (`+00:00`). */
+/** docs/api.md §4 timestamps: ISO 8601, seconds precision, numeric offset (`+00:00`). */
 export function formatTimestamp(date: Date): string {
   const second = Math.floor(date.getTime() / 1000);
   if (second !== lastSecond) {

@@ -138,7 +138,7 @@ export function gatherSignals(
     mxProvider ??= facts.mxProvider;
     if (facts.baseDomain === baseDomain) ownsMailHost = true;
   }
-  // Known-good domains and public suffixes are never disposable, parked or typos (SPEC §4.1).
+  // Known-good domains and public suffixes are never disposable, parked or typos (docs/api.md §4.1).
   const exempt = knownGood || isPublicSuffix;
   const disposable = exempt ? undefined : listed;
   const ns = exempt ? [] : seenHosts(lists, routing.nameServers ?? []);
@@ -154,7 +154,7 @@ export function gatherSignals(
     selfHosted: ownsMailHost && mxProvider === undefined,
     parking: exempt ? undefined : parkingService(lists, mx, ns, routing.addresses, baseDomain),
     mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
-    // A listed typo domain (gmial.com) still gets its suggestion: SPEC §4's own example.
+    // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example.
     typos: exempt || isProvider(categories) ? [] : sources.typos.suggest(baseDomain),
     createdAt,
   };

@@ -1,5 +1,5 @@
 /**
- * The verdict: one primary row of SPEC §4.1 (first match wins) and the risk score
+ * The verdict: one primary row of docs/api.md §4.1 (first match wins) and the risk score
  * from the documented weight table. Pure functions of the signals; docs/verdicts.md
  * is the table in prose and must be kept in step with this file.
  */
@@ -45,7 +45,7 @@ export const RISK_WEIGHTS = {
   roleAccount: 10,
 } as const;
 
-/** Fixed risks of SPEC §4.1's rows. */
+/** Fixed risks of the rows of docs/api.md §4.1. */
 export const FIXED_RISK = {
   invalid: 100,
   disposableListed: 95,

@@ -1,33 +1,45 @@
 /**
- * Access to the checking routes: authentication (401), then quota (429), both in the
- * route's `onRequest` hook so they come before anything about the body (400/413/415),
- * as SPEC §3 orders them. `onSend` puts the rate-limit headers on every response of
- * a checking route and gives a counted request back when the answer is a 5xx.
+ * Access to the checking routes: authentication (401), then quota (429), in the
+ * checking plugin's `onRequest` hook so they come before anything about the body
+ * (400/413/415), as docs/api.md §3 orders them. Each route's config names where its key
+ * travels (`credentials`) and how many units a request costs (`units`, default 1).
+ * `onSend` puts the rate-limit headers on every response of a checking path and gives
+ * the counted units back when the answer is a 5xx. Store failures are not caught here:
+ * the error handler tells an unreachable database (503) from anything else (500).
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendHookHandler } from "fastify";
 import { formatTimestamp } from "../core/record.js";
-import type { AuthenticatedKey, Authorization, QuotaState, Store } from "../store/types.js";
+import type { AuthenticatedKey, Authorization, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
-import { databaseUnavailable, HttpProblem } from "./problems.js";
+import { HttpProblem } from "./problems.js";
 
 /** What the access hook learnt about the caller of a checking route. */
 export interface Caller {
   key: AuthenticatedKey;
   quota: QuotaState;
   now: Date;
+  /** Units this request counted (or asked for, when refused). */
+  units: number;
 }
 
 declare module "fastify" {
   interface FastifyRequest {
     /** Set by the access hook once the key is known and counted (or refused with 429). */
     caller: Caller | null;
-    /** The request is a browser asking `GET /` for the home page: no key, no quota. */
-    servesPage: boolean;
+  }
+  interface FastifyContextConfig {
+    /** A checking route: where its key travels (docs/api.md §3). */
+    credentials?: CredentialScheme;
+    /** Units of quota one request of the route costs; default 1. */
+    units?: number;
   }
 }
 
+/** The part of the usage repository the checking routes use. */
+export type QuotaGate = Pick<UsageRepository, "authorize" | "refund">;
+
 export interface AccessDeps {
-  store: Store;
+  usage: QuotaGate;
   clock: () => Date;
 }
 
@@ -54,38 +66,32 @@ function secondsUntil(when: Date, now: Date): number {
 }
 
 /** The first candidate secret (plain, or base64-decoded) that names a live key; that one is counted. */
-async function authorize(store: Store, candidates: string[], now: Date): Promise<Authorization | undefined> {
+async function authorize(
+  usage: QuotaGate,
+  candidates: string[],
+  now: Date,
+  units: number,
+): Promise<Authorization | undefined> {
   for (const secret of candidates) {
-    const authorization = await store.authorize(secret, now);
+    const authorization = await usage.authorize(secret, now, units);
     if (authorization) return authorization;
   }
   return undefined;
 }
 
-/** The `onRequest` hook of a checking route: 401, 503 or 429, or lets the request on. */
-export function accessHook(
-  deps: AccessDeps,
-  scheme: CredentialScheme,
-  servesPage: (request: FastifyRequest) => boolean = () => false,
-): onRequestAsyncHookHandler {
+/** The `onRequest` hook of the checking routes: 401 or 429, or lets the request on. */
+export function accessHook(deps: AccessDeps): onRequestAsyncHookHandler {
   return async (request) => {
-    if (servesPage(request)) {
-      request.servesPage = true;
-      return;
-    }
+    const { credentials: scheme, units = 1 } = request.routeOptions.config;
+    if (!scheme) throw new Error(`checking route ${request.routeOptions.url} names no credentials`);
     const credentials = readCredentials(scheme, request.headers);
     if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key");
     if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key");
     const now = deps.clock();
-    let authorization: Authorization | undefined;
-    try {
-      authorization = await authorize(deps.store, credentials.candidates, now);
-    } catch {
-      throw databaseUnavailable();
-    }
+    const authorization = await authorize(deps.usage, credentials.candidates, now, units);
     if (!authorization) throw unauthorized(scheme, "invalid_api_key");
     const { key, quota } = authorization;
-    request.caller = { key, quota, now };
+    request.caller = { key, quota, now, units };
     if (!quota.allowed) {
       throw new HttpProblem(
         "quota_exceeded",
@@ -96,23 +102,22 @@ export function accessHook(
   };
 }
 
-/** Gives a counted request back when the service answers with a 5xx (SPEC §6). */
+/** Gives the counted units back when the service answers with a 5xx (docs/api.md §6). */
 async function refundOnServerError(deps: AccessDeps, request: FastifyRequest, reply: FastifyReply) {
   const caller = request.caller;
   if (!caller?.quota.allowed || reply.statusCode < 500) return caller?.quota.remaining ?? 0;
   try {
-    await deps.store.refundQuota(caller.key, caller.quota.periodStart);
-    return caller.quota.remaining + 1;
+    await deps.usage.refund(caller.key, caller.quota.periodStart, caller.units);
+    return caller.quota.remaining + caller.units;
   } catch (error) {
     request.log.warn({ err: error, keyId: caller.key.id }, "could not refund a request answered with a 5xx");
     return caller.quota.remaining;
   }
 }
 
-/** The `onSend` hook of every checking route (and its 405 answers). */
+/** The `onSend` hook of every answer on a checking path (its 405 answers too). */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
   return async (request, reply, payload) => {
-    if (request.servesPage) return payload;
     const caller = request.caller;
     const remaining = await refundOnServerError(deps, request, reply);
     reply.header("x-ratelimit-requests-remaining", String(remaining));

@@ -1,32 +1,39 @@
 /**
- * Builds the Fastify app from configuration and dependencies; never listens (that is
- * `server.ts`). Tests call `buildApp` with a test store and a fake checker and use `inject`.
+ * Builds the Fastify app from its dependencies; never listens and never calls `ready()`
+ * (that is `server.ts`, or `inject` in tests). Three encapsulated plugins, each with
+ * its own hooks and 405 routes: the checking plugin (the API routes: key, quota,
+ * rate-limit headers), the pages plugin (HTML, its own HTML error handlers) and the
+ * ops routes. The root's error handler answers problem JSON for all but the pages.
  */
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
 import type { Checker } from "../core/checker.js";
-import type { Store } from "../store/types.js";
-import { rateLimitHeadersHook } from "./access.js";
+import type { QuotaGate } from "./access.js";
+import { checkingPlugin } from "./checking.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
 import { requestLogger } from "./logging.js";
-import { collectRoutes } from "./method-not-allowed.js";
+import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics } from "./metrics.js";
 import { addMultipartParser } from "./multipart.js";
-import { HttpProblem, sendProblem, toProblem } from "./problems.js";
-import type { RouteDeps, TypedApp } from "./route-deps.js";
-import { directCheckRoute } from "./routes/direct-check.js";
-import { gatewayCheckRoute } from "./routes/gateway-check.js";
+import { homePageConstraint } from "./pages/home-page-constraint.js";
+import { pagesPlugin } from "./pages/index.js";
+import { HttpProblem, problemFor, sendProblem, toProblem } from "./problems.js";
+import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 
+/** The slice of the store the app uses: quota for the checking routes, `ping` for /readyz. */
+export interface AppStore {
+  usage: QuotaGate;
+  ping(): Promise<void>;
+}
+
 export interface AppDeps {
-  config: Config;
-  store: Store;
+  store: AppStore;
   checker: Checker;
   /** A pino logger for request logs; false or absent: no logging. */
   logger?: Logger | false;
@@ -60,23 +67,17 @@ const OPENAPI_DOCUMENT = {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
-  const routeDeps: RouteDeps = {
-    store: deps.store,
-    checker: deps.checker,
-    clock: deps.clock ?? (() => new Date()),
-    metrics,
-  };
+  const clock = deps.clock ?? (() => new Date());
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
+    constraints: { homePage: homePageConstraint },
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.decorateRequest("caller", null);
-  app.decorateRequest("servesPage", false);
   app.decorateRequest("checkedDomain", null);
 
   // Bodies: form, multipart and JSON, each under the body limit; nothing else (415).
@@ -85,13 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   addMultipartParser(app);
   await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
 
-  app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error);
-    if (problem.status >= 500 && !(error instanceof HttpProblem)) {
-      request.log.error({ err: error }, "unhandled error");
-    }
-    return sendProblem(reply, problem);
-  });
+  app.setErrorHandler((error, request, reply) => sendProblem(reply, problemFor(error, request.log)));
   app.setNotFoundHandler((_request, reply) =>
     sendProblem(reply, new HttpProblem("not_found", "Nothing is served at this path.")),
   );
@@ -99,15 +94,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
   });
 
-  const routes = collectRoutes();
-  app.addHook("onRoute", routes.onRoute);
-  gatewayCheckRoute(app, routeDeps);
-  directCheckRoute(app, routeDeps);
-  healthRoutes(app, routeDeps);
-  metricsRoute(app, metrics);
-  openapiRoute(app);
-  routes.addMethodNotAllowedRoutes(app, rateLimitHeadersHook(routeDeps));
-
-  await app.ready();
+  await app.register(checkingPlugin, { usage: deps.store.usage, checker: deps.checker, metrics, clock });
+  await app.register(pagesPlugin);
+  await app.register(async (ops) =>
+    withMethodNotAllowed(ops, () => {
+      healthRoutes(ops, deps.store);
+      metricsRoute(ops, metrics);
+      openapiRoute(ops);
+    }),
+  );
   return app;
 }

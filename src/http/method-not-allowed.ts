@@ -1,52 +1,46 @@
 /**
- * 405 with `Allow` (SPEC §5): Fastify answers an unknown method on a known path with
- * 404, so every path gets explicit routes for the methods it does not serve. The
- * known routes are collected as they are added; `addMethodNotAllowedRoutes` runs
- * once all of them are registered.
+ * 405 with `Allow` (docs/api.md §5): Fastify answers an unknown method on a known path with
+ * 404, so every path gets explicit routes for the methods it does not serve. Each
+ * plugin declares its routes through `withMethodNotAllowed`, which adds the 405 routes
+ * for their paths in the same scope, so they get that scope's hooks and error handler
+ * (the checking paths' 405 answers carry the rate-limit headers). A route with
+ * constraints does not own its path: requests that do not match the constraint go to
+ * the path's other routes (the home page shares `GET /` with the gateway route).
  */
-import type { HTTPMethods, onSendHookHandler, RouteOptions } from "fastify";
+import type { HTTPMethods, RouteOptions } from "fastify";
 import { HttpProblem } from "./problems.js";
 import type { TypedApp } from "./route-deps.js";
 
 const METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
-interface PathRoutes {
-  methods: Set<string>;
-  checking: boolean;
+function constrained(route: RouteOptions): boolean {
+  return route.constraints !== undefined && Object.keys(route.constraints).length > 0;
 }
 
-export interface RouteCollector {
-  /** The `onRoute` hook that records each added route. */
-  onRoute(route: RouteOptions): void;
-  /** Adds the 405 routes for what was collected; `onSend` goes on checking paths' answers. */
-  addMethodNotAllowedRoutes(app: TypedApp, checkingOnSend: onSendHookHandler): void;
-}
-
-export function collectRoutes(): RouteCollector {
-  const paths = new Map<string, PathRoutes>();
-  return {
-    onRoute(route) {
-      const entry = paths.get(route.url) ?? { methods: new Set<string>(), checking: false };
-      for (const method of [route.method].flat()) entry.methods.add(method);
-      entry.checking ||= route.config?.checking === true;
-      paths.set(route.url, entry);
-    },
-    addMethodNotAllowedRoutes(app, checkingOnSend) {
-      for (const [url, { methods, checking }] of [...paths]) {
-        const others = METHODS.filter((method) => !methods.has(method));
-        if (others.length === 0) continue;
-        const allow = METHODS.filter((method) => methods.has(method)).join(", ");
-        app.route({
-          method: others,
-          url,
-          config: { checking },
-          schema: { hide: true },
-          ...(checking ? { onSend: checkingOnSend } : {}),
-          handler: async () => {
-            throw new HttpProblem("method_not_allowed", `${url} answers only ${allow}.`, { allow });
-          },
-        });
-      }
-    },
-  };
+/** Runs `declare` to add routes to `scope`, then adds 405 routes for the methods their paths do not serve. */
+export async function withMethodNotAllowed(
+  scope: TypedApp,
+  declare: (scope: TypedApp) => void | Promise<void>,
+): Promise<void> {
+  const paths = new Map<string, Set<string>>();
+  scope.addHook("onRoute", (route) => {
+    if (constrained(route)) return;
+    const methods = paths.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    paths.set(route.url, methods);
+  });
+  await declare(scope);
+  for (const [url, methods] of [...paths]) {
+    const others = METHODS.filter((method) => !methods.has(method));
+    if (others.length === 0) continue;
+    const allow = METHODS.filter((method) => methods.has(method)).join(", ");
+    scope.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: async () => {
+        throw new HttpProblem("method_not_allowed", `${url} answers only ${allow}.`, { allow });
+      },
+    });
+  }
 }

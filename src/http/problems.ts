@@ -1,11 +1,12 @@
 /**
- * The one error model of the HTTP API (SPEC §5): a fixed set of stable codes, each
+ * The one error model of the HTTP API (docs/api.md §5): a fixed set of stable codes, each
  * mapped to one status, rendered as RFC 9457 problem details. Anything unexpected
  * becomes `internal_error` with a fixed sentence, so a 5xx never leaks internals.
  */
 import { STATUS_CODES } from "node:http";
-import type { FastifyError, FastifyReply } from "fastify";
+import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import type { InputProblem } from "../core/input.js";
+import { StoreUnavailableError } from "../store/errors.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
 
 export const PROBLEM_STATUS = {
@@ -140,6 +141,24 @@ export function toProblem(error: unknown): HttpProblem {
     );
   }
   return internalError();
+}
+
+/**
+ * What every scope's error handler answers, by the error's type: an `HttpProblem` as
+ * itself; `StoreUnavailableError` as 503 `database_unavailable` (logged at warn, the
+ * database is expected back); Fastify's client errors as theirs; anything else as 500
+ * `internal_error` (logged at error, it is our fault).
+ */
+export function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
+  if (error instanceof StoreUnavailableError) {
+    log.warn({ err: error }, "database unavailable");
+    return databaseUnavailable();
+  }
+  const problem = toProblem(error);
+  if (problem.status >= 500 && !(error instanceof HttpProblem)) {
+    log.error({ err: error }, "unhandled error");
+  }
+  return problem;
 }
 
 export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {

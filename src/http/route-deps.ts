@@ -1,4 +1,4 @@
-/** What every route file receives from `buildApp`. */
+/** The app type the route files and plugins take, and what the checking routes receive. */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type {
   FastifyBaseLogger,
@@ -18,11 +18,5 @@ export type TypedApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export interface RouteDeps extends AccessDeps, RunCheckDeps {}
-
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /** A checking route: its answers carry the rate-limit headers (SPEC §3). */
-    checking?: boolean;
-  }
-}
+/** What the checking routes receive: the usage slice of the store, the checker, metrics and the clock. */
+export interface CheckingDeps extends AccessDeps, RunCheckDeps {}

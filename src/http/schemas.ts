@@ -1,7 +1,7 @@
 /**
  * TypeBox schemas of the API. They validate requests, serialise responses (the
- * property order here is the order on the wire: seed table 2.1 for the full record,
- * SPEC §4 for the simple one) and generate `/openapi.json`.
+ * property order here is the order on the wire, docs/api.md §4 for both shapes) and
+ * generate `/openapi.json`.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { MAX_INPUT_LENGTH } from "../core/input.js";

@@ -1,26 +1,48 @@
-/** Where the data lives (SPEC §8): DATABASE_URL to a dialect and its target. */
-import { resolve } from "node:path";
+/** Where the data lives (docs/api.md §8): DATABASE_URL to a dialect and its target. */
+import { join, resolve } from "node:path";
 
 export type DatabaseLocation =
-  /** `path` is absolute, or `:memory:`. */
-  { dialect: "sqlite"; path: string } | { dialect: "postgres"; connectionString: string };
+  | {
+      dialect: "sqlite";
+      /** Absolute, or `:memory:`. */
+      path: string;
+      /** Create the file's directory when missing: only the default file in STATE_DIR. */
+      createDirectory?: boolean;
+    }
+  | { dialect: "postgres"; connectionString: string };
 
-export const DEFAULT_SQLITE_PATH = "./data/mailrisk.db";
+/** The SQLite file used when DATABASE_URL is unset, inside STATE_DIR. */
+export const DEFAULT_SQLITE_FILE = "mailrisk.db";
+
+export class DatabaseUrlError extends Error {
+  override name = "DatabaseUrlError";
+}
 
 /**
- * `null` → `./data/mailrisk.db`; `sqlite:PATH` → that file (relative paths resolve
- * against `cwd`); `sqlite::memory:` → a private in-memory database; `postgres://…` or
- * `postgresql://…` → PostgreSQL.
+ * `null` → `<stateDir>/mailrisk.db` (its directory created on open); `sqlite:PATH` →
+ * that file (relative paths resolve against `cwd`; its directory must exist);
+ * `sqlite::memory:` → a private in-memory database; `postgres://…` or `postgresql://…`
+ * → PostgreSQL. Throws DatabaseUrlError on anything else. Pure: touches no file.
  */
-export function parseDatabaseUrl(databaseUrl: string | null, cwd: string): DatabaseLocation {
-  if (databaseUrl === null) return { dialect: "sqlite", path: resolve(cwd, DEFAULT_SQLITE_PATH) };
+export function parseDatabaseUrl(
+  databaseUrl: string | null,
+  dirs: { cwd: string; stateDir: string },
+): DatabaseLocation {
+  if (databaseUrl === null) {
+    return {
+      dialect: "sqlite",
+      path: resolve(dirs.cwd, join(dirs.stateDir, DEFAULT_SQLITE_FILE)),
+      createDirectory: true,
+    };
+  }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { dialect: "postgres", connectionString: databaseUrl };
   if (databaseUrl.startsWith("sqlite:")) {
     const path = databaseUrl.slice("sqlite:".length);
     if (path === ":memory:") return { dialect: "sqlite", path };
     if (path === "")
-      throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/mailrisk.db");
-    return { dialect: "sqlite", path: resolve(cwd, path) };
+      throw new DatabaseUrlError("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./var/mailrisk.db");
+    return { dialect: "sqlite", path: resolve(dirs.cwd, path) };
   }
-  throw new Error("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
+  // The value is not echoed: a mistyped PostgreSQL URL may hold a password.
+  throw new DatabaseUrlError("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
 }

@@ -39,17 +39,25 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
-export async function openDatabase(location: DatabaseLocation): Promise<Kysely<Database>> {
+/**
+ * `onIdleError` receives the errors no query sees: a pooled PostgreSQL connection that
+ * broke while idle (server restart, network cut). They must not crash the process; the
+ * next query gets a fresh connection or fails, and /readyz reports it.
+ */
+export async function openDatabase(
+  location: DatabaseLocation,
+  onIdleError: (error: Error) => void,
+): Promise<Kysely<Database>> {
   if (location.dialect === "postgres") {
     const { default: pg } = await import("pg");
     const pool = new pg.Pool({ connectionString: location.connectionString, max: POSTGRES_POOL_SIZE });
-    // An idle connection that breaks (server restart) must not crash the process; the
-    // next query gets a fresh connection or fails, and /readyz reports it.
-    pool.on("error", () => {});
+    pool.on("error", onIdleError);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const { default: SQLite } = await import("better-sqlite3");
-  if (location.path !== ":memory:") mkdirSync(dirname(location.path), { recursive: true });
+  // Only the default file's directory (STATE_DIR) is created; a missing directory of an
+  // explicit sqlite: path is refused by loadConfig, and by better-sqlite3 here.
+  if (location.createDirectory) mkdirSync(dirname(location.path), { recursive: true });
   const database = new SQLite(location.path);
   database.pragma("journal_mode = WAL");
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

@@ -18,3 +18,16 @@ export class PlanExistsError extends Error {
 export class InvalidPlanError extends Error {
   override name = "InvalidPlanError";
 }
+
+/**
+ * The database could not be reached or could not serve the request right now (connection
+ * refused or lost, pool exhausted, SQLite file locked, read-only or unopenable). Raised in
+ * one place, `translateStoreErrors` in unavailable.ts; `cause` is the driver's error.
+ * HTTP answers it with 503 `database_unavailable`.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+  constructor(cause: unknown) {
+    super("the database is unavailable", { cause });
+  }
+}

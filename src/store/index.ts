@@ -1,33 +1,52 @@
-/** Opens the repository layer for a DATABASE_URL (SPEC §8). Call `migrate()` before use. */
+/** Opens the repository layer for a DATABASE_URL (docs/api.md §8). Call `migrate()` before use. */
 import { openDatabase } from "./database.js";
-import { parseDatabaseUrl } from "./database-url.js";
+import type { DatabaseLocation } from "./database-url.js";
 import { createKyselyStore } from "./kysely-store.js";
 import type { Store } from "./types.js";
+import { toStoreError } from "./unavailable.js";
 
-export { InvalidPlanError, PlanExistsError, UnknownPlanError } from "./errors.js";
+export type { DatabaseLocation } from "./database-url.js";
+export { InvalidPlanError, PlanExistsError, StoreUnavailableError, UnknownPlanError } from "./errors.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 export type {
   ApiKey,
   AuthenticatedKey,
   Authorization,
+  KeysRepository,
   Plan,
+  PlansRepository,
   QuotaState,
+  RecentRepository,
+  RecordsRepository,
   Store,
   StoredRecord,
+  UsageRepository,
 } from "./types.js";
 
 export interface StoreOptions {
   /** About how many recently checked domains are kept; default 1000. */
   recentCapacity?: number;
-  /** Directory relative SQLite paths resolve against; default the process's working directory. */
-  cwd?: string;
+  /**
+   * Receives the database errors that belong to no call (a pooled PostgreSQL connection
+   * broke while idle); the server logs them. Default: a process warning on stderr.
+   */
+  onIdleError?: (error: Error) => void;
+}
+
+function warnIdleError(error: Error): void {
+  process.emitWarning(`database connection error: ${error.message}`, "StoreIdleError");
 }
 
 /**
- * `null` → SQLite at `./data/mailrisk.db` (directory created); `sqlite:PATH`;
- * `sqlite::memory:` (private, for tests); `postgres://…`. Does not migrate.
+ * Opens the store at a location parsed from DATABASE_URL (`config.database`); tests
+ * pass `{ dialect: "sqlite", path: ":memory:" }` for a private database. Does not migrate.
  */
-export async function openStore(databaseUrl: string | null, options: StoreOptions = {}): Promise<Store> {
-  const db = await openDatabase(parseDatabaseUrl(databaseUrl, options.cwd ?? process.cwd()));
+export async function openStore(location: DatabaseLocation, options: StoreOptions = {}): Promise<Store> {
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    db = await openDatabase(location, options.onIdleError ?? warnIdleError);
+  } catch (error) {
+    throw toStoreError(error);
+  }
   return createKyselyStore(db, { recentCapacity: options.recentCapacity ?? 1000 });
 }

@@ -1,9 +1,9 @@
-/** API keys (SPEC §6): created on a plan, found by the hash of their secret, revoked for good. */
+/** API keys (docs/api.md §6): created on a plan, found by the hash of their secret, revoked for good. */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { UnknownPlanError } from "./errors.js";
 import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
-import type { ApiKey, AuthenticatedKey } from "./types.js";
+import type { ApiKey, AuthenticatedKey, KeysRepository } from "./types.js";
 
 const KEY_COLUMNS = ["id", "prefix", "name", "plan", "created_at", "revoked_at"] as const;
 type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
@@ -19,7 +19,7 @@ function toApiKey(row: KeyRow): ApiKey {
   };
 }
 
-export async function createKey(
+async function createKey(
   db: Kysely<Database>,
   input: { plan: string; name?: string | null; now: Date },
 ): Promise<{ key: ApiKey; secret: string }> {
@@ -49,7 +49,7 @@ export async function createKey(
   return { key, secret };
 }
 
-export async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
+async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
   const rows = await db
     .selectFrom("api_keys")
     .select(KEY_COLUMNS)
@@ -60,7 +60,7 @@ export async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
 }
 
 /** True when the key exists (revoking twice keeps the first revocation time). */
-export async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable("api_keys")
     .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now.getTime())).$castTo<number>() }))
@@ -70,7 +70,7 @@ export async function revokeKey(db: Kysely<Database>, id: string, now: Date): Pr
 }
 
 /** Every key ever created, revoked ones included. */
-export async function countKeys(db: Kysely<Database>): Promise<number> {
+async function countKeys(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("api_keys")
     .select((eb) => eb.fn.countAll().as("count"))
@@ -92,13 +92,18 @@ export async function authenticateHash(
   return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
 }
 
-export function authenticate(db: Kysely<Database>, secret: string): Promise<AuthenticatedKey | undefined> {
-  return authenticateHash(db, hashSecret(secret));
-}
-
 /** True when the key has been revoked (or does not exist). */
 export async function isRevoked(db: Kysely<Database>, id: string): Promise<boolean> {
   const { rows } = await sql<{ revoked_at: number | string | null }>`
     select revoked_at from api_keys where id = ${id}`.execute(db);
   return rows[0] === undefined || rows[0].revoked_at !== null;
+}
+
+export function createKeysRepository(db: Kysely<Database>): KeysRepository {
+  return {
+    createKey: (input) => createKey(db, input),
+    listKeys: () => listKeys(db),
+    revokeKey: (id, now) => revokeKey(db, id, now),
+    countKeys: () => countKeys(db),
+  };
 }

@@ -1,8 +1,8 @@
-/** Plans (SPEC §6): a name, a quota and the length of its period in days. */
+/** Plans (docs/api.md §6): a name, a quota and the length of its period in days. */
 import type { Kysely } from "kysely";
 import { InvalidPlanError, PlanExistsError } from "./errors.js";
 import type { Database } from "./schema.js";
-import type { Plan } from "./types.js";
+import type { Plan, PlansRepository } from "./types.js";
 
 const PLAN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** The quota column is a 32-bit integer. */
@@ -23,7 +23,7 @@ function validatePlan(plan: Plan): void {
   }
 }
 
-export async function createPlan(db: Kysely<Database>, plan: Plan, now: Date): Promise<Plan> {
+async function createPlan(db: Kysely<Database>, plan: Plan, now: Date): Promise<Plan> {
   validatePlan(plan);
   const inserted = await db
     .insertInto("plans")
@@ -35,7 +35,7 @@ export async function createPlan(db: Kysely<Database>, plan: Plan, now: Date): P
   return { name: plan.name, quota: plan.quota, periodDays: plan.periodDays };
 }
 
-export async function listPlans(db: Kysely<Database>): Promise<Plan[]> {
+async function listPlans(db: Kysely<Database>): Promise<Plan[]> {
   const rows = await db
     .selectFrom("plans")
     .select(["name", "quota", "period_days"])
@@ -43,4 +43,11 @@ export async function listPlans(db: Kysely<Database>): Promise<Plan[]> {
     .orderBy("name")
     .execute();
   return rows.map((row) => ({ name: row.name, quota: row.quota, periodDays: row.period_days }));
+}
+
+export function createPlansRepository(db: Kysely<Database>): PlansRepository {
+  return {
+    createPlan: (plan) => createPlan(db, plan, new Date()),
+    listPlans: () => listPlans(db),
+  };
 }

@@ -2,18 +2,24 @@
  * Counts the API requests that arrive in the same turn of the event loop together: one
  * statement per key and period instead of one per request, which under load is most of
  * what a request costs the database. Every request still gets its own exact state, in
- * arrival order; the wait is one `setImmediate`.
+ * arrival order, and costs its own number of units; the wait is one `setImmediate`.
  */
 import { quotaPeriod } from "./quota-period.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
 
-/** Counts `count` requests of one key made at `now`; one state per request, in order. */
-export type CountRequests = (key: AuthenticatedKey, now: Date, count: number) => Promise<QuotaState[]>;
-export type CountRequest = (key: AuthenticatedKey, now: Date) => Promise<QuotaState>;
+/** Counts requests of one key made at `now`, request i costing `units[i]`; one state per request, in order. */
+export type CountRequests = (
+  key: AuthenticatedKey,
+  now: Date,
+  units: readonly number[],
+) => Promise<QuotaState[]>;
+/** Counts one request of `units` units. */
+export type CountRequest = (key: AuthenticatedKey, now: Date, units: number) => Promise<QuotaState>;
 
 interface Waiting {
   key: AuthenticatedKey;
   now: Date;
+  units: number;
   resolve(state: QuotaState): void;
   reject(error: unknown): void;
 }
@@ -22,7 +28,11 @@ async function countGroup(countRequests: CountRequests, group: Waiting[]): Promi
   const [first] = group;
   if (!first) return;
   try {
-    const states = await countRequests(first.key, first.now, group.length);
+    const states = await countRequests(
+      first.key,
+      first.now,
+      group.map((waiting) => waiting.units),
+    );
     group.forEach((waiting, index) => {
       const state = states[index];
       if (state) waiting.resolve(state);
@@ -49,9 +59,9 @@ export function batchQuotaCounting(countRequests: CountRequests): CountRequest {
     for (const group of groups.values()) void countGroup(countRequests, group);
   };
 
-  return (key, now) =>
+  return (key, now, units) =>
     new Promise<QuotaState>((resolve, reject) => {
       if (waiting.length === 0) setImmediate(flush);
-      waiting.push({ key, now, resolve, reject });
+      waiting.push({ key, now, units, resolve, reject });
     });
 }

@@ -1,4 +1,4 @@
-/** Quota periods (SPEC §6): consecutive windows of `periodDays`, anchored at the key's creation. */
+/** Quota periods (docs/api.md §6): consecutive windows of `periodDays`, anchored at the key's creation. */
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 /**
- * Quota counting (SPEC §6). One counter row per key and period; counting is a single
+ * Quota counting (docs/api.md §6). One counter row per key and period; counting is a single
  * upsert that counts only for a key not revoked and only while the requests fit in
  * what is left, so concurrent requests on any number of instances sharing the database
  * can never count more than the quota. Written as plain SQL (valid in both dialects):
@@ -12,7 +12,7 @@ import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
 
 /**
- * Counts `count` requests at once when all of them fit in what is left of the quota;
+ * Counts `count` units at once when all of them fit in what is left of the quota;
  * returns the new count, or undefined when nothing was counted (not enough left, or the
  * key revoked meanwhile — selecting the key makes a revocation by another process count).
  */
@@ -43,52 +43,51 @@ function quotaState(key: AuthenticatedKey, period: QuotaPeriod, used: number | u
 }
 
 /**
- * Counts `count` requests of one key made at `now`, in order: all with one statement
- * when they fit, else one at a time until the first is refused (the rest are too).
+ * Counts the requests of one key made together at `now`, in order; request i costs
+ * `units[i]`. All of them with one statement when they fit; else one at a time, each
+ * counted only when all its units are left (a request refused for n units means every
+ * later one of n or more is refused too, without asking the database again).
  */
-export async function consumeQuotas(
+export async function countUnits(
   db: Kysely<Database>,
   key: AuthenticatedKey,
   now: Date,
-  count: number,
+  units: readonly number[],
 ): Promise<QuotaState[]> {
   const period = quotaPeriod(key.createdAt, key.periodDays, now);
   // A plan without any quota must never reach the upsert (it could insert a first count).
-  if (key.quota <= 0) return Array.from({ length: count }, () => quotaState(key, period, undefined));
-  if (count > 1) {
-    const used = await countRequests(db, key, period, count);
+  if (key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
+  if (units.length > 1) {
+    const total = units.reduce((sum, n) => sum + n, 0);
+    const used = await countRequests(db, key, period, total);
     if (used !== undefined) {
-      return Array.from({ length: count }, (_, index) => quotaState(key, period, used - count + 1 + index));
+      let usedBefore = used - total;
+      return units.map((n) => {
+        usedBefore += n;
+        return quotaState(key, period, usedBefore);
+      });
     }
   }
   const states: QuotaState[] = [];
-  let refused = false;
-  while (states.length < count) {
-    const used: number | undefined = refused ? undefined : await countRequests(db, key, period, 1);
-    refused = used === undefined;
+  let smallestRefused = Number.POSITIVE_INFINITY;
+  for (const n of units) {
+    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n);
+    if (used === undefined) smallestRefused = Math.min(smallestRefused, n);
     states.push(quotaState(key, period, used));
   }
   return states;
 }
 
-export async function consumeQuota(
-  db: Kysely<Database>,
-  key: AuthenticatedKey,
-  now: Date,
-): Promise<QuotaState> {
-  const [state] = await consumeQuotas(db, key, now, 1);
-  if (!state) throw new Error("consumeQuotas returned no state");
-  return state;
-}
-
-export async function refundQuota(
+/** Gives back `units` counted in a period; the count never goes below zero. */
+export async function refundUnits(
   db: Kysely<Database>,
   key: AuthenticatedKey,
   periodStart: Date,
+  units: number,
 ): Promise<void> {
   await db
     .updateTable("usage")
-    .set((eb) => ({ used: eb("used", "-", 1) }))
+    .set({ used: sql<number>`case when used > ${units} then used - ${units} else 0 end` })
     .where("key_id", "=", key.id)
     .where("period_start", "=", periodStart.getTime())
     .where("used", ">", 0)

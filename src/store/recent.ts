@@ -1,8 +1,9 @@
-/** Recently checked domains (SPEC §7): domains only, never addresses; bounded by pruning. */
+/** Recently checked domains (docs/api.md §7): domains only, never addresses; bounded by pruning. */
 import type { Kysely } from "kysely";
 import { type Database, toDate } from "./schema.js";
+import type { RecentRepository } from "./types.js";
 
-export async function addRecent(db: Kysely<Database>, domain: string, at: Date): Promise<void> {
+async function addRecent(db: Kysely<Database>, domain: string, at: Date): Promise<void> {
   await db
     .insertInto("recent")
     .values({ domain, checked_at: at.getTime() })
@@ -16,7 +17,7 @@ export async function addRecent(db: Kysely<Database>, domain: string, at: Date):
 }
 
 /** Deletes everything older than the newest `capacity` domains (ties at the boundary stay). */
-export async function pruneRecent(db: Kysely<Database>, capacity: number): Promise<void> {
+async function pruneRecent(db: Kysely<Database>, capacity: number): Promise<void> {
   await db
     .deleteFrom("recent")
     .where("checked_at", "<", (eb) =>
@@ -30,7 +31,7 @@ export async function pruneRecent(db: Kysely<Database>, capacity: number): Promi
     .execute();
 }
 
-export async function listRecent(
+async function listRecent(
   db: Kysely<Database>,
   limit: number,
 ): Promise<{ domain: string; checkedAt: Date }[]> {
@@ -42,4 +43,22 @@ export async function listRecent(
     .limit(limit)
     .execute();
   return rows.map((row) => ({ domain: row.domain, checkedAt: toDate(row.checked_at) }));
+}
+
+/** `capacity`: about how many recently checked domains are kept. */
+export function createRecentRepository(db: Kysely<Database>, capacity: number): RecentRepository {
+  // Pruning after every tenth of the capacity keeps the table between capacity and 1.1 × capacity.
+  const pruneEvery = Math.max(1, Math.ceil(capacity / 10));
+  let addsSincePrune = 0;
+  return {
+    addRecent: async (domain, at) => {
+      await addRecent(db, domain, at);
+      addsSincePrune += 1;
+      if (addsSincePrune >= pruneEvery) {
+        addsSincePrune = 0;
+        await pruneRecent(db, capacity);
+      }
+    },
+    listRecent: (limit) => listRecent(db, limit),
+  };
 }

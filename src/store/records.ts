@@ -1,19 +1,19 @@
 /**
- * Domain records (SPEC §4, §8). The record is stored as JSON; `block_status_changed_at`
+ * Domain records (docs/api.md §4, §8). The record is stored as JSON; `block_status_changed_at`
  * lives in its own column, kept by the upsert while `block` stays the same, and is the
  * value every read puts into the record.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { type CheckRecord, formatTimestamp } from "../core/record.js";
 import { type Database, type RecordsTable, toDate } from "./schema.js";
-import type { StoredRecord } from "./types.js";
+import type { RecordsRepository, StoredRecord } from "./types.js";
 
 function withChangedAt(record: CheckRecord, changedAt: number | string): CheckRecord {
   return { ...record, block_status_changed_at: formatTimestamp(toDate(changedAt)) };
 }
 
 /** Plain SQL (valid in both dialects): it runs on every API request; see quota.ts. */
-export async function getRecord(db: Kysely<Database>, domain: string): Promise<StoredRecord | undefined> {
+async function getRecord(db: Kysely<Database>, domain: string): Promise<StoredRecord | undefined> {
   const { rows } = await sql<
     Pick<Selectable<RecordsTable>, "record" | "checked_at" | "block_status_changed_at">
   >`
@@ -30,11 +30,7 @@ export async function getRecord(db: Kysely<Database>, domain: string): Promise<S
  * One atomic upsert. A save older than the stored record (another instance finished a
  * later check first) changes nothing, and the stored record is returned instead.
  */
-export async function saveRecord(
-  db: Kysely<Database>,
-  record: CheckRecord,
-  checkedAt: Date,
-): Promise<CheckRecord> {
+async function saveRecord(db: Kysely<Database>, record: CheckRecord, checkedAt: Date): Promise<CheckRecord> {
   const saved = await db
     .insertInto("records")
     .values({
@@ -65,4 +61,11 @@ export async function saveRecord(
   if (saved) return withChangedAt(record, saved.block_status_changed_at);
   const newer = await getRecord(db, record.domain);
   return newer?.record ?? withChangedAt(record, checkedAt.getTime());
+}
+
+export function createRecordsRepository(db: Kysely<Database>): RecordsRepository {
+  return {
+    getRecord: (domain) => getRecord(db, domain),
+    saveRecord: (record, checkedAt) => saveRecord(db, record, checkedAt),
+  };
 }

@@ -1,4 +1,4 @@
-/** API key secrets (SPEC §6): random, prefixed, shown once; only their sha-256 is stored. */
+/** API key secrets (docs/api.md §6): random, prefixed, shown once; only their sha-256 is stored. */
 import { createHash, randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,5 +1,5 @@
 /**
- * The one repository layer (SPEC §6, §8). Implemented with Kysely over SQLite
+ * The one repository layer (docs/api.md §6, §8). Implemented with Kysely over SQLite
  * (better-sqlite3) and PostgreSQL (pg); same schema, same migrations.
  */
 import type { CheckRecord } from "../core/record.js";
@@ -48,16 +48,14 @@ export interface StoredRecord {
   checkedAt: Date;
 }
 
-export interface Store {
-  /** Applies pending migrations; returns the names of those applied by this call. */
-  migrate(): Promise<string[]>;
-  /** Rejects when the database is unreachable. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-
+/** Plans (SPEC §6): what the `plans` CLI command and the tests use. */
+export interface PlansRepository {
   createPlan(plan: Plan): Promise<Plan>;
   listPlans(): Promise<Plan[]>;
+}
 
+/** Keys (SPEC §6): created, listed, revoked and counted by the CLI and the server's first start. */
+export interface KeysRepository {
   /** Creates a key; the secret is returned once and only its hash is stored. */
   createKey(input: {
     plan: string;
@@ -66,28 +64,54 @@ export interface Store {
   }): Promise<{ key: ApiKey; secret: string }>;
   listKeys(): Promise<ApiKey[]>;
   revokeKey(id: string, now: Date): Promise<boolean>;
+  /** Every key ever created, revoked ones included. */
   countKeys(): Promise<number>;
-  /** Key and plan for a secret; undefined when unknown or revoked. */
-  authenticate(secret: string): Promise<AuthenticatedKey | undefined>;
+}
 
+/** Quota counting (SPEC §6): the store's part of every API request. */
+export interface UsageRepository {
   /**
-   * What every API request does: the key for the secret, then one request counted
-   * (exact across instances). Undefined when the secret is unknown or its key revoked.
+   * The key for a secret, then `units` (default 1, a whole number ≥ 1) counted against its
+   * quota, exactly across instances: all of them when that many are left, else none
+   * (`quota.allowed` false). Undefined when the secret is unknown or its key revoked.
    */
-  authorize(secret: string, now: Date): Promise<Authorization | undefined>;
-  /** Counts one request atomically when quota is left and the key is not revoked (exact across instances). */
-  consumeQuota(key: AuthenticatedKey, now: Date): Promise<QuotaState>;
-  /** Gives back one counted request (used when the answer turned out a 5xx). */
-  refundQuota(key: AuthenticatedKey, periodStart: Date): Promise<void>;
+  authorize(secret: string, now: Date, units?: number): Promise<Authorization | undefined>;
+  /** Gives back `units` (default 1) counted in a period (used when the answer turned out a 5xx). */
+  refund(key: AuthenticatedKey, periodStart: Date, units?: number): Promise<void>;
+}
 
+/** Domain records (SPEC §4, §8): the record cache's storage. */
+export interface RecordsRepository {
   getRecord(domain: string): Promise<StoredRecord | undefined>;
   /**
    * Saves a fresh record. block_status_changed_at keeps its stored value when
    * `block` did not change, else becomes `checkedAt`; the saved record is returned.
    */
   saveRecord(record: CheckRecord, checkedAt: Date): Promise<CheckRecord>;
+}
 
-  /** Recently checked domains (domains only, never addresses), newest first. */
+/** Recently checked domains (SPEC §7): domains only, never addresses. */
+export interface RecentRepository {
   addRecent(domain: string, at: Date): Promise<void>;
+  /** Newest first. */
   listRecent(limit: number): Promise<{ domain: string; checkedAt: Date }[]>;
+}
+
+/**
+ * What `openStore` returns: one repository per table group plus the database's own
+ * life cycle. Consumers take only the slice they use (e.g. HTTP `usage` and `ping`, the
+ * record cache `records` and `recent`, the keys command `keys` and `plans`). Every
+ * method rejects with `StoreUnavailableError` when the database cannot be reached.
+ */
+export interface Store {
+  plans: PlansRepository;
+  keys: KeysRepository;
+  usage: UsageRepository;
+  records: RecordsRepository;
+  recent: RecentRepository;
+  /** Applies pending migrations; returns the names of those applied by this call. */
+  migrate(): Promise<string[]>;
+  /** Rejects when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }

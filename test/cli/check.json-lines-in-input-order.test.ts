@@ -1,5 +1,5 @@
 /**
- * `mailrisk check` (SPEC §9) end to end: the configured DNS server (the loopback
+ * `mailrisk check` (docs/api.md §9) end to end: the configured DNS server (the loopback
  * authoritative server with the engine zones), the configured registries (loopback RDAP
  * and WHOIS, so nothing leaves the machine) and the database cache on a temporary SQLite
  * file. `--json` prints one full record per input, in input order, and a problem object
@@ -8,12 +8,9 @@
  */
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/check.js";
-import { loadConfig } from "../../src/config.js";
-import type { CheckRecord } from "../../src/core/record.js";
-import { createTestCli } from "../support/cli-context.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
+import { createTestCli } from "../../harness/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -21,9 +18,12 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../support/loopback-registries.js";
-import { FULL_FIELDS } from "../support/record-fields.js";
-import { fixtureZones } from "../support/zones.js";
+} from "../../harness/loopback-registries.js";
+import { FULL_FIELDS } from "../../harness/record-fields.js";
+import { fixtureZones } from "../../harness/zones.js";
+import { run } from "../../src/cli/check.js";
+import { loadConfig } from "../../src/config.js";
+import type { CheckRecord } from "../../src/core/record.js";
 
 let dns: DnsTestServer;
 let rdap: LoopbackRdap;

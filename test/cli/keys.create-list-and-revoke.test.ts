@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestCli } from "../../harness/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/keys.js";
 import { openStore } from "../../src/store/index.js";
-import { createTestCli } from "../support/cli-context.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -17,9 +17,9 @@ async function keys(...args: string[]) {
 }
 
 async function authenticate(secret: string) {
-  const store = await openStore(database.url);
+  const store = await openStore(database.location);
   try {
-    return await store.authenticate(secret);
+    return (await store.usage.authorize(secret, new Date()))?.key;
   } finally {
     await store.close();
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestCli } from "../../harness/cli-context.js";
+import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/migrate.js";
-import { createTestCli } from "../support/cli-context.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 let database: TestDatabase;
 beforeEach(async () => {

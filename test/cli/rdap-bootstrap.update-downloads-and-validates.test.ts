@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,7 +8,13 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/rdap-bootstrap.js";
-import { loadRdapBootstrap, rdapBaseUrlFor } from "../../src/core/age/rdap-bootstrap.js";
+import { loadConfig } from "../../src/config.js";
+import {
+  BUNDLED_RDAP_BOOTSTRAP_FILE,
+  loadRdapBootstrap,
+  rdapBaseUrlFor,
+} from "../../src/core/age/rdap-bootstrap.js";
+import { rdapBootstrapFileToRead } from "../../src/data/rdap-bootstrap-file.js";
 
 const IANA_LIKE = {
   description: "RDAP bootstrap file for Domain Name System registrations",
@@ -27,8 +35,18 @@ const BODIES: Record<string, { status: number; body: string }> = {
 
 let server: Server;
 let origin: string;
+/** Every run gets its own STATE_DIR, so nothing is ever written beside the bundled data. */
+let stateDir: string;
+let bundledHash: string;
+
+const sha256 = async (file: string) =>
+  createHash("sha256")
+    .update(await readFile(file))
+    .digest("hex");
 
 beforeAll(async () => {
+  bundledHash = await sha256(BUNDLED_RDAP_BOOTSTRAP_FILE);
+  stateDir = join(await mkdtemp(join(tmpdir(), "mailrisk-state-")), "var");
   server = createServer((request, response) => {
     const answer = BODIES[request.url ?? ""] ?? { status: 404, body: "" };
     response.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
@@ -40,16 +58,19 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await rm(join(stateDir, ".."), { recursive: true, force: true });
+  expect(await sha256(BUNDLED_RDAP_BOOTSTRAP_FILE)).toBe(bundledHash);
 });
 
-async function runCli(args: string[], config?: { rdapBootstrapFile: string | null }) {
+async function runCli(args: string[], env: Record<string, string> = {}) {
+  const config = loadConfig({ STATE_DIR: stateDir, ...env });
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: string[] = [];
   const err: string[] = [];
   stdout.on("data", (chunk) => out.push(String(chunk)));
   stderr.on("data", (chunk) => err.push(String(chunk)));
-  const code = await run(args, { stdout, stderr, ...(config ? { config } : {}) });
+  const code = await run(args, { stdout, stderr, config });
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
@@ -73,9 +94,22 @@ describe("mailrisk rdap-bootstrap update", () => {
 
   it("writes to RDAP_BOOTSTRAP_FILE when --out is not given", async () => {
     const file = await tempFile();
-    const result = await runCli(["update", "--url", `${origin}/dns.json`], { rdapBootstrapFile: file });
+    const result = await runCli(["update", "--url", `${origin}/dns.json`], { RDAP_BOOTSTRAP_FILE: file });
     expect(result.code).toBe(0);
     expect(JSON.parse(await readFile(file, "utf8")).publication).toBe(IANA_LIKE.publication);
+    expect(existsSync(stateDir)).toBe(false);
+  });
+
+  it("writes to <STATE_DIR>/rdap-bootstrap.json by default, creating STATE_DIR; the service then reads it", async () => {
+    const file = join(stateDir, "rdap-bootstrap.json");
+    const result = await runCli(["update", "--url", `${origin}/dns.json`]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toBe(`wrote ${file}: 3 TLDs, publication 2026-11-20T19:00:01Z\n`);
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual(IANA_LIKE);
+    const read = rdapBootstrapFileToRead(loadConfig({ STATE_DIR: stateDir }));
+    expect(read).toBe(file);
+    expect(rdapBaseUrlFor(loadRdapBootstrap(read), "a.example")).toBe("https://rdap.example.test/");
+    expect(await sha256(BUNDLED_RDAP_BOOTSTRAP_FILE)).toBe(bundledHash);
   });
 
   it.each([

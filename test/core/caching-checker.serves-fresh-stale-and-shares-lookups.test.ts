@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sampleRecord } from "../../harness/sample-record.js";
 import { CachingChecker } from "../../src/core/caching-checker.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainLists } from "../../src/core/lists.js";
@@ -6,7 +7,6 @@ import type { CheckRecord } from "../../src/core/record.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
-import { sampleRecord } from "../support/sample-record.js";
 
 const START = new Date("2026-01-10T12:00:00.000Z");
 const TTL_SECONDS = 3600;
@@ -19,11 +19,14 @@ function domainInput(domain: string): ParsedInput {
 function scriptedLookup() {
   const calls: string[] = [];
   const answers: Partial<CheckRecord>[] = [];
+  const running = { now: 0, most: 0 };
   let release: (() => void) | undefined;
   let gate: Promise<void> | undefined;
   return {
     calls,
     answers,
+    /** Look-ups running right now, and the most that ever ran at once. */
+    running,
     /** Holds every look-up until `open()`. */
     hold() {
       gate = new Promise((resolve) => {
@@ -36,8 +39,14 @@ function scriptedLookup() {
     },
     lookup: async (domain: string): Promise<CheckRecord> => {
       calls.push(domain);
-      if (gate) await gate;
-      return sampleRecord({ domain, base_domain: domain, ...answers.shift() });
+      running.now += 1;
+      running.most = Math.max(running.most, running.now);
+      try {
+        if (gate) await gate;
+        return sampleRecord({ domain, base_domain: domain, ...answers.shift() });
+      } finally {
+        running.now -= 1;
+      }
     },
   };
 }
@@ -53,12 +62,13 @@ describe("CachingChecker", () => {
     lists = loadDomainLists();
   });
   beforeEach(async () => {
-    store = await openStore("sqlite::memory:");
+    store = await openStore({ dialect: "sqlite", path: ":memory:" });
     await store.migrate();
     now = START;
     script = scriptedLookup();
     checker = new CachingChecker({
-      store,
+      records: store.records,
+      recent: store.recent,
       lists,
       lookup: script.lookup,
       clock: () => now,
@@ -80,7 +90,7 @@ describe("CachingChecker", () => {
     expect(new Set(results.map((result) => result.cache))).toEqual(new Set(["miss"]));
     expect((await checker.check(domainInput("example.org"))).cache).toBe("hit");
     expect(script.calls).toHaveLength(1);
-    expect((await store.getRecord("example.org"))?.record.domain).toBe("example.org");
+    expect((await store.records.getRecord("example.org"))?.record.domain).toBe("example.org");
   });
 
   it("serves a stale record at once while one background refresh replaces it", async () => {
@@ -127,18 +137,18 @@ describe("CachingChecker", () => {
     expect(role.record.is_role_based_email).toBe(true);
     const person = await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
     expect(person.record.is_role_based_email).toBe(false);
-    expect((await store.getRecord("example.org"))?.record.is_role_based_email).toBe(false);
+    expect((await store.records.getRecord("example.org"))?.record.is_role_based_email).toBe(false);
   });
 
   it("answers a hot domain from memory and sees another instance's newer record within 30 s", async () => {
     await checker.check(domainInput("example.org"));
     const reads = { count: 0 };
-    const getRecord = store.getRecord.bind(store);
-    store.getRecord = (domain) => {
+    const getRecord = store.records.getRecord.bind(store.records);
+    store.records.getRecord = (domain) => {
       reads.count += 1;
       return getRecord(domain);
     };
-    await store.saveRecord(sampleRecord({ domain: "example.org", risk: 77 }), now);
+    await store.records.saveRecord(sampleRecord({ domain: "example.org", risk: 77 }), now);
     now = new Date(START.getTime() + 29_000);
     expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
     expect(reads.count).toBe(0);
@@ -149,6 +159,72 @@ describe("CachingChecker", () => {
 
   it("lists the checked domain as recently checked", async () => {
     await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
-    expect((await store.listRecent(10)).map((entry) => entry.domain)).toEqual(["example.org"]);
+    expect((await store.recent.listRecent(10)).map((entry) => entry.domain)).toEqual(["example.org"]);
+  });
+
+  describe("with a budget of 8 look-ups", () => {
+    const DOMAINS = Array.from({ length: 500 }, (_, i) => `domain${i}.example`);
+    let budgeted: CachingChecker;
+
+    beforeEach(async () => {
+      budgeted = new CachingChecker({
+        records: store.records,
+        recent: store.recent,
+        lists,
+        lookup: script.lookup,
+        clock: () => now,
+        ttlSeconds: TTL_SECONDS,
+        lookupConcurrency: 8,
+      });
+      script.hold();
+      const first = Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(script.running.now).toBe(8);
+      script.open();
+      await first;
+      expect(script.running.most).toBe(8);
+      script.calls.length = 0;
+      script.running.most = 0;
+      now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
+    });
+    afterEach(() => budgeted.drain());
+
+    it("answers every expired record at once and refreshes them in half the budget, not all at once", async () => {
+      script.hold();
+      const stale = await Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
+      expect(new Set(stale.map((result) => result.cache))).toEqual(new Set(["stale"]));
+      expect(script.calls).toHaveLength(4);
+      script.open();
+      await budgeted.drain();
+      expect(script.running.most).toBe(4);
+    });
+
+    it("lets a caller's look-up past the refreshes while they hold half the budget", async () => {
+      script.hold();
+      await Promise.all(DOMAINS.slice(0, 100).map((domain) => budgeted.check(domainInput(domain))));
+      const missing = budgeted.check(domainInput("new.example"));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(script.calls).toContain("new.example");
+      script.open();
+      expect((await missing).cache).toBe("miss");
+    });
+  });
+
+  it("looks an expired record up again before answering when stale answers are off (batch runs)", async () => {
+    const batch = new CachingChecker({
+      records: store.records,
+      recent: store.recent,
+      lists,
+      lookup: script.lookup,
+      clock: () => now,
+      ttlSeconds: TTL_SECONDS,
+      serveStale: false,
+    });
+    script.answers.push({ risk: 10 }, { risk: 40 });
+    await batch.check(domainInput("example.org"));
+    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
+    const again = await batch.check(domainInput("example.org"));
+    expect([again.cache, again.record.risk]).toEqual(["miss", 40]);
+    expect(script.calls).toHaveLength(2);
   });
 });

@@ -75,7 +75,7 @@ describe("parking", () => {
 describe("typo suggestions", () => {
   it.each([
     ["otlook.com", "on no list, with its own mail", ["outlook.com"]],
-    ["gmial.com", "SPEC's own example, on the disposable lists", ["gmail.com"]],
+    ["gmial.com", "docs/api.md §4's own example, on the disposable lists", ["gmail.com"]],
     ["hotmial.com", "does not exist", ["hotmail.com"]],
     ["outlookk.com", "DNS times out", ["outlook.com"]],
   ])("suggests for %s (%s)", async (domain, _what, suggestions) => {

@@ -1,8 +1,8 @@
 /**
- * Every row of SPEC §4.1 (and the category rows docs/verdicts.md adds), decided by the
+ * Every row of docs/api.md §4.1 (and the category rows docs/verdicts.md adds), decided by the
  * whole engine from real DNS answers of the loopback server (fixture engine.json).
- * Risks follow the weight table in docs/verdicts.md; where SPEC gives only a bound
- * (≥ 90, 50–79 …) the test checks the bound as well.
+ * Risks follow the weight table in docs/verdicts.md; where a row has a range
+ * (≥ 90, 50–79 …) the test checks the range as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckRecord } from "../../src/core/record.js";
@@ -24,7 +24,7 @@ afterAll(() => engine.close());
 
 type Verdict = Pick<CheckRecord, "valid" | "block" | "risk" | "text" | "reason">;
 
-/** [what, input, expected verdict, SPEC's bounds for the risk]. */
+/** [what, input, expected verdict, the row's bounds for the risk]. */
 type Row = [string, string, Verdict, [number, number]];
 
 const EXISTS_NOT = "Domain does not exist";
@@ -233,11 +233,11 @@ function expectRow(record: CheckRecord, expected: Verdict, [min, max]: [number, 
   }).toEqual(expected);
   expect(record.risk).toBeGreaterThanOrEqual(min);
   expect(record.risk).toBeLessThanOrEqual(max);
-  // SPEC §4 `block`: invalid, disposable, parked, or risk ≥ 80.
+  // docs/api.md §4 `block`: invalid, disposable, parked, or risk ≥ 80.
   expect(record.block).toBe(!record.valid || record.is_disposable || record.is_parked || record.risk >= 80);
 }
 
-describe("checkDomain over the wire: the fixed rows of SPEC §4.1", () => {
+describe("checkDomain over the wire: the fixed rows of docs/api.md §4.1", () => {
   it.each(FIXED_ROWS)("%s (%s)", async (_what, input, expected, bounds) => {
     expectRow(await engine.check(input), expected, bounds);
   });
@@ -281,7 +281,7 @@ describe("role accounts (email inputs only)", () => {
   });
 });
 
-describe("timestamps and age (SPEC §4)", () => {
+describe("timestamps and age (docs/api.md §4)", () => {
   it("stamps the first block status change with the clock, seconds precision, +00:00", async () => {
     expect((await engine.check("gmail.com")).block_status_changed_at).toBe("2026-11-22T12:00:00+00:00");
   });

@@ -1,11 +1,11 @@
 /**
- * The eleven `is_*` flags, `email_provider` and `disposable_provider` (SPEC §4,
+ * The eleven `is_*` flags, `email_provider` and `disposable_provider` (docs/api.md §4,
  * docs/verdicts.md "Flags"), from the bundled lists and real DNS answers of the loopback
  * server. Each row names exactly the flags that must be true; every other flag must be
  * false, so a flag set by mistake fails as surely as one missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLAGS, type Flag } from "../support/record-fields.js";
+import { FLAGS, type Flag } from "../../harness/record-fields.js";
 import { type EngineOverTheWire, startEngine, trueFlags } from "./engine-over-the-wire.js";
 
 let engine: EngineOverTheWire;

@@ -1,10 +1,10 @@
 /** `mx_priorities` is keyed by host name, and DNS allows any name: also `__proto__`. */
 import { expect, it } from "vitest";
+import { MemoryResolver } from "../../harness/memory-resolver.js";
+import { Zones } from "../../harness/zones.js";
 import { checkDomain } from "../../src/core/check.js";
 import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
-import { MemoryResolver } from "../support/memory-resolver.js";
-import { Zones } from "../support/zones.js";
 
 it("keeps a host named __proto__ as an own key of mx_priorities", async () => {
   const lists = loadDomainLists();

@@ -4,6 +4,10 @@
  * domain-age lookup that knows only the registration dates a test gives it.
  */
 
+import { checkInput } from "../../harness/check-input.js";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { FLAGS, type Flag } from "../../harness/record-fields.js";
+import { fixtureZones } from "../../harness/zones.js";
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age/index.js";
 import type { CheckDeps } from "../../src/core/check.js";
 import type { DomainLists } from "../../src/core/lists.js";
@@ -11,13 +15,9 @@ import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
-import { checkInput } from "../support/check-input.js";
-import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
-import { FLAGS, type Flag } from "../support/record-fields.js";
-import { fixtureZones } from "../support/zones.js";
 
 export const NOW = new Date("2026-11-22T12:00:00Z");
-/** NOW as SPEC §4 writes timestamps. */
+/** NOW as docs/api.md §4 writes timestamps. */
 export const NOW_STAMP = "2026-11-22T12:00:00+00:00";
 /** Deadline of one DNS query: the fixture's dropped names time out after this. */
 export const TIMEOUT_MS = 300;
@@ -42,7 +42,7 @@ export interface EngineOverTheWire {
   server: DnsTestServer;
   lists: DomainLists;
   deps: CheckDeps;
-  /** Parses the input as the API does (SPEC §2) and checks it, with the role adjustment for an address. */
+  /** Parses the input as the API does (docs/api.md §2) and checks it, with the role adjustment for an address. */
   check(input: string): Promise<CheckRecord>;
   close(): Promise<void>;
 }

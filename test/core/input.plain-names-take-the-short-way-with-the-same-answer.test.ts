@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { randomIndex, seededRandom } from "../../harness/seeded-random.js";
 import { parseDomainByRules, plainDomain } from "../../src/core/input.js";
-import { randomIndex, seededRandom } from "../support/seeded-random.js";
 
 /** Names near the edges of the rules: hyphens, dots, digits, hex, A-labels, case, non-ASCII, length. */
 function nearMiss(random: () => number): string {

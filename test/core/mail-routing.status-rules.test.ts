@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { MemoryResolver } from "../../harness/memory-resolver.js";
+import { type NameFixture, Zones } from "../../harness/zones.js";
 import { lookupMailRouting, type RoutingStatus } from "../../src/core/mail-routing.js";
-import { MemoryResolver } from "../support/memory-resolver.js";
-import { type NameFixture, Zones } from "../support/zones.js";
 
 function resolverFor(names: Record<string, NameFixture>): MemoryResolver {
   return new MemoryResolver(new Zones({ zones: ["test"], names }));

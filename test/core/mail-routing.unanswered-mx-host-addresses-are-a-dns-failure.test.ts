@@ -1,12 +1,12 @@
 /**
  * When MX records name hosts but no host gets an address because the address look-ups
  * failed (timeout, SERVFAIL), where mail goes is unknown: a temporary DNS failure
- * (SPEC §4 `valid`), not "MX unresolvable". NXDOMAIN and NODATA are answers.
+ * (docs/api.md §4 `valid`), not "MX unresolvable". NXDOMAIN and NODATA are answers.
  */
 import { describe, expect, it } from "vitest";
+import { MemoryResolver } from "../../harness/memory-resolver.js";
+import { type NameFixture, Zones } from "../../harness/zones.js";
 import { lookupMailRouting, type RoutingStatus } from "../../src/core/mail-routing.js";
-import { MemoryResolver } from "../support/memory-resolver.js";
-import { type NameFixture, Zones } from "../support/zones.js";
 
 const DOMAIN = { MX: ["10 mx1.host.test", "20 mx2.host.test"] };
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { Zones } from "../../harness/zones.js";
 import type { DnsAnswer, DnsFailureCode } from "../../src/core/dns.js";
 import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
-import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
-import { Zones } from "../support/zones.js";
 
 const zones = new Zones({
   zones: ["test"],

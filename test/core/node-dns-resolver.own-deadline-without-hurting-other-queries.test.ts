@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { Zones } from "../../harness/zones.js";
 import type { DnsAnswer } from "../../src/core/dns.js";
 import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
-import { type DnsTestServer, startDnsServer } from "../support/dns-server.js";
-import { Zones } from "../support/zones.js";
 
 const TIMEOUT_MS = 300;
 

@@ -49,7 +49,7 @@ const categories = (c: Partial<Signals["categories"]>): Partial<Signals> => ({
   selfHosted: false,
 });
 
-describe("the fixed rows of SPEC §4.1 (first match wins)", () => {
+describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
   it.each([
     ["NXDOMAIN", status("nxdomain"), false, true, 100, "Domain does not exist", "NXDOMAIN"],
     ["null MX", status("null_mx"), false, true, 100, "Domain does not accept email", "Null MX"],

@@ -1,21 +1,31 @@
 import { afterEach, expect, it } from "vitest";
-import type { Store } from "../../src/store/types.js";
-import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
+import type { AppStore } from "../../src/http/app.js";
+import { StoreUnavailableError } from "../../src/store/errors.js";
+import { capturedLogger, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
-/** The store as the app sees it, with a switch that makes every call fail like an unreachable database. */
+/** What the store raises for a driver error such as this one (test/store/unavailable.*). */
+const unreachable = () =>
+  new StoreUnavailableError(new Error("connect ECONNREFUSED 10.0.0.1:5432 password=secret"));
+
+/**
+ * The store as the app sees it, with a switch that makes every call fail the way the
+ * store fails when its database is unreachable.
+ */
 function switchableStore() {
   const state = { down: false };
-  const wrap = (store: Store): Store =>
-    new Proxy(store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) =>
-          state.down
-            ? Promise.reject(new Error("connect ECONNREFUSED 10.0.0.1:5432 password=secret"))
-            : value.apply(target, args);
-      },
-    });
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      state.down ? Promise.reject(unreachable()) : call(...args);
+  const wrap = (store: AppStore): AppStore => ({
+    usage: {
+      authorize: guard((...args: Parameters<AppStore["usage"]["authorize"]>) =>
+        store.usage.authorize(...args),
+      ),
+      refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
+    },
+    ping: guard(() => store.ping()),
+  });
   return { state, wrap };
 }
 
@@ -30,6 +40,11 @@ const direct = (secret: string) =>
     payload: { domain: "example.com" },
   });
 
+/** Requests left on the key now, by counting one more. */
+async function remainingAfterOneMore(secret: string): Promise<number | undefined> {
+  return (await fixture.store.usage.authorize(secret, fixture.clock.now()))?.quota.remaining;
+}
+
 it("answers /readyz with 503 and Retry-After while the database is unreachable, /healthz with 200", async () => {
   const db = switchableStore();
   fixture = await openHttpFixture({ wrapStore: db.wrap });
@@ -43,9 +58,10 @@ it("answers /readyz with 503 and Retry-After while the database is unreachable, 
   expect((await fixture.app.inject({ url: "/healthz" })).json()).toEqual({ status: "ok" });
 });
 
-it("answers a checking request with 503 when authentication cannot reach the database", async () => {
+it("answers a checking request with 503 when authentication cannot reach the database, logged at warn", async () => {
   const db = switchableStore();
-  fixture = await openHttpFixture({ wrapStore: db.wrap });
+  const { lines, logger } = capturedLogger();
+  fixture = await openHttpFixture({ wrapStore: db.wrap, logger });
   const { secret } = await fixture.newKey();
   db.state.down = true;
   for (const response of [
@@ -58,20 +74,25 @@ it("answers a checking request with 503 when authentication cannot reach the dat
     expect(response.headers["x-ratelimit-requests-remaining"]).toBe("0");
     expect(response.body).not.toMatch(/ECONNREFUSED|password/);
   }
+  const logged = lines
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.msg === "database unavailable");
+  expect(logged.map((entry) => entry.level)).toEqual([40, 40]);
 });
 
-it("answers 503 when a check fails because the database went away", async () => {
+it("answers 503 when a check fails because the database went away, and gives the request back", async () => {
   const db = switchableStore();
   const checker = fakeChecker(() => {
-    db.state.down = true;
-    throw new Error("select from records: connection terminated");
+    throw unreachable();
   });
   fixture = await openHttpFixture({ wrapStore: db.wrap, checker });
-  const { secret } = await fixture.newKey();
+  const { secret } = await fixture.newKey({ quota: 5 });
   const response = await direct(secret);
   expect(response.statusCode).toBe(503);
   expect(response.json().code).toBe("database_unavailable");
   expect(response.headers["retry-after"]).toMatch(/^\d+$/);
+  expect(response.headers["x-ratelimit-requests-remaining"]).toBe("5");
+  expect(await remainingAfterOneMore(secret)).toBe(4);
 });
 
 it("answers 500 internal_error without internals when the check fails otherwise, and gives the request back", async () => {
@@ -91,9 +112,25 @@ it("answers 500 internal_error without internals when the check fails otherwise,
   });
   expect(failed.body).not.toMatch(/TypeError|check\.ts|srv/);
   expect(failed.headers["x-ratelimit-requests-remaining"]).toBe("5");
-  const usage = await fixture.store.consumeQuota(
-    (await fixture.store.authenticate(secret)) ?? expect.fail("key"),
-    fixture.clock.now(),
-  );
-  expect(usage.remaining).toBe(4);
+  expect(await remainingAfterOneMore(secret)).toBe(4);
+});
+
+it("answers 500 and logs an error when authorization fails for another reason than the database", async () => {
+  const { lines, logger } = capturedLogger();
+  fixture = await openHttpFixture({
+    logger,
+    wrapStore: (store) => ({
+      ...store,
+      usage: { ...store.usage, authorize: () => Promise.reject(new TypeError("cannot read 'quota'")) },
+    }),
+  });
+  const { secret } = await fixture.newKey();
+  const response = await direct(secret);
+  expect(response.statusCode).toBe(500);
+  expect(response.json().code).toBe("internal_error");
+  expect(response.headers["retry-after"]).toBeUndefined();
+  const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "unhandled error");
+  expect(logged).toEqual([
+    expect.objectContaining({ level: 50, err: expect.objectContaining({ type: "TypeError" }) }),
+  ]);
 });

@@ -2,14 +2,15 @@
  * Shared set-up of the HTTP tests: the app on a real store (a temporary SQLite file
  * by default), a fake checker (unit tests only) and a movable clock.
  */
+import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { loadConfig } from "../../src/config.js";
+import { pino } from "pino";
+import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
+import { sampleRecord } from "../../harness/sample-record.js";
 import type { Checker, CheckResult } from "../../src/core/checker.js";
 import type { ParsedInput } from "../../src/core/input.js";
-import { buildApp } from "../../src/http/app.js";
+import { type AppStore, buildApp } from "../../src/http/app.js";
 import type { Store } from "../../src/store/types.js";
-import { type DatabaseKind, openTestStore } from "../support/databases.js";
-import { sampleRecord } from "../support/sample-record.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");
 
@@ -33,6 +34,18 @@ export function fakeChecker(
     },
     async drain() {},
   };
+}
+
+/** A pino logger at trace level whose JSON lines land in `lines`. */
+export function capturedLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: "trace" }, stream) };
 }
 
 export interface Clock {
@@ -64,8 +77,8 @@ export interface FixtureOptions {
   kind?: DatabaseKind;
   checker?: FakeChecker;
   logger?: Parameters<typeof buildApp>[0]["logger"];
-  /** Wraps the store the app sees (failure injection). */
-  wrapStore?: (store: Store) => Store;
+  /** Wraps the slice of the store the app sees (failure injection). */
+  wrapStore?: (store: AppStore) => AppStore;
 }
 
 export async function openHttpFixture(options: FixtureOptions = {}): Promise<HttpFixture> {
@@ -74,13 +87,13 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
   const checker = options.checker ?? fakeChecker();
   const clock = movableClock();
   const app = await buildApp({
-    config: loadConfig({}),
     store: options.wrapStore ? options.wrapStore(store) : store,
     checker,
     logger: options.logger ?? false,
     clock: clock.now,
   });
-  const plans = new Set((await store.listPlans()).map((plan) => plan.name));
+  await app.ready();
+  const plans = new Set((await store.plans.listPlans()).map((plan) => plan.name));
   return {
     app,
     store,
@@ -89,10 +102,10 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     async newKey({ quota = 1000, periodDays = 30 } = {}) {
       const plan = `test-${quota}-${periodDays}`;
       if (!plans.has(plan)) {
-        await store.createPlan({ name: plan, quota, periodDays });
+        await store.plans.createPlan({ name: plan, quota, periodDays });
         plans.add(plan);
       }
-      const { key, secret } = await store.createKey({ plan, now: clock.now() });
+      const { key, secret } = await store.keys.createKey({ plan, now: clock.now() });
       return { id: key.id, secret };
     },
     async close() {

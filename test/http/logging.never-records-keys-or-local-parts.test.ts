@@ -1,22 +1,9 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
-import { sampleRecord } from "../support/sample-record.js";
-import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
+import { sampleRecord } from "../../harness/sample-record.js";
+import { capturedLogger, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;
 afterEach(() => fixture.close());
-
-function capturedLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split("\n").filter(Boolean));
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: "trace" }, stream) };
-}
 
 it("logs requests with path, status and domain, never keys, headers or email local parts", async () => {
   const { lines, logger } = capturedLogger();

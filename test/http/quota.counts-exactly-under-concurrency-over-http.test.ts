@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../support/databases.js";
+import { DATABASE_KINDS } from "../../harness/databases.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 describe.each(DATABASE_KINDS)("on %s", (kind) => {

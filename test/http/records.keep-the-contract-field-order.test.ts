@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { FULL_FIELDS, SIMPLE_FIELDS } from "../support/record-fields.js";
-import { sampleRecord } from "../support/sample-record.js";
+import { FULL_FIELDS, SIMPLE_FIELDS } from "../../harness/record-fields.js";
+import { sampleRecord } from "../../harness/sample-record.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;
@@ -15,7 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => fixture.close());
 
-it("serialises the full record in the seed's table order", async () => {
+it("serialises the full record in docs/api.md §4's order", async () => {
   const response = await fixture.app.inject({
     method: "POST",
     url: "/v2/",
@@ -26,7 +26,7 @@ it("serialises the full record in the seed's table order", async () => {
   expect(response.json()).toEqual(sampleRecord());
 });
 
-it("serialises the simple record in SPEC §4's order", async () => {
+it("serialises the simple record in docs/api.md §4's order", async () => {
   const response = await fixture.app.inject({
     url: "/?email=a@example.com",
     headers: { "x-gateway-key": secret },

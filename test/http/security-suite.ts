@@ -74,7 +74,7 @@ export function securitySuite(route: CheckingRoute): void {
     it("answers a revoked key with 401 invalid_api_key", async () => {
       const { id, secret } = await fixture.newKey();
       expect((await send(route.request(secret, "example.com"))).statusCode).toBe(200);
-      await fixture.store.revokeKey(id, fixture.clock.now());
+      await fixture.store.keys.revokeKey(id, fixture.clock.now());
       const response = await send(route.request(secret, "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("invalid_api_key");

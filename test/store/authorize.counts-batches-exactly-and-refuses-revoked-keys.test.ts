@@ -1,15 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Authorization, Store } from "../../src/store/types.js";
-import { DATABASE_KINDS, openTestStore, type TestStore } from "../support/databases.js";
-
-const CREATED = new Date("2024-03-01T10:00:00.000Z");
-const NOW = new Date("2024-03-02T10:00:00.000Z");
-
-async function secretOnPlan(store: Store, quota: number): Promise<{ id: string; secret: string }> {
-  await store.createPlan({ name: `q${quota}`, quota, periodDays: 30 });
-  const { key, secret } = await store.createKey({ plan: `q${quota}`, now: CREATED });
-  return { id: key.id, secret };
-}
+import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import type { Authorization } from "../../src/store/types.js";
+import { CREATED, NOW, secretOnPlan } from "./quota-keys.js";
 
 function remaining(results: (Authorization | undefined)[]): number[] {
   return results.flatMap((result) => (result?.quota.allowed ? [result.quota.remaining] : []));
@@ -24,14 +16,16 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
 
   it("answers undefined for an unknown secret and counts nothing", async () => {
     const { secret } = await secretOnPlan(db.store, 5);
-    expect(await db.store.authorize(`${secret}x`, NOW)).toBeUndefined();
-    const first = await db.store.authorize(secret, NOW);
+    expect(await db.store.usage.authorize(`${secret}x`, NOW)).toBeUndefined();
+    const first = await db.store.usage.authorize(secret, NOW);
     expect(first?.quota).toMatchObject({ allowed: true, remaining: 4, limit: 5 });
   });
 
   it("counts requests arriving together one by one, never past the quota", async () => {
     const { secret } = await secretOnPlan(db.store, 50);
-    const results = await Promise.all(Array.from({ length: 90 }, () => db.store.authorize(secret, NOW)));
+    const results = await Promise.all(
+      Array.from({ length: 90 }, () => db.store.usage.authorize(secret, NOW)),
+    );
     expect(remaining(results).sort((a, b) => b - a)).toEqual(Array.from({ length: 50 }, (_, i) => 49 - i));
     const refused = results.filter((result) => !result?.quota.allowed);
     expect(refused).toHaveLength(40);
@@ -40,24 +34,26 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
 
   it("counts a remembered key's requests of one turn in arrival order", async () => {
     const { secret } = await secretOnPlan(db.store, 50);
-    await db.store.authorize(secret, NOW);
-    const results = await Promise.all(Array.from({ length: 20 }, () => db.store.authorize(secret, NOW)));
+    await db.store.usage.authorize(secret, NOW);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => db.store.usage.authorize(secret, NOW)),
+    );
     expect(remaining(results)).toEqual(Array.from({ length: 20 }, (_, i) => 48 - i));
   });
 
   it("counts a batch that does not fit up to the quota and refuses the rest", async () => {
     const { secret } = await secretOnPlan(db.store, 10);
-    for (let i = 0; i < 7; i++) await db.store.authorize(secret, NOW);
-    const results = await Promise.all(Array.from({ length: 6 }, () => db.store.authorize(secret, NOW)));
+    for (let i = 0; i < 7; i++) await db.store.usage.authorize(secret, NOW);
+    const results = await Promise.all(Array.from({ length: 6 }, () => db.store.usage.authorize(secret, NOW)));
     expect(results.map((result) => result?.quota.allowed)).toEqual([true, true, true, false, false, false]);
     expect(remaining(results)).toEqual([2, 1, 0]);
   });
 
   it("counts the keys of one batch separately", async () => {
     const a = await secretOnPlan(db.store, 3);
-    const { secret: b } = await db.store.createKey({ plan: "q3", now: CREATED });
+    const { secret: b } = await db.store.keys.createKey({ plan: "q3", now: CREATED });
     const results = await Promise.all(
-      [a.secret, b, a.secret, b, a.secret].map((s) => db.store.authorize(s, NOW)),
+      [a.secret, b, a.secret, b, a.secret].map((s) => db.store.usage.authorize(s, NOW)),
     );
     const remainingOf = (id: string | undefined) =>
       remaining(results.filter((result) => (result?.key.id === a.id) === (id === a.id))).sort();
@@ -69,7 +65,7 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
     const { secret } = await secretOnPlan(db.store, 50);
     const other = await db.openAnother();
     const results = await Promise.all(
-      Array.from({ length: 90 }, (_, i) => (i % 2 === 0 ? db.store : other).authorize(secret, NOW)),
+      Array.from({ length: 90 }, (_, i) => (i % 2 === 0 ? db.store : other).usage.authorize(secret, NOW)),
     );
     expect(new Set(remaining(results))).toEqual(new Set(Array.from({ length: 50 }, (_, i) => i)));
     expect(remaining(results)).toHaveLength(50);
@@ -77,19 +73,21 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
 
   it("refuses a remembered key at once when another instance revokes it", async () => {
     const { id, secret } = await secretOnPlan(db.store, 100);
-    expect((await db.store.authorize(secret, NOW))?.quota.allowed).toBe(true);
+    expect((await db.store.usage.authorize(secret, NOW))?.quota.allowed).toBe(true);
     const cli = await db.openAnother();
-    expect(await cli.revokeKey(id, NOW)).toBe(true);
-    expect(await db.store.authorize(secret, NOW)).toBeUndefined();
-    expect(await Promise.all([db.store.authorize(secret, NOW), db.store.authorize(secret, NOW)])).toEqual([
-      undefined,
-      undefined,
-    ]);
+    expect(await cli.keys.revokeKey(id, NOW)).toBe(true);
+    expect(await db.store.usage.authorize(secret, NOW)).toBeUndefined();
+    expect(
+      await Promise.all([db.store.usage.authorize(secret, NOW), db.store.usage.authorize(secret, NOW)]),
+    ).toEqual([undefined, undefined]);
   });
 
   it("refuses every request of a plan without quota", async () => {
     const { secret } = await secretOnPlan(db.store, 0);
-    const results = await Promise.all([db.store.authorize(secret, NOW), db.store.authorize(secret, NOW)]);
+    const results = await Promise.all([
+      db.store.usage.authorize(secret, NOW),
+      db.store.usage.authorize(secret, NOW),
+    ]);
     expect(results.map((result) => result?.quota)).toEqual([
       expect.objectContaining({ allowed: false, remaining: 0, limit: 0 }),
       expect.objectContaining({ allowed: false, remaining: 0, limit: 0 }),

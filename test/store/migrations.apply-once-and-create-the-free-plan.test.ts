@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../support/databases.js";
 
 describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
   let database: TestDatabase;
   const opened: Store[] = [];
   const open = async () => {
-    const store = await openStore(database.url);
+    const store = await openStore(database.location);
     opened.push(store);
     return store;
   };
@@ -31,18 +31,18 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
   it("creates the built-in free plan: 1000 requests per 30 days", async () => {
     const store = await open();
     await store.migrate();
-    expect(await store.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
+    expect(await store.plans.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
   });
 
   it("keeps the data when the database is opened again", async () => {
     const store = await open();
     await store.migrate();
-    const { key } = await store.createKey({ plan: "free", now: new Date() });
+    const { key } = await store.keys.createKey({ plan: "free", now: new Date() });
     await store.close();
     opened.splice(opened.indexOf(store), 1);
     const reopened = await open();
     expect(await reopened.migrate()).toEqual([]);
-    expect((await reopened.listKeys()).map((k) => k.id)).toEqual([key.id]);
+    expect((await reopened.keys.listKeys()).map((k) => k.id)).toEqual([key.id]);
   });
 
   it("answers ping once open", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { InvalidPlanError, PlanExistsError } from "../../src/store/index.js";
-import { DATABASE_KINDS, openTestStore, type TestStore } from "../support/databases.js";
 
 describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
   let db: TestStore;
@@ -10,22 +10,22 @@ describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
   afterEach(() => db.cleanup());
 
   it("creates a plan and lists it after the built-in one", async () => {
-    expect(await db.store.createPlan({ name: "pro", quota: 50_000, periodDays: 7 })).toEqual({
+    expect(await db.store.plans.createPlan({ name: "pro", quota: 50_000, periodDays: 7 })).toEqual({
       name: "pro",
       quota: 50_000,
       periodDays: 7,
     });
-    expect(await db.store.listPlans()).toEqual([
+    expect(await db.store.plans.listPlans()).toEqual([
       { name: "free", quota: 1000, periodDays: 30 },
       { name: "pro", quota: 50_000, periodDays: 7 },
     ]);
   });
 
   it("refuses a second plan of the same name and keeps the first", async () => {
-    await expect(db.store.createPlan({ name: "free", quota: 5, periodDays: 1 })).rejects.toBeInstanceOf(
+    await expect(db.store.plans.createPlan({ name: "free", quota: 5, periodDays: 1 })).rejects.toBeInstanceOf(
       PlanExistsError,
     );
-    expect(await db.store.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
+    expect(await db.store.plans.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
   });
 
   it.each([
@@ -40,14 +40,14 @@ describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
     { name: "pro", quota: 1, periodDays: 0 },
     { name: "pro", quota: 1, periodDays: 3651 },
   ])("refuses the invalid plan %o", async (plan) => {
-    await expect(db.store.createPlan(plan)).rejects.toBeInstanceOf(InvalidPlanError);
+    await expect(db.store.plans.createPlan(plan)).rejects.toBeInstanceOf(InvalidPlanError);
   });
 
   it("accepts a plan with quota 0 (every request refused)", async () => {
-    await expect(db.store.createPlan({ name: "suspended", quota: 0, periodDays: 30 })).resolves.toMatchObject(
-      {
-        quota: 0,
-      },
-    );
+    await expect(
+      db.store.plans.createPlan({ name: "suspended", quota: 0, periodDays: 30 }),
+    ).resolves.toMatchObject({
+      quota: 0,
+    });
   });
 });

@@ -20,19 +20,14 @@ function key(id: string): AuthenticatedKey {
 
 /** Records every call and answers with `remaining` counting down per call. */
 function recordingCounter() {
-  const calls: { id: string; count: number; now: Date }[] = [];
-  const count: CountRequests = async (k, now, n) => {
-    calls.push({ id: k.id, count: n, now });
-    return Array.from(
-      { length: n },
-      (_, i): QuotaState => ({
-        allowed: true,
-        limit: 100,
-        remaining: 100 - i - 1,
-        periodStart: CREATED,
-        resetAt: now,
-      }),
-    );
+  const calls: { id: string; units: readonly number[]; now: Date }[] = [];
+  const count: CountRequests = async (k, now, units) => {
+    calls.push({ id: k.id, units, now });
+    let used = 0;
+    return units.map((n): QuotaState => {
+      used += n;
+      return { allowed: true, limit: 100, remaining: 100 - used, periodStart: CREATED, resetAt: now };
+    });
   };
   return { calls, count };
 }
@@ -42,12 +37,30 @@ describe("batchQuotaCounting", () => {
     const { calls, count } = recordingCounter();
     const countRequest = batchQuotaCounting(count);
     const now = new Date(CREATED.getTime() + DAY);
-    const states = await Promise.all(["a", "b", "a", "a", "b"].map((id) => countRequest(key(id), now)));
-    expect(calls.map(({ id, count: n }) => [id, n])).toEqual([
-      ["a", 3],
-      ["b", 2],
+    const states = await Promise.all(["a", "b", "a", "a", "b"].map((id) => countRequest(key(id), now, 1)));
+    expect(calls.map(({ id, units }) => [id, units])).toEqual([
+      ["a", [1, 1, 1]],
+      ["b", [1, 1]],
     ]);
     expect(states.map((state) => state.remaining)).toEqual([99, 99, 98, 97, 98]);
+  });
+
+  it("passes each request's units on, in arrival order, and gives each its own state", async () => {
+    const { calls, count } = recordingCounter();
+    const countRequest = batchQuotaCounting(count);
+    const now = new Date(CREATED.getTime() + DAY);
+    const requests: [string, number][] = [
+      ["a", 5],
+      ["b", 1],
+      ["a", 1],
+      ["a", 10],
+    ];
+    const states = await Promise.all(requests.map(([id, units]) => countRequest(key(id), now, units)));
+    expect(calls.map(({ id, units }) => [id, units])).toEqual([
+      ["a", [5, 1, 10]],
+      ["b", [1]],
+    ]);
+    expect(states.map((state) => state.remaining)).toEqual([95, 99, 94, 84]);
   });
 
   it("keeps requests of different periods apart and starts a new batch in the next turn", async () => {
@@ -55,19 +68,19 @@ describe("batchQuotaCounting", () => {
     const countRequest = batchQuotaCounting(count);
     const inFirst = new Date(CREATED.getTime() + DAY);
     const inSecond = new Date(CREATED.getTime() + 31 * DAY);
-    await Promise.all([countRequest(key("a"), inFirst), countRequest(key("a"), inSecond)]);
-    await countRequest(key("a"), inFirst);
-    expect(calls.map(({ count: n, now }) => [n, now])).toEqual([
-      [1, inFirst],
-      [1, inSecond],
-      [1, inFirst],
+    await Promise.all([countRequest(key("a"), inFirst, 1), countRequest(key("a"), inSecond, 1)]);
+    await countRequest(key("a"), inFirst, 1);
+    expect(calls.map(({ units, now }) => [units, now])).toEqual([
+      [[1], inFirst],
+      [[1], inSecond],
+      [[1], inFirst],
     ]);
   });
 
   it("fails every request of a group whose counting fails, and only those", async () => {
-    const countRequest = batchQuotaCounting(async (k, now, n) => {
+    const countRequest = batchQuotaCounting(async (k, now, units) => {
       if (k.id === "down") throw new Error("database unreachable");
-      return Array.from({ length: n }, () => ({
+      return units.map(() => ({
         allowed: true,
         limit: 1,
         remaining: 0,
@@ -76,9 +89,9 @@ describe("batchQuotaCounting", () => {
       }));
     });
     const results = await Promise.allSettled([
-      countRequest(key("down"), CREATED),
-      countRequest(key("up"), CREATED),
-      countRequest(key("down"), CREATED),
+      countRequest(key("down"), CREATED, 1),
+      countRequest(key("up"), CREATED, 1),
+      countRequest(key("down"), CREATED, 1),
     ]);
     expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled", "rejected"]);
   });

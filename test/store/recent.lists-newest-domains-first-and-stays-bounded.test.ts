@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DATABASE_KINDS, openTestStore, type TestStore } from "../support/databases.js";
+import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 
 const at = (minute: number) => new Date(Date.UTC(2024, 8, 16, 12, minute));
 
@@ -9,23 +9,23 @@ describe.each(DATABASE_KINDS)("recently checked domains on %s", (kind) => {
 
   it("lists domains newest first, each once, with the time of its latest check", async () => {
     db = await openTestStore(kind);
-    await db.store.addRecent("a.example", at(1));
-    await db.store.addRecent("b.example", at(2));
-    await db.store.addRecent("c.example", at(3));
-    await db.store.addRecent("a.example", at(4));
-    await db.store.addRecent("b.example", at(0)); // an older check does not move it back
-    expect(await db.store.listRecent(10)).toEqual([
+    await db.store.recent.addRecent("a.example", at(1));
+    await db.store.recent.addRecent("b.example", at(2));
+    await db.store.recent.addRecent("c.example", at(3));
+    await db.store.recent.addRecent("a.example", at(4));
+    await db.store.recent.addRecent("b.example", at(0)); // an older check does not move it back
+    expect(await db.store.recent.listRecent(10)).toEqual([
       { domain: "a.example", checkedAt: at(4) },
       { domain: "c.example", checkedAt: at(3) },
       { domain: "b.example", checkedAt: at(2) },
     ]);
-    expect(await db.store.listRecent(2)).toHaveLength(2);
+    expect(await db.store.recent.listRecent(2)).toHaveLength(2);
   });
 
   it("keeps about its capacity, always the newest", async () => {
     db = await openTestStore(kind, { recentCapacity: 20 });
-    for (let i = 0; i < 50; i++) await db.store.addRecent(`d${i}.example`, at(i));
-    const kept = await db.store.listRecent(100);
+    for (let i = 0; i < 50; i++) await db.store.recent.addRecent(`d${i}.example`, at(i));
+    const kept = await db.store.recent.listRecent(100);
     expect(kept.length).toBeGreaterThanOrEqual(20);
     expect(kept.length).toBeLessThanOrEqual(22);
     expect(kept.slice(0, 20).map((r) => r.domain)).toEqual(

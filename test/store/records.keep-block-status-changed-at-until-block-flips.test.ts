@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DATABASE_KINDS, openTestStore, type TestStore } from "../support/databases.js";
-import { sampleRecord } from "../support/sample-record.js";
+import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { sampleRecord } from "../../harness/sample-record.js";
 
 const T1 = new Date("2024-09-16T00:39:22.500Z");
 const T2 = new Date("2024-09-17T08:00:00.000Z");
@@ -15,48 +15,48 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
   afterEach(() => db.cleanup());
 
   it("finds nothing for a domain never saved", async () => {
-    expect(await db.store.getRecord("example.com")).toBeUndefined();
+    expect(await db.store.records.getRecord("example.com")).toBeUndefined();
   });
 
   it("sets block_status_changed_at to the first check's time, whatever the record said", async () => {
-    const saved = await db.store.saveRecord(sampleRecord(), T1);
+    const saved = await db.store.records.saveRecord(sampleRecord(), T1);
     expect(saved).toEqual(sampleRecord({ block_status_changed_at: "2024-09-16T00:39:22+00:00" }));
-    expect(await db.store.getRecord("example.com")).toEqual({ record: saved, checkedAt: T1 });
+    expect(await db.store.records.getRecord("example.com")).toEqual({ record: saved, checkedAt: T1 });
   });
 
   it("keeps block_status_changed_at while block stays, and moves it when block flips", async () => {
-    await db.store.saveRecord(sampleRecord({ risk: 10 }), T1);
-    const same = await db.store.saveRecord(sampleRecord({ risk: 20 }), T2);
+    await db.store.records.saveRecord(sampleRecord({ risk: 10 }), T1);
+    const same = await db.store.records.saveRecord(sampleRecord({ risk: 20 }), T2);
     expect(same).toMatchObject({ risk: 20, block_status_changed_at: "2024-09-16T00:39:22+00:00" });
 
-    const flipped = await db.store.saveRecord(sampleRecord({ block: true, risk: 90 }), T3);
+    const flipped = await db.store.records.saveRecord(sampleRecord({ block: true, risk: 90 }), T3);
     expect(flipped).toMatchObject({ block: true, block_status_changed_at: "2024-09-18T09:30:00+00:00" });
 
-    const back = await db.store.saveRecord(sampleRecord({ block: false }), T4);
+    const back = await db.store.records.saveRecord(sampleRecord({ block: false }), T4);
     expect(back.block_status_changed_at).toBe("2024-09-19T10:45:00+00:00");
-    expect(await db.store.getRecord("example.com")).toEqual({ record: back, checkedAt: T4 });
+    expect(await db.store.records.getRecord("example.com")).toEqual({ record: back, checkedAt: T4 });
   });
 
   it("returns the stored record with its fields in the contract's order", async () => {
-    await db.store.saveRecord(sampleRecord(), T1);
-    const stored = await db.store.getRecord("example.com");
+    await db.store.records.saveRecord(sampleRecord(), T1);
+    const stored = await db.store.records.getRecord("example.com");
     expect(Object.keys(stored?.record ?? {})).toEqual(Object.keys(sampleRecord()));
   });
 
   it("ignores a save older than the stored record and returns the newer one", async () => {
-    const newer = await db.store.saveRecord(sampleRecord({ block: true, risk: 95 }), T3);
-    const late = await db.store.saveRecord(sampleRecord({ block: false, risk: 5 }), T2);
+    const newer = await db.store.records.saveRecord(sampleRecord({ block: true, risk: 95 }), T3);
+    const late = await db.store.records.saveRecord(sampleRecord({ block: false, risk: 5 }), T2);
     expect(late).toEqual(newer);
-    expect(await db.store.getRecord("example.com")).toEqual({ record: newer, checkedAt: T3 });
+    expect(await db.store.records.getRecord("example.com")).toEqual({ record: newer, checkedAt: T3 });
   });
 
   it("keeps domains apart", async () => {
-    await db.store.saveRecord(sampleRecord({ domain: "a.example", block: true }), T1);
-    await db.store.saveRecord(sampleRecord({ domain: "b.example" }), T2);
-    expect((await db.store.getRecord("a.example"))?.record).toMatchObject({
+    await db.store.records.saveRecord(sampleRecord({ domain: "a.example", block: true }), T1);
+    await db.store.records.saveRecord(sampleRecord({ domain: "b.example" }), T2);
+    expect((await db.store.records.getRecord("a.example"))?.record).toMatchObject({
       block: true,
       domain: "a.example",
     });
-    expect((await db.store.getRecord("b.example"))?.checkedAt).toEqual(T2);
+    expect((await db.store.records.getRecord("b.example"))?.checkedAt).toEqual(T2);
   });
 });

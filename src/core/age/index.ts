@@ -1,16 +1,16 @@
-/** Domain age (SPEC §4 `domain_age_days`, `domain_created_at`), wired from configuration. */
+/** Domain age (docs/api.md §4 `domain_age_days`, `domain_created_at`), wired from configuration. */
 import type { DomainAgeLookup } from "./domain-age.js";
 import { loadRdapBootstrap } from "./rdap-bootstrap.js";
 import { RegistryDomainAgeLookup } from "./registry-domain-age-lookup.js";
-import { loadWhoisServers, parseWhoisServer } from "./whois-servers.js";
+import { loadWhoisServers, type WhoisServer } from "./whois-servers.js";
 
 export { ageInDays, type DomainAge, type DomainAgeLookup, domainAgeFields } from "./domain-age.js";
 
 export interface DomainAgeConfig {
-  /** RDAP_BOOTSTRAP_FILE; null → the bundled data/rdap-bootstrap.json. */
+  /** The bootstrap file to read (chosen by src/data/rdap-bootstrap-file.ts); null → the bundled data/rdap-bootstrap.json. */
   bootstrapFile: string | null;
-  /** WHOIS_SERVER (host[:port]); null → the bundled data/whois-servers.txt. */
-  whoisServer: string | null;
+  /** WHOIS_SERVER, parsed by loadConfig; null → the bundled data/whois-servers.txt. */
+  whoisServer: WhoisServer | null;
   /** AGE_TIMEOUT_MS. */
   timeoutMs: number;
   clock?: () => Date;
@@ -21,7 +21,7 @@ export function createDomainAgeLookup(config: DomainAgeConfig): DomainAgeLookup 
   return new RegistryDomainAgeLookup({
     rdap: loadRdapBootstrap(config.bootstrapFile),
     whois: loadWhoisServers(),
-    whoisOverride: config.whoisServer === null ? null : parseWhoisServer(config.whoisServer),
+    whoisOverride: config.whoisServer,
     deadlineMs: config.timeoutMs,
     clock: config.clock,
   });

@@ -1,8 +1,9 @@
 /**
  * The IANA RDAP bootstrap for DNS (RFC 9224, `https://data.iana.org/rdap/dns.json`):
  * which RDAP base URLs serve which TLDs. The bundled snapshot lives in
- * `data/rdap-bootstrap.json` (built by scripts/build-rdap-bootstrap.ts, refreshed by
- * `mailrisk rdap-bootstrap update`); `RDAP_BOOTSTRAP_FILE` replaces it.
+ * `data/rdap-bootstrap.json` (built by scripts/build-rdap-bootstrap.ts); a fresher copy
+ * from `mailrisk rdap-bootstrap update` in STATE_DIR, or `RDAP_BOOTSTRAP_FILE`, replaces
+ * it (src/data/rdap-bootstrap-file.ts decides which).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

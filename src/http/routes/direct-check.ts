@@ -1,11 +1,10 @@
 /**
- * `POST /v2/` (and `/v2`) — the direct route (seed §4.2, SPEC §3): key in
+ * `POST /v2/` (and `/v2`) — the direct route (docs/api.md §3): key in
  * `Authorization: Bearer`, input as a form, multipart or JSON body field, the full
  * record on success.
  */
 import type { FastifyRequest } from "fastify";
-import { accessHook, rateLimitHeadersHook } from "../access.js";
-import type { RouteDeps, TypedApp } from "../route-deps.js";
+import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { runCheck } from "../run-check.js";
 import { CheckInputSchema, CheckRecordSchema, checkingResponses } from "../schemas.js";
 
@@ -14,11 +13,12 @@ async function emptyBodyAsForm(request: FastifyRequest): Promise<void> {
   if (request.body === undefined) request.body = {};
 }
 
-export function directCheckRoute(app: TypedApp, deps: RouteDeps): void {
+/** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
+export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   app.route({
     method: "POST",
     url: "/v2/",
-    config: { checking: true },
+    config: { credentials: "bearer" },
     schema: {
       summary: "Check a domain or email address (direct route, full record)",
       description:
@@ -29,9 +29,7 @@ export function directCheckRoute(app: TypedApp, deps: RouteDeps): void {
       body: CheckInputSchema,
       response: checkingResponses(CheckRecordSchema, { readsBody: true, challenges: true }),
     },
-    onRequest: accessHook(deps, "bearer"),
     preValidation: emptyBodyAsForm,
-    onSend: rateLimitHeadersHook(deps),
     handler: async (request) => runCheck(deps, request, request.body),
   });
 }

@@ -1,30 +1,21 @@
 /**
- * `GET /` — the gateway route (seed §4.1, SPEC §3): key in `X-Gateway-Key`, input in
- * the query, the simple record on success. A browser asking for HTML without a
- * query gets the home page instead, without key or quota.
+ * `GET /` — the gateway route (docs/api.md §3): key in `X-Gateway-Key`, input in
+ * the query, the simple record on success. A browser asking for HTML without a query
+ * is routed to the home page instead (pages plugin, `homePage` constraint), so it never
+ * reaches this route.
  */
-
 import { Type } from "@fastify/type-provider-typebox";
-import type { FastifyRequest } from "fastify";
 import { toSimpleRecord } from "../../core/record.js";
-import { prefersHtml } from "../accept.js";
-import { accessHook, rateLimitHeadersHook } from "../access.js";
-import { renderHomePage } from "../pages/home.js";
-import type { RouteDeps, TypedApp } from "../route-deps.js";
+import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { runCheck } from "../run-check.js";
 import { CheckInputSchema, checkingResponses, SimpleRecordSchema } from "../schemas.js";
 
-function asksForHomePage(request: FastifyRequest): boolean {
-  const query = request.query as Record<string, unknown> | undefined;
-  const hasInput = query !== undefined && ("email" in query || "domain" in query);
-  return !hasInput && prefersHtml(request.headers.accept);
-}
-
-export function gatewayCheckRoute(app: TypedApp, deps: RouteDeps): void {
+/** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
+export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   app.route({
     method: "GET",
     url: "/",
-    config: { checking: true },
+    config: { credentials: "gateway" },
     schema: {
       summary: "Check an email address or domain (gateway route, simple record)",
       description:
@@ -38,11 +29,9 @@ export function gatewayCheckRoute(app: TypedApp, deps: RouteDeps): void {
         html: Type.String(),
       }),
     },
-    onRequest: accessHook(deps, "gateway", asksForHomePage),
-    onSend: rateLimitHeadersHook(deps),
     handler: async (request, reply) => {
+      // The same URL serves the home page to browsers.
       reply.header("vary", "Accept");
-      if (request.servesPage) return reply.type("text/html; charset=utf-8").send(renderHomePage());
       return toSimpleRecord(await runCheck(deps, request, request.query));
     },
   });

@@ -18,7 +18,7 @@ describe("ageInDays", () => {
 
 describe("domainAgeFields", () => {
   const now = new Date("2026-11-22T12:00:00Z");
-  it("gives days and a SPEC timestamp when the age is known", () => {
+  it("gives days and a docs/api.md §4 timestamp when the age is known", () => {
     expect(domainAgeFields({ createdAt: new Date("2026-11-01T08:09:10.500Z") }, now)).toEqual({
       domain_age_days: 21,
       domain_created_at: "2026-11-01T08:09:10+00:00",

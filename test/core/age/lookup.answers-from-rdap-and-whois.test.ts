@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
-import { RegistryDomainAgeLookup } from "../../../src/core/age/registry-domain-age-lookup.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -10,7 +8,9 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../support/loopback-registries.js";
+} from "../../../harness/loopback-registries.js";
+import { createDomainAgeLookup } from "../../../src/core/age/index.js";
+import { RegistryDomainAgeLookup } from "../../../src/core/age/registry-domain-age-lookup.js";
 
 const RDAP_REPLIES: Record<string, RdapReply> = {
   "registered.rdaptest": { status: 200, body: fixture("rdap/registered.json") },
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 /** RDAP for .rdaptest from RDAP_BOOTSTRAP_FILE; no WHOIS for it unless `whoisServer` is set. */
-function lookupWith(whoisServer: string | null) {
+function lookupWith(whoisServer: LoopbackWhois["server"] | null) {
   return createDomainAgeLookup({
     bootstrapFile,
     whoisServer,
@@ -67,13 +67,13 @@ describe("domain age over RDAP", () => {
 
   it("is unknown when the registry answers 404, and does not ask WHOIS then", async () => {
     const before = whois.queries.length;
-    expect(await lookupWith(whois.address).lookup("missing.rdaptest")).toBeNull();
+    expect(await lookupWith(whois.server).lookup("missing.rdaptest")).toBeNull();
     expect(countOf(rdap.queries, "missing.rdaptest")).toBe(1);
     expect(whois.queries.length).toBe(before);
   });
 
   it("is unknown when the registry states no registration date", async () => {
-    expect(await lookupWith(whois.address).lookup("nodate.rdaptest")).toBeNull();
+    expect(await lookupWith(whois.server).lookup("nodate.rdaptest")).toBeNull();
   });
 
   it("is unknown for malformed JSON when no WHOIS serves the TLD, and remembers that", async () => {
@@ -85,7 +85,7 @@ describe("domain age over RDAP", () => {
   });
 
   it("falls back to WHOIS when RDAP failed (malformed JSON, HTTP 503)", async () => {
-    const lookup = lookupWith(whois.address);
+    const lookup = lookupWith(whois.server);
     expect(await lookup.lookup("garbled.rdaptest")).toEqual({
       createdAt: new Date("2001-02-03T00:00:00Z"),
       source: "whois",
@@ -99,7 +99,7 @@ describe("domain age over RDAP", () => {
 
 describe("domain age over WHOIS", () => {
   it("asks WHOIS_SERVER for a TLD that has no RDAP", async () => {
-    expect(await lookupWith(whois.address).lookup("example.whoisonly")).toEqual({
+    expect(await lookupWith(whois.server).lookup("example.whoisonly")).toEqual({
       createdAt: new Date("2014-02-25T16:43:51Z"),
       source: "whois",
     });
@@ -118,7 +118,7 @@ describe("domain age over WHOIS", () => {
   });
 
   it("is unknown when WHOIS states no creation date or knows no server", async () => {
-    expect(await lookupWith(whois.address).lookup("nodate.whoisonly")).toBeNull();
+    expect(await lookupWith(whois.server).lookup("nodate.whoisonly")).toBeNull();
     expect(await lookupWith(null).lookup("example.whoisonly")).toBeNull();
   });
 });

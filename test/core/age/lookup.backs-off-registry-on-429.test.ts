@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -9,7 +8,8 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../support/loopback-registries.js";
+} from "../../../harness/loopback-registries.js";
+import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 
 let limitedRdap: LoopbackRdap;
 let otherRdap: LoopbackRdap;
@@ -36,7 +36,7 @@ describe("a registry that answers 429", () => {
     const time = manualClock("2026-11-22T12:00:00Z");
     const lookup = createDomainAgeLookup({
       bootstrapFile,
-      whoisServer: whois.address,
+      whoisServer: whois.server,
       timeoutMs: 3000,
       clock: time.clock,
     });

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { DomainAgeLookup } from "../../../src/core/age/domain-age.js";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -9,7 +7,9 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../support/loopback-registries.js";
+} from "../../../harness/loopback-registries.js";
+import type { DomainAgeLookup } from "../../../src/core/age/domain-age.js";
+import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 
 const DAY_MS = 86_400_000;
 
@@ -40,7 +40,7 @@ beforeEach(() => {
   time = manualClock("2026-11-22T12:00:00Z");
   lookup = createDomainAgeLookup({
     bootstrapFile,
-    whoisServer: whois.address,
+    whoisServer: whois.server,
     timeoutMs: 3000,
     clock: time.clock,
   });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 import {
   fixture,
   type LoopbackRdap,
@@ -7,7 +6,8 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../support/loopback-registries.js";
+} from "../../../harness/loopback-registries.js";
+import { createDomainAgeLookup } from "../../../src/core/age/index.js";
 
 const DEADLINE_MS = 300;
 const MARGIN_MS = 150;
@@ -56,7 +56,7 @@ describe("a domain-age look-up", () => {
   it("counts RDAP and a silent WHOIS fallback against one deadline", async () => {
     const lookup = createDomainAgeLookup({
       bootstrapFile,
-      whoisServer: silentWhois.address,
+      whoisServer: silentWhois.server,
       timeoutMs: DEADLINE_MS,
     });
     const rdapOnly = await timed(() => lookup.lookup("other.slowtest"));

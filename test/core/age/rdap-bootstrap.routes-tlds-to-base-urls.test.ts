@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { writeBootstrap } from "../../../harness/loopback-registries.js";
 import {
   BUNDLED_RDAP_BOOTSTRAP_FILE,
   formatRdapBootstrapFile,
@@ -9,7 +10,6 @@ import {
   rdapBaseUrlFor,
   rdapBootstrapTable,
 } from "../../../src/core/age/rdap-bootstrap.js";
-import { writeBootstrap } from "../../support/loopback-registries.js";
 
 describe("the bundled RDAP bootstrap", () => {
   const bundled = loadRdapBootstrap();

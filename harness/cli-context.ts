@@ -1,8 +1,8 @@
 /** A CliContext for calling a sub-command's `run()` with captured output. */
 import { Readable, Writable } from "node:stream";
-import type { CliContext } from "../../src/cli/context.js";
-import { loadConfig } from "../../src/config.js";
-import { openStore } from "../../src/store/index.js";
+import type { CliContext } from "../src/cli/context.js";
+import { loadConfig } from "../src/config.js";
+import { openStore } from "../src/store/index.js";
 
 export interface TestCli {
   ctx: CliContext;
@@ -33,7 +33,7 @@ export function createTestCli(databaseUrl: string, stdin = ""): TestCli {
       stdin: Readable.from([stdin]),
       stdout: stdout.stream,
       stderr: stderr.stream,
-      openStore: () => openStore(config.databaseUrl),
+      openStore: () => openStore(config.database),
     },
     stdout: stdout.text,
     stderr: stderr.text,

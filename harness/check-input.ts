@@ -1,7 +1,7 @@
 /** One uncached check as a caller makes it: parse the input, check its domain, apply the address. */
-import { type CheckDeps, checkDomain, forAddress } from "../../src/core/check.js";
-import { parseInput } from "../../src/core/input.js";
-import type { CheckRecord } from "../../src/core/record.js";
+import { type CheckDeps, checkDomain, forAddress } from "../src/core/check.js";
+import { parseInput } from "../src/core/input.js";
+import type { CheckRecord } from "../src/core/record.js";
 
 /** Throws for an input the parser refuses: tests and benchmarks only feed valid ones. */
 export async function checkInput(raw: string, deps: CheckDeps): Promise<CheckRecord> {

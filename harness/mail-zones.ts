@@ -5,10 +5,18 @@
  * on its base domain. Addresses are documentation ranges; the zone is the whole tree
  * (`"."`), so any name not given here does not exist.
  */
-import { baseDomainOf } from "../../src/data/names.js";
+import { type CheckDeps, checkDomain } from "../src/core/check.js";
+import type { DomainLists } from "../src/core/lists.js";
+import type { CheckRecord } from "../src/core/record.js";
+import { TypoIndex } from "../src/core/typo.js";
+import { baseDomainOf } from "../src/data/names.js";
+import { MemoryResolver } from "./memory-resolver.js";
 import { type NameFixture, type ZoneFixture, Zones } from "./zones.js";
 
-export type MailSetup = "google-workspace" | "own-server";
+/** How a working mail domain's mail is hosted: at Google Workspace, or on its own `mail.<domain>`. */
+export const MAIL_SETUPS = ["google-workspace", "own-server"] as const;
+
+export type MailSetup = (typeof MAIL_SETUPS)[number];
 
 export type ZoneNames = Record<string, NameFixture>;
 
@@ -59,4 +67,24 @@ export function mailZones(domains: Iterable<string>, setup: MailSetup): Zones {
   const names: ZoneNames = {};
   for (const domain of domains) addMailDomain(names, domain, setup);
   return new Zones(wholeTreeFixture(names));
+}
+
+/**
+ * Checks each domain once through `checkDomain` with `lists`, DNS (in memory) saying it
+ * is a working mail domain with the given setup; the clock is fixed.
+ */
+export async function checkAsMailDomains(
+  domains: readonly string[],
+  lists: DomainLists,
+  setup: MailSetup,
+): Promise<Map<string, CheckRecord>> {
+  const deps: CheckDeps = {
+    lists,
+    typos: new TypoIndex(lists.popular),
+    resolver: new MemoryResolver(mailZones(domains, setup)),
+    clock: () => new Date("2025-01-01T00:00:00Z"),
+  };
+  const records = new Map<string, CheckRecord>();
+  for (const domain of domains) records.set(domain, await checkDomain(domain, deps));
+  return records;
 }

@@ -15,8 +15,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { openStore, type StoreOptions } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type DatabaseLocation, openStore, type StoreOptions } from "../src/store/index.js";
+import type { Store } from "../src/store/types.js";
 
 export const DATABASE_KINDS = ["sqlite", "postgres"] as const;
 export type DatabaseKind = (typeof DATABASE_KINDS)[number];
@@ -27,6 +27,8 @@ export interface TestDatabase {
   kind: DatabaseKind;
   /** A DATABASE_URL for it. */
   url: string;
+  /** The same, parsed (what `openStore` takes). */
+  location: DatabaseLocation;
   drop(): Promise<void>;
 }
 
@@ -43,9 +45,11 @@ async function withAdminClient(work: (client: pg.Client) => Promise<void>): Prom
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = await mkdtemp(join(tmpdir(), "mailrisk-test-"));
+    const path = join(dir, "mailrisk.db");
     return {
       kind,
-      url: `sqlite:${join(dir, "mailrisk.db")}`,
+      url: `sqlite:${path}`,
+      location: { dialect: "sqlite", path },
       drop: () => rm(dir, { recursive: true, force: true }),
     };
   }
@@ -56,6 +60,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   return {
     kind,
     url: url.toString(),
+    location: { dialect: "postgres", connectionString: url.toString() },
     drop: () =>
       withAdminClient((client) =>
         client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined),
@@ -77,7 +82,7 @@ export async function openTestStore(kind: DatabaseKind, options: StoreOptions = 
   const database = await createTestDatabase(kind);
   const stores: Store[] = [];
   const open = async () => {
-    const store = await openStore(database.url, options);
+    const store = await openStore(database.location, options);
     stores.push(store);
     return store;
   };

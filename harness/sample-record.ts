@@ -1,5 +1,5 @@
 /** A complete CheckRecord for tests that store or render records without running a check. */
-import type { CheckRecord } from "../../src/core/record.js";
+import type { CheckRecord } from "../src/core/record.js";
 
 export function sampleRecord(overrides: Partial<CheckRecord> = {}): CheckRecord {
   return {

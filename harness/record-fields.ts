@@ -1,4 +1,4 @@
-/** The record field orders of SPEC §4 (full record) and §3 (simple record of `GET /`). */
+/** The record field orders of docs/api.md §4 (full record, and simple record of `GET /`). */
 
 /** The eleven `is_*` flags, in the record's order. */
 export const FLAGS = [

@@ -2,8 +2,8 @@ import { createSocket } from "node:dgram";
 import { once } from "node:events";
 import dnsPacket from "dns-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DnsTestServer, startDnsServer } from "./dns-server.js";
-import { Zones } from "./zones.js";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { Zones } from "../../harness/zones.js";
 
 let server: DnsTestServer;
 

@@ -9,8 +9,9 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from "node
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { WhoisServer } from "../src/core/age/whois-servers.js";
 
-const FIXTURES = new URL("../fixtures/", import.meta.url);
+const FIXTURES = new URL("../test/fixtures/", import.meta.url);
 
 export function fixture(path: string): string {
   return readFileSync(new URL(path, FIXTURES), "utf8");
@@ -73,6 +74,8 @@ export async function startRdapServer(reply: (domain: string) => RdapReply): Pro
 export interface LoopbackWhois {
   /** `127.0.0.1:port`, the WHOIS_SERVER form. */
   address: string;
+  /** The same, parsed (what `createDomainAgeLookup` takes). */
+  server: WhoisServer;
   port: number;
   queries: string[];
   close(): Promise<void>;
@@ -83,6 +86,7 @@ export async function startWhoisServer(answer: (domain: string) => string | null
   const sockets = new Set<Socket>();
   const state: LoopbackWhois = {
     address: "",
+    server: { host: "127.0.0.1", port: 0 },
     port: 0,
     queries: [],
     close: async () => {
@@ -107,6 +111,7 @@ export async function startWhoisServer(answer: (domain: string) => string | null
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   state.port = (server.address() as AddressInfo).port;
   state.address = `127.0.0.1:${state.port}`;
+  state.server = { host: "127.0.0.1", port: state.port };
   return state;
 }
 

@@ -14,7 +14,7 @@ import {
   type DnsResolver,
   dnsFailure,
   type MxAnswer,
-} from "../../src/core/dns.js";
+} from "../src/core/dns.js";
 import { QueryLog } from "./query-log.js";
 import type { Resolution, Zones } from "./zones.js";
 

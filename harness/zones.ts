@@ -32,7 +32,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { canonicalDnsName, type MxAnswer } from "../../src/core/dns.js";
+import { canonicalDnsName, type MxAnswer } from "../src/core/dns.js";
 
 export type RecordType = "MX" | "A" | "AAAA" | "NS";
 export type Behaviour = "servfail" | "refused" | "drop" | "nxdomain";
@@ -160,5 +160,5 @@ export function loadZones(path: string | URL): Zones {
 
 /** The bundled fixture a test names, e.g. `fixtureZones("engine")` → test/fixtures/zones/engine.json. */
 export function fixtureZones(name: string): Zones {
-  return loadZones(new URL(`../fixtures/zones/${name}.json`, import.meta.url));
+  return loadZones(new URL(`../test/fixtures/zones/${name}.json`, import.meta.url));
 }

@@ -1,0 +1,73 @@
+/**
+ * The one place where driver errors become `StoreUnavailableError`: every repository
+ * method, `migrate` and `ping` of the store returned by `openStore` are wrapped here
+ * (kysely-store.ts), and so is opening the database (index.ts). Wrapping the
+ * repository calls rather than Kysely's driver keeps Kysely's own connection handling
+ * untouched; every query of the store is made by exactly one such call. Errors that
+ * are not about reaching the database (a unique key, an unknown plan, a bug) pass
+ * through unchanged, so callers can tell "retry later" from "our fault".
+ */
+import { StoreUnavailableError } from "./errors.js";
+
+/** Node's socket errors: the server is not there, or the connection to it broke. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EHOSTDOWN",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** SQLite result codes (and their extended forms) that say the file cannot be used right now. */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|READONLY|CANTOPEN|IOERR|FULL|PROTOCOL)(_|$)/;
+
+/**
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), 53300 too many connections,
+ * 57P01–57P03 (server shutting down, crashed, starting up).
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[123])$/;
+
+/** node-postgres and pg-pool raise these without a code. */
+const POSTGRES_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof StoreUnavailableError) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (NETWORK_CODES.has(code) || SQLITE_UNAVAILABLE.test(code) || POSTGRES_UNAVAILABLE.test(code)) {
+      return true;
+    }
+  }
+  return POSTGRES_MESSAGES.test(error.message);
+}
+
+/** The error to raise for what a driver threw: `StoreUnavailableError` or the error itself. */
+export function toStoreError(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
+  return new StoreUnavailableError(error);
+}
+
+/** The same object with every method's failures passed through `toStoreError`. */
+export function translateStoreErrors<T extends object>(target: T): T {
+  const translated: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(target)) {
+    translated[name] =
+      typeof value === "function"
+        ? async (...args: unknown[]) => {
+            try {
+              return await value.apply(target, args);
+            } catch (error) {
+              throw toStoreError(error);
+            }
+          }
+        : value;
+  }
+  return translated as T;
+}
