@@ -15,9 +15,9 @@ import autocannon from "autocannon";
 import Fastify from "fastify";
 import { sampleRecord } from "../harness/sample-record.js";
 import { loadConfig } from "../src/config.js";
-import { createChecker } from "../src/core/create-checker.js";
 import { type CheckRecord, formatTimestamp } from "../src/core/record.js";
 import { buildApp } from "../src/http/app.js";
+import { createChecker } from "../src/service/create-checker.js";
 import { openStore } from "../src/store/index.js";
 import { describeMachine } from "./machine.js";
 

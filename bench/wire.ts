@@ -14,8 +14,8 @@ import { domainMix, type MixEntry } from "../harness/domain-mix.js";
 import { MemoryResolver } from "../harness/memory-resolver.js";
 import { type ZoneFixture, Zones } from "../harness/zones.js";
 import type { CheckDeps } from "../src/core/check.js";
-import { NodeDnsResolver } from "../src/core/node-dns-resolver.js";
 import type { CheckRecord } from "../src/core/record.js";
+import { NodeDnsResolver } from "../src/dns/node-dns-resolver.js";
 import { checkInBatches, engineDeps, IN_FLIGHT } from "./checks.js";
 import { formatCount, percentile, printFigures, reproduce } from "./report.js";
 

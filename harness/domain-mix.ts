@@ -7,10 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { normaliseDomain } from "../src/core/names.js";
 import { readCuratedLists } from "../src/data/curated.js";
 import { DATA_DIR } from "../src/data/domain-lists.js";
 import { GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
-import { normaliseDomain } from "../src/data/names.js";
 import { addMailDomain, addName, addNameServers, wholeTreeFixture, type ZoneNames } from "./mail-zones.js";
 import { type Random, randomIndex, sample, seededRandom } from "./seeded-random.js";
 import type { ZoneFixture } from "./zones.js";

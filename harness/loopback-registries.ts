@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from "node
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { WhoisServer } from "../src/core/age/whois-servers.js";
+import type { WhoisServer } from "../src/registry/whois-servers.js";
 
 const FIXTURES = new URL("../test/fixtures/", import.meta.url);
 

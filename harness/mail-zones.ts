@@ -7,9 +7,9 @@
  */
 import { type CheckDeps, checkDomain } from "../src/core/check.js";
 import type { DomainLists } from "../src/core/lists.js";
+import { baseDomainOf } from "../src/core/names.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { TypoIndex } from "../src/core/typo.js";
-import { baseDomainOf } from "../src/data/names.js";
 import { MemoryResolver } from "./memory-resolver.js";
 import { type NameFixture, type ZoneFixture, Zones } from "./zones.js";
 

@@ -9,13 +9,11 @@
  *
  * Usage: tsx scripts/build-rdap-bootstrap.ts [--check]   (--check: fail when the file differs)
  */
+
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import {
-  BUNDLED_RDAP_BOOTSTRAP_FILE,
-  formatRdapBootstrapFile,
-  parseRdapBootstrapFile,
-} from "../src/core/age/rdap-bootstrap.js";
+import { BUNDLED_RDAP_BOOTSTRAP_FILE } from "../src/data/registry-files.js";
+import { formatRdapBootstrapFile, parseRdapBootstrapFile } from "../src/registry/rdap-bootstrap.js";
 
 const PACKAGE = "freewhois";
 

@@ -25,6 +25,7 @@ import { keepsKnownGoodPromise, readKnownGoodSample } from "../harness/known-goo
 import { checkAsMailDomains, MAIL_SETUPS, type MailSetup } from "../harness/mail-zones.js";
 import { sample, seededRandom } from "../harness/seeded-random.js";
 import type { DomainLists } from "../src/core/lists.js";
+import { normaliseDomain } from "../src/core/names.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { readCuratedLists } from "../src/data/curated.js";
 import {
@@ -34,7 +35,6 @@ import {
   readRoleLocalParts,
 } from "../src/data/domain-lists.js";
 import { DISPOSABLE_PACKAGES, GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
-import { normaliseDomain } from "../src/data/names.js";
 import { type BuildResult, buildLists, type SourcePackage } from "./data/build-lists.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";
 

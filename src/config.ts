@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
-import { parseWhoisServer, type WhoisServer } from "./core/age/whois-servers.js";
+import { parseWhoisServer, type WhoisServer } from "./registry/whois-servers.js";
 import { type DatabaseLocation, DatabaseUrlError, parseDatabaseUrl } from "./store/database-url.js";
 
 export interface Config {

@@ -7,8 +7,8 @@
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { createChecker } from "./core/create-checker.js";
 import { buildApp } from "./http/app.js";
+import { createChecker } from "./service/create-checker.js";
 import { openStore } from "./store/index.js";
 import type { KeysRepository, Store } from "./store/types.js";
 

@@ -5,6 +5,7 @@
  */
 import { getPublicSuffix } from "tldts";
 import type { ProviderCategory } from "../../src/core/lists.js";
+import { findSelfOrParent, isPublicSuffix, normaliseDomain } from "../../src/core/names.js";
 import {
   CATEGORY_FILES,
   type CuratedLists,
@@ -18,7 +19,6 @@ import {
   GENERATED_FILES,
   type GeneratedEntry,
 } from "../../src/data/generated.js";
-import { findSelfOrParent, isPublicSuffix, normaliseDomain } from "../../src/data/names.js";
 
 export interface SourcePackage {
   name: DisposablePackage;

@@ -7,10 +7,10 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import pLimit from "p-limit";
-import { createChecker } from "../core/create-checker.js";
 import { type InputProblem, parseInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
 import { inputProblemDetails } from "../http/problems.js";
+import { createChecker } from "../service/create-checker.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
 import { withStore } from "./with-store.js";

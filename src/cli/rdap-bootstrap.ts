@@ -9,12 +9,12 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { Config } from "../config.js";
+import { stateRdapBootstrapFile } from "../data/registry-files.js";
 import {
   formatRdapBootstrapFile,
   parseRdapBootstrapFile,
   type RdapBootstrapFile,
-} from "../core/age/rdap-bootstrap.js";
-import { stateRdapBootstrapFile } from "../data/rdap-bootstrap-file.js";
+} from "../registry/rdap-bootstrap.js";
 
 const USAGE = "usage: mailrisk rdap-bootstrap update [--url URL] [--out FILE]";
 const IANA_URL = "https://data.iana.org/rdap/dns.json";

@@ -3,12 +3,13 @@
  * database: the API, the pages and the CLI are thin callers (through the cache in
  * caching-checker.ts). DNS and domain age are looked up in parallel.
  */
-import { suffixFacts } from "../data/names.js";
-import { type DomainAgeLookup, domainAgeFields } from "./age/index.js";
+
+import { type DomainAgeLookup, domainAgeFields } from "./age.js";
 import type { DnsResolver } from "./dns.js";
 import type { ParsedInput } from "./input.js";
 import type { DomainLists } from "./lists.js";
 import { lookupMailRouting, type MailRouting } from "./mail-routing.js";
+import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";
 import { gatherSignals, type Signals } from "./signals.js";
 import type { TypoIndex } from "./typo.js";

@@ -2,7 +2,7 @@
  * Signals: everything the verdict is decided from, gathered from the bundled lists,
  * the mail routing DNS gave, and the domain's age. Pure: no I/O happens here.
  */
-import type { SuffixFacts } from "../data/names.js";
+
 import type {
   DomainFacts,
   DomainLists,
@@ -12,6 +12,7 @@ import type {
   ProviderCategory,
 } from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
+import type { SuffixFacts } from "./names.js";
 import type { TypoIndex } from "./typo.js";
 
 export interface DisposableHint {

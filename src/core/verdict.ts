@@ -3,7 +3,7 @@
  * from the documented weight table. Pure functions of the signals; docs/verdicts.md
  * is the table in prose and must be kept in step with this file.
  */
-import { ageInDays } from "./age/domain-age.js";
+import { ageInDays } from "./age.js";
 import type { Signals } from "./signals.js";
 
 /** The reasons of a record made while DNS failed temporarily (row 7). */

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import type { MxProvider, ProviderCategory } from "../core/lists.js";
+import { normaliseDomain } from "../core/names.js";
 import { ListFileError, type ListLine, parseListLines } from "./list-file.js";
-import { normaliseDomain } from "./names.js";
 
 export const CURATED_DIR = "curated";
 

@@ -15,6 +15,7 @@ import type {
   MxProvider,
   ProviderCategory,
 } from "../core/lists.js";
+import { baseDomainOf, findSelfOrParent, isPublicSuffix } from "../core/names.js";
 import {
   CATEGORY_FILES,
   type CuratedLists,
@@ -23,7 +24,6 @@ import {
   readCuratedLists,
 } from "./curated.js";
 import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
-import { baseDomainOf, findSelfOrParent, isPublicSuffix } from "./names.js";
 
 /** The package's `data/` directory; the same from `src/data/` (tsx) and `dist/data/` (built). */
 export const DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));

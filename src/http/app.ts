@@ -10,7 +10,7 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { Checker } from "../core/checker.js";
+import type { Checker } from "../service/checker.js";
 import type { QuotaGate } from "./access.js";
 import { checkingPlugin } from "./checking.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";

@@ -3,8 +3,8 @@
  * several apps in one process — tests — never share counters).
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import type { CheckResult } from "../core/checker.js";
 import { isTemporaryFailure } from "../core/verdict.js";
+import type { CheckResult } from "../service/checker.js";
 
 export interface HttpMetrics {
   registry: Registry;

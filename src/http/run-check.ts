@@ -5,9 +5,9 @@
  * else 500).
  */
 import type { FastifyRequest } from "fastify";
-import type { Checker } from "../core/checker.js";
 import { type ParseResult, parseDomain, parseEmail } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
+import type { Checker } from "../service/checker.js";
 import type { HttpMetrics } from "./metrics.js";
 import { HttpProblem } from "./problems.js";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { fixtureZones } from "../../harness/zones.js";
 import { lookupMailRouting, type MailRouting } from "../../src/core/mail-routing.js";
-import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
+import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 const TIMEOUT_MS = 300;
 

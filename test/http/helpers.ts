@@ -7,9 +7,9 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord } from "../../harness/sample-record.js";
-import type { Checker, CheckResult } from "../../src/core/checker.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppStore, buildApp } from "../../src/http/app.js";
+import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import type { CacheOutcome } from "../../src/core/checker.js";
+import type { CacheOutcome } from "../../src/service/checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;

@@ -3,8 +3,6 @@
  * `data/whois-servers.txt` (lines `tld server[:port]`, `#` comments), or one server for
  * every query when `WHOIS_SERVER` is set.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { lookupBySuffix } from "./suffix-table.js";
 
 export interface WhoisServer {
@@ -13,8 +11,6 @@ export interface WhoisServer {
 }
 
 export type WhoisServers = ReadonlyMap<string, WhoisServer>;
-
-const BUNDLED_WHOIS_SERVERS_FILE = fileURLToPath(new URL("../../../data/whois-servers.txt", import.meta.url));
 
 const WHOIS_PORT = 43;
 
@@ -40,11 +36,6 @@ export function parseWhoisServers(text: string): WhoisServers {
     table.set(tld.toLowerCase().replace(/^\./, ""), parseWhoisServer(server));
   });
   return table;
-}
-
-/** Reads the WHOIS server table (the bundled one by default) once, at start-up. */
-export function loadWhoisServers(file: string = BUNDLED_WHOIS_SERVERS_FILE): WhoisServers {
-  return parseWhoisServers(readFileSync(file, "utf8"));
 }
 
 export function whoisServerFor(servers: WhoisServers, domain: string): WhoisServer | undefined {

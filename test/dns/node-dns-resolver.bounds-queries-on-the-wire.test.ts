@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { Zones } from "../../harness/zones.js";
-import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
+import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 const zones = new Zones({
   zones: ["test"],

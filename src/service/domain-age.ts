@@ -1,14 +1,12 @@
 /** Domain age (docs/api.md §4 `domain_age_days`, `domain_created_at`), wired from configuration. */
-import type { DomainAgeLookup } from "./domain-age.js";
-import { loadRdapBootstrap } from "./rdap-bootstrap.js";
-import { RegistryDomainAgeLookup } from "./registry-domain-age-lookup.js";
-import { loadWhoisServers, type WhoisServer } from "./whois-servers.js";
-
-export { ageInDays, type DomainAge, type DomainAgeLookup, domainAgeFields } from "./domain-age.js";
+import type { DomainAgeLookup } from "../core/age.js";
+import { loadRdapBootstrap, loadWhoisServers } from "../data/registry-files.js";
+import { RegistryDomainAgeLookup } from "../registry/registry-domain-age-lookup.js";
+import type { WhoisServer } from "../registry/whois-servers.js";
 
 export interface DomainAgeConfig {
-  /** The bootstrap file to read (chosen by src/data/rdap-bootstrap-file.ts); null → the bundled data/rdap-bootstrap.json. */
-  bootstrapFile: string | null;
+  /** The bootstrap file to read (see src/data/registry-files.ts). */
+  bootstrapFile: string;
   /** WHOIS_SERVER, parsed by loadConfig; null → the bundled data/whois-servers.txt. */
   whoisServer: WhoisServer | null;
   /** AGE_TIMEOUT_MS. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageInDays, domainAgeFields } from "../../../src/core/age/domain-age.js";
+import { ageInDays, domainAgeFields } from "../../src/core/age.js";
 
 describe("ageInDays", () => {
   const now = new Date("2026-11-22T12:00:00Z");

@@ -6,8 +6,8 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../../harness/loopback-registries.js";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
+} from "../../harness/loopback-registries.js";
+import { createDomainAgeLookup } from "../../src/service/domain-age.js";
 
 const DEADLINE_MS = 300;
 const MARGIN_MS = 150;

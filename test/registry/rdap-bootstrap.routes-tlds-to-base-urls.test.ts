@@ -1,15 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { writeBootstrap } from "../../../harness/loopback-registries.js";
+import { writeBootstrap } from "../../harness/loopback-registries.js";
+import { BUNDLED_RDAP_BOOTSTRAP_FILE, loadRdapBootstrap } from "../../src/data/registry-files.js";
 import {
-  BUNDLED_RDAP_BOOTSTRAP_FILE,
   formatRdapBootstrapFile,
-  loadRdapBootstrap,
   parseRdapBootstrapFile,
   RdapBootstrapError,
   rdapBaseUrlFor,
   rdapBootstrapTable,
-} from "../../../src/core/age/rdap-bootstrap.js";
+} from "../../src/registry/rdap-bootstrap.js";
 
 describe("the bundled RDAP bootstrap", () => {
   const bundled = loadRdapBootstrap();

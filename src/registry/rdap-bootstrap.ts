@@ -3,10 +3,8 @@
  * which RDAP base URLs serve which TLDs. The bundled snapshot lives in
  * `data/rdap-bootstrap.json` (built by scripts/build-rdap-bootstrap.ts); a fresher copy
  * from `mailrisk rdap-bootstrap update` in STATE_DIR, or `RDAP_BOOTSTRAP_FILE`, replaces
- * it (src/data/rdap-bootstrap-file.ts decides which).
+ * it (src/data/registry-files.ts decides which).
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { lookupBySuffix } from "./suffix-table.js";
 
 export interface RdapBootstrapFile {
@@ -19,10 +17,6 @@ export interface RdapBootstrapFile {
 
 /** TLD (lower case) → RDAP base URLs, https first. */
 export type RdapBootstrap = ReadonlyMap<string, readonly string[]>;
-
-export const BUNDLED_RDAP_BOOTSTRAP_FILE = fileURLToPath(
-  new URL("../../../data/rdap-bootstrap.json", import.meta.url),
-);
 
 export class RdapBootstrapError extends Error {
   override name = "RdapBootstrapError";
@@ -75,18 +69,6 @@ export function rdapBootstrapTable(file: RdapBootstrapFile): RdapBootstrap {
     for (const tld of tlds) table.set(tld.toLowerCase(), ordered);
   }
   return table;
-}
-
-/** Reads a bootstrap file (the bundled one by default) once, at start-up. */
-export function loadRdapBootstrap(file: string | null = null): RdapBootstrap {
-  const path = file ?? BUNDLED_RDAP_BOOTSTRAP_FILE;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new RdapBootstrapError(`cannot read RDAP bootstrap ${path}: ${(error as Error).message}`);
-  }
-  return rdapBootstrapTable(parseRdapBootstrapFile(json));
 }
 
 /** The RDAP base URL for a domain (its longest listed suffix), or undefined when its TLD has no RDAP. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fixture } from "../../../harness/loopback-registries.js";
-import { rdapDomainUrl, registrationAnswer, retryAfterMs } from "../../../src/core/age/rdap-client.js";
+import { fixture } from "../../harness/loopback-registries.js";
+import { rdapDomainUrl, registrationAnswer, retryAfterMs } from "../../src/registry/rdap-client.js";
 
 describe("rdapDomainUrl", () => {
   it.each([

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { Zones } from "../../harness/zones.js";
 import type { DnsAnswer } from "../../src/core/dns.js";
-import { NodeDnsResolver } from "../../src/core/node-dns-resolver.js";
+import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 const TIMEOUT_MS = 300;
 

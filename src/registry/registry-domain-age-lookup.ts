@@ -9,7 +9,7 @@
  * A registry's "not found" (404, or no registration date) is an answer: no WHOIS then.
  */
 import { LRUCache } from "lru-cache";
-import type { DomainAge, DomainAgeLookup } from "./domain-age.js";
+import type { DomainAge, DomainAgeLookup } from "../core/age.js";
 import { type RdapBootstrap, rdapBaseUrlFor } from "./rdap-bootstrap.js";
 import { fetchRdapRegistration, retryAfterMs } from "./rdap-client.js";
 import { RegistryGates } from "./registry-gates.js";

@@ -15,13 +15,13 @@
  */
 import { LRUCache } from "lru-cache";
 import pLimit, { type LimitFunction } from "p-limit";
+import { forAddress } from "../core/check.js";
+import type { ParsedInput } from "../core/input.js";
+import type { DomainLists } from "../core/lists.js";
+import type { CheckRecord } from "../core/record.js";
+import { isTemporaryFailure } from "../core/verdict.js";
 import type { RecentRepository, RecordsRepository, StoredRecord } from "../store/types.js";
-import { forAddress } from "./check.js";
 import type { Checker, CheckResult } from "./checker.js";
-import type { ParsedInput } from "./input.js";
-import type { DomainLists } from "./lists.js";
-import type { CheckRecord } from "./record.js";
-import { isTemporaryFailure } from "./verdict.js";
 
 export interface CachingCheckerOptions {
   records: RecordsRepository;

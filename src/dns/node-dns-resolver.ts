@@ -33,7 +33,7 @@ import {
   type DnsResolver,
   dnsFailure,
   type MxAnswer,
-} from "./dns.js";
+} from "../core/dns.js";
 
 export interface NodeDnsResolverOptions {
   /** `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address; empty → the system's resolvers. */

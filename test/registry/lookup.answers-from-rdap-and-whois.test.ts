@@ -8,9 +8,9 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../../harness/loopback-registries.js";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
-import { RegistryDomainAgeLookup } from "../../../src/core/age/registry-domain-age-lookup.js";
+} from "../../harness/loopback-registries.js";
+import { RegistryDomainAgeLookup } from "../../src/registry/registry-domain-age-lookup.js";
+import { createDomainAgeLookup } from "../../src/service/domain-age.js";
 
 const RDAP_REPLIES: Record<string, RdapReply> = {
   "registered.rdaptest": { status: 200, body: fixture("rdap/registered.json") },

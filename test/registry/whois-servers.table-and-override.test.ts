@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadRdapBootstrap, rdapBaseUrlFor } from "../../../src/core/age/rdap-bootstrap.js";
-import {
-  loadWhoisServers,
-  parseWhoisServer,
-  parseWhoisServers,
-  whoisServerFor,
-} from "../../../src/core/age/whois-servers.js";
+import { loadRdapBootstrap, loadWhoisServers } from "../../src/data/registry-files.js";
+import { rdapBaseUrlFor } from "../../src/registry/rdap-bootstrap.js";
+import { parseWhoisServer, parseWhoisServers, whoisServerFor } from "../../src/registry/whois-servers.js";
 
 describe("the bundled WHOIS server table", () => {
   const servers = loadWhoisServers();

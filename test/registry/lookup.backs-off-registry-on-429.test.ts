@@ -8,8 +8,8 @@ import {
   startRdapServer,
   startWhoisServer,
   writeBootstrap,
-} from "../../../harness/loopback-registries.js";
-import { createDomainAgeLookup } from "../../../src/core/age/index.js";
+} from "../../harness/loopback-registries.js";
+import { createDomainAgeLookup } from "../../src/service/domain-age.js";
 
 let limitedRdap: LoopbackRdap;
 let otherRdap: LoopbackRdap;

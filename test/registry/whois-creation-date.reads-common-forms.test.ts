@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fixture } from "../../../harness/loopback-registries.js";
-import { parseWhoisCreationDate, parseWhoisDate } from "../../../src/core/age/whois-creation-date.js";
+import { fixture } from "../../harness/loopback-registries.js";
+import { parseWhoisCreationDate, parseWhoisDate } from "../../src/registry/whois-creation-date.js";
 
 describe("parseWhoisDate", () => {
   it.each([

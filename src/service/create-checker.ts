@@ -5,16 +5,16 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { type CheckDeps, checkDomain } from "../core/check.js";
+import type { DomainLists } from "../core/lists.js";
+import { TypoIndex } from "../core/typo.js";
 import { loadDomainLists } from "../data/domain-lists.js";
-import { rdapBootstrapFileToRead } from "../data/rdap-bootstrap-file.js";
+import { rdapBootstrapFileToRead } from "../data/registry-files.js";
+import { NodeDnsResolver } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
-import { createDomainAgeLookup } from "./age/index.js";
-import { CachingChecker } from "./caching-checker.js";
-import { type CheckDeps, checkDomain } from "./check.js";
+import { CachingChecker } from "./cached-checker.js";
 import type { Checker } from "./checker.js";
-import type { DomainLists } from "./lists.js";
-import { NodeDnsResolver } from "./node-dns-resolver.js";
-import { TypoIndex } from "./typo.js";
+import { createDomainAgeLookup } from "./domain-age.js";
 
 export interface CreateCheckerOptions {
   config: Config;

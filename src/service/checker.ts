@@ -3,8 +3,8 @@
  * through the record cache (fresh → cached record, stale → cached record while one
  * refresh runs, missing → one shared look-up for concurrent callers).
  */
-import type { ParsedInput } from "./input.js";
-import type { CheckRecord } from "./record.js";
+import type { ParsedInput } from "../core/input.js";
+import type { CheckRecord } from "../core/record.js";
 
 export type CacheOutcome = "hit" | "stale" | "miss";
 

@@ -6,9 +6,9 @@ import { loadConfig } from "../../src/config.js";
 import {
   BUNDLED_RDAP_BOOTSTRAP_FILE,
   loadRdapBootstrap,
-  rdapBaseUrlFor,
-} from "../../src/core/age/rdap-bootstrap.js";
-import { rdapBootstrapFileToRead } from "../../src/data/rdap-bootstrap-file.js";
+  rdapBootstrapFileToRead,
+} from "../../src/data/registry-files.js";
+import { rdapBaseUrlFor } from "../../src/registry/rdap-bootstrap.js";
 
 let cwd: string;
 beforeEach(async () => {

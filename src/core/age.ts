@@ -2,7 +2,7 @@
  * What a domain-age look-up answers, and how the record shows it (docs/api.md §4:
  * `domain_age_days` in whole days, `domain_created_at` as a docs/api.md §4 timestamp).
  */
-import { type CheckRecord, formatTimestamp } from "../record.js";
+import { type CheckRecord, formatTimestamp } from "./record.js";
 
 export interface DomainAge {
   /** Registration time as the registry states it. */

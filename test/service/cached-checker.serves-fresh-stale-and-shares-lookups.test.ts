@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import { CachingChecker } from "../../src/core/caching-checker.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainLists } from "../../src/core/lists.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { CachingChecker } from "../../src/service/cached-checker.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 
