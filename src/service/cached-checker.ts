@@ -20,12 +20,14 @@ import type { ParsedInput } from "../core/input.js";
 import type { DomainLists } from "../core/lists.js";
 import type { CheckRecord } from "../core/record.js";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { RecentRepository, RecordsRepository, StoredRecord } from "../store/types.js";
+import type { RecordsRepository, StoredRecord } from "../store/types.js";
 import type { Checker, CheckResult } from "./checker.js";
+import type { Observer } from "./observer.js";
 
 export interface CachingCheckerOptions {
   records: RecordsRepository;
-  recent: Pick<RecentRepository, "addRecent">;
+  /** Told of every checked domain (the recently checked list, learning from traffic). */
+  observer?: Observer;
   lists: DomainLists;
   /** The uncached check of one domain. */
   lookup: (domain: string) => Promise<CheckRecord>;
@@ -44,8 +46,6 @@ export interface CachingCheckerOptions {
 
 const DEFAULT_LOOKUP_CONCURRENCY = 64;
 
-/** How long a domain is not re-marked as recently checked, to spare the database a write per request. */
-const RECENT_MARK_SECONDS = 10;
 /**
  * How long a record read from or saved to the store is answered from memory, to spare
  * the database a read per request. A refresh made by another instance sharing the
@@ -58,7 +58,6 @@ export class CachingChecker implements Checker {
   private readonly background = new Set<Promise<unknown>>();
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
-  private readonly markedRecent: LRUCache<string, true>;
   private readonly remembered: LRUCache<string, StoredRecord>;
   /** The look-up budget, shared by callers' look-ups and background refreshes. */
   private readonly lookups: LimitFunction;
@@ -75,7 +74,6 @@ export class CachingChecker implements Checker {
     const perf = { now: () => options.clock().getTime() };
     const timed = (ttlMs: number) => ({ max: 10_000, ttl: ttlMs, ttlResolution: 0, perf });
     this.failedRecently = new LRUCache(timed(this.temporaryTtlMs()));
-    this.markedRecent = new LRUCache(timed(RECENT_MARK_SECONDS * 1000));
     this.remembered = new LRUCache(timed(REMEMBER_SECONDS * 1000));
   }
 
@@ -102,7 +100,12 @@ export class CachingChecker implements Checker {
     } else {
       result = { record: await this.refresh(domain, undefined), cache: "miss" };
     }
-    await this.markRecent(domain);
+    this.options.observer?.observe({
+      domain,
+      at: this.options.clock(),
+      cache: result.cache,
+      record: result.record,
+    });
     return { ...result, record: forAddress(result.record, input, this.options.lists) };
   }
 
@@ -144,13 +147,8 @@ export class CachingChecker implements Checker {
     this.background.add(task);
   }
 
-  private async markRecent(domain: string): Promise<void> {
-    if (this.markedRecent.has(domain)) return;
-    this.markedRecent.set(domain, true);
-    await this.options.recent.addRecent(domain, this.options.clock());
-  }
-
   async drain(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    await this.options.observer?.flush();
   }
 }

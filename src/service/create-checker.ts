@@ -15,10 +15,11 @@ import type { Store } from "../store/types.js";
 import { CachingChecker } from "./cached-checker.js";
 import type { Checker } from "./checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
+import { Observer, recentSink } from "./observer.js";
 
 export interface CreateCheckerOptions {
   config: Config;
-  store: Store;
+  store: Pick<Store, "records" | "recent">;
   logger?: Logger;
   /** Already loaded lists (tests and benchmarks share one load). */
   lists?: DomainLists;
@@ -51,7 +52,10 @@ export function createChecker(options: CreateCheckerOptions): Checker {
   const deps = createCheckDeps(options.config, lists, clock);
   return new CachingChecker({
     records: options.store.records,
-    recent: options.store.recent,
+    observer: new Observer({
+      sinks: [recentSink(options.store.recent)],
+      onSinkError: (error) => options.logger?.warn({ err: error }, "could not write observed checks"),
+    }),
     lists,
     lookup: (domain) => checkDomain(domain, deps),
     clock,

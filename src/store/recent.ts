@@ -1,12 +1,18 @@
 /** Recently checked domains (docs/api.md §7): domains only, never addresses; bounded by pruning. */
 import type { Kysely } from "kysely";
 import { type Database, toDate } from "./schema.js";
-import type { RecentRepository } from "./types.js";
+import type { RecentEntry, RecentRepository } from "./types.js";
 
-async function addRecent(db: Kysely<Database>, domain: string, at: Date): Promise<void> {
+/** One upsert for the whole batch; a domain keeps its newest time. */
+async function addRecent(db: Kysely<Database>, entries: readonly RecentEntry[]): Promise<void> {
+  const newest = new Map<string, number>();
+  for (const { domain, checkedAt } of entries) {
+    newest.set(domain, Math.max(newest.get(domain) ?? 0, checkedAt.getTime()));
+  }
+  if (newest.size === 0) return;
   await db
     .insertInto("recent")
-    .values({ domain, checked_at: at.getTime() })
+    .values([...newest].map(([domain, checked_at]) => ({ domain, checked_at })))
     .onConflict((oc) =>
       oc
         .column("domain")
@@ -31,10 +37,7 @@ async function pruneRecent(db: Kysely<Database>, capacity: number): Promise<void
     .execute();
 }
 
-async function listRecent(
-  db: Kysely<Database>,
-  limit: number,
-): Promise<{ domain: string; checkedAt: Date }[]> {
+async function listRecent(db: Kysely<Database>, limit: number): Promise<RecentEntry[]> {
   const rows = await db
     .selectFrom("recent")
     .select(["domain", "checked_at"])
@@ -51,9 +54,9 @@ export function createRecentRepository(db: Kysely<Database>, capacity: number): 
   const pruneEvery = Math.max(1, Math.ceil(capacity / 10));
   let addsSincePrune = 0;
   return {
-    addRecent: async (domain, at) => {
-      await addRecent(db, domain, at);
-      addsSincePrune += 1;
+    addRecent: async (entries) => {
+      await addRecent(db, entries);
+      addsSincePrune += entries.length;
       if (addsSincePrune >= pruneEvery) {
         addsSincePrune = 0;
         await pruneRecent(db, capacity);

@@ -91,10 +91,16 @@ export interface RecordsRepository {
 }
 
 /** Recently checked domains (SPEC §7): domains only, never addresses. */
+export interface RecentEntry {
+  domain: string;
+  checkedAt: Date;
+}
+
 export interface RecentRepository {
-  addRecent(domain: string, at: Date): Promise<void>;
+  /** Marks a batch of domains as checked (one statement); a domain keeps its newest time. */
+  addRecent(entries: readonly RecentEntry[]): Promise<void>;
   /** Newest first. */
-  listRecent(limit: number): Promise<{ domain: string; checkedAt: Date }[]>;
+  listRecent(limit: number): Promise<RecentEntry[]>;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { DomainLists } from "../../src/core/lists.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 import { CachingChecker } from "../../src/service/cached-checker.js";
+import { Observer, recentSink } from "../../src/service/observer.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -68,7 +69,7 @@ describe("CachingChecker", () => {
     script = scriptedLookup();
     checker = new CachingChecker({
       records: store.records,
-      recent: store.recent,
+      observer: new Observer({ sinks: [recentSink(store.recent)] }),
       lists,
       lookup: script.lookup,
       clock: () => now,
@@ -159,6 +160,7 @@ describe("CachingChecker", () => {
 
   it("lists the checked domain as recently checked", async () => {
     await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
+    await checker.drain();
     expect((await store.recent.listRecent(10)).map((entry) => entry.domain)).toEqual(["example.org"]);
   });
 
@@ -169,7 +171,6 @@ describe("CachingChecker", () => {
     beforeEach(async () => {
       budgeted = new CachingChecker({
         records: store.records,
-        recent: store.recent,
         lists,
         lookup: script.lookup,
         clock: () => now,
@@ -213,7 +214,6 @@ describe("CachingChecker", () => {
   it("looks an expired record up again before answering when stale answers are off (batch runs)", async () => {
     const batch = new CachingChecker({
       records: store.records,
-      recent: store.recent,
       lists,
       lookup: script.lookup,
       clock: () => now,

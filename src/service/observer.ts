@@ -1,0 +1,95 @@
+/**
+ * The `observe()` hook: every checked domain is reported here once its answer is known,
+ * and the observer writes what it learnt in batches, off the request path. It is the
+ * home of everything that learns from traffic: today the recently checked list; signals
+ * that learn from traffic (mail infrastructure shared by disposable domains) join as
+ * further sinks.
+ *
+ * Bounds. Observations wait in memory, one per domain (a newer one replaces it), until
+ * a flush every `flushMs` or as soon as `batchSize` are waiting; a flush hands each sink
+ * at most `batchSize` at a time and one flush runs at a time. When the sinks cannot keep
+ * up (the database is down), at most `maxWaiting` domains wait and later ones are
+ * dropped and counted: observations are hints, never worth slowing a check for.
+ */
+import type { CheckRecord } from "../core/record.js";
+import type { RecentRepository } from "../store/types.js";
+import type { CacheOutcome } from "./checker.js";
+
+export interface Observation {
+  domain: string;
+  at: Date;
+  cache: CacheOutcome;
+  /** The domain's record as answered. */
+  record: CheckRecord;
+}
+
+/** Writes one batch (each domain at most once); a rejection is logged and the batch dropped. */
+export type ObservationSink = (batch: readonly Observation[]) => Promise<void>;
+
+export interface ObserverOptions {
+  sinks: readonly ObservationSink[];
+  flushMs?: number;
+  batchSize?: number;
+  maxWaiting?: number;
+  onSinkError?: (error: unknown) => void;
+}
+
+export class Observer {
+  private waiting = new Map<string, Observation>();
+  private flushing: Promise<void> | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly batchSize: number;
+  private readonly maxWaiting: number;
+  /** Observations dropped because too many were waiting. */
+  dropped = 0;
+
+  constructor(private readonly options: ObserverOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.maxWaiting = options.maxWaiting ?? 20_000;
+    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
+    this.timer.unref();
+  }
+
+  observe(observation: Observation): void {
+    if (!this.waiting.has(observation.domain) && this.waiting.size >= this.maxWaiting) {
+      this.dropped++;
+      return;
+    }
+    this.waiting.set(observation.domain, observation);
+    if (this.waiting.size >= this.batchSize) void this.flush();
+  }
+
+  /** Writes everything waiting now; resolves when it is written (or dropped on a sink error). */
+  flush(): Promise<void> {
+    this.flushing ??= this.writeAll().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.waiting.size > 0) {
+      const all = [...this.waiting.values()];
+      this.waiting = new Map();
+      for (let start = 0; start < all.length; start += this.batchSize) {
+        const batch = all.slice(start, start + this.batchSize);
+        await Promise.all(
+          this.options.sinks.map((sink) =>
+            sink(batch).catch((error: unknown) => this.options.onSinkError?.(error)),
+          ),
+        );
+      }
+    }
+  }
+
+  /** Stops the timer and writes what is waiting (graceful shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
+
+/** The recently checked list (docs/api.md §7): domains only, never addresses. */
+export function recentSink(recent: Pick<RecentRepository, "addRecent">): ObservationSink {
+  return (batch) => recent.addRecent(batch.map(({ domain, at }) => ({ domain, checkedAt: at })));
+}

@@ -1,0 +1,70 @@
+/**
+ * The layers import in one direction (docs/architecture.md), enforced by Biome's
+ * noRestrictedImports rules in biome.json, which `npm test` runs over the tree. This
+ * test proves the rules bite: it lints probe files, one import each, laid out like the
+ * repository in a temporary directory with the project's own biome.json.
+ */
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = new URL("../", import.meta.url).pathname;
+const BIOME = join(ROOT, "node_modules/.bin/biome");
+
+/** [importing file, import specifier, allowed] */
+const CASES: [string, string, boolean][] = [
+  ["src/core/probe.ts", "./record.js", true],
+  ["src/core/probe.ts", "../store/types.js", false],
+  ["src/core/probe.ts", "../config.js", false],
+  ["src/core/probe.ts", "node:fs", false],
+  ["src/core/signals/probe.ts", "../verdict.js", true],
+  ["src/core/signals/probe.ts", "../../service/checker.js", false],
+  ["src/dns/probe.ts", "../core/dns.js", true],
+  ["src/dns/probe.ts", "../store/types.js", false],
+  ["src/data/probe.ts", "../core/lists.js", true],
+  ["src/data/probe.ts", "../service/checker.js", false],
+  ["src/store/probe.ts", "../core/record.js", true],
+  ["src/store/probe.ts", "../service/checker.js", false],
+  ["src/service/probe.ts", "../store/types.js", true],
+  ["src/service/probe.ts", "../http/app.js", false],
+  ["src/http/probe.ts", "../service/checker.js", true],
+  ["src/http/probe.ts", "../data/domain-lists.js", false],
+  ["src/http/pages/probe.ts", "../../dns/node-dns-resolver.js", false],
+  ["src/cli/probe.ts", "../service/create-checker.js", true],
+  ["src/cli/probe.ts", "../http/problems.js", false],
+];
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mailrisk-layers-"));
+  await copyFile(join(ROOT, "biome.json"), join(dir, "biome.json"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function lint(file: string, specifier: string): Promise<{ ok: boolean; output: string }> {
+  const path = join(dir, file);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `import type { Probe } from "${specifier}";\n\nexport type Probed = Probe;\n`);
+  try {
+    await run(BIOME, ["lint", "--vcs-enabled=false", file], { cwd: dir });
+    return { ok: true, output: "" };
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: string; stderr: string };
+    return { ok: false, output: stdout + stderr };
+  } finally {
+    await rm(path);
+  }
+}
+
+describe("import direction", () => {
+  it.each(CASES)("%s importing %s is allowed: %s", async (file, specifier, allowed) => {
+    const result = await lint(file, specifier);
+    expect(result.ok, result.output).toBe(allowed);
+    if (!allowed) expect(result.output).toContain("noRestrictedImports");
+  });
+});
