@@ -7,5 +7,5 @@ import type { CheckRecord } from "../src/core/record.js";
 export async function checkInput(raw: string, deps: CheckDeps): Promise<CheckRecord> {
   const parsed = parseInput(raw);
   if (!parsed.ok) throw new Error(`the input "${raw}" is invalid: ${parsed.problem.detail}`);
-  return forAddress(await checkDomain(parsed.input.domain, deps), parsed.input, deps.lists);
+  return forAddress(await checkDomain(parsed.input.domain, deps), parsed.input, deps.lists).record;
 }

@@ -1,5 +1,7 @@
 /** A complete CheckRecord for tests that store or render records without running a check. */
+import type { CheckVerdict, DomainCheck } from "../src/core/check.js";
 import type { CheckRecord } from "../src/core/record.js";
+import { FIXED_ROWS, type FixedStatus, RISKY_THRESHOLD, type VerdictStatus } from "../src/core/verdict.js";
 
 export function sampleRecord(overrides: Partial<CheckRecord> = {}): CheckRecord {
   return {
@@ -36,4 +38,27 @@ export function sampleRecord(overrides: Partial<CheckRecord> = {}): CheckRecord 
     block_status_changed_at: "2000-01-01T00:00:00+00:00",
     ...overrides,
   };
+}
+
+/**
+ * The status a fake check reports for a sample record: the fixed row its reason names,
+ * else ok or risky by its risk. Only for fakes; the service stores real statuses.
+ */
+export function sampleStatus(record: CheckRecord): VerdictStatus {
+  for (const [status, row] of Object.entries(FIXED_ROWS) as [FixedStatus, { reason: string }][]) {
+    if (status === "heuristics" ? record.reason.startsWith(row.reason) : record.reason === row.reason)
+      return status;
+  }
+  return record.risk < RISKY_THRESHOLD ? "ok" : "risky";
+}
+
+/** A fake domain check around a sample record. */
+export function sampleCheck(overrides: Partial<CheckRecord> = {}): DomainCheck {
+  const record = sampleRecord(overrides);
+  return { record, status: sampleStatus(record), heaviest: null };
+}
+
+/** The verdict stored beside a sample record. */
+export function sampleVerdict(record: CheckRecord): CheckVerdict {
+  return { status: sampleStatus(record), heaviest: null };
 }

@@ -1,16 +1,10 @@
 /**
- * The bundled lists as the engine sees them. Loaded once per instance from `data/`
- * (see src/data/), never per check. Every domain look-up walks the domain and its
- * parents up to (and including) the base domain.
+ * The bundled lists as the engine sees them. Read once per instance from `data/`
+ * (src/data/ reads the files into `DomainListData`; src/core/domain-lists.ts answers
+ * from it), never per check. Every domain look-up walks the domain and its parents up
+ * to (and including) the base domain.
  */
-export type ProviderCategory =
-  | "free"
-  | "premium"
-  | "business"
-  | "isp"
-  | "email_api"
-  | "web_hosting"
-  | "forwarder";
+import type { PerCategory, ProviderCategory } from "./categories.js";
 
 export interface DomainMatch {
   /** The list entry that matched (the domain itself or a parent). */
@@ -33,7 +27,7 @@ export interface DomainFacts {
   /** The disposable-list entry covering the domain; never for a known-good domain. */
   disposable: DomainMatch | undefined;
   /** The provider-category entries covering the domain, per category. */
-  categories: Readonly<Record<ProviderCategory, DomainMatch | undefined>>;
+  categories: Readonly<PerCategory<DomainMatch | undefined>>;
 }
 
 /** What the lists say of an MX or NS host, whoever's domain it serves. */
@@ -45,6 +39,8 @@ export interface HostFacts {
   parkingService: string | undefined;
   /** The disposable service the host belongs to: its infrastructure, or its domain is a listed disposable one. */
   disposableService: string | undefined;
+  /** Whether the host's base domain is known-good or a listed provider's: never learnt as disposable. */
+  vouchedFor: boolean;
 }
 
 export interface DomainLists {
@@ -65,4 +61,40 @@ export interface DomainLists {
   /** Popular mailbox domains, for typo suggestions. */
   readonly popular: readonly string[];
   isRoleLocalPart(localPart: string): boolean;
+}
+
+/** A list entry (domain, host suffix or address) with the name the list gives it. */
+export interface NamedEntry {
+  entry: string;
+  name: string;
+}
+
+export interface MxPattern {
+  /** Host suffix, matched on label boundaries. */
+  suffix: string;
+  provider: MxProvider;
+}
+
+/** A provider-category entry with where it comes from. */
+export interface CategoryEntry {
+  entry: string;
+  name: string | null;
+  sources: readonly string[];
+}
+
+/** Everything the lists hold, already read (src/data/ builds it from the files). */
+export interface DomainListData {
+  categories: Readonly<PerCategory<readonly CategoryEntry[]>>;
+  knownGood: readonly string[];
+  /** Academic, government and military public suffixes: everything under them is known-good. */
+  knownGoodSuffixes: readonly string[];
+  /** The disposable list: entry → its sources (over 100,000 names, kept as read). */
+  disposable: ReadonlyMap<string, readonly string[]>;
+  popular: readonly string[];
+  mxProviders: readonly MxPattern[];
+  parkingHosts: readonly NamedEntry[];
+  parkingAddresses: readonly NamedEntry[];
+  /** Host suffix → the disposable service's own domain. */
+  disposableInfrastructure: readonly NamedEntry[];
+  roleLocalParts: readonly string[];
 }

@@ -6,14 +6,15 @@
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import type { MxProvider, ProviderCategory } from "../core/lists.js";
+import { type PerCategory, PROVIDER_CATEGORIES, type ProviderCategory } from "../core/categories.js";
+import type { MxPattern, NamedEntry } from "../core/lists.js";
 import { normaliseDomain } from "../core/names.js";
 import { ListFileError, type ListLine, parseListLines } from "./list-file.js";
 
 export const CURATED_DIR = "curated";
 
-/** The curated file of each provider category. */
-export const CATEGORY_FILES: Readonly<Record<ProviderCategory, string>> = {
+/** The curated file of each provider category (src/core/categories.ts defines the categories). */
+export const CATEGORY_FILES: Readonly<PerCategory<string>> = {
   free: "free.txt",
   premium: "premium.txt",
   business: "business.txt",
@@ -33,22 +34,8 @@ export const CURATED_FILES = {
   disposableInfrastructure: "disposable-infrastructure.txt",
 } as const;
 
-export const PROVIDER_CATEGORIES = Object.keys(CATEGORY_FILES) as readonly ProviderCategory[];
-
-/** A list entry (domain, host suffix or address) with the name the list gives it. */
-export interface NamedEntry {
-  entry: string;
-  name: string;
-}
-
-export interface MxPattern {
-  /** Host suffix, matched on label boundaries. */
-  suffix: string;
-  provider: MxProvider;
-}
-
 export interface CuratedLists {
-  categories: Record<ProviderCategory, NamedEntry[]>;
+  categories: PerCategory<NamedEntry[]>;
   knownGood: string[];
   /** Academic, government and military public suffixes: everything under them is known-good. */
   knownGoodSuffixes: string[];
@@ -123,7 +110,7 @@ export function parseCuratedLists(read: (file: string) => string): CuratedLists 
       c,
       named(parseFile(CATEGORY_FILES[c], read(CATEGORY_FILES[c]), [domain, name])),
     ]),
-  ) as Record<ProviderCategory, NamedEntry[]>;
+  ) as PerCategory<NamedEntry[]>;
   return {
     categories,
     knownGood: file("knownGood", [domain, name], 1).map(([entry]) => entry as string),

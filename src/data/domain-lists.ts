@@ -1,28 +1,16 @@
 /**
- * The bundled lists behind the engine's `DomainLists`: read once per instance from
- * `data/` (curated lists, generated disposable and forwarder lists) and from the
- * role-based-email-addresses package, then answered from Sets and Maps only.
+ * Reads the bundled lists once per instance: `data/` (curated lists, generated
+ * disposable and forwarder lists) and the role-based-email-addresses package, into the
+ * engine's `DomainListData`; src/core/domain-lists.ts answers the look-ups.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type {
-  DomainFacts,
-  DomainLists,
-  DomainMatch,
-  HostFacts,
-  MxProvider,
-  ProviderCategory,
-} from "../core/lists.js";
-import { baseDomainOf, findSelfOrParent, isPublicSuffix } from "../core/names.js";
-import {
-  CATEGORY_FILES,
-  type CuratedLists,
-  curatedSource,
-  PROVIDER_CATEGORIES,
-  readCuratedLists,
-} from "./curated.js";
+import { type PerCategory, PROVIDER_CATEGORIES, type ProviderCategory } from "../core/categories.js";
+import { BundledDomainLists } from "../core/domain-lists.js";
+import type { CategoryEntry, DomainListData, DomainLists } from "../core/lists.js";
+import { CATEGORY_FILES, type CuratedLists, curatedSource, readCuratedLists } from "./curated.js";
 import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
 
 /** The package's `data/` directory; the same from `src/data/` (tsx) and `dist/data/` (built). */
@@ -37,185 +25,37 @@ export interface ListData {
   roleLocalParts: readonly string[];
 }
 
-function frozenMatch(entry: string, name: string | null, sources: readonly string[]): DomainMatch {
-  return Object.freeze({ entry, name, sources: sources as string[] });
-}
-
-function categoryTable(data: ListData, category: ProviderCategory): Map<string, DomainMatch> {
+function categoryEntries(data: ListData, category: ProviderCategory): CategoryEntry[] {
   if (category === "forwarder") {
     const { sources, names } = data.forwarders;
-    return new Map(
-      [...sources].map(([entry, from]) => [entry, frozenMatch(entry, names.get(entry) ?? null, from)]),
-    );
+    return [...sources].map(([entry, from]) => ({ entry, name: names.get(entry) ?? null, sources: from }));
   }
   const from = Object.freeze([curatedSource(CATEGORY_FILES[category])]);
-  return new Map(data.curated.categories[category].map((e) => [e.entry, frozenMatch(e.entry, e.name, from)]));
+  return data.curated.categories[category].map((e) => ({ entry: e.entry, name: e.name, sources: from }));
 }
 
-/** What the curated domain lists hold for one exact name. */
-interface NameEntry {
-  knownGood: boolean;
-  categories: Partial<Record<ProviderCategory, DomainMatch>> | undefined;
-}
-
-const NO_CATEGORIES: DomainFacts["categories"] = Object.freeze({
-  free: undefined,
-  premium: undefined,
-  business: undefined,
-  isp: undefined,
-  email_api: undefined,
-  web_hosting: undefined,
-  forwarder: undefined,
-});
-
-/** The facts of most domains: no list holds them. */
-const NOTHING_LISTED: DomainFacts = Object.freeze({
-  knownGood: false,
-  disposable: undefined,
-  categories: NO_CATEGORIES,
-});
-
-/** Hosts whose facts are remembered; past it the memory starts afresh (MX and NS hosts repeat, most domains' do not). */
-const HOST_MEMORY = 20_000;
-
-/** A host as DNS may give it (upper case, trailing dot) in the lists' form. */
-function hostName(host: string): string {
-  const lower = host.toLowerCase();
-  return lower.endsWith(".") ? lower.slice(0, -1) : lower;
-}
-
-class BundledDomainLists implements DomainLists {
-  readonly popular: readonly string[];
-  private readonly mxProviders: ReadonlyMap<string, MxProvider>;
-  private readonly parkingHosts: ReadonlyMap<string, string>;
-  private readonly parkingAddresses: ReadonlyMap<string, string>;
-  private readonly infrastructure: ReadonlyMap<string, string>;
-  private readonly roles: ReadonlySet<string>;
-  /** The generated disposable list: entry → its sources (over 100,000 names, kept as read). */
-  private readonly disposableSources: ReadonlyMap<string, readonly string[]>;
-  /**
-   * Every name the curated domain lists hold (provider categories, known-good domains and
-   * academic/government suffixes) with what each says of it: one map hit per walk step
-   * instead of one per list.
-   */
-  private readonly names = new Map<string, NameEntry>();
-  private readonly hosts = new Map<string, HostFacts>();
-
-  constructor(data: ListData) {
-    const { curated } = data;
-    this.popular = Object.freeze([...curated.popular]);
-    this.disposableSources = data.disposable.sources;
-    this.mxProviders = new Map(curated.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));
-    this.parkingHosts = new Map(curated.parkingHosts.map((e) => [e.entry, e.name]));
-    this.parkingAddresses = new Map(curated.parkingAddresses.map((e) => [e.entry.toLowerCase(), e.name]));
-    this.infrastructure = new Map(curated.disposableInfrastructure.map((e) => [e.entry, e.name]));
-    this.roles = new Set(data.roleLocalParts.map((r) => r.toLowerCase()));
-    for (const name of [...curated.knownGood, ...curated.knownGoodSuffixes])
-      this.entry(name).knownGood = true;
-    for (const category of PROVIDER_CATEGORIES) {
-      for (const [name, match] of categoryTable(data, category)) {
-        const entry = this.entry(name);
-        entry.categories = { ...entry.categories, [category]: match };
-      }
-    }
-  }
-
-  private entry(name: string): NameEntry {
-    let entry = this.names.get(name);
-    if (entry === undefined) {
-      entry = { knownGood: false, categories: undefined };
-      this.names.set(name, entry);
-    }
-    return entry;
-  }
-
-  /**
-   * One walk from the domain up through its parents: list entries count up to the base
-   * domain, known-good ones on up to the top-level domain (`ox.ac.uk` is known-good
-   * through `ac.uk`). For each list the most specific entry wins.
-   */
-  domainFacts(domain: string, baseDomain: string): DomainFacts {
-    let knownGood = false;
-    let disposable: { entry: string; sources: readonly string[] } | undefined;
-    let categories: Partial<Record<ProviderCategory, DomainMatch>> | undefined;
-    let withinBase = true;
-    for (let name = domain; ; ) {
-      const entry = this.names.get(name);
-      if (entry !== undefined) {
-        knownGood ||= entry.knownGood;
-        if (withinBase && entry.categories) categories = { ...entry.categories, ...categories };
-      }
-      if (withinBase && disposable === undefined) {
-        const sources = this.disposableSources.get(name);
-        if (sources !== undefined) disposable = { entry: name, sources };
-      }
-      if (name.length <= baseDomain.length) withinBase = false;
-      if (knownGood && !withinBase) break;
-      const dot = name.indexOf(".");
-      if (dot < 0) break;
-      name = name.slice(dot + 1);
-    }
-    if (!knownGood && disposable === undefined && categories === undefined) return NOTHING_LISTED;
-    return {
-      knownGood,
-      // The build already removed these; this keeps the promise for any list it is given.
-      disposable:
-        disposable === undefined || knownGood || isPublicSuffix(disposable.entry)
-          ? undefined
-          : { entry: disposable.entry, name: null, sources: disposable.sources as string[] },
-      categories: categories === undefined ? NO_CATEGORIES : { ...NO_CATEGORIES, ...categories },
-    };
-  }
-
-  hostFacts(host: string): HostFacts {
-    let facts = this.hosts.get(host);
-    if (facts === undefined) {
-      const name = hostName(host);
-      const baseDomain = baseDomainOf(name);
-      facts = Object.freeze({
-        baseDomain,
-        mxProvider: this.mxProvider(name),
-        parkingService: this.parkingHost(name),
-        disposableService: this.disposableInfrastructure(name) ?? this.disposable(name, baseDomain)?.entry,
-      });
-      if (this.hosts.size >= HOST_MEMORY) this.hosts.clear();
-      this.hosts.set(host, facts);
-    }
-    return facts;
-  }
-
-  disposable(domain: string, baseDomain: string): DomainMatch | undefined {
-    return this.domainFacts(domain, baseDomain).disposable;
-  }
-
-  mxProvider(mxHost: string): MxProvider | undefined {
-    const entry = findSelfOrParent(this.mxProviders, hostName(mxHost));
-    return entry === undefined ? undefined : this.mxProviders.get(entry);
-  }
-
-  parkingHost(host: string): string | undefined {
-    const entry = findSelfOrParent(this.parkingHosts, hostName(host));
-    return entry === undefined ? undefined : this.parkingHosts.get(entry);
-  }
-
-  parkingAddress(ip: string): string | undefined {
-    return this.parkingAddresses.get(ip.toLowerCase());
-  }
-
-  disposableInfrastructure(host: string): string | undefined {
-    const entry = findSelfOrParent(this.infrastructure, hostName(host));
-    return entry === undefined ? undefined : this.infrastructure.get(entry);
-  }
-
-  isRoleLocalPart(localPart: string): boolean {
-    const plus = localPart.indexOf("+");
-    return this.roles.has((plus < 0 ? localPart : localPart.slice(0, plus)).toLowerCase());
-  }
+/** The engine's shape of the files' contents. */
+export function domainListData(data: ListData): DomainListData {
+  const { curated } = data;
+  return {
+    categories: Object.fromEntries(
+      PROVIDER_CATEGORIES.map((c) => [c, categoryEntries(data, c)]),
+    ) as PerCategory<CategoryEntry[]>,
+    knownGood: curated.knownGood,
+    knownGoodSuffixes: curated.knownGoodSuffixes,
+    disposable: data.disposable.sources,
+    popular: curated.popular,
+    mxProviders: curated.mxProviders,
+    parkingHosts: curated.parkingHosts,
+    parkingAddresses: curated.parkingAddresses,
+    disposableInfrastructure: curated.disposableInfrastructure,
+    roleLocalParts: data.roleLocalParts,
+  };
 }
 
 /** Lists from data already in memory (tests build them from small fixtures). */
 export function createDomainLists(data: ListData): DomainLists {
-  return new BundledDomainLists(data);
+  return new BundledDomainLists(domainListData(data));
 }
 
 /** The role-based local parts of the `role-based-email-addresses` package. */

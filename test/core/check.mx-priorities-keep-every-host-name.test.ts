@@ -17,7 +17,7 @@ it("keeps a host named __proto__ as an own key of mx_priorities", async () => {
       },
     }),
   );
-  const record = await checkDomain("odd.test", {
+  const { record } = await checkDomain("odd.test", {
     lists,
     typos: new TypoIndex(lists.popular),
     resolver,

@@ -44,6 +44,7 @@ it("keeps nulls and empty values of the full record", async () => {
       disposable_provider: null,
       mx_priorities: {},
     }),
+    status: "ok",
     cache: "hit",
   });
   const response = await fixture.app.inject({
