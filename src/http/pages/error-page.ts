@@ -1,13 +1,25 @@
-/** The HTML answer of a failed page request: the problem's status, title and detail, escaped. */
-import type { HttpProblem } from "../problems.js";
-import { escapeHtml, renderPage } from "./layout.js";
+/** The HTML answer of a failed page request: its status, the status phrase and a sentence, escaped. */
+import { STATUS_CODES } from "node:http";
+import { escapeHtml, renderPage, searchForm } from "./layout.js";
 
-export function renderErrorPage(problem: HttpProblem): string {
-  const { title, status, detail } = problem.body();
-  return renderPage(
-    `${status} ${title} — mailrisk`,
-    `<h1>${escapeHtml(`${status} ${title}`)}</h1>
+/** What an error page shows; an `HttpProblem` is one. */
+export interface PageProblem {
+  status: number;
+  detail: string;
+}
+
+export function renderErrorPage({ status, detail }: PageProblem): string {
+  const heading = `${status} ${STATUS_CODES[status] ?? "Error"}`;
+  return renderPage({
+    title: `${heading} — mailrisk`,
+    description: detail,
+    noindex: true,
+    main: `<section class="card" aria-labelledby="error-heading">
+<h1 id="error-heading">${escapeHtml(heading)}</h1>
 <p>${escapeHtml(detail)}</p>
-<p><a href="/">Check another domain</a></p>`,
-  );
+</section>
+<section class="card" aria-label="Check a domain">
+${searchForm("error-q")}
+</section>`,
+  });
 }

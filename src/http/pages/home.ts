@@ -1,20 +1,28 @@
 /**
- * The home page a browser gets on `GET /` (docs/api.md §3.3, §7): a search form, self-contained
- * (no external fonts, scripts or images). Served by the pages plugin (index.ts); the
- * result pages issue fills it out.
+ * The home page a browser gets on `GET /` (docs/api.md §3.3, §7): the search form (an
+ * email address or a domain; only the domain is kept), the recently checked domains
+ * and how to use the API.
  */
-import { renderPage } from "./layout.js";
+import { renderApiExamples } from "./api-examples.js";
+import { card, recentCard, renderPage, searchForm } from "./layout.js";
 
-export function renderHomePage(): string {
-  return renderPage(
-    "mailrisk — email and domain risk check",
-    `<h1>mailrisk</h1>
-<p>Check whether sign-ups from a domain should be blocked: disposable, parked, invalid or risky.</p>
-<form method="get" action="/domain/">
-<label for="domain" hidden>Domain</label>
-<input id="domain" name="domain" type="text" placeholder="example.com" required maxlength="320" autocomplete="off">
-<button type="submit">Check</button>
-</form>
-<p>API: <code>POST /v2/</code> with <code>Authorization: Bearer KEY</code>, or <code>GET /?email=…</code> with <code>X-Gateway-Key: KEY</code>. See <a href="/openapi.json">openapi.json</a>.</p>`,
-  );
+export interface HomeView {
+  recent: readonly string[];
+  baseUrl: string;
+}
+
+export function renderHomePage({ recent, baseUrl }: HomeView): string {
+  return renderPage({
+    title: "mailrisk — email and domain risk check",
+    description:
+      "Check whether sign-ups from an email domain should be blocked: disposable, parked, non-existent or risky domains.",
+    main: `<section class="card" aria-labelledby="home-heading">
+<h1 id="home-heading">Should this sign-up be blocked?</h1>
+<p class="lead">Look up an email address or a domain: disposable, parked, non-existent or risky domains get a block recommendation and a risk score.</p>
+${searchForm("q")}
+<p class="hint">Only the domain is checked and kept; the part before the @ is dropped on arrival.</p>
+</section>
+${recentCard(recent)}
+${card("api-heading", "Use the API", renderApiExamples(baseUrl, "example.com"))}`,
+  });
 }

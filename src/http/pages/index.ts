@@ -1,43 +1,129 @@
 /**
  * The pages plugin (docs/api.md §7): the HTML side of the service, encapsulated so its
- * error and not-found handlers answer HTML pages rather than problem JSON. No key and
- * no quota: the checking plugin's hooks never run here. The home page shares `GET /`
- * with the gateway route through the `homePage` constraint; the result pages will live
- * under `/domain/`, whose unknown paths already get the HTML not-found page.
+ * error and not-found handlers answer HTML pages rather than problem JSON, and its
+ * security headers and per-address rate limit (security.ts) touch no API route. No
+ * key and no quota: the checking plugin's hooks never run here. The home page shares
+ * `GET /` with the gateway route through the `homePage` constraint.
+ *
+ *   GET  /                  home page (browsers only)
+ *   GET  /domain/<domain>   result page; a name that is not in its normal form (upper
+ *                           case, trailing dot, Unicode, an email address) is
+ *                           redirected (301) to the normal form's page
+ *   POST /domain/           the search form: field `q`, an email address or a domain;
+ *                           303 to the domain's page, so no address lands in a URL
+ *   GET  /domain/           303 to the home page
+ *
+ * A result page checks through the same record cache as the API (a fresh record is
+ * answered as is). A domain that does not exist gets its page with status 404.
  */
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { parseInput } from "../../core/input.js";
+import type { RecentRepository } from "../../store/types.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
-import { renderErrorPage } from "./error-page.js";
+import { checkParsed, type RunCheckDeps } from "../run-check.js";
+import { baseUrlOf } from "./api-examples.js";
+import { isNonExistent, renderDomainPage } from "./domain.js";
+import { type PageProblem, renderErrorPage } from "./error-page.js";
 import { renderHomePage } from "./home.js";
-import { HTML_CONTENT_TYPE } from "./layout.js";
+import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
+import { BASIC_PAGE_HEADERS, protectPages, TooManyPageRequests } from "./security.js";
 
-const RESULT_PAGES_PREFIX = "/domain";
+export const DEFAULT_PAGE_RATE_LIMIT = 60;
+/** How many recently checked domains a page lists. */
+const RECENT_SHOWN = 12;
 
-function sendErrorPage(reply: FastifyReply, problem: HttpProblem) {
+export interface PagesDeps extends RunCheckDeps {
+  recent: Pick<RecentRepository, "listRecent">;
+  /** PAGE_RATE_LIMIT: page requests per minute per client address. */
+  requestsPerMinute: number;
+}
+
+function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
   return reply
     .code(problem.status)
-    .headers(problem.headers)
+    .headers(problem.headers ?? {})
     .type(HTML_CONTENT_TYPE)
     .send(renderErrorPage(problem));
 }
 
-export async function pagesPlugin(app: TypedApp): Promise<void> {
-  app.setErrorHandler((error, request, reply) => sendErrorPage(reply, problemFor(error, request.log)));
+/** Whether a URL is under the result pages' prefix (for answers given before routing). */
+export function isResultPageUrl(url: string): boolean {
+  return /^\/domain(?:[/?]|$)/.test(url);
+}
+
+/** A failure found before routing (a URL Fastify cannot decode) on a result page URL, as an HTML page. */
+export function sendEarlyErrorPage(reply: FastifyReply, problem: HttpProblem) {
+  return sendErrorPage(reply.headers(BASIC_PAGE_HEADERS), problem);
+}
+
+async function recentDomains(deps: PagesDeps): Promise<string[]> {
+  return (await deps.recent.listRecent(RECENT_SHOWN)).map((entry) => entry.domain);
+}
+
+function firstString(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The search form's input, or the path's: the domain to show, or the 400 problem. */
+function domainOf(raw: string): string {
+  const parsed = parseInput(raw);
+  if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
+  return parsed.input.domain;
+}
+
+function resultRoutes(results: TypedApp, deps: PagesDeps): void {
+  results.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/", 303));
+
+  results.post("/", { schema: { hide: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const query = firstString(body.q).trim();
+    if (query === "") return reply.redirect("/", 303);
+    return reply.redirect(domainPath(domainOf(query)), 303);
+  });
+
+  results.get<{ Params: { domain: string } }>(
+    "/:domain",
+    { schema: { hide: true } },
+    async (request: FastifyRequest<{ Params: { domain: string } }>, reply) => {
+      const raw = request.params.domain;
+      const domain = domainOf(raw);
+      if (domain !== raw) return reply.redirect(domainPath(domain), 301);
+      const record = await checkParsed(deps, request, { kind: "domain", domain, localPart: null });
+      const page = renderDomainPage({
+        record,
+        recent: await recentDomains(deps),
+        baseUrl: baseUrlOf(request),
+      });
+      return reply
+        .code(isNonExistent(record) ? 404 : 200)
+        .type(HTML_CONTENT_TYPE)
+        .send(page);
+    },
+  );
+}
+
+export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void> {
+  app.setErrorHandler((error, request, reply) =>
+    sendErrorPage(reply, error instanceof TooManyPageRequests ? error : problemFor(error, request.log)),
+  );
+  await protectPages(app, deps.requestsPerMinute);
 
   await withMethodNotAllowed(app, (pages) => {
-    pages.get("/", { constraints: { homePage: true }, schema: { hide: true } }, async (_request, reply) =>
-      reply.header("vary", "Accept").type(HTML_CONTENT_TYPE).send(renderHomePage()),
-    );
+    pages.get("/", { constraints: { homePage: true }, schema: { hide: true } }, async (request, reply) => {
+      const page = renderHomePage({ recent: await recentDomains(deps), baseUrl: baseUrlOf(request) });
+      return reply.header("vary", "Accept").type(HTML_CONTENT_TYPE).send(page);
+    });
   });
 
   await app.register(
     async (results) => {
-      results.setNotFoundHandler((_request, reply) =>
+      results.setNotFoundHandler({ preHandler: results.rateLimit() }, (_request, reply) =>
         sendErrorPage(reply, new HttpProblem("not_found", "There is no page at this address.")),
       );
+      await withMethodNotAllowed(results, () => resultRoutes(results, deps));
     },
-    { prefix: RESULT_PAGES_PREFIX },
+    { prefix: "/domain" },
   );
 }

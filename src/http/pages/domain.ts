@@ -1,0 +1,133 @@
+/**
+ * The result page of one domain (docs/api.md §7): the whole verdict at a glance — block
+ * recommendation, status line, risk with its level and a meter — then every flag, the
+ * mail routing, the registration, curl examples for both routes and the recently
+ * checked domains. Every value from the record is escaped.
+ */
+import type { CheckRecord } from "../../core/record.js";
+import { renderApiExamples } from "./api-examples.js";
+import { card, domainLinks, escapeHtml, recentCard, renderPage, searchForm } from "./layout.js";
+
+export interface DomainView {
+  record: CheckRecord;
+  recent: readonly string[];
+  baseUrl: string;
+}
+
+type Level = "LOW" | "MEDIUM" | "HIGH";
+
+/** docs/api.md §4: LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
+export function riskLevel(risk: number): Level {
+  return risk >= 70 ? "HIGH" : risk >= 30 ? "MEDIUM" : "LOW";
+}
+
+/**
+ * The record's flags as a person reads them, in the record's order. The role-account
+ * flag is left out: it describes an address's local part, which a page never sees.
+ */
+const FLAGS: readonly [keyof CheckRecord, string][] = [
+  ["is_disposable", "Disposable"],
+  ["is_email_forwarder", "Email forwarder"],
+  ["is_public_free", "Free mailbox provider"],
+  ["is_public_premium", "Paid mailbox provider"],
+  ["is_business_provider", "Business provider"],
+  ["is_isp_email", "ISP email"],
+  ["is_email_api", "Email API service"],
+  ["is_web_hosting_email", "Web hosting email"],
+  ["is_self_hosted", "Self-hosted"],
+  ["is_parked", "Parked"],
+];
+
+const NONE = '<span class="muted">none</span>';
+const UNKNOWN = '<span class="muted">unknown</span>';
+
+function textOr(value: string | null, fallback: string): string {
+  return value ? escapeHtml(value) : fallback;
+}
+
+/** `2025-01-01T00:00:00+00:00` as a `<time>`: the date, plus the UTC time when `withTime`. */
+function time(timestamp: string, withTime: boolean): string {
+  const shown = withTime
+    ? `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC`
+    : timestamp.slice(0, 10);
+  return `<time datetime="${escapeHtml(timestamp)}">${escapeHtml(shown)}</time>`;
+}
+
+function age(days: number): string {
+  const years = Math.floor(days / 365.25);
+  const count = `${days.toLocaleString("en-US")} ${days === 1 ? "day" : "days"}`;
+  return years >= 1 ? `${count} (about ${years} ${years === 1 ? "year" : "years"})` : count;
+}
+
+function row(label: string, html: string): string {
+  return `<dt>${label}</dt><dd>${html}</dd>`;
+}
+
+function flagList(record: CheckRecord): string {
+  const items = FLAGS.map(([field, label]) => {
+    const on = record[field] === true;
+    return `<li${on ? ' class="on"' : ""}><span>${label}</span><span>${on ? "yes" : "no"}</span></li>`;
+  });
+  return `<ul class="flags">${items.join("")}</ul>`;
+}
+
+function mailDetails(record: CheckRecord): string {
+  const typos = domainLinks(record.possible_typo, NONE);
+  return `<dl>
+${row("MX host", textOr(record.mx_host, NONE))}
+${row("MX IP", textOr(record.mx_ip, NONE))}
+${row("How found", escapeHtml(record.mx_info))}
+${row("Email provider", textOr(record.email_provider, NONE))}
+${row("Disposable provider", textOr(record.disposable_provider, NONE))}
+${row("Possible typo of", typos)}
+</dl>`;
+}
+
+function domainDetails(record: CheckRecord): string {
+  return `<dl>
+${row("Base domain", escapeHtml(record.base_domain))}
+${row("Registered", record.domain_created_at ? time(record.domain_created_at, false) : UNKNOWN)}
+${row("Age", record.domain_age_days === null ? UNKNOWN : escapeHtml(age(record.domain_age_days)))}
+${row("Last updated", `${time(record.block_status_changed_at, true)} <span class="muted">(block status last changed)</span>`)}
+</dl>`;
+}
+
+/** True when the page is about a domain that does not exist (answered 404, not indexed). */
+export function isNonExistent(record: CheckRecord): boolean {
+  return record.reason === "NXDOMAIN";
+}
+
+export function renderDomainPage({ record, recent, baseUrl }: DomainView): string {
+  const decision = record.block ? "Block" : "Allow";
+  const level = riskLevel(record.risk);
+  const verdictClass = record.block ? "block" : "allow";
+  const nonExistent = isNonExistent(record);
+  return renderPage({
+    title: `${record.domain}: ${decision}, risk ${record.risk}/100 — mailrisk`,
+    description: `${record.domain}: ${decision} sign-ups. ${record.text} (${record.reason}); risk ${record.risk} / 100 (${level}).`,
+    noindex: nonExistent,
+    main: `<section class="card verdict ${verdictClass}" aria-labelledby="domain-heading">
+<p class="eyebrow">Risk check of</p>
+<h1 id="domain-heading">${escapeHtml(record.domain)}</h1>
+<div class="decision">
+<p class="badge" id="decision">${decision}</p>
+<p class="status"><strong>${escapeHtml(record.text)}</strong> · ${escapeHtml(record.reason)}</p>
+</div>
+${nonExistent ? "<p><strong>This domain does not exist</strong>: DNS has no such name, so no address under it can receive mail.</p>\n" : ""}<div class="risk">
+<p class="score">${record.risk} / 100 <span class="level ${level.toLowerCase()}">${level}</span></p>
+<meter min="0" max="100" low="29.5" high="69.5" optimum="0" value="${record.risk}" aria-label="Risk ${record.risk} of 100, ${level}"></meter>
+</div>
+<p class="hint">Risk score 0–100: LOW below 30, MEDIUM 30–69, HIGH 70 and above. ${record.block ? "Sign-ups from this domain should be refused." : "Sign-ups from this domain can be accepted."}</p>
+</section>
+${card("flags-heading", "Flags", flagList(record))}
+<div class="grid">
+${card("mail-heading", "Mail", mailDetails(record))}
+${card("registration-heading", "Domain", domainDetails(record))}
+</div>
+${card("api-heading", "Check it with the API", renderApiExamples(baseUrl, record.domain))}
+${recentCard(recent)}
+<section class="card" aria-label="Check another domain">
+${searchForm("q")}
+</section>`,
+  });
+}
