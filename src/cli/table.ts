@@ -4,12 +4,13 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths = Array.from({ length: columns }, (_, i) =>
     Math.max(...rows.map((row) => (row[i] ?? "").length)),
   );
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return rows.map((row) => formatRow(row, widths)).join("\n");
+}
+
+/** One row, each cell padded to its column's width and two spaces apart (a streamed table knows its widths up front). */
+export function formatRow(row: readonly string[], widths: readonly number[]): string {
+  return row
+    .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+    .join("  ")
+    .trimEnd();
 }

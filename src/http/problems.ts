@@ -1,46 +1,18 @@
 /**
- * The one error model of the HTTP API (docs/api.md §5): a fixed set of stable codes, each
- * mapped to one status, rendered as RFC 9457 problem details. Anything unexpected
- * becomes `internal_error` with a fixed sentence, so a 5xx never leaks internals.
+ * The one error model of the HTTP API (docs/api.md §5): the codes and bodies of
+ * src/service/problems.ts, raised as `HttpProblem` and sent as RFC 9457 problem JSON.
+ * Anything unexpected becomes `internal_error` with a fixed sentence, so a 5xx never
+ * leaks internals.
  */
-import { STATUS_CODES } from "node:http";
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
-import type { InputProblem } from "../core/input.js";
+import { PROBLEM_STATUS, type ProblemBody, type ProblemCode, problemBody } from "../service/problems.js";
 import { StoreUnavailableError } from "../store/errors.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
 
-export const PROBLEM_STATUS = {
-  missing_input: 400,
-  input_too_long: 400,
-  invalid_email: 400,
-  invalid_domain: 400,
-  invalid_body: 400,
-  invalid_url: 400,
-  missing_api_key: 401,
-  invalid_api_key: 401,
-  not_found: 404,
-  method_not_allowed: 405,
-  body_too_large: 413,
-  unsupported_media_type: 415,
-  quota_exceeded: 429,
-  internal_error: 500,
-  database_unavailable: 503,
-} as const;
-
-export type ProblemCode = keyof typeof PROBLEM_STATUS;
-
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
-/** Seconds a client should wait before retrying while the database is unreachable. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
-
-export interface ProblemBody {
-  type: "about:blank";
-  title: string;
-  status: number;
-  detail: string;
-  code: ProblemCode;
-}
+/** Seconds a client should wait before retrying while the database or the DNS resolver is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** A problem raised anywhere in a request; the error handler renders it. */
 export class HttpProblem extends Error {
@@ -57,25 +29,26 @@ export class HttpProblem extends Error {
   }
 
   body(): ProblemBody {
-    return {
-      type: "about:blank",
-      title: STATUS_CODES[this.status] ?? "Error",
-      status: this.status,
-      detail: this.detail,
-      code: this.code,
-    };
+    return problemBody(this.code, this.detail);
   }
-}
-
-/** An input problem of the parser as problem details (the API's 400 body; the CLI's `--json` line). */
-export function inputProblemDetails(problem: InputProblem): ProblemBody {
-  return new HttpProblem(problem.code, problem.detail).body();
 }
 
 export function databaseUnavailable(): HttpProblem {
   return new HttpProblem("database_unavailable", "The database is unreachable right now; retry shortly.", {
-    "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
+    "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
   });
+}
+
+/** While the server shuts down (in-flight requests finish, new ones go elsewhere). */
+export function shuttingDown(): HttpProblem {
+  return new HttpProblem(
+    "shutting_down",
+    "The server is shutting down; retry, another instance will answer.",
+    {
+      "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      connection: "close",
+    },
+  );
 }
 
 export function internalError(): HttpProblem {

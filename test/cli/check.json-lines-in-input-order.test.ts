@@ -3,53 +3,34 @@
  * authoritative server with the engine zones), the configured registries (loopback RDAP
  * and WHOIS, so nothing leaves the machine) and the database cache on a temporary SQLite
  * file. `--json` prints one full record per input, in input order, and a problem object
- * for a bad input while the run goes on; `-` reads inputs from stdin; exit code 0 when
- * every input was checked, 1 when any was rejected, 2 on usage errors.
+ * for a bad input while the run goes on, each with the input as given first; `-` reads
+ * inputs from stdin, a blank line being a problem; exit code 0 when every input was
+ * checked, 1 when any was rejected, 2 on usage errors.
  */
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import {
-  fixture,
-  type LoopbackRdap,
-  type LoopbackWhois,
-  startRdapServer,
-  startWhoisServer,
-  writeBootstrap,
-} from "../../harness/loopback-registries.js";
+import { fixture } from "../../harness/loopback-registries.js";
 import { FULL_FIELDS } from "../../harness/record-fields.js";
-import { fixtureZones } from "../../harness/zones.js";
-import { run } from "../../src/cli/check.js";
-import { loadConfig } from "../../src/config.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { type CheckWorld, startCheckWorld } from "./check-world.js";
 
-let dns: DnsTestServer;
-let rdap: LoopbackRdap;
-let whois: LoopbackWhois;
-let bootstrapFile: string;
+let world: CheckWorld;
 let database: TestDatabase;
 
 beforeAll(async () => {
-  dns = await startDnsServer(fixtureZones("engine"));
-  rdap = await startRdapServer((domain) =>
+  world = await startCheckWorld((domain) =>
     domain === "gmail.com" ? { status: 200, body: fixture("rdap/registered.json") } : { status: 404 },
   );
-  whois = await startWhoisServer(() => "No match\r\n");
-  bootstrapFile = await writeBootstrap(
-    Object.fromEntries(["test", "com", "de"].map((tld) => [tld, rdap.baseUrl])),
-  );
 });
-afterAll(async () => {
-  await Promise.all([dns.close(), rdap.close(), whois.close()]);
-});
+afterAll(() => world.close());
 beforeEach(async () => {
   database = await createTestDatabase("sqlite");
 });
 afterEach(() => database.drop());
 
 interface Problem {
+  input: string;
   type: string;
   title: string;
   status: number;
@@ -57,26 +38,16 @@ interface Problem {
   code: string;
 }
 
-async function check(args: string[], stdin = "") {
-  const cli = createTestCli(database.url, stdin);
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "300",
-    RDAP_BOOTSTRAP_FILE: bootstrapFile,
-    WHOIS_SERVER: whois.address,
-    AGE_TIMEOUT_MS: "2000",
-  });
-  const code = await run(args, { ...cli.ctx, config });
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-}
+const check = (args: string[], stdin = "") => world.check(database.url, args, stdin);
 
-function jsonLines(stdout: string): (CheckRecord | Problem)[] {
+type Line = (CheckRecord & { input: string }) | Problem;
+
+function jsonLines(stdout: string): Line[] {
   expect(stdout.endsWith("\n")).toBe(true);
   return stdout
     .slice(0, -1)
     .split("\n")
-    .map((line) => JSON.parse(line) as CheckRecord | Problem);
+    .map((line) => JSON.parse(line) as Line);
 }
 
 describe("mailrisk check --json", () => {
@@ -94,7 +65,7 @@ describe("mailrisk check --json", () => {
     const { code, stdout, stderr } = await check([...inputs, "--json"]);
     expect({ code, stderr }).toEqual({ code: 1, stderr: "" });
     const lines = jsonLines(stdout);
-    expect(lines).toHaveLength(inputs.length);
+    expect(lines.map((line) => line.input)).toEqual(inputs);
 
     const [timedOut, gmail, problem, admin, missing, idn, disposable] = lines as [
       CheckRecord,
@@ -119,6 +90,7 @@ describe("mailrisk check --json", () => {
     });
     expect(gmail.domain_age_days).toBeGreaterThan(11_000);
     expect(problem).toEqual({
+      input: "not a domain",
       type: "about:blank",
       title: "Bad Request",
       status: 400,
@@ -131,10 +103,11 @@ describe("mailrisk check --json", () => {
     expect(disposable).toMatchObject({ domain: "mailinator.com", block: true, reason: "Disposable" });
   });
 
-  it("prints full records in the contract's field order", async () => {
-    const { stdout } = await check(["fallback.test", "--json"]);
-    const [record] = jsonLines(stdout) as [CheckRecord];
-    expect(Object.keys(record)).toEqual(FULL_FIELDS);
+  it("prints the input as given, then the full record in the contract's field order", async () => {
+    const { stdout } = await check([" Fallback.test ", "--json"]);
+    const [record] = jsonLines(stdout) as [CheckRecord & { input: string }];
+    expect(Object.keys(record)).toEqual(["input", ...FULL_FIELDS]);
+    expect(record).toMatchObject({ input: " Fallback.test ", domain: "fallback.test" });
     expect(record).toMatchObject({ mx_fallback: true, mx_hosts: ["fallback.test"] });
   });
 
@@ -148,24 +121,42 @@ describe("mailrisk check --json", () => {
     ]);
   });
 
-  it("reads one input per non-empty line from stdin for `-`, in place among the arguments", async () => {
+  it("reads one input per line from stdin for `-`, in place among the arguments; a blank line is a problem", async () => {
     const stdin = "gmail.com\n\n  fallback.test  \r\nbad..domain\n";
     const { code, stdout } = await check(["tie.test", "-", "null-mx.test", "--json"], stdin);
     expect(code).toBe(1);
-    expect(jsonLines(stdout).map((line) => ("domain" in line ? line.domain : line.code))).toEqual([
+    const lines = jsonLines(stdout);
+    expect(lines.map((line) => ("domain" in line ? line.domain : line.code))).toEqual([
       "tie.test",
       "gmail.com",
+      "missing_input",
       "fallback.test",
       "invalid_domain",
       "null-mx.test",
     ]);
+    expect(lines.map((line) => line.input)).toEqual([
+      "tie.test",
+      "gmail.com",
+      "",
+      "  fallback.test  ",
+      "bad..domain",
+      "null-mx.test",
+    ]);
+  });
+
+  it("keeps only blocked (and rejected) inputs with --only block, only the others with --only allow", async () => {
+    const inputs = ["gmail.com", "mailinator.com", "not a domain", "tie.test"];
+    const block = await check([...inputs, "--json", "--only", "block"]);
+    expect(jsonLines(block.stdout).map((line) => line.input)).toEqual(["mailinator.com", "not a domain"]);
+    const allow = await check([...inputs, "--json", "--only", "allow"]);
+    expect(jsonLines(allow.stdout).map((line) => line.input)).toEqual(["gmail.com", "tie.test"]);
   });
 
   it("answers a second run from the database cache without asking DNS again", async () => {
     const first = await check(["google-hosted.test", "--json"]);
-    dns.queries.clear();
+    world.dns.queries.clear();
     const second = await check(["google-hosted.test", "--json"]);
-    expect(dns.queries.total).toBe(0);
+    expect(world.dns.queries.total).toBe(0);
     expect(second.stdout).toBe(first.stdout);
   });
 });
@@ -192,6 +183,11 @@ describe("mailrisk check usage errors", () => {
     [["--json"], /usage: mailrisk check/],
     [["gmail.com", "--concurrency", "0"], /--concurrency must be a whole number/],
     [["gmail.com", "--xml"], /usage: mailrisk check/],
+    [["-", "-"], /- \(stdin\) may be given once/],
+    [["-", "gmail.com", "-", "--json"], /- \(stdin\) may be given once/],
+    [["gmail.com", "--only", "maybe"], /--only takes block or allow/],
+    [["gmail.com", "--json", "--csv"], /exclude each other/],
+    [["gmail.com", "--column", "email"], /go with --csv/],
   ])("%j exits 2 and prints nothing on stdout", async (args, message) => {
     const { code, stdout, stderr } = await check(args);
     expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
@@ -207,7 +203,7 @@ describe("mailrisk check usage errors", () => {
   });
 
   it("exits 2 when stdin holds no input for `-`", async () => {
-    const { code, stderr } = await check(["-"], "\n\n");
+    const { code, stderr } = await check(["-"], "");
     expect(code).toBe(2);
     expect(stderr).toMatch(/usage: mailrisk check/);
   });

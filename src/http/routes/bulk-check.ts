@@ -1,0 +1,240 @@
+/**
+ * `POST /v2/bulk` (docs/api.md §3.1): a JSON body `{"items": [...]}` of 1 to
+ * BULK_MAX_ITEMS inputs, each an email address or a domain (§2); the answer is
+ * `{"results": [...]}` in input order, each the full record or the input's problem
+ * object, with the input as given first. Each item costs one unit of quota, all or
+ * nothing: with fewer units left than items the answer is 429 and nothing is counted.
+ *
+ * Order of answers: 401 (the access hook checks the key without counting) → 413/415/400
+ * for the body (not counted: the cost is not known yet) → 429 → 200. Checks run through
+ * `checkMany`, like the CLI's, with bounded concurrency.
+ */
+import { type Static, Type } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
+import { MAX_INPUT_LENGTH } from "../../core/input.js";
+import { checkMany, type OutcomeBody, outcomeBody } from "../../service/check-many.js";
+import { countUnitsOfBody } from "../access.js";
+import { bulkBodyLimit } from "../limits.js";
+import { HttpProblem, problemFor, sendProblem } from "../problems.js";
+import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import { CheckRecordSchema, checkingResponses, ProblemSchema } from "../schemas.js";
+
+/** Checks of one bulk request at a time; the checker's look-up budget bounds all requests together. */
+const BULK_CONCURRENCY = 32;
+
+const EXAMPLE_ITEMS = ["someone@gmail.com", "mailinator.com", "not a domain"];
+
+function requestSchema(maxItems: number) {
+  return Type.Object(
+    {
+      items: Type.Array(
+        Type.String({
+          description: `An email address or a domain (docs/api.md §2), at most ${MAX_INPUT_LENGTH} characters.`,
+        }),
+        { minItems: 1, maxItems, description: `1 to ${maxItems} inputs; each costs one unit of quota.` },
+      ),
+    },
+    { examples: [{ items: EXAMPLE_ITEMS }] },
+  );
+}
+
+type BulkBody = Static<ReturnType<typeof requestSchema>>;
+
+const RecordResultSchema = Type.Object(
+  { input: Type.String({ description: "The item as sent." }), ...CheckRecordSchema.properties },
+  { description: "A checked item: its input, then the full record." },
+);
+const ProblemResultSchema = Type.Object(
+  { input: Type.String({ description: "The item as sent." }), ...ProblemSchema.properties },
+  { description: "An item that is no email address or domain: its input, then the problem (status 400)." },
+);
+
+/** Every field of a full record, for the examples. */
+function exampleRecord(fields: Record<string, unknown>) {
+  return {
+    valid: true,
+    block: false,
+    domain: "",
+    base_domain: "",
+    text: "Looks okay",
+    reason: "",
+    risk: 0,
+    is_disposable: false,
+    is_email_forwarder: false,
+    is_public_free: false,
+    is_public_premium: false,
+    is_business_provider: false,
+    is_isp_email: false,
+    is_email_api: false,
+    is_web_hosting_email: false,
+    is_self_hosted: false,
+    is_parked: false,
+    is_role_based_email: false,
+    mx_host: "",
+    mx_ip: "",
+    mx_info: "",
+    mx_fallback: false,
+    mx_hosts: [],
+    mx_ips: [],
+    mx_priorities: {},
+    email_provider: "",
+    disposable_provider: null,
+    possible_typo: [],
+    domain_age_days: null,
+    domain_created_at: null,
+    block_status_changed_at: "2024-09-16T00:39:22+00:00",
+    ...fields,
+  };
+}
+
+const EXAMPLE_RESULTS = {
+  results: [
+    {
+      input: "someone@gmail.com",
+      ...exampleRecord({
+        domain: "gmail.com",
+        base_domain: "gmail.com",
+        reason: "Public free provider",
+        is_public_free: true,
+        mx_host: "gmail-smtp-in.l.google.com",
+        mx_ip: "142.250.153.26",
+        mx_info: "Using MX pointer gmail-smtp-in.l.google.com from DNS with priority: 5",
+        mx_hosts: ["gmail-smtp-in.l.google.com", "alt1.gmail-smtp-in.l.google.com"],
+        mx_ips: ["142.250.153.26", "142.251.9.26"],
+        mx_priorities: { "gmail-smtp-in.l.google.com": 5, "alt1.gmail-smtp-in.l.google.com": 10 },
+        email_provider: "Gmail",
+        domain_age_days: 11_000,
+        domain_created_at: "1995-08-13T04:00:00+00:00",
+      }),
+    },
+    {
+      input: "mailinator.com",
+      ...exampleRecord({
+        block: true,
+        domain: "mailinator.com",
+        base_domain: "mailinator.com",
+        text: "Disposable / temporary domain",
+        reason: "Disposable",
+        risk: 95,
+        is_disposable: true,
+        mx_host: "mail.mailinator.com",
+        mx_ip: "104.21.32.1",
+        mx_info: "Using MX pointer mail.mailinator.com from DNS with priority: 1",
+        mx_hosts: ["mail.mailinator.com"],
+        mx_ips: ["104.21.32.1"],
+        mx_priorities: { "mail.mailinator.com": 1 },
+        disposable_provider: "mailinator.com",
+      }),
+    },
+    {
+      input: "not a domain",
+      type: "about:blank",
+      title: "Bad Request",
+      status: 400,
+      detail: '"not a domain" contains characters a domain cannot have.',
+      code: "invalid_domain",
+    },
+  ],
+};
+
+const ResultsSchema = Type.Object({
+  results: Type.Array(Type.Union([RecordResultSchema, ProblemResultSchema]), {
+    description: "One result per item, in the order of `items`.",
+  }),
+});
+
+function responses(maxItems: number) {
+  const base = checkingResponses(ResultsSchema, { readsBody: true, challenges: true });
+  return {
+    ...base,
+    200: {
+      ...base[200],
+      description: "One result per item, in input order; every item was counted.",
+      content: { "application/json": { schema: ResultsSchema, example: EXAMPLE_RESULTS } },
+    },
+    400: {
+      ...base[400],
+      description:
+        "The body is not a JSON object with `items`, an array of 1 or more strings (invalid_body); not counted.",
+    },
+    413: {
+      ...base[413],
+      description: `More than ${maxItems} items, or a body over ${Math.round(bulkBodyLimit(maxItems) / 1000)} KB (body_too_large); not counted.`,
+    },
+    415: {
+      ...base[415],
+      description: "A body other than application/json (unsupported_media_type); not counted.",
+    },
+    429: {
+      ...base[429],
+      description:
+        "Fewer units of quota left than items (quota_exceeded); nothing counted. x-ratelimit-requests-remaining says how many are left.",
+    },
+  };
+}
+
+function isJson(request: FastifyRequest): boolean {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" || (type?.startsWith("application/") === true && type.endsWith("+json"));
+}
+
+/** The route's own wording of body problems: its limit, its shape; anything else as everywhere. */
+function bodyProblem(error: unknown, maxItems: number): HttpProblem | undefined {
+  const fastifyError = error as { code?: string; validation?: { keyword: string }[] } | null;
+  if (fastifyError?.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    return new HttpProblem(
+      "body_too_large",
+      `The request body is larger than ${Math.round(bulkBodyLimit(maxItems) / 1000)} KB; send at most ${maxItems} items.`,
+    );
+  }
+  if (!fastifyError?.validation) return undefined;
+  if (fastifyError.validation.some((issue) => issue.keyword === "maxItems")) {
+    return new HttpProblem("body_too_large", `Send at most ${maxItems} items per request.`);
+  }
+  return new HttpProblem(
+    "invalid_body",
+    `Send a JSON object {"items": [...]} with 1 to ${maxItems} strings, each an email address or a domain.`,
+  );
+}
+
+/** Declared inside the checking plugin's access scope, which checks the key and adds the rate-limit headers. */
+export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItems: number }): void {
+  const maxItems = deps.bulkMaxItems;
+  app.route({
+    method: "POST",
+    url: "/v2/bulk",
+    bodyLimit: bulkBodyLimit(maxItems),
+    config: { credentials: "bearer", units: (request) => (request.body as BulkBody).items.length },
+    schema: {
+      summary: "Check many domains or email addresses at once (full records, in input order)",
+      description: `Authenticates with \`Authorization: Bearer KEY\` like \`POST /v2/\`. Takes \`{"items": [...]}\`, 1 to ${maxItems} inputs (BULK_MAX_ITEMS), and answers \`{"results": [...]}\` in the order of the items: for each, \`input\` (as sent) followed by the full record, or by the problem object when the item is no email address or domain. Each item costs one unit of quota, all or nothing: with fewer units left than items the answer is 429 and nothing is counted. A body that cannot be read (400, 413, 415) is not counted.`,
+      tags: ["check"],
+      security: [{ bearerKey: [] }],
+      consumes: ["application/json"],
+      body: requestSchema(maxItems),
+      response: responses(maxItems),
+    },
+    preParsing: async (request, _reply, payload) => {
+      if (!isJson(request)) {
+        throw new HttpProblem(
+          "unsupported_media_type",
+          'Send the items as application/json: {"items": [...]}.',
+        );
+      }
+      return payload;
+    },
+    preHandler: countUnitsOfBody(deps),
+    errorHandler: (error, request, reply) =>
+      sendProblem(reply, bodyProblem(error, maxItems) ?? problemFor(error, request.log)),
+    handler: async (request) => {
+      const results: OutcomeBody[] = [];
+      const checked = checkMany((request.body as BulkBody).items, {
+        checker: deps.checker,
+        concurrency: BULK_CONCURRENCY,
+        onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
+      });
+      for await (const { outcome } of checked) results.push(outcomeBody(outcome));
+      return { results };
+    },
+  });
+}
