@@ -3,11 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pino } from "pino";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { mailZones } from "../harness/mail-zones.js";
 import { loadConfig } from "../src/config.js";
 import { startServer } from "../src/server.js";
+import { CANARY_DOMAINS } from "../src/service/create-checker.js";
 
 let dir: string;
+/** A resolver that tells the truth about the canary domains, so the server is ready. */
+let dns: DnsTestServer;
+beforeAll(async () => {
+  dns = await startDnsServer(mailZones(CANARY_DOMAINS, "own-server"));
+});
+afterAll(() => dns.close());
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "mailrisk-server-"));
 });
@@ -18,7 +27,7 @@ async function start() {
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     HOST: "127.0.0.1",
     PORT: "0",
-    DNS_SERVERS: "127.0.0.1:9",
+    DNS_SERVERS: dns.address,
   });
   const stdout = new PassThrough();
   let printed = "";
@@ -29,11 +38,13 @@ async function start() {
   return { server, printed: () => printed };
 }
 
-it("creates and prints a free key on an empty database, once, and serves with it", async () => {
+it("creates and prints a key on the unlimited plan on an empty database, once, and serves with it", async () => {
   const first = await start();
   const secret = /\b(mr_\w+)\b/.exec(first.printed())?.[1];
   expect(secret).toBeDefined();
   expect(first.printed()).toContain("shown only this once");
+  expect(first.printed()).toContain('the built-in plan "unlimited"');
+  expect(first.printed()).toMatch(/no quota/);
   const ready = await fetch(`${first.server.url}/readyz`);
   expect(ready.status).toBe(200);
   const refused = await fetch(`${first.server.url}/?domain=nonexistent.invalid`, {
@@ -51,8 +62,35 @@ it("creates and prints a free key on an empty database, once, and serves with it
     headers: { authorization: `Bearer ${secret}` },
   });
   expect(missing.status).toBe(400);
-  expect(missing.headers.get("x-ratelimit-requests-limit")).toBe("1000");
-  expect(missing.headers.get("x-ratelimit-requests-remaining")).toBe("999");
+  expect(missing.headers.get("x-ratelimit-requests-limit")).toBe("2147483647");
+  expect(missing.headers.get("x-ratelimit-requests-remaining")).toBe("2147483647");
+  const usage = await fetch(`${second.server.url}/v2/usage`, {
+    headers: { authorization: `Bearer ${secret}` },
+  });
+  expect(await usage.json()).toMatchObject({ plan: "unlimited", limit: null, used: 1, remaining: null });
   await second.server.close();
   await expect(fetch(`${second.server.url}/healthz`)).rejects.toThrow();
+});
+
+it("serves the admin API when ADMIN_TOKEN is set, and refuses to start with a short one", async () => {
+  expect(() => loadConfig({ ADMIN_TOKEN: "too-short" })).toThrow(/at least 32 characters/);
+  const token = "t".repeat(32);
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
+    PORT: "0",
+    DNS_SERVERS: "127.0.0.1:9",
+    ADMIN_TOKEN: token,
+  });
+  const server = await startServer(config, { stdout: new PassThrough(), logger: pino({ level: "silent" }) });
+  try {
+    const keys = await fetch(`${server.url}/admin/keys`, { headers: { authorization: `Bearer ${token}` } });
+    expect(keys.status).toBe(200);
+    expect(await keys.json()).toMatchObject([{ plan: "unlimited", name: "first key" }]);
+    const wrong = await fetch(`${server.url}/admin/keys`, {
+      headers: { authorization: `Bearer ${"u".repeat(32)}` },
+    });
+    expect(wrong.status).toBe(401);
+  } finally {
+    await server.close();
+  }
 });

@@ -1,11 +1,13 @@
 /**
  * `mailrisk keys create --plan P [--name N] [--json]`, `keys list [--json]`,
- * `keys revoke <id>` (docs/api.md §6, §9). A new key's secret is printed once and never again.
+ * `keys show <id> [--json]`, `keys set-plan <id> <plan>`, `keys revoke <id>`
+ * (docs/api.md §6, §9). A new key's secret is printed once and never again.
  * Exit codes: 0 done, 1 unknown plan or key, 2 bad arguments.
  */
 import { formatTimestamp } from "../core/record.js";
-import { UnknownPlanError } from "../store/errors.js";
-import type { ApiKey } from "../store/types.js";
+import { UnknownKeyError, UnknownPlanError } from "../store/errors.js";
+import { keyJson, keyUsageJson } from "../store/json.js";
+import type { KeyUsage } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
@@ -13,6 +15,8 @@ import { withStore } from "./with-store.js";
 
 const USAGE = `usage: mailrisk keys create --plan P [--name N] [--json]
        mailrisk keys list [--json]
+       mailrisk keys show <id> [--json]
+       mailrisk keys set-plan <id> <plan>
        mailrisk keys revoke <id>`;
 
 async function create(args: string[], ctx: CliContext): Promise<number> {
@@ -45,17 +49,6 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-function keyJson(key: ApiKey) {
-  return {
-    id: key.id,
-    prefix: key.prefix,
-    name: key.name,
-    plan: key.plan,
-    created_at: formatTimestamp(key.createdAt),
-    revoked_at: key.revokedAt ? formatTimestamp(key.revokedAt) : null,
-  };
-}
-
 async function list(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
@@ -78,20 +71,80 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-async function revoke(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+/** `quota` of a plan or what is left of it, for a person: a number or "unlimited". */
+export function quotaText(quota: number | null): string {
+  return quota === null ? "unlimited" : String(quota);
+}
+
+function usageText({ key, plan, current, periods }: KeyUsage): string {
+  const rows = [
+    ["id", key.id],
+    ["key", `${key.prefix}…`],
+    ["name", key.name ?? "-"],
+    ["plan", `${plan.name} (${quotaText(plan.quota)} per ${plan.periodDays} days)`],
+    ["created", formatTimestamp(key.createdAt)],
+    ["status", key.revokedAt ? `revoked ${formatTimestamp(key.revokedAt)}` : "active"],
+    ["period", `${formatTimestamp(current.periodStart)} to ${formatTimestamp(current.resetAt)}`],
+    ["used", String(current.used)],
+    ["remaining", quotaText(current.remaining)],
+  ];
+  const history = periods.map((period) => [formatTimestamp(period.periodStart), String(period.used)]);
+  return `${formatTable(rows)}\n\n${formatTable([["PERIOD START", "USED"], ...history])}\n`;
+}
+
+/** Exactly one positional argument, or a usage error (exit 2). */
+function oneId(args: string[], options: { json?: { type: "boolean" } }, what: string, ctx: CliContext) {
+  const result = parseArguments({ args, options, allowPositionals: true });
+  if (!result.ok) return { code: usageError(ctx, result.message, USAGE) };
   const [id, ...extra] = result.parsed.positionals;
   if (id === undefined || extra.length > 0)
-    return usageError(ctx, "keys revoke needs exactly one key id", USAGE);
-  if (!(await withStore(ctx, (store) => store.keys.revokeKey(id, new Date())))) {
-    ctx.stderr.write(`mailrisk: unknown key "${id}"; see "mailrisk keys list"\n`);
+    return { code: usageError(ctx, `${what} needs exactly one key id`, USAGE) };
+  return { id, json: result.parsed.values.json === true };
+}
+
+function unknownKey(ctx: CliContext, id: string): number {
+  ctx.stderr.write(`mailrisk: unknown key "${id}"; see "mailrisk keys list"\n`);
+  return 1;
+}
+
+async function show(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = oneId(args, { json: { type: "boolean" } }, "keys show", ctx);
+  if (parsed.id === undefined) return parsed.code;
+  const usage = await withStore(ctx, (store) => store.usage.keyUsage(parsed.id, new Date()));
+  if (!usage) return unknownKey(ctx, parsed.id);
+  ctx.stdout.write(parsed.json ? `${JSON.stringify(keyUsageJson(usage))}\n` : usageText(usage));
+  return 0;
+}
+
+async function setPlan(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: {}, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const [id, plan, ...extra] = result.parsed.positionals;
+  if (id === undefined || plan === undefined || extra.length > 0) {
+    return usageError(ctx, "keys set-plan needs a key id and a plan", USAGE);
+  }
+  try {
+    const key = await withStore(ctx, (store) => store.keys.setKeyPlan(id, plan));
+    ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}.\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UnknownKeyError) return unknownKey(ctx, id);
+    if (!(error instanceof UnknownPlanError)) throw error;
+    ctx.stderr.write(`mailrisk: ${error.message}; see "mailrisk plans list"\n`);
     return 1;
   }
-  ctx.stdout.write(`Revoked key ${id}.\n`);
+}
+
+async function revoke(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = oneId(args, {}, "keys revoke", ctx);
+  if (parsed.id === undefined) return parsed.code;
+  if (!(await withStore(ctx, (store) => store.keys.revokeKey(parsed.id, new Date())))) {
+    return unknownKey(ctx, parsed.id);
+  }
+  ctx.stdout.write(`Revoked key ${parsed.id}.\n`);
   return 0;
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand("keys", { create, list, revoke }, USAGE, args, ctx);
+  return runSubcommand("keys", { create, list, show, "set-plan": setPlan, revoke }, USAGE, args, ctx);
 }

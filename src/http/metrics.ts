@@ -2,9 +2,10 @@
  * Prometheus metrics of one app instance, in its own registry (no global state, so
  * several apps in one process — tests — never share counters).
  */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
 import type { CheckResult } from "../service/checker.js";
+import type { ResolverHealth } from "../service/resolver-health.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -14,9 +15,24 @@ export interface HttpMetrics {
   observeCheck(result: CheckResult, seconds: number): void;
 }
 
-export function createMetrics(): HttpMetrics {
+const RESOLVER_STATES = ["ok", "broken", "unreachable"] as const;
+
+export function createMetrics(resolverHealth?: ResolverHealth): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "mailrisk_" });
+  new Gauge({
+    name: "mailrisk_dns_resolver_state",
+    help: "The DNS canary's last verdict on the resolver: 1 for the current state (ok, broken, unreachable), 0 for the others; none before the first probe.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    // Summed over a cluster's workers (METRICS_PORT) a state would count workers: 1 when any worker sees it.
+    aggregator: "max",
+    collect() {
+      const state = resolverHealth?.latest()?.state;
+      this.reset();
+      if (state) for (const each of RESOLVER_STATES) this.set({ state: each }, each === state ? 1 : 0);
+    },
+  });
   const requests = new Counter({
     name: "mailrisk_http_requests_total",
     help: "HTTP requests answered, by method, route pattern and status.",
@@ -52,7 +68,7 @@ export function createMetrics(): HttpMetrics {
     observeCheck(result, seconds) {
       checkDuration.observe({ cache: result.cache }, seconds);
       cache.inc({ outcome: result.cache });
-      if (result.cache === "miss" && isTemporaryFailure(result.record)) {
+      if (result.cache === "miss" && isTemporaryFailure(result.status)) {
         dnsErrors.inc({ reason: result.record.reason });
       }
     },

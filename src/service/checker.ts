@@ -5,11 +5,15 @@
  */
 import type { ParsedInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
+import type { VerdictStatus } from "../core/verdict.js";
+import type { ResolverHealth } from "./resolver-health.js";
 
 export type CacheOutcome = "hit" | "stale" | "miss";
 
 export interface CheckResult {
   record: CheckRecord;
+  /** The verdict's row (docs/api.md §4.1), for cache lifetimes and metrics. */
+  status: VerdictStatus;
   cache: CacheOutcome;
 }
 
@@ -17,4 +21,6 @@ export interface Checker {
   check(input: ParsedInput): Promise<CheckResult>;
   /** Waits for background refreshes to finish (graceful shutdown, tests). */
   drain(): Promise<void>;
+  /** Whether the DNS resolver tells the truth (readiness, metrics); absent in test fakes. */
+  readonly resolverHealth?: ResolverHealth;
 }

@@ -7,6 +7,13 @@ export class UnknownPlanError extends Error {
   }
 }
 
+export class UnknownKeyError extends Error {
+  override name = "UnknownKeyError";
+  constructor(readonly id: string) {
+    super(`unknown key "${id}"`);
+  }
+}
+
 export class PlanExistsError extends Error {
   override name = "PlanExistsError";
   constructor(readonly plan: string) {

@@ -1,6 +1,6 @@
 /** API keys (docs/api.md §6): created on a plan, found by the hash of their secret, revoked for good. */
 import { type Kysely, type Selectable, sql } from "kysely";
-import { UnknownPlanError } from "./errors.js";
+import { UnknownKeyError, UnknownPlanError } from "./errors.js";
 import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
 import type { ApiKey, AuthenticatedKey, KeysRepository } from "./types.js";
@@ -59,6 +59,25 @@ async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
   return rows.map(toApiKey);
 }
 
+async function getKey(db: Kysely<Database>, id: string): Promise<ApiKey | undefined> {
+  const row = await db.selectFrom("api_keys").select(KEY_COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row && toApiKey(row);
+}
+
+/** Moves a key to another plan; its count in a period of the same length carries over. */
+async function setKeyPlan(db: Kysely<Database>, id: string, plan: string): Promise<ApiKey> {
+  const known = await db.selectFrom("plans").select("name").where("name", "=", plan).executeTakeFirst();
+  if (!known) throw new UnknownPlanError(plan);
+  const row = await db
+    .updateTable("api_keys")
+    .set({ plan })
+    .where("id", "=", id)
+    .returning(KEY_COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw new UnknownKeyError(id);
+  return toApiKey(row);
+}
+
 /** True when the key exists (revoking twice keeps the first revocation time). */
 async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
   const result = await db
@@ -78,18 +97,31 @@ async function countKeys(db: Kysely<Database>): Promise<number> {
   return Number(row.count);
 }
 
+type KeyWithPlanRow = KeyRow & Pick<PlansTable, "quota" | "period_days">;
+
+function toAuthenticatedKey(row: KeyWithPlanRow): AuthenticatedKey {
+  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+}
+
 /** The key, with its plan, whose secret has this hash; undefined when unknown or revoked. */
 export async function authenticateHash(
   db: Kysely<Database>,
   hash: string,
 ): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await sql<KeyRow & Pick<PlansTable, "quota" | "period_days">>`
+  const { rows } = await sql<KeyWithPlanRow>`
     select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
     from api_keys k join plans p on p.name = k.plan
     where k.hash = ${hash} and k.revoked_at is null`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+  return rows[0] && toAuthenticatedKey(rows[0]);
+}
+
+/** The key of this id with its plan, revoked or not; undefined when unknown. */
+export async function keyWithPlan(db: Kysely<Database>, id: string): Promise<AuthenticatedKey | undefined> {
+  const { rows } = await sql<KeyWithPlanRow>`
+    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
+    from api_keys k join plans p on p.name = k.plan
+    where k.id = ${id}`.execute(db);
+  return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
 /** True when the key has been revoked (or does not exist). */
@@ -103,7 +135,9 @@ export function createKeysRepository(db: Kysely<Database>): KeysRepository {
   return {
     createKey: (input) => createKey(db, input),
     listKeys: () => listKeys(db),
+    getKey: (id) => getKey(db, id),
     revokeKey: (id, now) => revokeKey(db, id, now),
+    setKeyPlan: (id, plan) => setKeyPlan(db, id, plan),
     countKeys: () => countKeys(db),
   };
 }

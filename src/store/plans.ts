@@ -1,30 +1,42 @@
-/** Plans (docs/api.md §6): a name, a quota and the length of its period in days. */
-import type { Kysely } from "kysely";
-import { InvalidPlanError, PlanExistsError } from "./errors.js";
-import type { Database } from "./schema.js";
-import type { Plan, PlansRepository } from "./types.js";
+/** Plans (docs/api.md §6): a name, a quota (null: unlimited) and the length of its period in days. */
+import type { Kysely, Selectable } from "kysely";
+import { InvalidPlanError, PlanExistsError, UnknownPlanError } from "./errors.js";
+import type { Database, PlansTable } from "./schema.js";
+import type { Plan, PlanChanges, PlansRepository } from "./types.js";
 
 const PLAN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** The quota column is a 32-bit integer. */
-const MAX_QUOTA = 2_147_483_647;
+/** The quota and usage columns are 32-bit integers; an unlimited plan's count stops here too. */
+export const MAX_QUOTA = 2_147_483_647;
 const MAX_PERIOD_DAYS = 3650;
 
-function validatePlan(plan: Plan): void {
-  if (!PLAN_NAME.test(plan.name)) {
+function validateName(name: string): void {
+  if (!PLAN_NAME.test(name)) {
     throw new InvalidPlanError(
-      `plan name "${plan.name}" must be 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      `plan name "${name}" must be 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit`,
     );
   }
-  if (!Number.isInteger(plan.quota) || plan.quota < 0 || plan.quota > MAX_QUOTA) {
-    throw new InvalidPlanError(`quota must be a whole number from 0 to ${MAX_QUOTA}`);
+}
+
+function validateQuota(quota: number | null): void {
+  if (quota !== null && (!Number.isInteger(quota) || quota < 0 || quota > MAX_QUOTA)) {
+    throw new InvalidPlanError(`quota must be a whole number from 0 to ${MAX_QUOTA}, or unlimited`);
   }
-  if (!Number.isInteger(plan.periodDays) || plan.periodDays < 1 || plan.periodDays > MAX_PERIOD_DAYS) {
+}
+
+function validatePeriodDays(periodDays: number): void {
+  if (!Number.isInteger(periodDays) || periodDays < 1 || periodDays > MAX_PERIOD_DAYS) {
     throw new InvalidPlanError(`period must be a whole number of days from 1 to ${MAX_PERIOD_DAYS}`);
   }
 }
 
+function toPlan(row: Pick<Selectable<PlansTable>, "name" | "quota" | "period_days">): Plan {
+  return { name: row.name, quota: row.quota, periodDays: row.period_days };
+}
+
 async function createPlan(db: Kysely<Database>, plan: Plan, now: Date): Promise<Plan> {
-  validatePlan(plan);
+  validateName(plan.name);
+  validateQuota(plan.quota);
+  validatePeriodDays(plan.periodDays);
   const inserted = await db
     .insertInto("plans")
     .values({ name: plan.name, quota: plan.quota, period_days: plan.periodDays, created_at: now.getTime() })
@@ -42,12 +54,44 @@ async function listPlans(db: Kysely<Database>): Promise<Plan[]> {
     .orderBy("created_at")
     .orderBy("name")
     .execute();
-  return rows.map((row) => ({ name: row.name, quota: row.quota, periodDays: row.period_days }));
+  return rows.map(toPlan);
+}
+
+async function getPlan(db: Kysely<Database>, name: string): Promise<Plan | undefined> {
+  const row = await db
+    .selectFrom("plans")
+    .select(["name", "quota", "period_days"])
+    .where("name", "=", name)
+    .executeTakeFirst();
+  return row && toPlan(row);
+}
+
+async function updatePlan(db: Kysely<Database>, name: string, changes: PlanChanges): Promise<Plan> {
+  if (changes.quota !== undefined) validateQuota(changes.quota);
+  if (changes.periodDays !== undefined) validatePeriodDays(changes.periodDays);
+  const set = {
+    ...(changes.quota !== undefined ? { quota: changes.quota } : {}),
+    ...(changes.periodDays !== undefined ? { period_days: changes.periodDays } : {}),
+  };
+  const updated =
+    Object.keys(set).length === 0
+      ? await getPlan(db, name)
+      : await db
+          .updateTable("plans")
+          .set(set)
+          .where("name", "=", name)
+          .returning(["name", "quota", "period_days"])
+          .executeTakeFirst()
+          .then((row) => row && toPlan(row));
+  if (!updated) throw new UnknownPlanError(name);
+  return updated;
 }
 
 export function createPlansRepository(db: Kysely<Database>): PlansRepository {
   return {
     createPlan: (plan) => createPlan(db, plan, new Date()),
     listPlans: () => listPlans(db),
+    getPlan: (name) => getPlan(db, name),
+    updatePlan: (name, changes) => updatePlan(db, name, changes),
   };
 }

@@ -7,6 +7,7 @@
  * query itself on SQLite.
  */
 import { type Kysely, sql } from "kysely";
+import { MAX_QUOTA } from "./plans.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
@@ -15,6 +16,8 @@ import type { AuthenticatedKey, QuotaState } from "./types.js";
  * Counts `count` units at once when all of them fit in what is left of the quota;
  * returns the new count, or undefined when nothing was counted (not enough left, or the
  * key revoked meanwhile — selecting the key makes a revocation by another process count).
+ * An unlimited plan (quota null) counts every request, the count stopping at MAX_QUOTA
+ * so the 32-bit column never overflows.
  */
 async function countRequests(
   db: Kysely<Database>,
@@ -22,24 +25,47 @@ async function countRequests(
   period: QuotaPeriod,
   count: number,
 ): Promise<number | undefined> {
+  const unlimited = key.quota === null;
+  const fits = unlimited ? sql`` : sql`and cast(${count} as integer) <= ${key.quota}`;
+  const add = unlimited
+    ? sql`case when usage.used > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
+      else usage.used + excluded.used end`
+    : sql`usage.used + excluded.used where usage.used + excluded.used <= ${key.quota}`;
   const { rows } = await sql<{ used: number }>`
     insert into usage (key_id, period_start, used)
     select id, cast(${period.start.getTime()} as bigint), cast(${count} as integer) from api_keys
-    where id = ${key.id} and revoked_at is null and cast(${count} as integer) <= ${key.quota}
-    on conflict (key_id, period_start) do update set used = usage.used + excluded.used
-    where usage.used + excluded.used <= ${key.quota}
+    where id = ${key.id} and revoked_at is null ${fits}
+    on conflict (key_id, period_start) do update set used = ${add}
     returning used`.execute(db);
   return rows[0]?.used;
 }
 
+/**
+ * The state after counting: `used` undefined means refused, reported as the period used
+ * up (remaining 0), as far as this request can tell without another query.
+ */
 function quotaState(key: AuthenticatedKey, period: QuotaPeriod, used: number | undefined): QuotaState {
+  const counted = used ?? key.quota ?? 0;
   return {
     allowed: used !== undefined,
     limit: key.quota,
-    remaining: used === undefined ? 0 : key.quota - used,
+    remaining: key.quota === null ? null : Math.max(0, key.quota - counted),
+    used: counted,
     periodStart: period.start,
     resetAt: period.end,
   };
+}
+
+/** The current period's state of a key, read without counting (`allowed` true). */
+export async function readQuota(db: Kysely<Database>, key: AuthenticatedKey, now: Date): Promise<QuotaState> {
+  const period = quotaPeriod(key.createdAt, key.periodDays, now);
+  const row = await db
+    .selectFrom("usage")
+    .select("used")
+    .where("key_id", "=", key.id)
+    .where("period_start", "=", period.start.getTime())
+    .executeTakeFirst();
+  return quotaState(key, period, row?.used ?? 0);
 }
 
 /**
@@ -56,7 +82,7 @@ export async function countUnits(
 ): Promise<QuotaState[]> {
   const period = quotaPeriod(key.createdAt, key.periodDays, now);
   // A plan without any quota must never reach the upsert (it could insert a first count).
-  if (key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
+  if (key.quota !== null && key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
   if (units.length > 1) {
     const total = units.reduce((sum, n) => sum + n, 0);
     const used = await countRequests(db, key, period, total);

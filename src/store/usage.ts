@@ -1,50 +1,92 @@
 /**
  * The usage repository: the store's part of every API request (docs/api.md §6). The key
- * for a secret, then its units counted. Keys are remembered by the hash of their secret,
- * since what authentication reads of them (id, plan, quota, period, creation) never
- * changes; the quota upsert itself refuses a revoked key. Requests of one key arriving
- * together are counted by one statement (quota-batch.ts). So a request costs at most one
- * statement, and a revocation still takes effect at once in every instance sharing the
- * database.
+ * for a secret, then its units counted. Keys are remembered by the hash of their secret
+ * for KNOWN_KEY_TTL_MS: what authentication reads of them (id, plan, quota, period,
+ * creation) changes only when an operator moves the key or changes its plan, which this
+ * instance forgets at once (`forgetKeys`) and other instances within that time. The quota
+ * upsert itself refuses a revoked key. Requests of one key arriving together are
+ * counted by one statement (quota-batch.ts). So a request costs at most one statement,
+ * and a revocation still takes effect at once in every instance sharing the database.
  */
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
-import { authenticateHash, isRevoked } from "./keys.js";
-import { countUnits, refundUnits } from "./quota.js";
+import { authenticateHash, isRevoked, keyWithPlan } from "./keys.js";
+import { countUnits, readQuota, refundUnits } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
-import type { Database } from "./schema.js";
+import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
-import type { AuthenticatedKey, UsageRepository } from "./types.js";
+import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
 const KNOWN_KEYS = 10_000;
+/** How long another instance's move of a key or change of a plan may go unseen. */
+export const KNOWN_KEY_TTL_MS = 30_000;
 
-function checkUnits(units: number): void {
-  if (!Number.isInteger(units) || units < 1) {
-    throw new RangeError(`units must be a whole number of at least 1, not ${units}`);
+function checkUnits(units: number, least: number): void {
+  if (!Number.isInteger(units) || units < least) {
+    throw new RangeError(`units must be a whole number of at least ${least}, not ${units}`);
   }
 }
 
-export function createUsageRepository(db: Kysely<Database>): UsageRepository {
-  const known = new LRUCache<string, AuthenticatedKey>({ max: KNOWN_KEYS });
+async function keyUsage(db: Kysely<Database>, id: string, now: Date): Promise<KeyUsage | undefined> {
+  const key = await keyWithPlan(db, id);
+  if (!key) return undefined;
+  const [current, rows] = await Promise.all([
+    readQuota(db, key, now),
+    db
+      .selectFrom("usage")
+      .select(["period_start", "used"])
+      .where("key_id", "=", id)
+      .orderBy("period_start", "desc")
+      .execute(),
+  ]);
+  const { quota, periodDays, ...apiKey } = key;
+  return {
+    key: apiKey,
+    plan: { name: key.plan, quota, periodDays },
+    current,
+    periods: rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used })),
+  };
+}
+
+export interface KeyRememberingUsageRepository extends UsageRepository {
+  /** Forgets every remembered key: the next request of each reads its key and plan again. */
+  forgetKeys(): void;
+}
+
+export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsageRepository {
+  const known = new LRUCache<string, AuthenticatedKey>({ max: KNOWN_KEYS, ttl: KNOWN_KEY_TTL_MS });
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
   return {
     async authorize(secret, now, units = 1) {
-      checkUnits(units);
+      checkUnits(units, 0);
       const hash = hashSecret(secret);
-      const key = known.get(hash) ?? (await authenticateHash(db, hash));
-      if (!key) return undefined;
+      if (units === 0) {
+        // Nothing counted: read the key afresh, so what is reported is what is stored.
+        const key = await authenticateHash(db, hash);
+        if (!key) return undefined;
+        known.set(hash, key);
+        return { key, quota: await readQuota(db, key, now) };
+      }
+      let key = known.get(hash);
+      if (!key) {
+        key = await authenticateHash(db, hash);
+        if (!key) return undefined;
+        // Set once, when read: setting it again on every request would restart its time to live.
+        known.set(hash, key);
+      }
       const quota = await countRequest(key, now, units);
       if (!quota.allowed && (await isRevoked(db, key.id))) {
         known.delete(hash);
         return undefined;
       }
-      known.set(hash, key);
       return { key, quota };
     },
     async refund(key, periodStart, units = 1) {
-      checkUnits(units);
+      checkUnits(units, 1);
       await refundUnits(db, key, periodStart, units);
     },
+    keyUsage: (id, now) => keyUsage(db, id, now),
+    forgetKeys: () => known.clear(),
   };
 }

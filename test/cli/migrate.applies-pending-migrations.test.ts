@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/migrate.js";
+import { migrations } from "../../src/store/migrations/index.js";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -12,7 +13,8 @@ afterEach(() => database.drop());
 it("applies the pending migrations, then reports the schema up to date", async () => {
   const first = createTestCli(database.url);
   expect(await run([], first.ctx)).toBe(0);
-  expect(first.stdout()).toBe("Applied migration 0001_initial\nDatabase schema is now up to date.\n");
+  const applied = Object.keys(migrations).map((name) => `Applied migration ${name}\n`);
+  expect(first.stdout()).toBe(`${applied.join("")}Database schema is now up to date.\n`);
 
   const second = createTestCli(database.url);
   expect(await run([], second.ctx)).toBe(0);

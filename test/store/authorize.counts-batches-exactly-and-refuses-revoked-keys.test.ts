@@ -4,7 +4,7 @@ import type { Authorization } from "../../src/store/types.js";
 import { CREATED, NOW, secretOnPlan } from "./quota-keys.js";
 
 function remaining(results: (Authorization | undefined)[]): number[] {
-  return results.flatMap((result) => (result?.quota.allowed ? [result.quota.remaining] : []));
+  return results.flatMap((result) => (result?.quota.allowed ? [result.quota.remaining ?? Number.NaN] : []));
 }
 
 describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {

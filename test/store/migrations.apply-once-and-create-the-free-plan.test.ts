@@ -1,6 +1,9 @@
+import { type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
+import { openDatabase } from "../../src/store/database.js";
 import { openStore } from "../../src/store/index.js";
+import { migrations } from "../../src/store/migrations/index.js";
 import type { Store } from "../../src/store/types.js";
 
 describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
@@ -22,16 +25,42 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
 
   it("applies every migration once, then nothing, from any instance", async () => {
     const first = await open();
-    expect(await first.migrate()).toEqual(["0001_initial"]);
+    expect(await first.migrate()).toEqual(Object.keys(migrations));
     expect(await first.migrate()).toEqual([]);
     const second = await open();
     expect(await second.migrate()).toEqual([]);
   });
 
-  it("creates the built-in free plan: 1000 requests per 30 days", async () => {
+  it("creates the built-in plans: free, 1000 requests per 30 days, and unlimited", async () => {
     const store = await open();
     await store.migrate();
-    expect(await store.plans.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
+    expect(await store.plans.listPlans()).toEqual([
+      { name: "free", quota: 1000, periodDays: 30 },
+      { name: "unlimited", quota: null, periodDays: 30 },
+    ]);
+  });
+
+  it("keeps plans, keys and usage when 0002 makes the quota column nullable", async () => {
+    const db = await openDatabase(database.location, () => {});
+    const first = { "0001_initial": migrations["0001_initial"] as Migration };
+    await new Migrator({ db, provider: { getMigrations: async () => first } }).migrateToLatest();
+    await db.insertInto("plans").values({ name: "pro", quota: 5, period_days: 7, created_at: 1 }).execute();
+    await sql`insert into api_keys (id, prefix, hash, name, plan, created_at)
+      values ('key_1', 'mr_x', 'h', null, 'pro', 1)`.execute(db);
+    await db.insertInto("usage").values({ key_id: "key_1", period_start: 1, used: 3 }).execute();
+    await db.destroy();
+
+    const store = await open();
+    expect(await store.migrate()).toEqual(Object.keys(migrations).slice(1));
+    expect(await store.plans.listPlans()).toEqual([
+      { name: "pro", quota: 5, periodDays: 7 },
+      { name: "free", quota: 1000, periodDays: 30 },
+      { name: "unlimited", quota: null, periodDays: 30 },
+    ]);
+    expect(await store.usage.keyUsage("key_1", new Date(2))).toMatchObject({
+      plan: { name: "pro", quota: 5, periodDays: 7 },
+      periods: [{ periodStart: new Date(1), used: 3 }],
+    });
   });
 
   it("keeps the data when the database is opened again", async () => {
@@ -55,6 +84,6 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
   it.runIf(kind === "postgres")("lets instances starting together migrate exactly once", async () => {
     const stores = await Promise.all([open(), open(), open()]);
     const applied = await Promise.all(stores.map((store) => store.migrate()));
-    expect(applied.flat()).toEqual(["0001_initial"]);
+    expect(applied.flat()).toEqual(Object.keys(migrations));
   });
 });

@@ -9,7 +9,7 @@ describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
   });
   afterEach(() => db.cleanup());
 
-  it("creates a plan and lists it after the built-in one", async () => {
+  it("creates a plan and lists it after the built-in ones", async () => {
     expect(await db.store.plans.createPlan({ name: "pro", quota: 50_000, periodDays: 7 })).toEqual({
       name: "pro",
       quota: 50_000,
@@ -17,6 +17,7 @@ describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
     });
     expect(await db.store.plans.listPlans()).toEqual([
       { name: "free", quota: 1000, periodDays: 30 },
+      { name: "unlimited", quota: null, periodDays: 30 },
       { name: "pro", quota: 50_000, periodDays: 7 },
     ]);
   });
@@ -25,7 +26,7 @@ describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
     await expect(db.store.plans.createPlan({ name: "free", quota: 5, periodDays: 1 })).rejects.toBeInstanceOf(
       PlanExistsError,
     );
-    expect(await db.store.plans.listPlans()).toEqual([{ name: "free", quota: 1000, periodDays: 30 }]);
+    expect(await db.store.plans.getPlan("free")).toEqual({ name: "free", quota: 1000, periodDays: 30 });
   });
 
   it.each([

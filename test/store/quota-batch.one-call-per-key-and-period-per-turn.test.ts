@@ -26,7 +26,7 @@ function recordingCounter() {
     let used = 0;
     return units.map((n): QuotaState => {
       used += n;
-      return { allowed: true, limit: 100, remaining: 100 - used, periodStart: CREATED, resetAt: now };
+      return { allowed: true, limit: 100, remaining: 100 - used, used, periodStart: CREATED, resetAt: now };
     });
   };
   return { calls, count };
@@ -84,6 +84,7 @@ describe("batchQuotaCounting", () => {
         allowed: true,
         limit: 1,
         remaining: 0,
+        used: 1,
         periodStart: now,
         resetAt: now,
       }));

@@ -27,6 +27,7 @@ describe.each(DATABASE_KINDS)("quota periods on %s", (kind) => {
       allowed: false,
       limit: 1000,
       remaining: 0,
+      used: 1000,
       periodStart: CREATED,
       resetAt: at(30 * DAY),
     });
@@ -36,6 +37,7 @@ describe.each(DATABASE_KINDS)("quota periods on %s", (kind) => {
       allowed: true,
       limit: 1000,
       remaining: 999,
+      used: 1,
       periodStart: at(30 * DAY),
       resetAt: at(60 * DAY),
     });
@@ -46,6 +48,7 @@ describe.each(DATABASE_KINDS)("quota periods on %s", (kind) => {
       allowed: true,
       limit: 1000,
       remaining: 999,
+      used: 1,
       periodStart: at(90 * DAY),
       resetAt: at(120 * DAY),
     });

@@ -130,3 +130,77 @@ describe("keys list and revoke", () => {
     expect(stdout).toMatch(/keys revoke <id>/);
   });
 });
+
+/** Creates a key on `plan` and counts `requests` requests on it now. */
+async function keyWithRequests(plan: string, requests: number): Promise<string> {
+  const created = JSON.parse((await keys("create", "--plan", plan, "--json")).stdout) as {
+    id: string;
+    key: string;
+  };
+  const store = await openStore(database.location);
+  try {
+    for (let i = 0; i < requests; i++) await store.usage.authorize(created.key, new Date());
+  } finally {
+    await store.close();
+  }
+  return created.id;
+}
+
+describe("keys show", () => {
+  it("prints the key with its plan and usage, as a table or as JSON", async () => {
+    const id = await keyWithRequests("free", 3);
+    const text = await keys("show", id);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`^id\\s+${id}$`, "m"));
+    expect(text.stdout).toMatch(/^plan\s+free \(1000 per 30 days\)$/m);
+    expect(text.stdout).toMatch(/^used\s+3$/m);
+    expect(text.stdout).toMatch(/^remaining\s+997$/m);
+    expect(text.stdout).toMatch(/^PERIOD START\s+USED$/m);
+
+    const json = JSON.parse((await keys("show", id, "--json")).stdout);
+    expect(json).toMatchObject({ id, plan: "free", usage: { limit: 1000, used: 3, remaining: 997 } });
+    expect(json.usage.periods).toHaveLength(1);
+  });
+
+  it("shows an unlimited key's remaining as unlimited", async () => {
+    const id = await keyWithRequests("unlimited", 2);
+    const { stdout } = await keys("show", id);
+    expect(stdout).toMatch(/^plan\s+unlimited \(unlimited per 30 days\)$/m);
+    expect(stdout).toMatch(/^used\s+2$/m);
+    expect(stdout).toMatch(/^remaining\s+unlimited$/m);
+  });
+
+  it("exits 1 on an unknown key and 2 without exactly one id", async () => {
+    expect(await keys("show", "key_nope")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unknown key/),
+    });
+    expect((await keys("show")).code).toBe(2);
+    expect((await keys("show", "a", "b")).code).toBe(2);
+  });
+});
+
+describe("keys set-plan", () => {
+  it("moves a key to another plan", async () => {
+    const id = await keyWithRequests("free", 0);
+    expect(await keys("set-plan", id, "unlimited")).toEqual({
+      code: 0,
+      stdout: `Moved key ${id} to plan unlimited.\n`,
+      stderr: "",
+    });
+    expect(JSON.parse((await keys("list", "--json")).stdout)[0].plan).toBe("unlimited");
+  });
+
+  it("exits 1 on an unknown key or plan, 2 on bad arguments", async () => {
+    const id = await keyWithRequests("free", 0);
+    expect(await keys("set-plan", id, "gold")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unknown plan/),
+    });
+    expect(await keys("set-plan", "key_nope", "free")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unknown key/),
+    });
+    expect((await keys("set-plan", id)).code).toBe(2);
+  });
+});

@@ -27,13 +27,15 @@ describe("plans", () => {
     const listed = await plans("list", "--json");
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: "free", quota: 1000, period_days: 30 },
+      { name: "unlimited", quota: null, period_days: 30 },
       { name: "pro", quota: 5000, period_days: 7 },
       { name: "team", quota: 20000, period_days: 30 },
     ]);
 
     const text = (await plans("list")).stdout.split("\n");
     expect(text[0]).toMatch(/^NAME\s+QUOTA\s+PERIOD DAYS$/);
-    expect(text).toContain("pro   5000   7");
+    expect(text).toContain("pro        5000       7");
+    expect(text).toContain("unlimited  unlimited  30");
   });
 
   it("refuses an existing name with exit code 1", async () => {
@@ -57,5 +59,38 @@ describe("plans", () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toMatch(/usage: mailrisk plans create/);
+  });
+});
+
+describe("plans update and unlimited", () => {
+  it("creates an unlimited plan and updates quotas and periods", async () => {
+    expect(await plans("create", "partner", "--quota", "unlimited")).toEqual({
+      code: 0,
+      stdout: "Created plan partner: unlimited requests per 30 days.\n",
+      stderr: "",
+    });
+    expect((await plans("update", "partner", "--quota", "500", "--period-days", "7")).stdout).toBe(
+      "Updated plan partner: 500 requests per 7 days.\n",
+    );
+    expect((await plans("update", "free", "--quota", "unlimited")).stdout).toBe(
+      "Updated plan free: unlimited requests per 30 days.\n",
+    );
+    expect(JSON.parse((await plans("list", "--json")).stdout)).toEqual([
+      { name: "free", quota: null, period_days: 30 },
+      { name: "unlimited", quota: null, period_days: 30 },
+      { name: "partner", quota: 500, period_days: 7 },
+    ]);
+  });
+
+  it.each([
+    [["update", "gold", "--quota", "5"], 1, /unknown plan "gold"/],
+    [["update", "free"], 2, /needs --quota or --period-days/],
+    [["update", "free", "--quota", "many"], 2, /--quota must be a whole number or "unlimited"/],
+    [["update", "free", "--period-days", "0"], 2, /period must be a whole number of days/],
+    [["update"], 2, /exactly one name/],
+  ])("plans %j exits %i", async (args, code, message) => {
+    const result = await plans(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * `mailrisk records purge <domain>…` and `records purge --all` (docs/api.md §8, §9):
+ * drops cached records, so the next check of each domain is a fresh look-up. Running
+ * servers may still answer a purged record from memory for up to 30 s. Exit codes: 0
+ * done, 2 bad arguments (an input that is not a domain included).
+ */
+import { parseDomain } from "../core/input.js";
+import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import type { CliContext } from "./context.js";
+import { withStore } from "./with-store.js";
+
+const USAGE = `usage: mailrisk records purge <domain>…
+       mailrisk records purge --all`;
+
+async function purge(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: { all: { type: "boolean" } }, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const all = result.parsed.values.all === true;
+  const inputs = result.parsed.positionals;
+  if (all === inputs.length > 0)
+    return usageError(ctx, "records purge needs domains or --all, not both", USAGE);
+  const domains: string[] = [];
+  for (const input of inputs) {
+    const parsed = parseDomain(input);
+    if (!parsed.ok) return usageError(ctx, `"${input}" is not a domain: ${parsed.problem.detail}`, USAGE);
+    domains.push(parsed.input.domain);
+  }
+  const purged = await withStore(ctx, (store) =>
+    all ? store.records.purgeAllRecords() : store.records.purgeRecords(domains),
+  );
+  ctx.stdout.write(`Purged ${purged} cached record${purged === 1 ? "" : "s"}.\n`);
+  return 0;
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  return runSubcommand("records", { purge }, USAGE, args, ctx);
+}

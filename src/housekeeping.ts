@@ -1,0 +1,125 @@
+/**
+ * Housekeeping (docs/api.md §8): a periodic task of the server that prunes what nobody
+ * reads any more, so the database does not grow without bound:
+ *
+ * - usage rows of periods that ended more than USAGE_RETENTION_DAYS ago;
+ * - records last checked more than RECORD_TTL + RECORD_GRACE_DAYS ago (a record that
+ *   old is stale anyway; its domain's next check starts afresh, `block_status_changed_at`
+ *   included).
+ *
+ * It runs a minute after start and then every hour, on an unref'd timer (it never keeps
+ * the process alive), one run at a time. Each run deletes in batches of BATCH_SIZE rows,
+ * one short statement each, yielding to requests between them, and at most
+ * MAX_BATCHES_PER_RUN batches per table (the rest waits for the next run). Several
+ * instances may run it on one database: the deletes are idempotent. `stop()` (server
+ * shutdown) cancels the timer and waits for a run in progress to finish its batch.
+ */
+import { setImmediate as yieldToRequests } from "node:timers/promises";
+import type { Logger } from "pino";
+import type { HousekeepingRepository } from "./store/types.js";
+
+const DAY_MS = 86_400_000;
+export const USAGE_RETENTION_DAYS = 400;
+export const RECORD_GRACE_DAYS = 30;
+export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
+export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
+export const BATCH_SIZE = 1000;
+export const MAX_BATCHES_PER_RUN = 100;
+
+export interface HousekeepingOptions {
+  housekeeping: HousekeepingRepository;
+  /** RECORD_TTL in seconds. */
+  recordTtlSeconds: number;
+  clock?: () => Date;
+  logger?: Pick<Logger, "info" | "warn">;
+  /** Defaults: the constants above (tests shorten them). */
+  intervalMs?: number;
+  firstRunMs?: number;
+  batchSize?: number;
+}
+
+export interface PruneCounts {
+  usage: number;
+  records: number;
+}
+
+export interface Housekeeping {
+  /** One run now (what the timer does): rows deleted per table. */
+  runOnce(): Promise<PruneCounts>;
+  /** Stops the schedule; resolves once a run in progress has stopped. */
+  stop(): Promise<void>;
+}
+
+/** The two cut-offs of a run at `now`. */
+export function pruneCutoffs(
+  now: Date,
+  recordTtlSeconds: number,
+): { usageEndedBefore: Date; recordsCheckedBefore: Date } {
+  return {
+    usageEndedBefore: new Date(now.getTime() - USAGE_RETENTION_DAYS * DAY_MS),
+    recordsCheckedBefore: new Date(now.getTime() - recordTtlSeconds * 1000 - RECORD_GRACE_DAYS * DAY_MS),
+  };
+}
+
+export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
+  const { housekeeping, recordTtlSeconds, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<PruneCounts> | undefined;
+
+  /** Batches of one table until one comes back short, the run's bound is reached, or stop. */
+  async function pruneInBatches(prune: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !stopped; batch++) {
+      const deleted = await prune(batchSize);
+      total += deleted;
+      if (deleted < batchSize) break;
+      await yieldToRequests();
+    }
+    return total;
+  }
+
+  async function run(): Promise<PruneCounts> {
+    const cutoffs = pruneCutoffs(clock(), recordTtlSeconds);
+    const counts = {
+      usage: await pruneInBatches((limit) => housekeeping.pruneUsage(cutoffs.usageEndedBefore, limit)),
+      records: await pruneInBatches((limit) =>
+        housekeeping.pruneRecords(cutoffs.recordsCheckedBefore, limit),
+      ),
+    };
+    if (counts.usage > 0 || counts.records > 0) logger?.info(counts, "housekeeping pruned old rows");
+    return counts;
+  }
+
+  function runOnce(): Promise<PruneCounts> {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function schedule(delayMs: number): void {
+    if (stopped) return;
+    timer = setTimeout(async () => {
+      try {
+        await runOnce();
+      } catch (error) {
+        logger?.warn({ err: error }, "housekeeping failed; it runs again at its next time");
+      }
+      schedule(options.intervalMs ?? HOUSEKEEPING_INTERVAL_MS);
+    }, delayMs);
+    timer.unref();
+  }
+
+  schedule(options.firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS);
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

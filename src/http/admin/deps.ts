@@ -1,0 +1,17 @@
+/** What the admin routes receive. */
+import type { Store } from "../../store/types.js";
+
+/** The slice of the store the admin API uses. */
+export interface AdminStore {
+  keys: Pick<Store["keys"], "listKeys" | "createKey" | "getKey" | "revokeKey" | "setKeyPlan">;
+  plans: Pick<Store["plans"], "listPlans" | "createPlan" | "updatePlan">;
+  usage: Pick<Store["usage"], "keyUsage">;
+  records: Pick<Store["records"], "purgeRecords" | "purgeAllRecords">;
+  overrides: Store["overrides"];
+  infrastructure: Pick<Store["infrastructure"], "domainsOn">;
+}
+
+export interface AdminDeps {
+  store: AdminStore;
+  clock: () => Date;
+}

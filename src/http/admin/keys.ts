@@ -1,0 +1,110 @@
+/** `/admin/keys` (docs/api.md §10): list, create, show with usage, move to a plan, revoke. */
+import { Type } from "@fastify/type-provider-typebox";
+import { formatTimestamp } from "../../core/record.js";
+import { UnknownKeyError } from "../../store/errors.js";
+import { keyJson, keyUsageJson } from "../../store/json.js";
+import type { TypedApp } from "../route-deps.js";
+import type { AdminDeps } from "./deps.js";
+import {
+  ADMIN_ROUTE,
+  adminResponses,
+  CreatedKeySchema,
+  CreateKeyBody,
+  KeyIdParams,
+  KeySchema,
+  KeyWithUsageSchema,
+  MoveKeyBody,
+} from "./schemas.js";
+
+export function adminKeyRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
+  app.get(
+    "/admin/keys",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "List the keys (never their secrets)",
+        response: adminResponses(200, Type.Array(KeySchema), []),
+      },
+    },
+    async () => (await store.keys.listKeys()).map(keyJson),
+  );
+
+  app.post(
+    "/admin/keys",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Create a key on a plan; the secret is in this answer only",
+        body: CreateKeyBody,
+        response: adminResponses(201, CreatedKeySchema, [400, 404]),
+      },
+    },
+    async (request, reply) => {
+      const { key, secret } = await store.keys.createKey({
+        plan: request.body.plan,
+        name: request.body.name ?? null,
+        now: clock(),
+      });
+      reply.code(201);
+      return {
+        id: key.id,
+        key: secret,
+        prefix: key.prefix,
+        name: key.name,
+        plan: key.plan,
+        created_at: formatTimestamp(key.createdAt),
+      };
+    },
+  );
+
+  app.get(
+    "/admin/keys/:id",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "A key with its usage: the current period and the stored ones (reading counts nothing)",
+        params: KeyIdParams,
+        response: adminResponses(200, KeyWithUsageSchema, [404]),
+      },
+    },
+    async (request) => {
+      const usage = await store.usage.keyUsage(request.params.id, clock());
+      if (!usage) throw new UnknownKeyError(request.params.id);
+      return keyUsageJson(usage);
+    },
+  );
+
+  app.patch(
+    "/admin/keys/:id",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Move a key to another plan",
+        description:
+          "The key counts against the new plan's quota at once on this instance, within 30 s on others. With the same period length its count carries over; with another one a new period starts.",
+        params: KeyIdParams,
+        body: MoveKeyBody,
+        response: adminResponses(200, KeySchema, [400, 404]),
+      },
+    },
+    async (request) => keyJson(await store.keys.setKeyPlan(request.params.id, request.body.plan)),
+  );
+
+  app.post(
+    "/admin/keys/:id/revoke",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Revoke a key for good (at once, on every instance)",
+        params: KeyIdParams,
+        response: adminResponses(200, KeySchema, [404]),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const revoked = (await store.keys.revokeKey(id, clock())) ? await store.keys.getKey(id) : undefined;
+      if (!revoked) throw new UnknownKeyError(id);
+      return keyJson(revoked);
+    },
+  );
+}

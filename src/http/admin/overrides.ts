@@ -1,0 +1,87 @@
+/** `/admin/overrides` (docs/api.md §10): the operator's overrides — list, set, remove. */
+import { Type } from "@fastify/type-provider-typebox";
+import { parseDomain } from "../../core/input.js";
+import type { OverrideKind } from "../../core/learned.js";
+import { applyOverride, InvalidOverrideError, removeOverride } from "../../service/overrides.js";
+import { overrideJson } from "../../store/json.js";
+import { HttpProblem } from "../problems.js";
+import type { TypedApp } from "../route-deps.js";
+import type { AdminDeps } from "./deps.js";
+import {
+  ADMIN_ROUTE,
+  adminResponses,
+  OverrideBody,
+  OverrideSchema,
+  OverrideTargetBody,
+  RemovedSchema,
+} from "./schemas.js";
+
+/** The value as the check sees it: a normalised domain (400 `invalid_domain`), or a lower-case host or address. */
+function normalisedValue(kind: OverrideKind, value: string): string {
+  if (kind !== "domain") return value.toLowerCase().replace(/\.$/, "");
+  const parsed = parseDomain(value);
+  if (!parsed.ok)
+    throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
+  return parsed.input.domain;
+}
+
+export function adminOverrideRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
+  app.get(
+    "/admin/overrides",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "List the operator's overrides",
+        response: adminResponses(200, Type.Array(OverrideSchema), []),
+      },
+    },
+    async () => (await store.overrides.listOverrides()).map(overrideJson),
+  );
+
+  app.post(
+    "/admin/overrides",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Set an override: allow or deny a domain, or mark infrastructure never disposable",
+        description:
+          'A domain takes "allow" or "deny"; an MX host, MX address or name server takes "never_disposable". Setting it again replaces it. The records it decides are purged; instances take it within 30 s.',
+        body: OverrideBody,
+        response: adminResponses(201, OverrideSchema, [400]),
+      },
+    },
+    async (request, reply) => {
+      const { kind, action, note } = request.body;
+      try {
+        const saved = await applyOverride(store, {
+          kind,
+          value: normalisedValue(kind, request.body.value),
+          action,
+          note: note ?? null,
+          createdAt: clock(),
+        });
+        reply.code(201);
+        return overrideJson(saved);
+      } catch (error) {
+        if (error instanceof InvalidOverrideError) throw new HttpProblem("invalid_body", `${error.message}.`);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    "/admin/overrides/remove",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Remove an override",
+        body: OverrideTargetBody,
+        response: adminResponses(200, RemovedSchema, [400]),
+      },
+    },
+    async (request) => {
+      const { kind } = request.body;
+      return { removed: await removeOverride(store, kind, normalisedValue(kind, request.body.value)) };
+    },
+  );
+}

@@ -1,0 +1,49 @@
+/** `POST /admin/records/purge` (docs/api.md §10): drop cached records; the next check of each is fresh. */
+import { parseDomain } from "../../core/input.js";
+import { HttpProblem } from "../problems.js";
+import type { TypedApp } from "../route-deps.js";
+import type { AdminDeps } from "./deps.js";
+import { ADMIN_ROUTE, adminResponses, PurgeBody, PurgedSchema } from "./schemas.js";
+
+/** Room for 1,000 domains of the longest kind. */
+const PURGE_BODY_LIMIT_BYTES = 512 * 1024;
+
+/** The domains as the cache stores them (normalised ASCII); 400 `invalid_domain` for one that is not a domain. */
+function normalisedDomains(raw: readonly string[]): string[] {
+  return raw.map((value) => {
+    const parsed = parseDomain(value);
+    if (!parsed.ok)
+      throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
+    return parsed.input.domain;
+  });
+}
+
+export function adminRecordRoutes(app: TypedApp, { store }: AdminDeps): void {
+  app.post(
+    "/admin/records/purge",
+    {
+      bodyLimit: PURGE_BODY_LIMIT_BYTES,
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: 'Drop cached records: {"domains": [...]} or {"all": true}',
+        description:
+          "The next check of a purged domain is a fresh look-up. Instances may still answer a purged record from memory for up to 30 s. The recently checked list is kept.",
+        body: PurgeBody,
+        response: adminResponses(200, PurgedSchema, [400]),
+      },
+    },
+    async (request) => {
+      const { domains, all } = request.body;
+      if ((domains === undefined) === (all !== true)) {
+        throw new HttpProblem(
+          "invalid_body",
+          'Send either {"domains": ["example.com", …]} or {"all": true}.',
+        );
+      }
+      const purged = domains
+        ? await store.records.purgeRecords(normalisedDomains(domains))
+        : await store.records.purgeAllRecords();
+      return { purged };
+    },
+  );
+}

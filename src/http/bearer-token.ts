@@ -1,0 +1,48 @@
+/**
+ * A fixed operator token in `Authorization: Bearer <token>` (ADMIN_TOKEN for /admin/,
+ * METRICS_TOKEN for /metrics). Both sides are hashed with SHA-256 before
+ * `timingSafeEqual`, so the comparison takes the same time whatever the length or the
+ * first differing character of a guess.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { onRequestAsyncHookHandler } from "fastify";
+import type { ProblemCode } from "../service/problems.js";
+import { HttpProblem } from "./problems.js";
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/** A function telling whether a presented token is `token`, in constant time. */
+export function tokenMatcher(token: string): (presented: string) => boolean {
+  const expected = digest(token);
+  return (presented) => timingSafeEqual(digest(presented), expected);
+}
+
+export interface BearerTokenRules {
+  token: string;
+  /** The `WWW-Authenticate` realm, e.g. `mailrisk-admin`. */
+  realm: string;
+  missing: { code: ProblemCode; detail: string };
+  invalid: { code: ProblemCode; detail: string };
+}
+
+/** An `onRequest` hook: 401 unless the request carries the token. */
+export function bearerTokenHook(rules: BearerTokenRules): onRequestAsyncHookHandler {
+  const matches = tokenMatcher(rules.token);
+  const challenge = `Bearer realm="${rules.realm}"`;
+  return async (request) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === "") {
+      throw new HttpProblem(rules.missing.code, rules.missing.detail, { "www-authenticate": challenge });
+    }
+    const presented = BEARER.exec(header)?.[1];
+    if (presented === undefined || !matches(presented)) {
+      throw new HttpProblem(rules.invalid.code, rules.invalid.detail, {
+        "www-authenticate": `${challenge}, error="invalid_token"`,
+      });
+    }
+  };
+}

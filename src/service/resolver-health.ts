@@ -1,0 +1,121 @@
+/**
+ * Is the resolver telling the truth? A canary asks the MX of a few big mailbox providers
+ * at start and then every `intervalMs`. When the resolver says they do not exist
+ * (NXDOMAIN or no MX), the resolver is broken, not the world: a captive portal, a
+ * filtering resolver, a misconfigured DNS_SERVERS. While it is, `GuardedResolver` turns
+ * every "does not exist" answer into a DNS failure, so checks say `DNS failure` (valid,
+ * briefly cached) instead of condemning every domain as NXDOMAIN for a day.
+ *
+ * States: `ok` (a canary answered with MX records), `broken` (every canary denied),
+ * `unreachable` (no canary got an answer either way: timeouts, SERVFAIL, REFUSED).
+ * A "does not exist" answer that arrives before the first probe has finished waits for it.
+ */
+import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../core/dns.js";
+
+export type ResolverState = "ok" | "broken" | "unreachable";
+
+export interface ResolverHealthOptions {
+  resolver: DnsResolver;
+  /** Domains whose MX certainly exists (big providers from the curated lists). */
+  canaries: readonly string[];
+  /** Time between probes; default 60 s. */
+  intervalMs?: number;
+  clock?: () => Date;
+}
+
+export interface ResolverHealthReport {
+  state: ResolverState;
+  /** When the state was last decided. */
+  checkedAt: Date | undefined;
+  /** What each canary answered: `mx`, or the failure code. */
+  canaries: Record<string, string>;
+}
+
+export class ResolverHealth {
+  private report: ResolverHealthReport | undefined;
+  private probing: Promise<ResolverHealthReport> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ResolverHealthOptions) {}
+
+  /** Probes now, then every interval (the timer never keeps the process alive). */
+  start(): void {
+    void this.probe();
+    this.timer ??= setInterval(() => void this.probe(), this.options.intervalMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The last decided report; undefined before the first probe finished. */
+  latest(): ResolverHealthReport | undefined {
+    return this.report;
+  }
+
+  /** The current state, waiting for the first probe when none has finished yet. */
+  async state(): Promise<ResolverState> {
+    return (this.report ?? (await (this.probing ?? this.probe()))).state;
+  }
+
+  probe(): Promise<ResolverHealthReport> {
+    this.probing ??= (async () => {
+      const answers = await Promise.all(
+        this.options.canaries.map((domain) => this.options.resolver.mx(domain)),
+      );
+      const canaries: Record<string, string> = {};
+      answers.forEach((answer, i) => {
+        canaries[this.options.canaries[i] as string] = answer.ok ? "mx" : answer.code;
+      });
+      this.report = {
+        state: stateOf(answers),
+        checkedAt: (this.options.clock ?? (() => new Date()))(),
+        canaries,
+      };
+      return this.report;
+    })().finally(() => {
+      this.probing = undefined;
+    });
+    return this.probing;
+  }
+}
+
+function denies(answer: DnsAnswer<unknown>): boolean {
+  return answer.ok ? answer.records.length === 0 : answer.code === "nxdomain" || answer.code === "nodata";
+}
+
+function stateOf(answers: readonly DnsAnswer<MxAnswer>[]): ResolverState {
+  if (answers.some((answer) => answer.ok && answer.records.length > 0)) return "ok";
+  return answers.length > 0 && answers.every(denies) ? "broken" : "unreachable";
+}
+
+/** A resolver whose "does not exist" answers count only while the canary says the resolver is sound. */
+export class GuardedResolver implements DnsResolver {
+  constructor(
+    private readonly inner: DnsResolver,
+    private readonly health: ResolverHealth,
+  ) {}
+
+  private async guard<T>(answer: DnsAnswer<T>): Promise<DnsAnswer<T>> {
+    if (!denies(answer)) return answer;
+    return (await this.health.state()) === "broken" ? dnsFailure("failure") : answer;
+  }
+
+  async mx(name: string): Promise<DnsAnswer<MxAnswer>> {
+    return this.guard(await this.inner.mx(name));
+  }
+
+  async a(name: string): Promise<DnsAnswer<string>> {
+    return this.guard(await this.inner.a(name));
+  }
+
+  async aaaa(name: string): Promise<DnsAnswer<string>> {
+    return this.guard(await this.inner.aaaa(name));
+  }
+
+  async ns(name: string): Promise<DnsAnswer<string>> {
+    return this.guard(await this.inner.ns(name));
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Pruning for the housekeeping task (docs/api.md §8; the schedule is src/housekeeping.ts).
+ * Each call is one delete of at most `limit` rows, found through the indexes of
+ * migration 0002, so no statement holds a lock for long.
+ */
+import { type Kysely, sql } from "kysely";
+import { deleteRecordsBatch } from "./records.js";
+import type { Database } from "./schema.js";
+import type { HousekeepingRepository } from "./types.js";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Usage rows whose period, by the key's current plan, ended at or before `endedBefore`.
+ * Every period lasts at least a day, so only rows that started a day before that can
+ * qualify, which lets the period_start index find them.
+ */
+async function pruneUsage(db: Kysely<Database>, endedBefore: Date, limit: number): Promise<number> {
+  const result = await sql`
+    delete from usage where (key_id, period_start) in (
+      select u.key_id, u.period_start from usage u
+      join api_keys k on k.id = u.key_id
+      join plans p on p.name = k.plan
+      where u.period_start < ${endedBefore.getTime() - DAY_MS}
+        and u.period_start + p.period_days * cast(${DAY_MS} as bigint) <= ${endedBefore.getTime()}
+      limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+export function createHousekeepingRepository(db: Kysely<Database>): HousekeepingRepository {
+  return {
+    pruneUsage: (endedBefore, limit) => pruneUsage(db, endedBefore, limit),
+    pruneRecords: (checkedBefore, limit) => deleteRecordsBatch(db, checkedBefore, limit),
+  };
+}

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DATABASE_KINDS, openTestStore, type TestStore } from "../harness/databases.js";
+import { sampleRecord, sampleVerdict } from "../harness/sample-record.js";
+import {
+  pruneCutoffs,
+  RECORD_GRACE_DAYS,
+  startHousekeeping,
+  USAGE_RETENTION_DAYS,
+} from "../src/housekeeping.js";
+import type { HousekeepingRepository } from "../src/store/types.js";
+
+const DAY = 86_400_000;
+const START = new Date("2024-01-01T00:00:00Z");
+const TTL_SECONDS = 86_400;
+
+describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
+  let db: TestStore;
+  beforeEach(async () => {
+    db = await openTestStore(kind);
+  });
+  afterEach(() => db.cleanup());
+
+  it("prunes old usage periods and long-expired records as the clock moves, in batches", async () => {
+    const { key, secret } = await db.store.keys.createKey({ plan: "free", now: START });
+    await db.store.usage.authorize(secret, START);
+    for (let i = 0; i < 5; i++) {
+      const domain = `d${i}.example`;
+      await db.store.records.saveRecord(
+        sampleRecord({ domain, base_domain: domain }),
+        sampleVerdict(sampleRecord({ domain, base_domain: domain })),
+        START,
+      );
+    }
+    let now = START;
+    const housekeeping = startHousekeeping({
+      housekeeping: db.store.housekeeping,
+      recordTtlSeconds: TTL_SECONDS,
+      clock: () => now,
+      firstRunMs: 3_600_000,
+      batchSize: 2,
+    });
+    try {
+      // Records are kept RECORD_TTL + 30 days; the first period (30 days) is kept 400 days after it ends.
+      now = new Date(START.getTime() + TTL_SECONDS * 1000 + RECORD_GRACE_DAYS * DAY);
+      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0 });
+      now = new Date(now.getTime() + 1);
+      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 5 });
+
+      now = new Date(START.getTime() + (30 + USAGE_RETENTION_DAYS) * DAY);
+      expect(await housekeeping.runOnce()).toEqual({ usage: 1, records: 0 });
+      expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
+    } finally {
+      await housekeeping.stop();
+    }
+  });
+});
+
+it("computes its cut-offs from the clock and RECORD_TTL", () => {
+  expect(pruneCutoffs(new Date(1000 * DAY), 3600)).toEqual({
+    usageEndedBefore: new Date((1000 - USAGE_RETENTION_DAYS) * DAY),
+    recordsCheckedBefore: new Date((1000 - RECORD_GRACE_DAYS) * DAY - 3_600_000),
+  });
+});
+
+/** A repository whose every call deletes a full batch, so a run ends only at its bound or on stop. */
+function endlessRepository() {
+  const calls: string[] = [];
+  let release: () => void = () => {};
+  const repository: HousekeepingRepository = {
+    async pruneUsage(_cutoff, limit) {
+      calls.push("usage");
+      return limit;
+    },
+    async pruneRecords(_cutoff, limit) {
+      calls.push("records");
+      await new Promise<void>((resolve) => {
+        release = resolve;
+        setTimeout(resolve, 5);
+      });
+      return limit;
+    },
+  };
+  return { calls, repository, release: () => release() };
+}
+
+it("runs on its timer, bounds the batches of a run, and stops between batches", async () => {
+  const { calls, repository } = endlessRepository();
+  const housekeeping = startHousekeeping({
+    housekeeping: repository,
+    recordTtlSeconds: TTL_SECONDS,
+    firstRunMs: 1,
+    intervalMs: 60_000,
+    batchSize: 10,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The usage pass is bounded (MAX_BATCHES_PER_RUN), then the records pass runs until stopped.
+  expect(calls.filter((call) => call === "usage")).toHaveLength(100);
+  expect(calls).toContain("records");
+  await housekeeping.stop();
+  const afterStop = calls.length;
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(calls.length).toBe(afterStop);
+});
+
+it("logs a failed run and keeps its schedule", async () => {
+  let attempts = 0;
+  const warnings: unknown[] = [];
+  const housekeeping = startHousekeeping({
+    housekeeping: {
+      async pruneUsage() {
+        attempts += 1;
+        throw new Error("database unreachable");
+      },
+      async pruneRecords() {
+        return 0;
+      },
+    },
+    recordTtlSeconds: TTL_SECONDS,
+    logger: { info: () => {}, warn: (...args: unknown[]) => warnings.push(args) } as never,
+    firstRunMs: 1,
+    intervalMs: 5,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  await housekeeping.stop();
+  expect(attempts).toBeGreaterThanOrEqual(2);
+  expect(warnings.length).toBe(attempts);
+});
