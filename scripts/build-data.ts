@@ -25,6 +25,7 @@ function describe(report: BuildReport): string {
   return [
     `merged ${report.merged} distinct names from the packages (${report.invalid.length} invalid entries dropped${report.invalid.length ? `: ${report.invalid.join(", ")}` : ""})`,
     `removed as public suffix: ${report.publicSuffix.length}${names(report.publicSuffix)}`,
+    `removed as reserved name (RFC 2606/6761): ${report.reserved.length}${names(report.reserved)}`,
     `removed as known-good (known-good, academic/government suffix, curated provider, parking service): ${report.knownGood.length}${names(report.knownGood)}`,
     `moved to forwarders: ${report.movedToForwarders.length}${names(report.movedToForwarders)}`,
     `result: ${report.disposable} disposable entries, ${report.forwarders} forwarder entries`,

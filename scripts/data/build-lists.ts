@@ -4,14 +4,10 @@
  * are sorted, and the only versions in the output are those of the inputs.
  */
 import { getPublicSuffix } from "tldts";
-import type { ProviderCategory } from "../../src/core/lists.js";
+import { PROVIDER_CATEGORIES, type ProviderCategory } from "../../src/core/categories.js";
 import { findSelfOrParent, isPublicSuffix, normaliseDomain } from "../../src/core/names.js";
-import {
-  CATEGORY_FILES,
-  type CuratedLists,
-  curatedSource,
-  PROVIDER_CATEGORIES,
-} from "../../src/data/curated.js";
+import { reservedName } from "../../src/core/reserved-names.js";
+import { CATEGORY_FILES, type CuratedLists, curatedSource } from "../../src/data/curated.js";
 import {
   byCodeUnits,
   type DisposablePackage,
@@ -40,6 +36,8 @@ export interface BuildReport {
   /** Raw entries that are no valid domain name (distinct). */
   invalid: string[];
   publicSuffix: string[];
+  /** Names reserved by RFC 2606/6761 (`example.com`, `*.test`): no service can run on one. */
+  reserved: string[];
   /** Known-good domains, names under an academic/government suffix, curated providers. */
   knownGood: string[];
   movedToForwarders: string[];
@@ -124,6 +122,7 @@ export function buildLists(input: BuildInput): BuildResult {
     merged: merged.size,
     invalid,
     publicSuffix: [],
+    reserved: [],
     knownGood: [],
     movedToForwarders: [],
     disposable: 0,
@@ -141,6 +140,8 @@ export function buildLists(input: BuildInput): BuildResult {
     const forwarder = findSelfOrParent(forwarderNames, domain);
     if (isPublicSuffix(domain)) {
       report.publicSuffix.push(domain);
+    } else if (reservedName(domain) !== undefined) {
+      report.reserved.push(domain);
     } else if (forwarder !== undefined) {
       report.movedToForwarders.push(domain);
       const own = forwarders.get(domain)?.sources ?? [];

@@ -1,19 +1,25 @@
 /**
- * The check itself: a parsed input in, the domain check record out. No HTTP, no
- * database: the API, the pages and the CLI are thin callers (through the cache in
- * caching-checker.ts). DNS and domain age are looked up in parallel.
+ * The check itself, in this order: the domain's record (`checkDomain`, cached per
+ * domain by the caller), then the address's adjustments (`forAddress`: a role account's
+ * flag and weight), each verdict made by `decide()`. No HTTP, no database: the API, the
+ * pages and the CLI are thin callers (through the cache in src/service/cached-checker.ts).
+ * DNS and domain age are looked up in parallel.
  */
 
 import { type DomainAgeLookup, domainAgeFields } from "./age.js";
+import { CATEGORIES, hasCategory, PRECEDENCE } from "./categories.js";
 import type { DnsResolver } from "./dns.js";
 import type { ParsedInput } from "./input.js";
+import type { Evidence, LearnedInfrastructure } from "./learned.js";
 import type { DomainLists } from "./lists.js";
 import { lookupMailRouting, type MailRouting } from "./mail-routing.js";
 import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";
+import { ADDRESS_SIGNALS, DOMAIN_SIGNALS } from "./signals/index.js";
+import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
 import { gatherSignals, type Signals } from "./signals.js";
 import type { TypoIndex } from "./typo.js";
-import { decide, type Verdict, withRoleAccount } from "./verdict.js";
+import { decide, type Verdict, type VerdictBasis, type VerdictStatus, verdictBasis } from "./verdict.js";
 
 export interface CheckDeps {
   lists: DomainLists;
@@ -21,6 +27,8 @@ export interface CheckDeps {
   resolver: DnsResolver;
   age?: DomainAgeLookup;
   clock: () => Date;
+  /** Infrastructure learnt from traffic and the operator's overrides (src/service/learned-snapshot.ts). */
+  learned?: LearnedInfrastructure;
 }
 
 function mxInfo(domain: string, routing: MailRouting): string {
@@ -37,6 +45,8 @@ function mxInfo(domain: string, routing: MailRouting): string {
       return "No MX record and no A/AAAA record found";
     case "nxdomain":
       return "Domain does not exist (NXDOMAIN)";
+    case "mx_missing":
+      return `${pointer ?? "MX records found"}, but DNS says no MX host exists (NXDOMAIN)`;
     case "dns_timeout":
       return pointer
         ? `${pointer}, but the look-up of its address did not answer in time`
@@ -49,12 +59,23 @@ function mxInfo(domain: string, routing: MailRouting): string {
 }
 
 function emailProvider(signals: Signals): string {
-  const own = ["free", "premium", "isp", "business", "email_api", "web_hosting", "forwarder"] as const;
-  for (const category of own) {
-    const name = signals.categories[category]?.name;
+  for (const { key } of PRECEDENCE) {
+    const name = signals.categories[key]?.name;
     if (name) return name;
   }
   return signals.mxProvider?.name ?? "";
+}
+
+type CategoryFlags = Pick<CheckRecord, (typeof CATEGORIES)[number]["flag"]>;
+
+/** The category flags of the record (docs/api.md §4, 9–15), in the record's order. */
+function categoryFlags(signals: Signals): CategoryFlags {
+  const flags: Partial<CategoryFlags> = {};
+  const mxCategory = signals.mxProvider?.category;
+  for (const category of CATEGORIES) {
+    flags[category.flag] = hasCategory(category, signals.categories, mxCategory);
+  }
+  return flags as CategoryFlags;
 }
 
 /**
@@ -62,10 +83,7 @@ function emailProvider(signals: Signals): string {
  * One object literal in the contract's field order: the record is made for every check.
  */
 export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckRecord {
-  const c = signals.categories;
   const { routing } = signals;
-  const mxCategory = signals.mxProvider?.category;
-  const isProvider = Boolean(c.free || c.premium || c.isp);
   const hosts: string[] = [];
   const ips = new Set<string>();
   // A dictionary keyed by names from DNS: no prototype, so `__proto__` is a key like any
@@ -87,13 +105,7 @@ export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckR
     reason: final.reason,
     risk: final.risk,
     is_disposable: Boolean(signals.disposable) || signals.disposableHints.length > 0,
-    is_email_forwarder: Boolean(c.forwarder) || mxCategory === "forwarder",
-    is_public_free: Boolean(c.free),
-    is_public_premium: Boolean(c.premium),
-    is_business_provider: Boolean(c.business) || (mxCategory === "business" && !isProvider),
-    is_isp_email: Boolean(c.isp),
-    is_email_api: Boolean(c.email_api) || mxCategory === "email_api",
-    is_web_hosting_email: Boolean(c.web_hosting) || mxCategory === "web_hosting",
+    ...categoryFlags(signals),
     is_self_hosted: signals.selfHosted,
     is_parked: signals.parking !== undefined,
     is_role_based_email: false,
@@ -113,30 +125,111 @@ export function buildRecord(signals: Signals, final: Verdict, now: Date): CheckR
   };
 }
 
-/**
- * Checks a normalised domain. The record is the domain's: the per-address
- * role adjustment is applied by `forAddress()` so that one cached domain record
- * serves every address at that domain.
- */
-export async function checkDomain(domain: string, deps: CheckDeps): Promise<CheckRecord> {
-  const { baseDomain, isPublicSuffix } = suffixFacts(domain);
-  // Both started before either is awaited: DNS and the registries are asked in parallel.
-  const ageLookup = deps.age?.lookup(baseDomain).catch(() => null);
-  const routing = await lookupMailRouting(domain, baseDomain, deps.resolver);
-  const age = ageLookup === undefined ? null : await ageLookup;
-  const now = deps.clock();
-  const signals = gatherSignals(
-    deps,
-    { domain, baseDomain, isPublicSuffix },
-    routing,
-    age?.createdAt ?? null,
-  );
-  return buildRecord(signals, decide(signals, now), now);
+/** A domain's record with what its verdict said beside it. */
+export interface DomainCheck {
+  record: CheckRecord;
+  status: VerdictStatus;
+  /**
+   * Rows 8–9: the heaviest soft signal of the domain (null: none). It names the record's
+   * row-8 verdict, and would name a clean record's should an address's signals take it
+   * to row 8.
+   */
+  heaviest: SoftSignal | null;
+  /** What a fresh look-up saw of the domain's mail infrastructure, for learning; absent on a stored check. */
+  evidence?: Evidence;
 }
 
-/** The domain record as seen for one input: sets the role flag and its risk for a role address. */
-export function forAddress(record: CheckRecord, input: ParsedInput, lists: DomainLists): CheckRecord {
-  if (input.localPart === null || !lists.isRoleLocalPart(input.localPart)) return record;
-  const verdict = withRoleAccount(record);
-  return { ...record, is_role_based_email: true, risk: verdict.risk, block: verdict.block };
+/** What a check said beside its record, as the record cache stores it: the status and the heaviest signal's key. */
+export interface CheckVerdict {
+  status: VerdictStatus;
+  heaviest: string | null;
+}
+
+export function verdictOf(check: DomainCheck): CheckVerdict {
+  return { status: check.status, heaviest: check.heaviest?.key ?? null };
+}
+
+/** A stored record with its stored verdict, as the check that made it said it. */
+export function storedCheck(record: CheckRecord, verdict: CheckVerdict): DomainCheck {
+  const heaviest =
+    verdict.heaviest === null ? null : (DOMAIN_SIGNALS.find((s) => s.key === verdict.heaviest) ?? null);
+  return { record, status: verdict.status, heaviest };
+}
+
+/** The domain's check from its signals (pure; `now` stamps the record and ages the domain). */
+export function checkSignals(signals: Signals, now: Date): DomainCheck {
+  const basis = verdictBasis(signals, now);
+  const verdict = decide(basis);
+  return {
+    record: buildRecord(signals, verdict, now),
+    status: verdict.status,
+    heaviest: basis.row === null ? basis.soft.heaviest : null,
+    evidence: signals.evidence,
+  };
+}
+
+/** DNS and the lists: the domain's signals, without its age (which comes from the registries). */
+export async function lookupSignals(domain: string, deps: Omit<CheckDeps, "age">): Promise<Signals> {
+  const { baseDomain, isPublicSuffix } = suffixFacts(domain);
+  const routing = await lookupMailRouting(domain, baseDomain, deps.resolver);
+  return gatherSignals(deps, { domain, baseDomain, isPublicSuffix }, routing, null);
+}
+
+/** Whether the domain is registered, so that asking a registry for its age makes sense. */
+export function isRegistered(signals: Signals): boolean {
+  return signals.routing.status !== "nxdomain" && !signals.reserved;
+}
+
+/** The signals with the registration date a registry gave. */
+export function withCreatedAt(signals: Signals, createdAt: Date | null): Signals {
+  return createdAt === null ? signals : { ...signals, createdAt };
+}
+
+/**
+ * Checks a normalised domain: DNS first, then, for a registered domain, its age. The
+ * record is the domain's: the per-address adjustments are made by `forAddress()`, so
+ * that one cached domain record serves every address at that domain. (The service
+ * does not wait for a slow registry: see src/service/age-budget.ts.)
+ */
+export async function checkDomain(domain: string, deps: CheckDeps): Promise<DomainCheck> {
+  const signals = await lookupSignals(domain, deps);
+  const age =
+    deps.age && isRegistered(signals) ? await deps.age.lookup(signals.baseDomain).catch(() => null) : null;
+  return checkSignals(withCreatedAt(signals, age?.createdAt ?? null), deps.clock());
+}
+
+/** The basis of a domain's verdict as its check shows it: what an address's signals are weighed on. */
+function domainBasis({ record, status, heaviest }: DomainCheck): VerdictBasis {
+  if (status === "ok" || status === "risky") {
+    return { row: null, soft: { risk: record.risk, heaviest }, mainCategory: record.reason };
+  }
+  return {
+    row: { status, risk: record.risk, reason: record.reason },
+    soft: NOTHING_WEIGHED,
+    mainCategory: "",
+  };
+}
+
+/**
+ * The domain's check as seen for one input: each address signal it shows (a role
+ * account) sets its flag and is weighed on top of the domain's verdict by `decide()`,
+ * so that text, reason, risk, block and status agree. `block_status_changed_at` stays
+ * the domain's.
+ */
+export function forAddress(domain: DomainCheck, input: ParsedInput, lists: DomainLists): DomainCheck {
+  if (input.localPart === null) return domain;
+  let address: Weighing = NOTHING_WEIGHED;
+  const flags: Partial<Pick<CheckRecord, "is_role_based_email">> = {};
+  for (const signal of ADDRESS_SIGNALS) {
+    if (!signal.seen(input, lists)) continue;
+    address = { risk: address.risk + signal.weight, heaviest: heavier(address.heaviest, signal) };
+    flags[signal.flag] = true;
+  }
+  if (address === NOTHING_WEIGHED) return domain;
+  const { status, valid, block, risk, text, reason } = decide(domainBasis(domain), address);
+  return {
+    record: { ...domain.record, ...flags, valid, block, risk, text, reason },
+    status,
+    heaviest: heavier(domain.heaviest, address.heaviest),
+  };
 }

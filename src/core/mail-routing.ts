@@ -16,6 +16,11 @@ export type RoutingStatus =
   /** The domain does not exist. */
   | "nxdomain"
   /**
+   * MX records name hosts, and DNS says every one of them does not exist (NXDOMAIN for
+   * its A and its AAAA): mail to the domain bounces. `hosts` lists them, without addresses.
+   */
+  | "mx_missing"
+  /**
    * The deadline passed before DNS answered: for MX (then `hosts` is empty), or for the
    * addresses of every MX host (then `hosts` lists them, without addresses).
    */
@@ -52,6 +57,10 @@ function values<T>(answer: DnsAnswer<T>): T[] {
 /** A failure that says nothing about the name (timeout, SERVFAIL, REFUSED …), unlike NXDOMAIN and NODATA. */
 function isTemporaryFailure(answer: DnsAnswer<unknown>): boolean {
   return !answer.ok && answer.code !== "nodata" && answer.code !== "nxdomain";
+}
+
+function isNxdomain(answer: DnsAnswer<unknown>): boolean {
+  return !answer.ok && answer.code === "nxdomain";
 }
 
 function failedWith(code: DnsFailureCode, ...answers: DnsAnswer<unknown>[]): boolean {
@@ -100,13 +109,16 @@ function mxHosts(records: readonly MxAnswer[]): { host: string; priority: number
 
 /**
  * Status when MX records named hosts: `mx`, unless no host got an address because their
- * look-ups failed temporarily — then where mail goes is unknown, not "nowhere".
+ * look-ups failed temporarily — then where mail goes is unknown, not "nowhere" — or
+ * because every host was asked and none exists (`mx_missing`). A host that exists
+ * without an address (NODATA) leaves `mx`: the soft signal "MX unresolvable".
  */
 function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingStatus {
   if (hosts.some((host) => host.ips.length > 0)) return "mx";
   const failures = lookups.filter(isTemporaryFailure);
-  if (failures.length === 0) return "mx";
-  return failedWith("timeout", ...failures) ? "dns_timeout" : "dns_failure";
+  if (failures.length > 0) return failedWith("timeout", ...failures) ? "dns_timeout" : "dns_failure";
+  const everyHostAsked = lookups.length === 2 * hosts.length;
+  return everyHostAsked && lookups.every(isNxdomain) ? "mx_missing" : "mx";
 }
 
 /**
@@ -116,7 +128,8 @@ function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingS
  *
  * - MX records → `mx`; a lone null MX (`0 .`) → `null_mx` (null entries beside real
  *   hosts are ignored). When no MX host has an address and some of their address
- *   look-ups failed (not NXDOMAIN/NODATA) → `dns_timeout` / `dns_failure`, hosts kept.
+ *   look-ups failed (not NXDOMAIN/NODATA) → `dns_timeout` / `dns_failure`, hosts kept;
+ *   when every host was asked and each one's A and AAAA said NXDOMAIN → `mx_missing`.
  * - No records at all and an NXDOMAIN for MX, A or AAAA of the domain → `nxdomain`.
  * - MX timed out → `dns_timeout`; SERVFAIL, REFUSED or another failure → `dns_failure`.
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else

@@ -3,16 +3,19 @@
  * the mail routing DNS gave, and the domain's age. Pure: no I/O happens here.
  */
 
-import type {
-  DomainFacts,
-  DomainLists,
-  DomainMatch,
-  HostFacts,
-  MxProvider,
-  ProviderCategory,
-} from "./lists.js";
+import { CATEGORIES, inAnyCategory, type PerCategory } from "./categories.js";
+import {
+  type DomainOverride,
+  type Evidence,
+  type InfrastructureKind,
+  type LearnedInfrastructure,
+  type ListedStatus,
+  NOTHING_LEARNED,
+} from "./learned.js";
+import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { SuffixFacts } from "./names.js";
+import { neverReceivesMail } from "./reserved-names.js";
 import type { TypoIndex } from "./typo.js";
 
 export interface DisposableHint {
@@ -26,11 +29,13 @@ export interface Signals {
   domain: string;
   baseDomain: string;
   routing: MailRouting;
+  /** A reserved name that can never receive real mail (src/core/reserved-names.ts): row 0. */
+  reserved: boolean;
   knownGood: boolean;
   disposable: DomainMatch | undefined;
   /** Independent signs of a disposable service for a domain that is not listed. */
   disposableHints: DisposableHint[];
-  categories: Record<ProviderCategory, DomainMatch | undefined>;
+  categories: PerCategory<DomainMatch | undefined>;
   mxProvider: MxProvider | undefined;
   selfHosted: boolean;
   /** Parking service name, when NS, MX or address points at one. */
@@ -39,11 +44,17 @@ export interface Signals {
   mxUnresolvable: boolean;
   typos: string[];
   createdAt: Date | null;
+  /** The operator's override of the domain (allow: never blocked by lists or heuristics; deny: blocked). */
+  operator?: DomainOverride;
+  /** What the check saw of the domain's mail infrastructure, for learning (MX answers only). */
+  evidence?: Evidence;
 }
 
 export interface SignalSources {
   lists: DomainLists;
   typos: TypoIndex;
+  /** Infrastructure learnt from traffic and the operator's overrides; default nothing. */
+  learned?: LearnedInfrastructure;
 }
 
 /** The MX hosts DNS named (also when their addresses could not be looked up); none for the fallback. */
@@ -63,29 +74,99 @@ function seenHosts(lists: DomainLists, hosts: readonly string[]): SeenHost[] {
 
 /**
  * Every independent sign that the domain's mail or DNS runs on a disposable service: an
- * MX or NS host on disposable infrastructure or under a listed disposable domain. Hosts
- * under the domain's own base domain do not count; one hint per kind and provider (three
- * MX hosts of one service are one signal).
+ * MX or NS host on curated disposable infrastructure or under a listed disposable domain,
+ * then an MX host or MX address learnt from traffic (`evidence` holds only hosts that
+ * may be learnt). Hosts under the domain's own base domain and infrastructure the
+ * operator marked never disposable do not count; one hint per kind and provider (three
+ * MX hosts of one service are one signal). A learnt name server adds to other hints but
+ * never makes one by itself: registrars' default name servers serve everyone.
  */
 function disposableHints(
   mx: readonly SeenHost[],
   ns: readonly SeenHost[],
   baseDomain: string,
+  evidence: Evidence | undefined,
+  learned: LearnedInfrastructure,
 ): DisposableHint[] {
   const hints: DisposableHint[] = [];
-  for (const [kind, seen] of [
-    ["MX", mx],
-    ["NS", ns],
+  for (const [kind, seen, infra] of [
+    ["MX", mx, "mx_host"],
+    ["NS", ns, "ns"],
   ] as const) {
     const providers: string[] = [];
     for (const { host, facts } of seen) {
       const provider = facts.disposableService;
       if (provider === undefined || facts.baseDomain === baseDomain || providers.includes(provider)) continue;
+      if (learned.neverDisposable(infra, host)) continue;
       providers.push(provider);
       hints.push({ evidence: `${kind} ${host}`, provider });
     }
   }
+  if (evidence === undefined || learned === NOTHING_LEARNED) return hints;
+  learnedHint(hints, "mx_host", evidence.mxHosts, learned, "MX host");
+  learnedHint(hints, "mx_ip", evidence.mxIps, learned, "MX address");
+  if (hints.length > 0) learnedHint(hints, "ns", evidence.nameServers, learned, "NS");
   return hints;
+}
+
+/** One hint for the first value of a kind that was learnt disposable. */
+function learnedHint(
+  hints: DisposableHint[],
+  kind: InfrastructureKind,
+  values: readonly string[],
+  learned: LearnedInfrastructure,
+  label: string,
+): void {
+  for (const value of values) {
+    const provider = learned.disposableService(kind, value);
+    if (provider === undefined) continue;
+    hints.push({ evidence: `${label} ${value} (learnt)`, provider });
+    return;
+  }
+}
+
+/** Values kept per kind of evidence: the first of a domain's MX hosts, addresses and name servers. */
+const EVIDENCE_PER_KIND = 10;
+
+/**
+ * Whether a host may be learnt as disposable: not the domain's own, not a known mail
+ * provider's, forwarder's or parking service's, not under a known-good or provider domain.
+ */
+function learnable({ facts }: SeenHost, baseDomain: string): boolean {
+  return !(
+    facts.baseDomain === baseDomain ||
+    facts.vouchedFor ||
+    facts.mxProvider !== undefined ||
+    facts.parkingService !== undefined
+  );
+}
+
+/** The evidence of a domain whose MX DNS answered (none for the fallback, failures or no mail). */
+function evidenceOf(
+  routing: MailRouting,
+  mx: readonly SeenHost[],
+  ns: readonly SeenHost[],
+  baseDomain: string,
+  listed: ListedStatus,
+  service: string | null,
+): Evidence | undefined {
+  if (routing.status !== "mx") return undefined;
+  const mxHosts: string[] = [];
+  const mxIps: string[] = [];
+  for (let index = 0; index < mx.length && mxHosts.length < EVIDENCE_PER_KIND; index++) {
+    const seen = mx[index] as SeenHost;
+    if (!learnable(seen, baseDomain)) continue;
+    mxHosts.push(seen.host);
+    for (const ip of routing.hosts[index]?.ips ?? []) {
+      if (mxIps.length < EVIDENCE_PER_KIND && !mxIps.includes(ip)) mxIps.push(ip);
+    }
+  }
+  const nameServers: string[] = [];
+  for (const seen of ns) {
+    if (nameServers.length < EVIDENCE_PER_KIND && learnable(seen, baseDomain)) nameServers.push(seen.host);
+  }
+  if (mxHosts.length === 0 && nameServers.length === 0) return undefined;
+  return { domain: baseDomain, mxHosts, mxIps, nameServers, listed, service };
 }
 
 /**
@@ -111,26 +192,35 @@ function parkingService(
   return undefined;
 }
 
-function isProvider(categories: DomainFacts["categories"]): boolean {
-  for (const category in categories) {
-    if (categories[category as ProviderCategory] !== undefined) return true;
-  }
-  return false;
-}
-
 /** The checked domain as the Public Suffix List sees it. */
 export interface CheckedDomain extends SuffixFacts {
   domain: string;
 }
 
+/**
+ * A listed mailbox provider's own domain (gmail.com, outlook.com …) does not vanish: when
+ * DNS says it does not exist or has no mail host at all, the resolver is wrong, and the
+ * answer is a DNS failure (briefly cached), never a fact about the domain. A published
+ * null MX is a statement, not an absence, and stays what it is.
+ */
+function believable(routing: MailRouting, domain: string, categories: Signals["categories"]): MailRouting {
+  if (routing.status !== "nxdomain" && routing.status !== "no_mail" && routing.status !== "mx_missing") {
+    return routing;
+  }
+  const provider = CATEGORIES.some((c) => c.mailbox && categories[c.key]?.entry === domain);
+  return provider ? { ...routing, status: "dns_failure" } : routing;
+}
+
 export function gatherSignals(
   sources: SignalSources,
   { domain, baseDomain, isPublicSuffix }: CheckedDomain,
-  routing: MailRouting,
+  answered: MailRouting,
   createdAt: Date | null,
 ): Signals {
   const { lists } = sources;
+  const learned = sources.learned ?? NOTHING_LEARNED;
   const { knownGood, disposable: listed, categories } = lists.domainFacts(domain, baseDomain);
+  const routing = believable(answered, domain, categories);
   const mx = seenHosts(lists, mailHostNames(routing));
   let mxProvider: MxProvider | undefined;
   // Whether the domain's own base domain is its mail host: under it, or the fallback to itself.
@@ -139,24 +229,41 @@ export function gatherSignals(
     mxProvider ??= facts.mxProvider;
     if (facts.baseDomain === baseDomain) ownsMailHost = true;
   }
-  // Known-good domains and public suffixes are never disposable, parked or typos (docs/api.md §4.1).
-  const exempt = knownGood || isPublicSuffix;
+  const operator = learned.domainOverride(domain, baseDomain);
+  const reserved = neverReceivesMail(domain);
+  // Known-good domains, public suffixes, reserved names and domains the operator allowed
+  // are never disposable, parked or typos (docs/api.md §4.1).
+  const exempt = knownGood || isPublicSuffix || reserved || operator === "allow";
   const disposable = exempt ? undefined : listed;
-  const ns = exempt ? [] : seenHosts(lists, routing.nameServers ?? []);
+  const ns = seenHosts(lists, routing.nameServers ?? []);
+  const status: ListedStatus = disposable
+    ? "disposable"
+    : knownGood || operator === "allow" || inAnyCategory(categories)
+      ? "good"
+      : "unknown";
+  const parking = exempt ? undefined : parkingService(lists, mx, ns, routing.addresses, baseDomain);
+  const evidence = isPublicSuffix
+    ? undefined
+    : evidenceOf(routing, mx, ns, baseDomain, status, disposable?.entry ?? null);
   return {
     domain,
     baseDomain,
     routing,
+    reserved,
     knownGood,
     disposable,
-    disposableHints: exempt || disposable ? [] : disposableHints(mx, ns, baseDomain),
+    disposableHints: exempt || disposable ? [] : disposableHints(mx, ns, baseDomain, evidence, learned),
     categories,
     mxProvider,
-    selfHosted: ownsMailHost && mxProvider === undefined,
-    parking: exempt ? undefined : parkingService(lists, mx, ns, routing.addresses, baseDomain),
+    // A parked domain's mail host is the parking service's, whatever its name: not self-hosted.
+    selfHosted: ownsMailHost && mxProvider === undefined && parking === undefined,
+    parking,
     mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
-    // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example.
-    typos: exempt || isProvider(categories) ? [] : sources.typos.suggest(baseDomain),
+    // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example;
+    // a listed domain two slips from a popular one is a service of its own (src/core/typo.ts).
+    typos: exempt || inAnyCategory(categories) ? [] : sources.typos.suggest(baseDomain, listed !== undefined),
     createdAt,
+    operator,
+    evidence,
   };
 }

@@ -6,7 +6,12 @@
  * (`characterMask`), and the distance gives up past the bound.
  */
 const MAX_DISTANCE = 1;
-/** Longer names tolerate one more slip (e.g. `hotmial.co` → `hotmail.com`). */
+/**
+ * Longer names tolerate one more slip (e.g. `hotmial.co` → `hotmail.com`), unless a
+ * disposable list names them: a listed domain one slip from a popular one is a typo
+ * domain (`gmial.com`) and keeps its suggestion, but two slips away it is a service of
+ * its own (`nomail.com`, `yopmail.com`: not a mistyped `hotmail.com`).
+ */
 const LONG_NAME = 10;
 
 interface Candidate {
@@ -48,10 +53,13 @@ export class TypoIndex {
     }
   }
 
-  /** Popular domains within the allowed distance of `domain`, closest first; [] for a popular domain. */
-  suggest(domain: string): string[] {
+  /**
+   * Popular domains within the allowed distance of `domain`, closest first; [] for a
+   * popular domain. `listed`: a disposable list names the domain (one slip at most).
+   */
+  suggest(domain: string, listed = false): string[] {
     if (this.popular.has(domain)) return [];
-    const bound = domain.length >= LONG_NAME ? MAX_DISTANCE + 1 : MAX_DISTANCE;
+    const bound = domain.length >= LONG_NAME && !listed ? MAX_DISTANCE + 1 : MAX_DISTANCE;
     const mask = characterMask(domain);
     let rows: OsaRows | undefined;
     const found: { candidate: string; distance: number }[] = [];

@@ -1,21 +1,44 @@
 /**
  * The verdict: one primary row of docs/api.md §4.1 (first match wins) and the risk score
- * from the documented weight table. Pure functions of the signals; docs/verdicts.md
+ * from the soft signals' weights (src/core/signals/). Pure functions; docs/verdicts.md
  * is the table in prose and must be kept in step with this file.
+ *
+ * A verdict is decided in one place, `decide()`, from a basis: the fixed row the domain
+ * matched (rows 0–7) or its weighed soft signals (rows 8–9), plus the signals of the
+ * address checked, if any, weighed on top.
  */
 import { ageInDays } from "./age.js";
+import { CATEGORY, PRECEDENCE } from "./categories.js";
+import { DOMAIN_SIGNALS } from "./signals/index.js";
+import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
 import type { Signals } from "./signals.js";
 
-/** The reasons of a record made while DNS failed temporarily (row 7). */
-const DNS_TIMEOUT = "DNS timeout";
-const DNS_FAILURE = "DNS failure";
+/** One status per row of docs/api.md §4.1; rows 8 and 9 are `risky` and `ok`. */
+export type VerdictStatus =
+  | "reserved"
+  | "nxdomain"
+  | "null_mx"
+  | "no_mail"
+  | "mx_missing"
+  | "denied"
+  | "disposable"
+  | "heuristics"
+  | "parked"
+  | "dns_timeout"
+  | "dns_failure"
+  | "risky"
+  | "ok";
 
-/** Whether the record was made during a temporary DNS failure (timeout, SERVFAIL, REFUSED). */
-export function isTemporaryFailure(record: { reason: string }): boolean {
-  return record.reason === DNS_TIMEOUT || record.reason === DNS_FAILURE;
+/** The statuses of the fixed rows 0–7. */
+export type FixedStatus = Exclude<VerdictStatus, "risky" | "ok">;
+
+/** Whether the verdict was made during a temporary DNS failure (timeout, SERVFAIL, REFUSED). */
+export function isTemporaryFailure(status: VerdictStatus): boolean {
+  return status === "dns_timeout" || status === "dns_failure";
 }
 
 export interface Verdict {
+  status: VerdictStatus;
   valid: boolean;
   block: boolean;
   risk: number;
@@ -23,31 +46,37 @@ export interface Verdict {
   reason: string;
 }
 
-/** Risk weights for a deliverable domain with no list verdict; summed, then clamped to 0–100. */
-export const RISK_WEIGHTS = {
-  /** Not a known provider and not self-hosted: nothing vouches for the domain. */
-  unknownDomain: 10,
-  /** No MX record: mail falls back to the domain's own address. */
-  fallbackMx: 25,
-  /** MX records exist, but none of their hosts resolves. */
-  mxUnresolvable: 40,
-  /** A forwarding / relay service: the real mailbox is hidden. */
-  forwarder: 35,
-  /** An email-sending API's domain is not a mailbox. */
-  emailApi: 30,
-  /** Looks like a misspelling of a popular mailbox domain. */
-  possibleTypo: 45,
-  /** Registered less than 30 days ago. */
-  youngDomain: 25,
-  /** Registered less than 7 days ago (instead of youngDomain). */
-  veryYoungDomain: 50,
-  /** The address is a role account (admin@, info@ …); applied per address, not per domain. */
-  roleAccount: 10,
-} as const;
+const NO_EMAIL = "Domain does not accept email";
+const DISPOSABLE = "Disposable / temporary domain";
+const UNCHECKED = "Could not be checked right now";
+/** The reason of a verdict the operator's override of the domain decided (deny: blocked; allow: row 9). */
+const OPERATOR_OVERRIDE = "Operator override";
+
+/**
+ * Rows 0–7: validity, text and reason (row 5's reason is followed by the number of
+ * heuristics, `Heuristics x2`), and whether the row blocks whatever the risk.
+ */
+export const FIXED_ROWS: Readonly<
+  Record<FixedStatus, { valid: boolean; blocks: boolean; text: string; reason: string }>
+> = {
+  reserved: { valid: false, blocks: true, text: "Reserved example domain", reason: "Reserved name" },
+  nxdomain: { valid: false, blocks: true, text: "Domain does not exist", reason: "NXDOMAIN" },
+  null_mx: { valid: false, blocks: true, text: NO_EMAIL, reason: "Null MX" },
+  no_mail: { valid: false, blocks: true, text: NO_EMAIL, reason: "No MX or A record" },
+  mx_missing: { valid: false, blocks: true, text: NO_EMAIL, reason: "MX host does not exist" },
+  denied: { valid: true, blocks: true, text: "Blocked by the operator", reason: OPERATOR_OVERRIDE },
+  disposable: { valid: true, blocks: true, text: DISPOSABLE, reason: "Disposable" },
+  heuristics: { valid: true, blocks: true, text: DISPOSABLE, reason: "Heuristics x" },
+  parked: { valid: true, blocks: true, text: "Parked domain", reason: "Parked" },
+  dns_timeout: { valid: true, blocks: false, text: UNCHECKED, reason: "DNS timeout" },
+  dns_failure: { valid: true, blocks: false, text: UNCHECKED, reason: "DNS failure" },
+};
 
 /** Fixed risks of the rows of docs/api.md §4.1. */
 export const FIXED_RISK = {
   invalid: 100,
+  /** Denied by the operator (an override kept in the database). */
+  denied: 100,
   disposableListed: 95,
   /** Heuristics: 90 for one independent signal, +3 for each further one. */
   disposableHeuristics: 90,
@@ -57,6 +86,9 @@ export const FIXED_RISK = {
 } as const;
 
 export const BLOCK_THRESHOLD = 80;
+
+/** Soft signals adding up to this or more make row 8; below it a record "Looks okay" (row 9). */
+export const RISKY_THRESHOLD = 30;
 
 export type RiskLevel = "LOW" | "MEDIUM" | "HIGH";
 
@@ -68,134 +100,118 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 
-/** Additive risk of the soft signals, with the reason of the heaviest one. */
-function softRisk(signals: Signals, now: Date): { risk: number; text: string; reason: string } | null {
-  const w = RISK_WEIGHTS;
-  const parts: { weight: number; text: string; reason: string }[] = [];
-  const ageDays = signals.createdAt ? ageInDays(signals.createdAt, now) : null;
-  if (signals.knownGood) return null;
-  if (signals.mxUnresolvable) {
-    parts.push({ weight: w.mxUnresolvable, text: "Mail servers do not resolve", reason: "MX unresolvable" });
-  }
-  if (signals.typos.length > 0) {
-    parts.push({
-      weight: w.possibleTypo,
-      text: "Possible typo of a popular domain",
-      reason: "Possible typo",
-    });
-  }
-  if (ageDays !== null && ageDays < 7) {
-    parts.push({ weight: w.veryYoungDomain, text: "Newly registered domain", reason: "Domain age < 7 days" });
-  } else if (ageDays !== null && ageDays < 30) {
-    parts.push({ weight: w.youngDomain, text: "Newly registered domain", reason: "Domain age < 30 days" });
-  }
-  if (signals.categories.forwarder || signals.mxProvider?.category === "forwarder") {
-    parts.push({ weight: w.forwarder, text: "Email forwarding service", reason: "Forwarder" });
-  }
-  if (signals.categories.email_api) {
-    parts.push({ weight: w.emailApi, text: "Email API service domain", reason: "Email API" });
-  }
-  if (signals.routing.status === "fallback") {
-    parts.push({
-      weight: w.fallbackMx,
-      text: "No MX record, mail goes to the domain itself",
-      reason: "Fallback MX",
-    });
-  }
-  if (!isVouchedFor(signals)) {
-    parts.push({ weight: w.unknownDomain, text: "Looks okay", reason: "Unknown domain" });
-  }
-  if (parts.length === 0) return null;
-  const heaviest = parts.reduce((a, b) => (b.weight > a.weight ? b : a));
-  return { risk: parts.reduce((sum, p) => sum + p.weight, 0), text: heaviest.text, reason: heaviest.reason };
+/** The fixed row a domain matched, with its risk. */
+export interface FixedRow {
+  status: FixedStatus;
+  risk: number;
+  reason: string;
 }
 
-function isVouchedFor(signals: Signals): boolean {
-  const c = signals.categories;
-  return Boolean(
-    signals.knownGood ||
-      c.free ||
-      c.premium ||
-      c.business ||
-      c.isp ||
-      c.web_hosting ||
-      c.email_api ||
-      c.forwarder ||
-      signals.mxProvider ||
-      signals.selfHosted,
-  );
+/** What a verdict is decided from (see `verdictBasis()` and, per address, src/core/check.ts). */
+export interface VerdictBasis {
+  /** The first of rows 0–7 that matched; null: rows 8–9 weigh the soft signals. */
+  row: FixedRow | null;
+  /** The domain's soft signals, weighed (rows 7–9); none for a known-good domain. */
+  soft: Weighing;
+  /** Row 9's reason: the domain's main category. */
+  mainCategory: string;
+}
+
+/** The domain's soft signals, weighed. */
+function weighDomain(signals: Signals, now: Date): Weighing {
+  if (signals.knownGood || signals.operator === "allow") return NOTHING_WEIGHED;
+  const ageDays = signals.createdAt ? ageInDays(signals.createdAt, now) : null;
+  let risk = 0;
+  let heaviest: SoftSignal | null = null;
+  for (const signal of DOMAIN_SIGNALS) {
+    if (!signal.seen(signals, ageDays)) continue;
+    risk += signal.weight;
+    heaviest = heavier(heaviest, signal);
+  }
+  return heaviest === null ? NOTHING_WEIGHED : { risk, heaviest };
+}
+
+function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
+  if (signals.reserved)
+    return { status: "reserved", risk: FIXED_RISK.invalid, reason: FIXED_ROWS.reserved.reason };
+  const { status } = signals.routing;
+  if (status === "nxdomain" || status === "null_mx" || status === "no_mail" || status === "mx_missing") {
+    return { status, risk: FIXED_RISK.invalid, reason: FIXED_ROWS[status].reason };
+  }
+  if (signals.operator === "deny") {
+    return { status: "denied", risk: FIXED_RISK.denied, reason: FIXED_ROWS.denied.reason };
+  }
+  if (signals.disposable) {
+    return { status: "disposable", risk: FIXED_RISK.disposableListed, reason: FIXED_ROWS.disposable.reason };
+  }
+  const hints = signals.disposableHints.length;
+  if (hints > 0) {
+    const risk = Math.min(99, FIXED_RISK.disposableHeuristics + 3 * (hints - 1));
+    return { status: "heuristics", risk, reason: `${FIXED_ROWS.heuristics.reason}${hints}` };
+  }
+  if (signals.parking) return { status: "parked", risk: FIXED_RISK.parked, reason: FIXED_ROWS.parked.reason };
+  if (status === "dns_timeout" || status === "dns_failure") {
+    return {
+      status,
+      risk: clamp(FIXED_RISK.dnsUnknown + soft.risk, 50, 79),
+      reason: FIXED_ROWS[status].reason,
+    };
+  }
+  return null;
 }
 
 /** The reason of a clean record: the domain's main category. */
 export function mainCategory(signals: Signals): string {
-  const c = signals.categories;
-  if (c.free) return "Public free provider";
-  if (c.premium) return "Public premium provider";
-  if (c.isp) return "ISP email";
-  if (c.business) return "Business provider";
-  if (c.web_hosting) return "Web hosting email";
-  if (signals.mxProvider) {
-    const byCategory: Record<string, string> = {
-      business: "Business provider",
-      web_hosting: "Web hosting email",
-      email_api: "Email API",
-      free: "Public free provider",
-      premium: "Public premium provider",
-      isp: "ISP email",
-      forwarder: "Forwarder",
-    };
-    return byCategory[signals.mxProvider.category ?? ""] ?? `Hosted by ${signals.mxProvider.name}`;
+  if (signals.operator === "allow") return OPERATOR_OVERRIDE;
+  for (const category of PRECEDENCE) {
+    if (category.listingNamesMainCategory && signals.categories[category.key]) return category.mainCategory;
+  }
+  const { mxProvider } = signals;
+  if (mxProvider) {
+    return mxProvider.category ? CATEGORY[mxProvider.category].mainCategory : `Hosted by ${mxProvider.name}`;
   }
   if (signals.selfHosted) return "Self-hosted";
   if (signals.knownGood) return "Known domain";
   return "Valid domain";
 }
 
-export function decide(signals: Signals, now: Date): Verdict {
-  const { status } = signals.routing;
-  if (status === "nxdomain") {
-    return invalid("Domain does not exist", "NXDOMAIN");
-  }
-  if (status === "null_mx") return invalid("Domain does not accept email", "Null MX");
-  if (status === "no_mail") return invalid("Domain does not accept email", "No MX or A record");
-  if (signals.disposable) {
-    return blocked(FIXED_RISK.disposableListed, "Disposable / temporary domain", "Disposable");
-  }
-  const hints = signals.disposableHints.length;
-  if (hints > 0) {
-    const risk = Math.min(99, FIXED_RISK.disposableHeuristics + 3 * (hints - 1));
-    return blocked(risk, "Disposable / temporary domain", `Heuristics x${hints}`);
-  }
-  if (signals.parking) return blocked(FIXED_RISK.parked, "Parked domain", "Parked");
-  const soft = softRisk(signals, now);
-  if (status === "dns_timeout" || status === "dns_failure") {
-    const risk = clamp(FIXED_RISK.dnsUnknown + (soft?.risk ?? 0), 50, 79);
+/** What the domain's verdict is decided from. */
+export function verdictBasis(signals: Signals, now: Date): VerdictBasis {
+  const soft = weighDomain(signals, now);
+  const row = fixedRow(signals, soft);
+  return { row, soft, mainCategory: row === null ? mainCategory(signals) : "" };
+}
+
+/**
+ * The verdict of a basis, with the address's signals (per-address, e.g. a role account)
+ * weighed on top: they add to the risk of a valid record, also of a fixed row's, and
+ * count towards row 8 like the domain's own.
+ */
+export function decide(basis: VerdictBasis, address: Weighing = NOTHING_WEIGHED): Verdict {
+  const { row } = basis;
+  if (row !== null) {
+    const { valid, blocks, text } = FIXED_ROWS[row.status];
+    const risk = valid ? Math.min(100, row.risk + address.risk) : row.risk;
     return {
-      valid: true,
-      block: risk >= BLOCK_THRESHOLD,
+      status: row.status,
+      valid,
+      block: blocks || risk >= BLOCK_THRESHOLD,
       risk,
-      text: "Could not be checked right now",
-      reason: status === "dns_timeout" ? DNS_TIMEOUT : DNS_FAILURE,
+      text,
+      reason: row.reason,
     };
   }
-  const risk = clamp(soft?.risk ?? 0, 0, 100);
-  if (soft === null || risk < 30) {
-    return { valid: true, block: false, risk, text: "Looks okay", reason: mainCategory(signals) };
+  const risk = clamp(basis.soft.risk + address.risk, 0, 100);
+  const names = heavier(basis.soft.heaviest, address.heaviest)?.names;
+  if (!names || risk < RISKY_THRESHOLD) {
+    return { status: "ok", valid: true, block: false, risk, text: "Looks okay", reason: basis.mainCategory };
   }
-  return { valid: true, block: risk >= BLOCK_THRESHOLD, risk, text: soft.text, reason: soft.reason };
-}
-
-function invalid(text: string, reason: string): Verdict {
-  return { valid: false, block: true, risk: FIXED_RISK.invalid, text, reason };
-}
-
-function blocked(risk: number, text: string, reason: string): Verdict {
-  return { valid: true, block: true, risk, text, reason };
-}
-
-/** Raises a record's risk for a role account (admin@, info@ …); a per-address adjustment. */
-export function withRoleAccount(verdict: Verdict): Verdict {
-  if (!verdict.valid) return verdict;
-  const risk = Math.min(100, verdict.risk + RISK_WEIGHTS.roleAccount);
-  return { ...verdict, risk, block: verdict.block || risk >= BLOCK_THRESHOLD };
+  return {
+    status: "risky",
+    valid: true,
+    block: risk >= BLOCK_THRESHOLD,
+    risk,
+    text: names.text,
+    reason: names.reason,
+  };
 }

@@ -3,6 +3,9 @@
  * as is; a stale one is served while one background refresh runs; a missing one is
  * looked up once for all concurrent callers. A record made during a temporary DNS
  * failure is kept only briefly and never replaces a good stored record (stale-if-error).
+ * A record saying the domain does not exist or takes no mail stays fresh NEGATIVE_TTL
+ * (default one hour, like DNS negative caching) and, once stale, is looked up again
+ * before it is answered: a domain registered since must not be refused once more.
  *
  * Every look-up, a caller's and a background refresh alike, runs inside one budget of
  * `lookupConcurrency` look-ups at a time. Background refreshes only ever hold half of
@@ -12,30 +15,45 @@
  * tens of thousands of look-ups at once, whatever the traffic. With `serveStale: false`
  * (a batch run cleaning a list wants today's verdict) a stale record is looked up again
  * before it is answered, like a missing one.
+ *
+ * Learning (docs/verdicts.md, "Learned infrastructure"): every fresh look-up's evidence
+ * goes to the `evidence` observer (a cache hit carries none), and a record that does
+ * not block but uses infrastructure learnt disposable since it was checked is looked up
+ * again before it is answered, fresh or stale.
  */
 import { LRUCache } from "lru-cache";
 import pLimit, { type LimitFunction } from "p-limit";
-import { forAddress } from "../core/check.js";
+import { type DomainCheck, forAddress, storedCheck, verdictOf } from "../core/check.js";
 import type { ParsedInput } from "../core/input.js";
 import type { DomainLists } from "../core/lists.js";
-import type { CheckRecord } from "../core/record.js";
-import { isTemporaryFailure } from "../core/verdict.js";
+import { isTemporaryFailure, type VerdictStatus } from "../core/verdict.js";
 import type { RecordsRepository, StoredRecord } from "../store/types.js";
-import type { Checker, CheckResult } from "./checker.js";
-import type { Observer } from "./observer.js";
+import type { LookupResult } from "./age-budget.js";
+import type { CacheOutcome, Checker, CheckResult } from "./checker.js";
+import type { LearnedSnapshot } from "./learned-snapshot.js";
+import type { EvidenceObservation, Observer } from "./observer.js";
+import type { ResolverHealth } from "./resolver-health.js";
 
 export interface CachingCheckerOptions {
   records: RecordsRepository;
   /** Told of every checked domain (the recently checked list, learning from traffic). */
   observer?: Observer;
+  /** Told of every fresh look-up's evidence of mail infrastructure (learning from traffic). */
+  evidence?: Observer<EvidenceObservation>;
+  /** What was learnt from traffic: the check's data, and whether a stored record predates it. */
+  learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload">;
+  /** The canary of the resolver behind `lookup`, for readiness and metrics. */
+  resolverHealth?: ResolverHealth;
   lists: DomainLists;
   /** The uncached check of one domain. */
-  lookup: (domain: string) => Promise<CheckRecord>;
+  lookup: (domain: string) => Promise<LookupResult>;
   clock: () => Date;
   /** RECORD_TTL: seconds a record stays fresh. */
   ttlSeconds: number;
   /** Seconds a record made during a temporary DNS failure stays fresh. */
   temporaryTtlSeconds?: number;
+  /** NEGATIVE_TTL: seconds a record saying the domain does not exist or takes no mail stays fresh; default the TTL. */
+  negativeTtlSeconds?: number;
   /** Called with errors of background refreshes (they never reach a caller). */
   onBackgroundError?: (error: unknown, domain: string) => void;
   /** Look-ups at a time, callers' and background refreshes together; default 64. */
@@ -46,6 +64,17 @@ export interface CachingCheckerOptions {
 
 const DEFAULT_LOOKUP_CONCURRENCY = 64;
 
+/** A record saying the domain does not exist or takes no mail (NEGATIVE_TTL applies). */
+function isNegative(status: VerdictStatus): boolean {
+  return (
+    status === "nxdomain" ||
+    status === "no_mail" ||
+    status === "null_mx" ||
+    status === "mx_missing" ||
+    status === "reserved"
+  );
+}
+
 /**
  * How long a record read from or saved to the store is answered from memory, to spare
  * the database a read per request. A refresh made by another instance sharing the
@@ -54,7 +83,7 @@ const DEFAULT_LOOKUP_CONCURRENCY = 64;
 const REMEMBER_SECONDS = 30;
 
 export class CachingChecker implements Checker {
-  private readonly inflight = new Map<string, Promise<CheckRecord>>();
+  private readonly inflight = new Map<string, Promise<DomainCheck>>();
   private readonly background = new Set<Promise<unknown>>();
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
@@ -65,7 +94,10 @@ export class CachingChecker implements Checker {
   private refreshesQueued = 0;
   private readonly maxRefreshesQueued: number;
 
+  readonly resolverHealth: ResolverHealth | undefined;
+
   constructor(private readonly options: CachingCheckerOptions) {
+    this.resolverHealth = options.resolverHealth;
     const concurrency = options.lookupConcurrency ?? DEFAULT_LOOKUP_CONCURRENCY;
     this.lookups = pLimit(concurrency);
     // A caller's look-up never queues behind more than half the budget's worth of refreshes.
@@ -81,32 +113,52 @@ export class CachingChecker implements Checker {
     return (this.options.temporaryTtlSeconds ?? 60) * 1000;
   }
 
-  private isFresh(record: CheckRecord, checkedAt: Date): boolean {
-    const ttlMs = isTemporaryFailure(record) ? this.temporaryTtlMs() : this.options.ttlSeconds * 1000;
+  private isFresh(status: VerdictStatus, checkedAt: Date): boolean {
+    const { ttlSeconds, negativeTtlSeconds = ttlSeconds } = this.options;
+    const ttlMs = isTemporaryFailure(status)
+      ? this.temporaryTtlMs()
+      : (isNegative(status) ? negativeTtlSeconds : ttlSeconds) * 1000;
     return this.options.clock().getTime() - checkedAt.getTime() < ttlMs;
   }
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
+    const { learned } = this.options;
+    if (learned) {
+      if (!learned.loaded) await learned.ready;
+      learned.refreshIfOld();
+    }
     const stored = this.remembered.get(domain) ?? (await this.read(domain));
-    let result: CheckResult;
-    if (stored && this.isFresh(stored.record, stored.checkedAt)) {
-      result = { record: stored.record, cache: "hit" };
-    } else if (stored && this.options.serveStale === false) {
-      result = { record: await this.refresh(domain, stored.record), cache: "miss" };
-    } else if (stored) {
-      if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, stored.record);
-      result = { record: stored.record, cache: "stale" };
+    // A record saved before the store kept verdicts counts as missing: it is checked again.
+    const cached = stored?.verdict ? storedCheck(stored.record, stored.verdict) : undefined;
+    let result: { check: DomainCheck; cache: CacheOutcome };
+    if (
+      stored &&
+      cached &&
+      learned?.outdates(stored.record, stored.checkedAt) &&
+      !this.failedRecently.has(domain)
+    ) {
+      // Checked before infrastructure it uses was learnt disposable: never answered as it was.
+      result = { check: await this.refresh(domain, cached), cache: "miss" };
+    } else if (stored && cached && this.isFresh(cached.status, stored.checkedAt)) {
+      result = { check: cached, cache: "hit" };
+    } else if (cached && (this.options.serveStale === false || isNegative(cached.status))) {
+      // A stale "does not exist" is never served: the domain may have been registered since.
+      result = { check: await this.refresh(domain, cached), cache: "miss" };
+    } else if (cached) {
+      if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, cached);
+      result = { check: cached, cache: "stale" };
     } else {
-      result = { record: await this.refresh(domain, undefined), cache: "miss" };
+      result = { check: await this.refresh(domain, undefined), cache: "miss" };
     }
     this.options.observer?.observe({
       domain,
       at: this.options.clock(),
       cache: result.cache,
-      record: result.record,
+      record: result.check.record,
     });
-    return { ...result, record: forAddress(result.record, input, this.options.lists) };
+    const { record, status } = forAddress(result.check, input, this.options.lists);
+    return { record, status, cache: result.cache };
   }
 
   private async read(domain: string): Promise<StoredRecord | undefined> {
@@ -116,39 +168,63 @@ export class CachingChecker implements Checker {
   }
 
   /** One look-up per domain at a time; its result is saved and shared by every waiting caller. */
-  private refresh(domain: string, previous: CheckRecord | undefined): Promise<CheckRecord> {
+  private refresh(domain: string, previous: DomainCheck | undefined): Promise<DomainCheck> {
     const running = this.inflight.get(domain);
     if (running) return running;
     const task = (async () => {
-      const record = await this.lookups(() => this.options.lookup(domain));
-      if (isTemporaryFailure(record)) {
+      const { check, later } = await this.lookups(() => this.options.lookup(domain));
+      if (isTemporaryFailure(check.status)) {
         this.failedRecently.set(domain, true);
-        if (previous && !isTemporaryFailure(previous)) return previous;
+        if (previous && !isTemporaryFailure(previous.status)) return previous;
       }
-      const checkedAt = this.options.clock();
-      const saved = await this.options.records.saveRecord(record, checkedAt);
-      this.remembered.set(domain, { record: saved, checkedAt });
+      const saved = await this.save(check);
+      if (later)
+        void this.track(
+          later.then((complete) => complete && this.save(complete)),
+          domain,
+        );
       return saved;
     })().finally(() => this.inflight.delete(domain));
     this.inflight.set(domain, task);
     return task;
   }
 
+  /** Saves a fresh check and remembers it; the check as saved (block_status_changed_at from the store). */
+  private async save(check: DomainCheck): Promise<DomainCheck> {
+    const checkedAt = this.options.clock();
+    const verdict = verdictOf(check);
+    const record = await this.options.records.saveRecord(check.record, verdict, checkedAt);
+    this.remembered.set(check.record.domain, { record, verdict, checkedAt });
+    if (check.evidence) {
+      this.options.evidence?.observe({
+        domain: check.evidence.domain,
+        at: checkedAt,
+        evidence: check.evidence,
+      });
+    }
+    return { ...check, record };
+  }
+
+  /** Work that finishes after its caller was answered: drained on shutdown, its errors reported. */
+  private track(work: Promise<unknown>, domain: string): Promise<unknown> {
+    const task = work
+      .catch((error: unknown) => this.options.onBackgroundError?.(error, domain))
+      .finally(() => this.background.delete(task));
+    this.background.add(task);
+    return task;
+  }
+
   /** Starts a refresh unless one runs for the domain or the refresh share of the budget is taken. */
-  private refreshInBackground(domain: string, previous: CheckRecord): void {
+  private refreshInBackground(domain: string, previous: DomainCheck): void {
     if (this.inflight.has(domain) || this.refreshesQueued >= this.maxRefreshesQueued) return;
     this.refreshesQueued++;
-    const task = this.refresh(domain, previous)
-      .catch((error: unknown) => this.options.onBackgroundError?.(error, domain))
-      .finally(() => {
-        this.refreshesQueued--;
-        this.background.delete(task);
-      });
-    this.background.add(task);
+    void this.track(this.refresh(domain, previous), domain).finally(() => this.refreshesQueued--);
   }
 
   async drain(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
-    await this.options.observer?.flush();
+    await Promise.all([this.options.observer?.flush(), this.options.evidence?.flush()]);
+    // What the evidence just written teaches is in the snapshot once drain() resolves.
+    await this.options.learned?.reload();
   }
 }

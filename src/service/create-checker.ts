@@ -5,21 +5,24 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import { type CheckDeps, checkDomain } from "../core/check.js";
+import type { CheckDeps } from "../core/check.js";
 import type { DomainLists } from "../core/lists.js";
 import { TypoIndex } from "../core/typo.js";
 import { loadDomainLists } from "../data/domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
+import { checkWithinAgeBudget } from "./age-budget.js";
 import { CachingChecker } from "./cached-checker.js";
 import type { Checker } from "./checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
-import { Observer, recentSink } from "./observer.js";
+import { LearnedSnapshot } from "./learned-snapshot.js";
+import { type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
+import { GuardedResolver, ResolverHealth } from "./resolver-health.js";
 
 export interface CreateCheckerOptions {
   config: Config;
-  store: Pick<Store, "records" | "recent">;
+  store: Pick<Store, "records" | "recent" | "infrastructure" | "overrides">;
   logger?: Logger;
   /** Already loaded lists (tests and benchmarks share one load). */
   lists?: DomainLists;
@@ -30,18 +33,33 @@ export interface CreateCheckerOptions {
   serveStale?: boolean;
 }
 
-/** The engine's dependencies from configuration. */
-export function createCheckDeps(config: Config, lists: DomainLists, clock: () => Date): CheckDeps {
+/**
+ * Big providers whose MX certainly exists (all on the curated free list): the canary
+ * that tells a broken resolver from a world without domains.
+ */
+export const CANARY_DOMAINS = ["gmail.com", "outlook.com", "yahoo.com"] as const;
+
+/** The engine's dependencies from configuration; the resolver answers "does not exist" only while the canary is sound. */
+export function createCheckDeps(
+  config: Config,
+  lists: DomainLists,
+  clock: () => Date,
+): CheckDeps & { resolverHealth: ResolverHealth } {
+  const wire = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const resolverHealth = new ResolverHealth({ resolver: wire, canaries: CANARY_DOMAINS, clock });
   return {
     lists,
     typos: new TypoIndex(lists.popular),
-    resolver: new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
-    age: createDomainAgeLookup({
-      bootstrapFile: rdapBootstrapFileToRead(config),
-      whoisServer: config.whoisServer,
-      timeoutMs: config.ageTimeoutMs,
-      clock,
-    }),
+    resolver: new GuardedResolver(wire, resolverHealth),
+    resolverHealth,
+    age: config.ageLookup
+      ? createDomainAgeLookup({
+          bootstrapFile: rdapBootstrapFileToRead(config),
+          whoisServer: config.whoisServer,
+          timeoutMs: config.ageTimeoutMs,
+          clock,
+        })
+      : undefined,
     clock,
   };
 }
@@ -49,17 +67,31 @@ export function createCheckDeps(config: Config, lists: DomainLists, clock: () =>
 export function createChecker(options: CreateCheckerOptions): Checker {
   const clock = options.clock ?? (() => new Date());
   const lists = options.lists ?? loadDomainLists();
-  const deps = createCheckDeps(options.config, lists, clock);
+  // What was learnt from traffic, reloaded from the store while checks come (docs/verdicts.md).
+  const learned = new LearnedSnapshot({
+    store: options.store,
+    clock,
+    onError: (error) => options.logger?.warn({ err: error }, "could not load learnt infrastructure"),
+  });
+  const deps = { ...createCheckDeps(options.config, lists, clock), learned };
+  deps.resolverHealth.start();
   return new CachingChecker({
     records: options.store.records,
+    resolverHealth: deps.resolverHealth,
     observer: new Observer({
       sinks: [recentSink(options.store.recent)],
       onSinkError: (error) => options.logger?.warn({ err: error }, "could not write observed checks"),
     }),
+    evidence: new Observer<EvidenceObservation>({
+      sinks: [evidenceSink(options.store.infrastructure)],
+      onSinkError: (error) => options.logger?.warn({ err: error }, "could not write infrastructure evidence"),
+    }),
+    learned,
     lists,
-    lookup: (domain) => checkDomain(domain, deps),
+    lookup: (domain) => checkWithinAgeBudget(domain, deps, deps.age ?? null),
     clock,
     ttlSeconds: options.config.recordTtlSeconds,
+    negativeTtlSeconds: options.config.negativeTtlSeconds,
     lookupConcurrency: options.lookupConcurrency,
     serveStale: options.serveStale,
     onBackgroundError: (error, domain) =>

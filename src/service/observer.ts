@@ -1,9 +1,9 @@
 /**
  * The `observe()` hook: every checked domain is reported here once its answer is known,
  * and the observer writes what it learnt in batches, off the request path. It is the
- * home of everything that learns from traffic: today the recently checked list; signals
- * that learn from traffic (mail infrastructure shared by disposable domains) join as
- * further sinks.
+ * home of everything that learns from traffic: the recently checked list (every answered
+ * check), and the evidence of mail infrastructure (fresh look-ups only: a cache hit
+ * carries no new evidence), each by its own observer and sinks.
  *
  * Bounds. Observations wait in memory, one per domain (a newer one replaces it), until
  * a flush every `flushMs` or as soon as `batchSize` are waiting; a flush hands each sink
@@ -11,8 +11,9 @@
  * up (the database is down), at most `maxWaiting` domains wait and later ones are
  * dropped and counted: observations are hints, never worth slowing a check for.
  */
+import type { Evidence } from "../core/learned.js";
 import type { CheckRecord } from "../core/record.js";
-import type { RecentRepository } from "../store/types.js";
+import type { InfrastructureRepository, RecentRepository } from "../store/types.js";
 import type { CacheOutcome } from "./checker.js";
 
 export interface Observation {
@@ -23,19 +24,28 @@ export interface Observation {
   record: CheckRecord;
 }
 
-/** Writes one batch (each domain at most once); a rejection is logged and the batch dropped. */
-export type ObservationSink = (batch: readonly Observation[]) => Promise<void>;
+/** What a fresh look-up saw of a domain's mail infrastructure (src/core/learned.ts). */
+export interface EvidenceObservation {
+  domain: string;
+  at: Date;
+  evidence: Evidence;
+}
 
-export interface ObserverOptions {
-  sinks: readonly ObservationSink[];
+/** Writes one batch (each domain at most once); a rejection is logged and the batch dropped. */
+export type ObservationSink<T extends { domain: string } = Observation> = (
+  batch: readonly T[],
+) => Promise<void>;
+
+export interface ObserverOptions<T extends { domain: string } = Observation> {
+  sinks: readonly ObservationSink<T>[];
   flushMs?: number;
   batchSize?: number;
   maxWaiting?: number;
   onSinkError?: (error: unknown) => void;
 }
 
-export class Observer {
-  private waiting = new Map<string, Observation>();
+export class Observer<T extends { domain: string } = Observation> {
+  private waiting = new Map<string, T>();
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
@@ -43,14 +53,14 @@ export class Observer {
   /** Observations dropped because too many were waiting. */
   dropped = 0;
 
-  constructor(private readonly options: ObserverOptions) {
+  constructor(private readonly options: ObserverOptions<T>) {
     this.batchSize = options.batchSize ?? 500;
     this.maxWaiting = options.maxWaiting ?? 20_000;
     this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.timer.unref();
   }
 
-  observe(observation: Observation): void {
+  observe(observation: T): void {
     if (!this.waiting.has(observation.domain) && this.waiting.size >= this.maxWaiting) {
       this.dropped++;
       return;
@@ -92,4 +102,12 @@ export class Observer {
 /** The recently checked list (docs/api.md §7): domains only, never addresses. */
 export function recentSink(recent: Pick<RecentRepository, "addRecent">): ObservationSink {
   return (batch) => recent.addRecent(batch.map(({ domain, at }) => ({ domain, checkedAt: at })));
+}
+
+/** Evidence of mail infrastructure, for learning disposable infrastructure (docs/verdicts.md). */
+export function evidenceSink(
+  infrastructure: Pick<InfrastructureRepository, "recordEvidence">,
+): ObservationSink<EvidenceObservation> {
+  return (batch) =>
+    infrastructure.recordEvidence(batch.map(({ evidence, at }) => ({ evidence, seenAt: at })));
 }

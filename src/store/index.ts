@@ -6,14 +6,29 @@ import type { Store } from "./types.js";
 import { toStoreError } from "./unavailable.js";
 
 export type { DatabaseLocation } from "./database-url.js";
-export { InvalidPlanError, PlanExistsError, StoreUnavailableError, UnknownPlanError } from "./errors.js";
+export {
+  InvalidPlanError,
+  PlanExistsError,
+  StoreUnavailableError,
+  UnknownKeyError,
+  UnknownPlanError,
+} from "./errors.js";
+export { MAX_QUOTA } from "./plans.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 export type {
   ApiKey,
   AuthenticatedKey,
   Authorization,
+  EvidenceEntry,
+  HousekeepingRepository,
+  InfrastructureRepository,
+  InfrastructureSummary,
   KeysRepository,
+  KeyUsage,
+  Override,
+  OverridesRepository,
   Plan,
+  PlanChanges,
   PlansRepository,
   QuotaState,
   RecentRepository,

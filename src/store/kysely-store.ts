@@ -1,7 +1,10 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import { type Kysely, sql } from "kysely";
+import { createHousekeepingRepository } from "./housekeeping.js";
+import { createInfrastructureRepository } from "./infrastructure.js";
 import { createKeysRepository } from "./keys.js";
 import { migrateToLatest } from "./migrate.js";
+import { createOverridesRepository } from "./overrides.js";
 import { createPlansRepository } from "./plans.js";
 import { createRecentRepository } from "./recent.js";
 import { createRecordsRepository } from "./records.js";
@@ -23,12 +26,26 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
       await sql`select 1`.execute(db);
     },
   });
+  const { forgetKeys, ...usage } = createUsageRepository(db);
+  const plans = createPlansRepository(db);
+  const keys = createKeysRepository(db);
+  // A moved key or a changed plan counts against its new quota on this instance at once.
+  const thenForgetKeys =
+    <A extends unknown[], R>(change: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await change(...args);
+      forgetKeys();
+      return result;
+    };
   return {
-    plans: translateStoreErrors(createPlansRepository(db)),
-    keys: translateStoreErrors(createKeysRepository(db)),
-    usage: translateStoreErrors(createUsageRepository(db)),
+    plans: translateStoreErrors({ ...plans, updatePlan: thenForgetKeys(plans.updatePlan) }),
+    keys: translateStoreErrors({ ...keys, setKeyPlan: thenForgetKeys(keys.setKeyPlan) }),
+    usage: translateStoreErrors(usage),
     records: translateStoreErrors(createRecordsRepository(db)),
     recent: translateStoreErrors(createRecentRepository(db, options.recentCapacity)),
+    housekeeping: translateStoreErrors(createHousekeepingRepository(db)),
+    infrastructure: translateStoreErrors(createInfrastructureRepository(db)),
+    overrides: translateStoreErrors(createOverridesRepository(db)),
     migrate,
     ping,
     close: () => db.destroy(),

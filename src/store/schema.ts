@@ -9,7 +9,8 @@ type Millis = ColumnType<number | string, number, number>;
 
 export interface PlansTable {
   name: string;
-  quota: number;
+  /** Null: unlimited (migration 0002). */
+  quota: number | null;
   period_days: number;
   created_at: Millis;
 }
@@ -39,11 +40,41 @@ export interface RecordsTable {
   block: number;
   checked_at: Millis;
   block_status_changed_at: Millis;
+  /** The verdict status; null for rows saved before migration 0003. */
+  status: string | null;
+  /** Key of the heaviest soft signal of a record decided by soft signals, else null. */
+  heaviest: string | null;
 }
 
 export interface RecentTable {
   domain: string;
   checked_at: Millis;
+}
+
+export interface InfrastructureEvidenceTable {
+  /** `mx_host`, `mx_ip` or `ns` (src/core/learned.ts). */
+  kind: string;
+  value: string;
+  /** The registrable domain seen on it. */
+  domain: string;
+  /** `disposable`, `good` or `unknown`: the domain's listed status when last seen. */
+  listed: string;
+  /** For a listed disposable domain, the list entry that matched. */
+  service: string | null;
+  /** Fresh look-ups that saw the domain on it. */
+  seen: number;
+  first_seen: Millis;
+  last_seen: Millis;
+}
+
+export interface OverridesTable {
+  /** `domain`, `mx_host`, `mx_ip` or `ns`. */
+  kind: string;
+  value: string;
+  /** `allow`, `deny` (domains) or `never_disposable` (infrastructure). */
+  action: string;
+  note: string | null;
+  created_at: Millis;
 }
 
 export interface Database {
@@ -52,6 +83,8 @@ export interface Database {
   usage: UsageTable;
   records: RecordsTable;
   recent: RecentTable;
+  infrastructure_evidence: InfrastructureEvidenceTable;
+  overrides: OverridesTable;
 }
 
 export function toMillis(value: number | string): number {

@@ -57,8 +57,13 @@ describe("parking", () => {
     ["parked-domain.test", "Sedo NS, MX and A"],
     ["parked-ns-only.test", "Bodis NS, no MX"],
     ["parked-at-afternic.test", "Afternic NS, a service some disposable lists name"],
-  ])("marks %s parked (%s)", async (domain) => {
-    expect(await engine.check(domain)).toMatchObject({ is_parked: true, block: true, reason: "Parked" });
+  ])("marks %s parked, not self-hosted (%s)", async (domain) => {
+    expect(await engine.check(domain)).toMatchObject({
+      is_parked: true,
+      is_self_hosted: false,
+      block: true,
+      reason: "Parked",
+    });
   });
 
   it("does not mark a parking service's own domain parked because of its own name servers", async () => {
@@ -90,6 +95,9 @@ describe("typo suggestions", () => {
     ["gm.com", "known-good, one edit from gmx.com"],
     ["email.com", "listed free provider, one edit from gmail.com, mail.com and ymail.com"],
     ["gmail.com", "itself popular"],
+    ["yopmail.com", "a listed disposable service's own domain, two slips from hotmail.com"],
+    ["nomail.com", "a listed disposable domain, two slips from gmail.com and hotmail.com"],
+    ["example.org", "a reserved name"],
     ["google-hosted.test", "far from every popular name"],
   ])("never suggests for %s (%s)", async (domain) => {
     expect((await engine.check(domain)).possible_typo).toEqual([]);

@@ -27,6 +27,7 @@ type Verdict = Pick<CheckRecord, "valid" | "block" | "risk" | "text" | "reason">
 /** [what, input, expected verdict, the row's bounds for the risk]. */
 type Row = [string, string, Verdict, [number, number]];
 
+const RESERVED = "Reserved example domain";
 const EXISTS_NOT = "Domain does not exist";
 const NO_EMAIL = "Domain does not accept email";
 const DISPOSABLE = "Disposable / temporary domain";
@@ -47,6 +48,18 @@ const FIXED_ROWS: Row[] = [
   ],
   ["null MX beside an A record", "null-mx.test", v(false, true, 100, NO_EMAIL, "Null MX"), [100, 100]],
   ["neither MX nor A/AAAA", "no-mail.test", v(false, true, 100, NO_EMAIL, "No MX or A record"), [100, 100]],
+  [
+    "the only MX host does not exist",
+    "dangling-mx.test",
+    v(false, true, 100, NO_EMAIL, "MX host does not exist"),
+    [100, 100],
+  ],
+  [
+    "neither MX host exists, one under a provider's domain",
+    "dangling-mx-pair.test",
+    v(false, true, 100, NO_EMAIL, "MX host does not exist"),
+    [100, 100],
+  ],
   ["listed disposable domain", "mailinator.com", v(true, true, 95, DISPOSABLE, "Disposable"), [90, 100]],
   [
     "under a listed disposable domain",
@@ -103,6 +116,25 @@ const FIXED_ROWS: Row[] = [
   ["no MX and A times out", "a-timeout.test", v(true, false, 65, UNCHECKED, "DNS timeout"), [50, 79]],
   ["SERVFAIL", "servfail.test", v(true, false, 65, UNCHECKED, "DNS failure"), [50, 79]],
   ["REFUSED", "refused.test", v(true, false, 65, UNCHECKED, "DNS failure"), [50, 79]],
+  // A listed mailbox provider does not vanish: its NXDOMAIN is the resolver's fault.
+  [
+    "NXDOMAIN of a listed mailbox provider",
+    "yahoo.com",
+    v(true, false, 55, UNCHECKED, "DNS failure"),
+    [50, 79],
+  ],
+  [
+    "no mail host at a listed mailbox provider",
+    "outlook.com",
+    v(true, false, 55, UNCHECKED, "DNS failure"),
+    [50, 79],
+  ],
+  [
+    "NXDOMAIN under a mailbox provider",
+    "nosuch.gmail.com",
+    v(false, true, 100, EXISTS_NOT, "NXDOMAIN"),
+    [100, 100],
+  ],
   [
     "a typo whose DNS times out: 55 + 45 + 10, kept at 79",
     "outlookk.com",
@@ -162,8 +194,8 @@ const SOFT_ROWS: Row[] = [
     [30, 69],
   ],
   [
-    "no MX host exists (40)",
-    "dangling-mx.test",
+    "the MX host exists without an address (40)",
+    "mx-no-address.test",
     v(true, false, 40, "Mail servers do not resolve", "MX unresolvable"),
     [30, 69],
   ],
@@ -236,6 +268,21 @@ function expectRow(record: CheckRecord, expected: Verdict, [min, max]: [number, 
   // docs/api.md §4 `block`: invalid, disposable, parked, or risk ≥ 80.
   expect(record.block).toBe(!record.valid || record.is_disposable || record.is_parked || record.risk >= 80);
 }
+
+// Row 0 is decided from the name whatever DNS says. `.test` and `.example` names are
+// reserved too, but checked as ordinary names (RFC 6761 §6.2, §6.5): every fixture here.
+describe("checkDomain over the wire: reserved names take row 0 (docs/verdicts.md)", () => {
+  it.each([
+    ["served with a null MX", "example.com"],
+    ["DNS says does not exist", "example.net"],
+    ["with MX on Mailinator: never disposable", "example.org"],
+    ["under a reserved name", "www.example.com"],
+    ["an address at .invalid, which no server answers", "jane@inbox.invalid"],
+    ["a .localhost name", "mail.localhost"],
+  ])("%s (%s)", async (_what, input) => {
+    expectRow(await engine.check(input), v(false, true, 100, RESERVED, "Reserved name"), [100, 100]);
+  });
+});
 
 describe("checkDomain over the wire: the fixed rows of docs/api.md §4.1", () => {
   it.each(FIXED_ROWS)("%s (%s)", async (_what, input, expected, bounds) => {

@@ -49,9 +49,10 @@ const ROWS: Row[] = [
   ["mx-is-domain.test", ["is_self_hosted"], "", null],
   ["fallback.test", ["is_self_hosted"], "", null],
   ["münchen.de", ["is_self_hosted"], "", null],
-  // is_parked: NS (and MX) on a parking service; the fallback domain is also its own mail host.
+  // is_parked: NS (and MX) on a parking service; a parked domain is never self-hosted,
+  // not even when its mail falls back to its own address (which the parking service serves).
   ["parked-domain.test", ["is_parked"], "", null],
-  ["parked-ns-only.test", ["is_self_hosted", "is_parked"], "", null],
+  ["parked-ns-only.test", ["is_parked"], "", null],
   // is_role_based_email: only for an address with a role local part.
   ["admin@gmail.com", ["is_public_free", "is_role_based_email"], "Gmail", null],
   ["jane.doe@gmail.com", ["is_public_free"], "Gmail", null],
@@ -62,6 +63,8 @@ const ROWS: Row[] = [
   ["does-not-exist.test", [], "", null],
   ["null-mx.test", [], "", null],
   ["timeout.test", [], "", null],
+  // A reserved name is never disposable, whatever its MX.
+  ["example.org", [], "", null],
 ];
 
 describe("flags, email_provider and disposable_provider over the wire", () => {

@@ -125,6 +125,18 @@ describe("MX records: the preferred host, ties by name", () => {
     });
   });
 
+  it("names the MX hosts of a domain none of whose hosts exists, and says so", async () => {
+    expect(mxFields(await engine.check("dangling-mx-pair.test"))).toEqual({
+      mx_host: "mx.dangling-mx-pair.test",
+      mx_ip: "",
+      mx_info: `${pointer("mx.dangling-mx-pair.test", 10)}, but DNS says no MX host exists (NXDOMAIN)`,
+      mx_fallback: false,
+      mx_hosts: ["mx.dangling-mx-pair.test", "gone.aspmx.l.google.com"],
+      mx_ips: [],
+      mx_priorities: { "mx.dangling-mx-pair.test": 10, "gone.aspmx.l.google.com": 20 },
+    });
+  });
+
   it("names the MX host of a domain whose host addresses time out, and says the look-up timed out", async () => {
     const record = await engine.check("mx-host-timeout.test");
     expect(record).toMatchObject({

@@ -108,6 +108,20 @@ describe("lookupMailRouting status rules", () => {
     expect(resolver.queries.total).toBe(4 + 2 * 10);
   });
 
+  it.each<[string, number, number | undefined, RoutingStatus]>([
+    ["every host asked and none exists", 3, undefined, "mx_missing"],
+    ["hosts beyond maxHosts not asked: unknown, so mx", 3, 2, "mx"],
+  ])("MX hosts that do not exist: %s → %s", async (_what, count, maxHosts, status) => {
+    const names: Record<string, NameFixture> = {
+      "domain.test": { MX: Array.from({ length: count }, (_, i) => `${i} gone${i}.host.test`) },
+    };
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolverFor(names), { maxHosts });
+    expect(routing.status).toBe(status);
+    expect(routing.hosts.map(({ host, ips }) => [host, ips])).toEqual(
+      Array.from({ length: count }, (_, i) => [`gone${i}.host.test`, []]),
+    );
+  });
+
   it("reuses the domain's own addresses when it is its own MX host", async () => {
     const resolver = resolverFor({ "domain.test": { MX: ["10 domain.test"], A: ["192.0.2.7"] } });
     const routing = await lookupMailRouting("domain.test", "domain.test", resolver);

@@ -32,6 +32,21 @@ describe("typo suggestions", () => {
   it.each(["gmail.com", "example.com", "mailinator.com", "g.co"])("%s gets no suggestion", (domain) => {
     expect(index.suggest(domain)).toEqual([]);
   });
+
+  // A domain a disposable list names is a service of its own two slips away from a
+  // popular name, and a typo domain one slip away.
+  it.each([
+    ["gmial.com", true, ["gmail.com"]],
+    ["hotmial.com", true, ["hotmail.com"]],
+    ["yopmail.com", true, []],
+    ["yopmail.com", false, ["hotmail.com"]],
+    ["nomail.com", true, []],
+    ["nomail.com", false, ["gmail.com", "hotmail.com"]],
+    ["hotmial.co", true, []],
+    ["hotmial.co", false, ["hotmail.com"]],
+  ] as const)("%s (listed: %s) → %j", (domain, listed, expected) => {
+    expect(index.suggest(domain, listed)).toEqual(expected);
+  });
 });
 
 describe("typo suggestions rule out candidates by their characters without losing one", () => {

@@ -1,44 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { MailRouting } from "../../src/core/mail-routing.js";
+import { roleAccount } from "../../src/core/signals/role-account.js";
+import { unknownDomain } from "../../src/core/signals/unknown-domain.js";
 import type { Signals } from "../../src/core/signals.js";
-import { decide, riskLevel, withRoleAccount } from "../../src/core/verdict.js";
+import { decide, riskLevel, type VerdictBasis, verdictBasis } from "../../src/core/verdict.js";
+import { routed, sampleSignals } from "./sample-signals.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 const DAY = 86_400_000;
 
-const routed: MailRouting = {
-  status: "mx",
-  hosts: [{ host: "mx.example.com", priority: 10, ips: ["192.0.2.1"] }],
-  nameServers: ["ns1.example.com"],
-  addresses: ["192.0.2.1"],
-};
-
-function signals(overrides: Partial<Signals> = {}): Signals {
-  return {
-    domain: "example.com",
-    baseDomain: "example.com",
-    routing: routed,
-    knownGood: false,
-    disposable: undefined,
-    disposableHints: [],
-    categories: {
-      free: undefined,
-      premium: undefined,
-      business: undefined,
-      isp: undefined,
-      email_api: undefined,
-      web_hosting: undefined,
-      forwarder: undefined,
-    },
-    mxProvider: undefined,
-    selfHosted: true,
-    parking: undefined,
-    mxUnresolvable: false,
-    typos: [],
-    createdAt: null,
-    ...overrides,
-  };
-}
+const signals = sampleSignals;
 
 const listed = { entry: "mailinator.com", name: null, sources: ["mailchecker"] };
 const status = (s: MailRouting["status"]): Partial<Signals> => ({
@@ -51,9 +22,46 @@ const categories = (c: Partial<Signals["categories"]>): Partial<Signals> => ({
 
 describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
   it.each([
+    ["reserved name", { reserved: true }, false, true, 100, "Reserved example domain", "Reserved name"],
+    [
+      "reserved name, listed, parked and DNS down",
+      { reserved: true, disposable: listed, parking: "Sedo", ...status("dns_timeout") },
+      false,
+      true,
+      100,
+      "Reserved example domain",
+      "Reserved name",
+    ],
+    [
+      "reserved name DNS says does not exist",
+      { reserved: true, ...status("nxdomain") },
+      false,
+      true,
+      100,
+      "Reserved example domain",
+      "Reserved name",
+    ],
     ["NXDOMAIN", status("nxdomain"), false, true, 100, "Domain does not exist", "NXDOMAIN"],
     ["null MX", status("null_mx"), false, true, 100, "Domain does not accept email", "Null MX"],
     ["no MX, no A", status("no_mail"), false, true, 100, "Domain does not accept email", "No MX or A record"],
+    [
+      "no MX host exists",
+      status("mx_missing"),
+      false,
+      true,
+      100,
+      "Domain does not accept email",
+      "MX host does not exist",
+    ],
+    [
+      "no MX host exists, listed disposable",
+      { disposable: listed, ...status("mx_missing") },
+      false,
+      true,
+      100,
+      "Domain does not accept email",
+      "MX host does not exist",
+    ],
     [
       "listed disposable",
       { disposable: listed },
@@ -109,7 +117,8 @@ describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
     ],
     ["self-hosted", {}, true, false, 0, "Looks okay", "Self-hosted"],
   ] as const)("%s", (_name, overrides, valid, block, risk, text, reason) => {
-    expect(decide(signals(overrides as Partial<Signals>), NOW)).toEqual({ valid, block, risk, text, reason });
+    const { status: _status, ...verdict } = decide(verdictBasis(signals(overrides as Partial<Signals>), NOW));
+    expect(verdict).toEqual({ valid, block, risk, text, reason });
   });
 });
 
@@ -149,19 +158,23 @@ describe("soft signals add up per the weight table", () => {
     ],
     ["MX hosts do not resolve", { mxUnresolvable: true }, 40, false, "Mail servers do not resolve"],
   ] as const)("%s → risk %i", (_name, overrides, risk, block, text) => {
-    const verdict = decide(signals(overrides as Partial<Signals>), NOW);
+    const verdict = decide(verdictBasis(signals(overrides as Partial<Signals>), NOW));
     expect(verdict).toMatchObject({ valid: true, risk, block, text });
   });
 
   it("a known-good domain carries no soft risk, whatever else is seen", () => {
-    const verdict = decide(signals({ knownGood: true, typos: ["gmail.com"], selfHosted: false }), NOW);
+    const verdict = decide(
+      verdictBasis(signals({ knownGood: true, typos: ["gmail.com"], selfHosted: false }), NOW),
+    );
     expect(verdict).toMatchObject({ risk: 0, block: false, text: "Looks okay" });
   });
 
   it("DNS trouble keeps the risk within 50–79 even with heavy soft signals", () => {
     const verdict = decide(
-      signals({ ...status("dns_timeout"), typos: ["gmail.com"], createdAt: new Date(NOW.getTime() - DAY) }),
-      NOW,
+      verdictBasis(
+        signals({ ...status("dns_timeout"), typos: ["gmail.com"], createdAt: new Date(NOW.getTime() - DAY) }),
+        NOW,
+      ),
     );
     expect(verdict.risk).toBe(79);
     expect(verdict.block).toBe(false);
@@ -170,9 +183,19 @@ describe("soft signals add up per the weight table", () => {
 
 describe("role accounts and levels", () => {
   it("raises a valid record's risk by 10 and blocks at the threshold", () => {
-    expect(withRoleAccount({ valid: true, block: false, risk: 10, text: "", reason: "" }).risk).toBe(20);
-    expect(withRoleAccount({ valid: true, block: false, risk: 75, text: "", reason: "" }).block).toBe(true);
-    expect(withRoleAccount({ valid: false, block: true, risk: 100, text: "", reason: "" }).risk).toBe(100);
+    const role = { risk: roleAccount.weight, heaviest: roleAccount };
+    const weighed = (risk: number): VerdictBasis => ({
+      row: null,
+      soft: { risk, heaviest: unknownDomain },
+      mainCategory: "",
+    });
+    const nxdomain: VerdictBasis = {
+      ...weighed(0),
+      row: { status: "nxdomain", risk: 100, reason: "NXDOMAIN" },
+    };
+    expect(decide(weighed(10), role).risk).toBe(20);
+    expect(decide(weighed(75), role).block).toBe(true);
+    expect(decide(nxdomain, role).risk).toBe(100);
   });
 
   it.each([

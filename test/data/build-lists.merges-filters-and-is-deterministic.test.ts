@@ -26,7 +26,10 @@ const packages: SourcePackage[] = [
       "mit.edu",
       "mozmail.com",
       "co.uk",
+      "tmp.throwaway.net",
+      "example.com",
       "tmp.example.net",
+      "inbox.test",
       "bad_name!",
       "afternic.com",
     ],
@@ -50,16 +53,17 @@ function disposableOf(result: ReturnType<typeof build>) {
 describe("the data build", () => {
   it("merges, normalises and records each entry's sources", () => {
     const disposable = disposableOf(build());
-    expect([...disposable.keys()]).toEqual(["mailinator.com", "tmp.example.net", "xn--mll-mail-65a.de"]);
+    expect([...disposable.keys()]).toEqual(["mailinator.com", "tmp.throwaway.net", "xn--mll-mail-65a.de"]);
     expect(disposable.get("mailinator.com")).toEqual(["burner-email-providers", "mailchecker"]);
     expect(disposable.get("xn--mll-mail-65a.de")).toEqual(["disposable-email-domains"]);
   });
 
-  it("removes public suffixes and known-good names, moves forwarders, and reports each", () => {
+  it("removes public suffixes, reserved names and known-good names, moves forwarders, and reports each", () => {
     const { report, problems } = build();
     expect(problems).toEqual([]);
     expect(report.invalid).toEqual(["bad_name!", "com"]);
     expect(report.publicSuffix).toEqual(["co.uk", "github.io"]);
+    expect(report.reserved).toEqual(["example.com", "inbox.test", "tmp.example.net"]);
     expect(report.knownGood).toEqual([
       "afternic.com",
       "gmail.com",

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { getDomain } from "tldts";
 import { describe, expect, it } from "vitest";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { readCuratedLists } from "../../src/data/curated.js";
+import { DATA_DIR, loadDomainLists } from "../../src/data/domain-lists.js";
 import { listed, listsFrom } from "./lists-from.js";
 
 function baseOf(domain: string): string {
@@ -61,8 +62,32 @@ describe("known-good domains and public suffixes are never disposable, even when
       "co.uk",
       "github.io",
       "ddns.net",
+      "uw.edu.pl",
+      // Reserved names (RFC 2606), which a source list carries: build rule 2 drops them.
+      "example.com",
+      "example.net",
+      "mail.example.org",
     ])("%s is not disposable", (domain) => {
       expect(bundled.disposable(domain, baseOf(domain))).toBeUndefined();
+    });
+
+    // Only restricted suffixes protect what is under them (docs/data.md): edu.pl and mil.pl
+    // are NASK functional domains anyone can register, so their throwaways stay listed.
+    it.each([
+      ["edu.pl", false],
+      ["mil.pl", false],
+      ["gov.pl", true],
+      ["edu", true],
+      ["ac.uk", true],
+    ])("known-good-suffixes.txt holds %s: %s", (suffix, held) => {
+      expect(readCuratedLists(DATA_DIR).knownGoodSuffixes.includes(suffix)).toBe(held);
+    });
+
+    it.each([
+      ["tempmail.edu.pl", "tempmail.edu.pl"],
+      ["inbox.yomail.edu.pl", "yomail.edu.pl"],
+    ])("%s under an open suffix is disposable (entry %s)", (domain, entry) => {
+      expect(bundled.disposable(domain, baseOf(domain))?.entry).toBe(entry);
     });
 
     it("still knows the big disposable services", () => {

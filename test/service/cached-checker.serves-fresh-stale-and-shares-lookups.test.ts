@@ -1,10 +1,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sampleRecord } from "../../harness/sample-record.js";
+import { sampleCheck, sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainLists } from "../../src/core/lists.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
-import { CachingChecker } from "../../src/service/cached-checker.js";
+import type { LookupResult } from "../../src/service/age-budget.js";
+import { CachingChecker, type CachingCheckerOptions } from "../../src/service/cached-checker.js";
 import { Observer, recentSink } from "../../src/service/observer.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
@@ -38,13 +39,14 @@ function scriptedLookup() {
       release?.();
       gate = undefined;
     },
-    lookup: async (domain: string): Promise<CheckRecord> => {
+    /** The engine's answer: the record, with the status its reason says. */
+    lookup: async (domain: string): Promise<LookupResult> => {
       calls.push(domain);
       running.now += 1;
       running.most = Math.max(running.most, running.now);
       try {
         if (gate) await gate;
-        return sampleRecord({ domain, base_domain: domain, ...answers.shift() });
+        return { check: sampleCheck({ domain, base_domain: domain, ...answers.shift() }) };
       } finally {
         running.now -= 1;
       }
@@ -62,19 +64,24 @@ describe("CachingChecker", () => {
   beforeAll(() => {
     lists = loadDomainLists();
   });
+
+  /** A checker on the test's store, look-up and clock, with `options` on top. */
+  function checkerWith(options: Partial<CachingCheckerOptions> = {}): CachingChecker {
+    return new CachingChecker({
+      records: store.records,
+      lists,
+      lookup: script.lookup,
+      clock: () => now,
+      ttlSeconds: TTL_SECONDS,
+      ...options,
+    });
+  }
   beforeEach(async () => {
     store = await openStore({ dialect: "sqlite", path: ":memory:" });
     await store.migrate();
     now = START;
     script = scriptedLookup();
-    checker = new CachingChecker({
-      records: store.records,
-      observer: new Observer({ sinks: [recentSink(store.recent)] }),
-      lists,
-      lookup: script.lookup,
-      clock: () => now,
-      ttlSeconds: TTL_SECONDS,
-    });
+    checker = checkerWith({ observer: new Observer({ sinks: [recentSink(store.recent)] }) });
   });
   afterEach(async () => {
     await checker.drain();
@@ -149,7 +156,11 @@ describe("CachingChecker", () => {
       reads.count += 1;
       return getRecord(domain);
     };
-    await store.records.saveRecord(sampleRecord({ domain: "example.org", risk: 77 }), now);
+    await store.records.saveRecord(
+      sampleRecord({ domain: "example.org", risk: 77 }),
+      sampleVerdict(sampleRecord({ domain: "example.org", risk: 77 })),
+      now,
+    );
     now = new Date(START.getTime() + 29_000);
     expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
     expect(reads.count).toBe(0);
@@ -157,6 +168,37 @@ describe("CachingChecker", () => {
     expect((await checker.check(domainInput("example.org"))).record.risk).toBe(77);
     expect(reads.count).toBe(1);
   });
+
+  it("checks again a stored record that has no verdict beside it (saved before verdicts were kept)", async () => {
+    await checker.check(domainInput("example.org"));
+    await checker.drain();
+    const getRecord = store.records.getRecord.bind(store.records);
+    store.records.getRecord = async (domain) => {
+      const stored = await getRecord(domain);
+      return stored && { ...stored, verdict: null };
+    };
+    const fresh = checkerWith();
+    expect((await fresh.check(domainInput("example.org"))).cache).toBe("miss");
+    expect(script.calls).toEqual(["example.org", "example.org"]);
+  });
+
+  it.each(["NXDOMAIN", "Null MX", "No MX or A record", "MX host does not exist", "Reserved name"])(
+    "keeps a takes-no-mail record (%s) fresh for NEGATIVE_TTL only, then looks it up again before answering",
+    async (reason) => {
+      const negative = checkerWith({ negativeTtlSeconds: 600 });
+      script.answers.push({ valid: false, block: true, risk: 100, reason }, { risk: 10 });
+      expect((await negative.check(domainInput("new.example"))).record.reason).toBe(reason);
+      now = new Date(START.getTime() + 599_000);
+      expect((await negative.check(domainInput("new.example"))).cache).toBe("hit");
+      now = new Date(START.getTime() + 601_000);
+      const registered = await negative.check(domainInput("new.example"));
+      expect([registered.cache, registered.record.valid, registered.record.reason]).toEqual([
+        "miss",
+        true,
+        "Business provider",
+      ]);
+    },
+  );
 
   it("lists the checked domain as recently checked", async () => {
     await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
@@ -169,14 +211,7 @@ describe("CachingChecker", () => {
     let budgeted: CachingChecker;
 
     beforeEach(async () => {
-      budgeted = new CachingChecker({
-        records: store.records,
-        lists,
-        lookup: script.lookup,
-        clock: () => now,
-        ttlSeconds: TTL_SECONDS,
-        lookupConcurrency: 8,
-      });
+      budgeted = checkerWith({ lookupConcurrency: 8 });
       script.hold();
       const first = Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -212,14 +247,7 @@ describe("CachingChecker", () => {
   });
 
   it("looks an expired record up again before answering when stale answers are off (batch runs)", async () => {
-    const batch = new CachingChecker({
-      records: store.records,
-      lists,
-      lookup: script.lookup,
-      clock: () => now,
-      ttlSeconds: TTL_SECONDS,
-      serveStale: false,
-    });
+    const batch = checkerWith({ serveStale: false });
     script.answers.push({ risk: 10 }, { risk: 40 });
     await batch.check(domainInput("example.org"));
     now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);

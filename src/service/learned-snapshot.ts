@@ -1,0 +1,152 @@
+/**
+ * What was learnt from traffic, as the check sees it: an in-memory snapshot of the
+ * infrastructure that passed the thresholds (src/core/learned.ts) and of the operator's
+ * overrides, a small set. It is reloaded from the store at most every `reloadMs`
+ * (default 30 s), one load at a time, started by the checks themselves (no timer to
+ * stop): every instance and the CLI learn from the same database. A failed load keeps
+ * the previous snapshot.
+ *
+ * Cached records of domains on newly learnt infrastructure: `outdates()` tells the
+ * record cache that a record which does not block was checked before a piece of
+ * infrastructure it uses was learnt disposable; the cache checks such a record again
+ * before it answers (never "Looks okay" from the cache once the infrastructure is known).
+ */
+import {
+  type DomainOverride,
+  type InfrastructureKind,
+  isLearnedDisposable,
+  LEARNING_THRESHOLDS,
+  type LearnedInfrastructure,
+  type LearningThresholds,
+} from "../core/learned.js";
+import type { CheckRecord } from "../core/record.js";
+import type { InfrastructureSummary, Store } from "../store/types.js";
+
+export interface LearnedSnapshotOptions {
+  store: Pick<Store, "infrastructure" | "overrides">;
+  clock: () => Date;
+  /** How old the snapshot may grow before a check starts a reload; default 30 s. */
+  reloadMs?: number;
+  thresholds?: LearningThresholds;
+  onError?: (error: unknown) => void;
+}
+
+export const LEARNED_RELOAD_MS = 30_000;
+
+function key(kind: InfrastructureKind, value: string): string {
+  return `${kind} ${value}`;
+}
+
+/** The infrastructure that passed the thresholds and is not marked never disposable. */
+export function learnedDisposable(
+  summaries: readonly InfrastructureSummary[],
+  neverDisposable: ReadonlySet<string>,
+  thresholds: LearningThresholds = LEARNING_THRESHOLDS,
+): InfrastructureSummary[] {
+  return summaries.filter(
+    (s) => isLearnedDisposable(s, thresholds) && !neverDisposable.has(key(s.kind, s.value)),
+  );
+}
+
+export class LearnedSnapshot implements LearnedInfrastructure {
+  /** `kind value` → the disposable service learnt for it. */
+  private services = new Map<string, string>();
+  /** `kind value` → when this instance first saw it learnt (ms). */
+  private learnedAt = new Map<string, number>();
+  private never = new Set<string>();
+  private domains = new Map<string, DomainOverride>();
+  /** When a piece of infrastructure last became disposable (ms); 0: never. */
+  private changedAt = 0;
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+  private readonly reloadMs: number;
+  /** The first load: a check waits for it once. */
+  readonly ready: Promise<void>;
+  /** Whether the first load has finished (or failed). */
+  loaded = false;
+
+  constructor(private readonly options: LearnedSnapshotOptions) {
+    this.reloadMs = options.reloadMs ?? LEARNED_RELOAD_MS;
+    this.ready = this.reload().finally(() => {
+      this.loaded = true;
+    });
+  }
+
+  /** Starts a reload when the snapshot is older than `reloadMs` and none runs. */
+  refreshIfOld(): void {
+    if (this.loading === undefined && this.options.clock().getTime() - this.loadedAt >= this.reloadMs) {
+      void this.reload();
+    }
+  }
+
+  /** Loads the snapshot now (one load at a time); never rejects. */
+  reload(): Promise<void> {
+    this.loading ??= this.load()
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.loading = undefined;
+      });
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    const now = this.options.clock().getTime();
+    this.loadedAt = now;
+    const thresholds = this.options.thresholds ?? LEARNING_THRESHOLDS;
+    const [summaries, overrides] = await Promise.all([
+      this.options.store.infrastructure.listInfrastructure(thresholds.minDisposableDomains),
+      this.options.store.overrides.listOverrides(),
+    ]);
+    const never = new Set<string>();
+    const domains = new Map<string, DomainOverride>();
+    for (const { kind, value, action } of overrides) {
+      if (kind === "domain" && action !== "never_disposable") domains.set(value, action);
+      else if (kind !== "domain") never.add(key(kind, value));
+    }
+    const services = new Map<string, string>();
+    const learnedAt = new Map<string, number>();
+    for (const summary of learnedDisposable(summaries, never, thresholds)) {
+      const at = key(summary.kind, summary.value);
+      services.set(at, summary.service ?? summary.value);
+      const known = this.learnedAt.get(at);
+      learnedAt.set(at, known ?? now);
+      if (known === undefined) this.changedAt = now;
+    }
+    this.services = services;
+    this.learnedAt = learnedAt;
+    this.never = never;
+    this.domains = domains;
+  }
+
+  disposableService(kind: InfrastructureKind, value: string): string | undefined {
+    return this.services.size === 0 ? undefined : this.services.get(key(kind, value));
+  }
+
+  neverDisposable(kind: InfrastructureKind, value: string): boolean {
+    return this.never.size > 0 && this.never.has(key(kind, value));
+  }
+
+  domainOverride(domain: string, baseDomain: string): DomainOverride | undefined {
+    if (this.domains.size === 0) return undefined;
+    return this.domains.get(domain) ?? this.domains.get(baseDomain);
+  }
+
+  /** How many pieces of infrastructure are learnt disposable now. */
+  get size(): number {
+    return this.services.size;
+  }
+
+  /**
+   * Whether a stored record that does not block was checked before a piece of
+   * infrastructure it uses (an MX host or address) was learnt disposable: then it must
+   * be checked again before it is answered.
+   */
+  outdates(record: CheckRecord, checkedAt: Date): boolean {
+    const checked = checkedAt.getTime();
+    if (record.block || checked >= this.changedAt) return false;
+    for (const host of record.mx_hosts)
+      if ((this.learnedAt.get(key("mx_host", host)) ?? 0) > checked) return true;
+    for (const ip of record.mx_ips) if ((this.learnedAt.get(key("mx_ip", ip)) ?? 0) > checked) return true;
+    return false;
+  }
+}

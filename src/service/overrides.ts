@@ -1,0 +1,44 @@
+/**
+ * The operator's overrides (docs/api.md §10, `mailrisk overrides`), set or removed with
+ * what they change: the cached records they decide are purged, so the next check of each
+ * is fresh (instances may answer one from memory for up to 30 s, and take the override
+ * into their learnt snapshot within 30 s).
+ */
+import { type OverrideKind, overrideProblem } from "../core/learned.js";
+import type { Override, Store } from "../store/types.js";
+
+/** Records of domains on a piece of infrastructure purged at most per override change. */
+const PURGE_LIMIT = 100_000;
+
+export class InvalidOverrideError extends Error {}
+
+type OverrideStore = {
+  overrides: Store["overrides"];
+  records: Pick<Store["records"], "purgeRecords">;
+  infrastructure: Pick<Store["infrastructure"], "domainsOn">;
+};
+
+/** The domains whose records an override of this kind and value decides. */
+async function decided(store: OverrideStore, kind: OverrideKind, value: string): Promise<string[]> {
+  return kind === "domain" ? [value] : store.infrastructure.domainsOn(kind, value, PURGE_LIMIT);
+}
+
+/** Sets an override (`InvalidOverrideError` for an action its kind does not take) and purges what it decides. */
+export async function applyOverride(store: OverrideStore, override: Override): Promise<Override> {
+  const problem = overrideProblem(override.kind, override.action);
+  if (problem !== null) throw new InvalidOverrideError(problem);
+  const saved = await store.overrides.setOverride(override);
+  await store.records.purgeRecords(await decided(store, override.kind, override.value));
+  return saved;
+}
+
+/** Removes an override; whether there was one. */
+export async function removeOverride(
+  store: OverrideStore,
+  kind: OverrideKind,
+  value: string,
+): Promise<boolean> {
+  const removed = await store.overrides.removeOverride(kind, value);
+  if (removed) await store.records.purgeRecords(await decided(store, kind, value));
+  return removed;
+}
