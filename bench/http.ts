@@ -11,19 +11,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import Fastify from "fastify";
-import { sampleRecord } from "../harness/sample-record.js";
+import { sampleRecord, sampleVerdict } from "../harness/sample-record.js";
 import { loadConfig } from "../src/config.js";
 import { type CheckRecord, formatTimestamp } from "../src/core/record.js";
 import { buildApp } from "../src/http/app.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore } from "../src/store/index.js";
+import { CONNECTIONS, type LoadFigure, measureLoad, WARMUP_SECONDS } from "./load.js";
 import { describeMachine } from "./machine.js";
+import { type FigureRow, formatCount, printFiguresLine } from "./report.js";
 
-const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP_SECONDS = 2;
 const DOMAIN = "example.com";
 
 interface Ports {
@@ -51,7 +50,11 @@ async function serve(): Promise<void> {
   await store.migrate();
   await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
-  await store.records.saveRecord(cachedRecord(new Date()), new Date());
+  await store.records.saveRecord(
+    cachedRecord(new Date()),
+    sampleVerdict(cachedRecord(new Date())),
+    new Date(),
+  );
   const checker = createChecker({ config, store });
   const app = await buildApp({ store, checker, logger: false });
   const apiUrl = await app.listen({ host: "127.0.0.1", port: 0 });
@@ -73,25 +76,10 @@ async function serve(): Promise<void> {
   process.send?.(ports);
 }
 
-interface Figure {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  failures: number;
-}
+type Figure = LoadFigure;
 
-async function measure(name: string, options: Parameters<typeof autocannon>[0]): Promise<Figure> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_SECONDS });
-  return {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-}
+const measure = (name: string, options: Parameters<typeof measureLoad>[2]) =>
+  measureLoad(name, DURATION_SECONDS, options);
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
@@ -161,6 +149,17 @@ function report(figures: Figure[], loadBefore: number): void {
     );
   }
   console.log("\ntargets: ≥ 0.50 × bare req/s and p99 ≤ 20 ms for each API route");
+  printFiguresLine(
+    "mailrisk HTTP benchmark",
+    "bench:http",
+    figures.map((figure, index): FigureRow => {
+      const ratio = figure.rps / bare;
+      const measured = `${formatCount(figure.rps)} req/s, p99 ${figure.p99.toFixed(1)} ms`;
+      if (index === 0) return [figure.name, measured, "baseline", null];
+      const meets = ratio >= 0.5 && figure.p99 <= 20 && figure.failures === 0;
+      return [figure.name, `${measured} (${ratio.toFixed(2)} × bare)`, "≥ 0.50 × bare, p99 ≤ 20 ms", meets];
+    }),
+  );
   process.exitCode = ok ? 0 : 1;
 }
 

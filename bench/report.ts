@@ -33,6 +33,20 @@ export function reproduce(script: string, knobs: Record<string, number | string>
   return [...Object.entries(knobs).map(([name, value]) => `${name}=${value}`), `npm run ${script}`].join(" ");
 }
 
+/** Starts the one line per table that `npm run bench` (bench/all.ts) collects: the marker, then JSON. */
+export const FIGURES_LINE_MARKER = "mailrisk-bench-figures ";
+
+export interface FiguresLine {
+  title: string;
+  script: string;
+  rows: readonly FigureRow[];
+}
+
+/** The machine-readable copy of a figures table, as one line after it. */
+export function printFiguresLine(title: string, script: string, rows: readonly FigureRow[]): void {
+  console.log(`${FIGURES_LINE_MARKER}${JSON.stringify({ title, script, rows } satisfies FiguresLine)}`);
+}
+
 /** The title with the npm script, the machine line (load average `loadBefore` at the start), the table; true when no row misses. */
 export function printFigures(
   title: string,
@@ -49,5 +63,6 @@ export function printFigures(
   for (const [name, measured, target, ok] of rows) {
     console.log(line([name, measured, target, ok === null ? "" : ok ? "pass" : "MISS"]));
   }
+  printFiguresLine(title, script, rows);
   return rows.every(([, , , ok]) => ok !== false);
 }

@@ -2,9 +2,12 @@
  * An authoritative DNS server on loopback for integration tests and benchmarks: UDP and
  * TCP on the same port (asked from the OS), answering from a `Zones` fixture. NXDOMAIN
  * and NODATA carry the zone's SOA; a UDP answer larger than the client's buffer (512
- * bytes, or its EDNS size) is truncated so the client retries over TCP. Every query is
+ * bytes, or its EDNS size) is truncated so the client retries over TCP. Faults on demand
+ * (zones.ts `behaviour`): silence, SERVFAIL, REFUSED, garbage, a truncation TCP never
+ * completes. Every query is
  * logged so tests can count them. Nothing here ever talks to a public address.
  */
+import { randomBytes, randomInt } from "node:crypto";
 import { createSocket, type RemoteInfo, type Socket as UdpSocket } from "node:dgram";
 import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
@@ -25,8 +28,8 @@ export interface DnsTestServer {
 
 const HOST = "127.0.0.1";
 const TTL = 300;
-/** Response code per resolution (`drop` sends nothing). */
-const RCODES: Readonly<Record<Exclude<Resolution["kind"], "drop">, number>> = {
+/** Response code per resolution (`drop` sends nothing; `garbage` and `truncated` are written by `faultyAnswer`). */
+const RCODES: Readonly<Record<Exclude<Resolution["kind"], "drop" | "garbage" | "truncated">, number>> = {
   answer: 0,
   nodata: 0,
   nxdomain: 3,
@@ -82,7 +85,8 @@ function respond(
   question: dnsPacket.Question,
 ): dnsPacket.Packet | null {
   const resolution = zones.resolve(question.name, question.type);
-  if (resolution.kind === "drop") return null;
+  if (resolution.kind === "drop" || resolution.kind === "garbage" || resolution.kind === "truncated")
+    return null;
   const authoritative = resolution.kind === "refused" ? 0 : dnsPacket.AUTHORITATIVE_ANSWER;
   return {
     type: "response",
@@ -132,7 +136,12 @@ function frame(message: Buffer): Buffer {
   return framed;
 }
 
-export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
+export interface DnsServerOptions {
+  /** A fixed port (a server that comes back where it was); default: one the OS picks. */
+  port?: number;
+}
+
+export async function startDnsServer(zones: Zones, options: DnsServerOptions = {}): Promise<DnsTestServer> {
   const queries = new QueryLog();
   const timers = new Set<NodeJS.Timeout>();
   const connections = new Set<Socket>();
@@ -142,7 +151,29 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
     message: Buffer,
     transport: Transport,
     send: (query: dnsPacket.DecodedPacket, response: dnsPacket.Packet) => void,
+    /** Raw bytes on UDP; over TCP, null closes the connection. */
+    sendRaw: (bytes: Buffer | null) => void,
   ) {
+    /** `garbage`: the query's id, then random bytes; `truncated`: TC set without records, and no TCP answer. */
+    const sendFault = (fault: "garbage" | "truncated", query: dnsPacket.DecodedPacket, via: Transport) => {
+      if (fault === "garbage") {
+        const bytes = randomBytes(2 + randomInt(12, 64));
+        bytes.writeUInt16BE(query.id ?? 0, 0);
+        sendRaw(via === "tcp" ? frame(bytes) : bytes);
+      } else if (via === "udp") {
+        const question = query.questions?.[0];
+        sendRaw(
+          dnsPacket.encode({
+            type: "response",
+            id: query.id,
+            flags: dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.TRUNCATED_RESPONSE,
+            questions: question ? [question] : [],
+          }),
+        );
+      } else {
+        sendRaw(null);
+      }
+    };
     let query: dnsPacket.DecodedPacket;
     try {
       query = dnsPacket.decode(message);
@@ -152,6 +183,11 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
     const question = query.questions?.[0];
     if (query.type !== "query" || !question) return;
     queries.record(question.name, question.type, transport);
+    const fault = zones.resolve(question.name, question.type).kind;
+    if (fault === "garbage" || fault === "truncated") {
+      sendFault(fault, query, transport);
+      return;
+    }
     const response = respond(zones, query, question);
     if (!response) return;
     const delay = zones.delayOf(question.name);
@@ -168,9 +204,16 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
 
   function answerUdp(udp: UdpSocket) {
     return (message: Buffer, peer: RemoteInfo) =>
-      handle(message, "udp", (query, response) => {
-        udp.send(encodeForUdp(response, udpLimit(query)), peer.port, peer.address);
-      });
+      handle(
+        message,
+        "udp",
+        (query, response) => {
+          udp.send(encodeForUdp(response, udpLimit(query)), peer.port, peer.address);
+        },
+        (bytes) => {
+          if (bytes) udp.send(bytes, peer.port, peer.address);
+        },
+      );
   }
 
   const tcp = createServer((socket) => {
@@ -185,9 +228,17 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
         if (pending.length < length + 2) break;
         const message = pending.subarray(2, length + 2);
         pending = pending.subarray(length + 2);
-        handle(message, "tcp", (_query, response) => {
-          if (!socket.destroyed) socket.write(frame(dnsPacket.encode(response)));
-        });
+        handle(
+          message,
+          "tcp",
+          (_query, response) => {
+            if (!socket.destroyed) socket.write(frame(dnsPacket.encode(response)));
+          },
+          (bytes) => {
+            if (bytes === null) socket.destroy();
+            else if (!socket.destroyed) socket.write(bytes);
+          },
+        );
       }
     });
   });
@@ -199,7 +250,7 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
     // (the kernel caps it at net.core.rmem_max): a dropped query costs a c-ares retry.
     udp = createSocket({ type: "udp4", recvBufferSize: UDP_RECEIVE_BUFFER_BYTES });
     udp.on("message", answerUdp(udp));
-    udp.bind(0, HOST);
+    udp.bind(options.port ?? 0, HOST);
     await once(udp, "listening");
     tcp.listen(udp.address().port, HOST);
     try {
@@ -207,7 +258,7 @@ export async function startDnsServer(zones: Zones): Promise<DnsTestServer> {
       break;
     } catch (error) {
       udp.close();
-      if (attempt >= 5) throw error;
+      if (attempt >= 5 || options.port !== undefined) throw error;
     }
   }
   const { port } = udp.address();

@@ -99,5 +99,8 @@ function answerOf<T>(
   if (resolution.kind === "answer") {
     return Object.freeze({ ok: true, records: Object.freeze(toRecords(resolution.records)) as T[] });
   }
-  return dnsFailure(resolution.kind === "drop" ? "timeout" : resolution.kind);
+  if (resolution.kind === "drop") return dnsFailure("timeout");
+  // What c-ares makes of an unreadable answer, or of a truncated one TCP never completes.
+  if (resolution.kind === "garbage" || resolution.kind === "truncated") return dnsFailure("failure");
+  return dnsFailure(resolution.kind);
 }

@@ -25,8 +25,10 @@
  *   written (case included). A listed name lacking the asked type answers NOERROR
  *   without records (NODATA). Owner names match in any case.
  * - `behaviour`: `"servfail"`, `"refused"`, `"drop"` (never answer, so the client
- *   times out) or `"nxdomain"` (as broken servers do for a type they do not serve) —
- *   for every type, or per type as `{ "MX": "drop" }`.
+ *   times out), `"nxdomain"` (as broken servers do for a type they do not serve),
+ *   `"garbage"` (the query's id followed by random bytes: no DNS message) or
+ *   `"truncated"` (an empty answer with TC set over UDP, and the TCP connection closed
+ *   without an answer) — for every type, or per type as `{ "MX": "drop" }`.
  * - `delay`: milliseconds before the answer (or, with `"drop"` in the memory resolver,
  *   before the timeout error).
  */
@@ -35,7 +37,7 @@ import { isIP } from "node:net";
 import { canonicalDnsName, type MxAnswer } from "../src/core/dns.js";
 
 export type RecordType = "MX" | "A" | "AAAA" | "NS";
-export type Behaviour = "servfail" | "refused" | "drop" | "nxdomain";
+export type Behaviour = "servfail" | "refused" | "drop" | "nxdomain" | "garbage" | "truncated";
 
 export interface NameFixture {
   /** What the name is for (documentation only). */
@@ -65,7 +67,7 @@ export interface RecordSets {
 export type Resolution =
   | { kind: "answer"; records: RecordSets[RecordType]; zone: string }
   | { kind: "nodata" | "nxdomain"; zone: string }
-  | { kind: "servfail" | "refused" | "drop" };
+  | { kind: "servfail" | "refused" | "drop" | "garbage" | "truncated" };
 
 interface CompiledName {
   records: Partial<RecordSets>;

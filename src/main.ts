@@ -1,9 +1,9 @@
-/** `npm start`: reads the configuration and runs the server until SIGTERM/SIGINT. */
+/** `npm start`: reads the configuration and runs the server until SIGTERM/SIGINT, as `mailrisk serve`. */
+import { defaultWorkerCount, runCluster } from "./cluster.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { runServer } from "./server.js";
 
 try {
-  process.exitCode = await runServer(loadConfig());
+  process.exitCode = await runCluster(loadConfig(), { workers: defaultWorkerCount() });
 } catch (error) {
   const message = error instanceof ConfigError ? `configuration error: ${error.message}` : String(error);
   process.stderr.write(`mailrisk: ${message}\n`);

@@ -7,7 +7,10 @@
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
+import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
+import { createMetrics } from "./http/metrics.js";
+import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { createChecker } from "./service/create-checker.js";
 import { openStore } from "./store/index.js";
 import type { KeysRepository, Store } from "./store/types.js";
@@ -17,6 +20,10 @@ export interface ServerOptions {
   stdout?: NodeJS.WritableStream;
   /** Default: pino at `config.logLevel` on stdout. */
   logger?: Logger;
+  /** The database is already migrated and has its first key (a cluster's primary did it): skip both. */
+  prepared?: boolean;
+  /** A cluster's worker: the primary serves METRICS_PORT and asks this process for its metrics. */
+  metricsInPrimary?: boolean;
 }
 
 export interface RunningServer {
@@ -27,20 +34,27 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** docs/api.md §9: on an empty database, create a `free` key and show its secret once. */
+/**
+ * docs/api.md §9: on an empty database, create a key on the built-in `unlimited` plan for
+ * the operator (their own sign-up form must not hit a quota by surprise) and show its
+ * secret once.
+ */
 async function createFirstKey(
   keys: KeysRepository,
   stdout: NodeJS.WritableStream,
   logger: Logger,
 ): Promise<void> {
   if ((await keys.countKeys()) > 0) return;
-  const { key, secret } = await keys.createKey({ plan: "free", name: "first key", now: new Date() });
+  const { key, secret } = await keys.createKey({ plan: "unlimited", name: "first key", now: new Date() });
   logger.info({ keyId: key.id, prefix: key.prefix, plan: key.plan }, "created the first API key");
   stdout.write(
     [
       "",
-      'mailrisk: the database had no API keys, so one was created (plan "free").',
-      "Store it now; it is shown only this once:",
+      'mailrisk: the database had no API keys, so one was created on the built-in plan "unlimited":',
+      "no quota (its requests are still counted, see GET /v2/usage). Keys you hand out to others",
+      'can go on "free" (1,000 requests per 30 days): mailrisk keys create --plan free',
+      "",
+      "Store this key now; it is shown only this once:",
       "",
       `    ${secret}`,
       "",
@@ -49,30 +63,75 @@ async function createFirstKey(
   );
 }
 
+/** Applies the migrations and, on an empty database, creates the first key. */
+async function prepare(store: Store, options: ServerOptions, logger: Logger): Promise<void> {
+  await store.migrate();
+  await createFirstKey(store.keys, options.stdout ?? process.stdout, logger);
+}
+
+/** What a cluster's primary does once before forking: open, prepare and close the database. */
+export async function prepareDatabase(config: Config, options: ServerOptions = {}): Promise<void> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const store = await openStore(config.database);
+  try {
+    await prepare(store, options, logger);
+  } finally {
+    await store.close();
+  }
+}
+
 async function serve(
   store: Store,
   config: Config,
   options: ServerOptions,
   logger: Logger,
 ): Promise<RunningServer> {
-  await store.migrate();
-  await createFirstKey(store.keys, options.stdout ?? process.stdout, logger);
+  if (!options.prepared) await prepare(store, options, logger);
   const checker = createChecker({ config, store, logger });
-  const app = await buildApp({ store, checker, logger });
+  const metrics = createMetrics(checker.resolverHealth);
+  const separateMetrics = config.metricsPort !== null;
+  const app = await buildApp({
+    store,
+    checker,
+    logger,
+    metrics,
+    metricsRoute: separateMetrics ? false : { token: config.metricsToken },
+    trustProxy: config.trustProxy,
+    pageRateLimit: config.pageRateLimit,
+    bulkMaxItems: config.bulkMaxItems,
+    ...(config.adminToken ? { admin: { token: config.adminToken, store } } : {}),
+  });
   let url: string;
+  let metricsServer: MetricsServer | null = null;
   try {
     url = await app.listen({ host: config.host, port: config.port });
+    if (separateMetrics && options.metricsInPrimary) answerPrimaryWithMetrics(metrics.registry);
+    else if (config.metricsPort !== null) {
+      metricsServer = await startMetricsServer({
+        host: config.host,
+        port: config.metricsPort,
+        source: metrics.registry,
+        token: config.metricsToken,
+      });
+      logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
+    }
   } catch (error) {
     await app.close();
     throw error;
   }
+  const housekeeping = startHousekeeping({
+    housekeeping: store.housekeeping,
+    recordTtlSeconds: config.recordTtlSeconds,
+    logger,
+  });
   let closing: Promise<void> | undefined;
   return {
     app,
     url,
     close() {
       closing ??= (async () => {
-        await app.close();
+        await Promise.all([app.close(), metricsServer?.close()]);
+        await housekeeping.stop();
         await checker.drain();
         await store.close();
       })();
@@ -94,7 +153,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
+/** The next SIGTERM or SIGINT. */
+export function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       process.removeListener("SIGTERM", onSignal);
@@ -106,11 +166,18 @@ function nextSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** Serves until SIGTERM or SIGINT, then shuts down; a second signal exits at once. Resolves to an exit code. */
-export async function runServer(config: Config, options: ServerOptions = {}): Promise<number> {
+/**
+ * Serves until SIGTERM or SIGINT (or until `stop` resolves, for a cluster's worker),
+ * then shuts down; a second signal exits at once. Resolves to an exit code.
+ */
+export async function runServer(
+  config: Config,
+  options: ServerOptions = {},
+  stop: Promise<string> = nextSignal(),
+): Promise<number> {
   const server = await startServer(config, options);
   const log = server.app.log;
-  log.info({ signal: await nextSignal() }, "shutting down");
+  log.info({ signal: await stop }, "shutting down");
   void nextSignal().then(() => process.exit(1));
   await server.close();
   log.info("stopped");

@@ -11,6 +11,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   check: async () => (await import("./check.js")).run,
   keys: async () => (await import("./keys.js")).run,
   plans: async () => (await import("./plans.js")).run,
+  records: async () => (await import("./records.js")).run,
+  overrides: async () => (await import("./overrides.js")).run,
+  infra: async () => (await import("./infra.js")).run,
   migrate: async () => (await import("./migrate.js")).run,
   "rdap-bootstrap": async () => (await import("./rdap-bootstrap.js")).run,
 };
@@ -20,10 +23,17 @@ const HELP = `mailrisk — email and domain risk checks
 usage: mailrisk <command> [options]
 
 commands:
-  serve                                   start the HTTP server (HOST:PORT)
+  serve [--workers N]                     start the HTTP server (HOST:PORT), N processes (default: cores)
   check <email-or-domain|->… [--json]     check inputs; - reads one per line from stdin
-  keys create --plan P [--name N] [--json] | keys list [--json] | keys revoke <id>
-  plans create <name> --quota N [--period-days D] | plans list [--json]
+  check --csv [FILE|-] [--column C]       clean a CSV: the same rows with result columns
+  keys create --plan P [--name N] [--json] | keys list [--json] | keys show <id> [--json]
+  keys set-plan <id> <plan> | keys revoke <id>
+  plans create <name> --quota N|unlimited [--period-days D] | plans list [--json]
+  plans update <name> [--quota N|unlimited] [--period-days D]
+  records purge <domain>… | records purge --all   drop cached records; the next check is fresh
+  overrides add allow|deny <domain> | overrides add never-disposable mx-host|mx-ip|ns <value> [--note T]
+  overrides remove <domain>|<kind> <value> | overrides list [--json]   the operator's overrides
+  infra list [--all] [--json]             mail infrastructure learnt from traffic, with its evidence
   migrate                                 apply database migrations
   rdap-bootstrap update [--url URL] [--out FILE]   refresh the RDAP bootstrap from IANA
 

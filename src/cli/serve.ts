@@ -1,11 +1,22 @@
-/** `mailrisk serve`: the same server as `npm start`, on HOST:PORT from the environment. */
-import { runServer } from "../server.js";
+/**
+ * `mailrisk serve [--workers N]`: the same server as `npm start`, on HOST:PORT from the
+ * environment, in N processes (default: one per core; `--workers 1` runs in-process).
+ */
+import { defaultWorkerCount, runCluster } from "../cluster.js";
+import { parseArguments, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 
+const USAGE =
+  "usage: mailrisk serve [--workers N]   (N ≥ 1, default: the number of cores; configure with HOST, PORT, …)";
+const MAX_WORKERS = 256;
+
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  if (args.length > 0) {
-    ctx.stderr.write(`mailrisk serve: takes no arguments (configure it with HOST, PORT, …)\n`);
-    return 2;
+  const parsed = parseArguments({ args, options: { workers: { type: "string" } }, allowPositionals: false });
+  if (!parsed.ok) return usageError(ctx, `serve: ${parsed.message}`, USAGE);
+  const given = parsed.parsed.values.workers;
+  const workers = given === undefined ? defaultWorkerCount() : wholeNumber(given);
+  if (workers === undefined || workers < 1 || workers > MAX_WORKERS) {
+    return usageError(ctx, `serve: --workers must be a whole number from 1 to ${MAX_WORKERS}`, USAGE);
   }
-  return runServer(ctx.config, { stdout: ctx.stdout });
+  return runCluster(ctx.config, { workers, stdout: ctx.stdout });
 }

@@ -2,13 +2,24 @@
  * Access to the checking routes: authentication (401), then quota (429), in the
  * checking plugin's `onRequest` hook so they come before anything about the body
  * (400/413/415), as docs/api.md §3 orders them. Each route's config names where its key
- * travels (`credentials`) and how many units a request costs (`units`, default 1).
+ * travels (`credentials`) and how many units a request costs (`units`, default 1). A
+ * route whose cost is known only from its body (`POST /v2/bulk`: one unit per item)
+ * names it as a function of the request: the key is still checked here (401, counting
+ * nothing), and the units are counted by `countUnitsOfBody` once the body is read and
+ * valid, so a bad body is refused (400/413/415) before the quota (429).
  * `onSend` puts the rate-limit headers on every response of a checking path and gives
  * the counted units back when the answer is a 5xx. Store failures are not caught here:
  * the error handler tells an unreachable database (503) from anything else (500).
  */
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendHookHandler } from "fastify";
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  onSendHookHandler,
+  preHandlerAsyncHookHandler,
+} from "fastify";
 import { formatTimestamp } from "../core/record.js";
+import { MAX_QUOTA } from "../store/plans.js";
 import type { AuthenticatedKey, Authorization, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
@@ -20,6 +31,8 @@ export interface Caller {
   now: Date;
   /** Units this request counted (or asked for, when refused). */
   units: number;
+  /** The secret that named the key (counted later for a route that counts by its body). */
+  secret: string;
 }
 
 declare module "fastify" {
@@ -30,8 +43,11 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** A checking route: where its key travels (docs/api.md §3). */
     credentials?: CredentialScheme;
-    /** Units of quota one request of the route costs; default 1. */
-    units?: number;
+    /**
+     * Units of quota one request of the route costs; default 1; 0 counts nothing (`GET /v2/usage`);
+     * a function of the validated request: counted by `countUnitsOfBody` (`POST /v2/bulk`).
+     */
+    units?: number | ((request: FastifyRequest) => number);
   }
 }
 
@@ -71,18 +87,36 @@ async function authorize(
   candidates: string[],
   now: Date,
   units: number,
-): Promise<Authorization | undefined> {
+): Promise<(Authorization & { secret: string }) | undefined> {
   for (const secret of candidates) {
     const authorization = await usage.authorize(secret, now, units);
-    if (authorization) return authorization;
+    if (authorization) return { ...authorization, secret };
   }
   return undefined;
+}
+
+function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem {
+  const retryAfter = { "retry-after": String(secondsUntil(quota.resetAt, now)) };
+  const resets = `it resets at ${formatTimestamp(quota.resetAt)}`;
+  if (units === 1) {
+    return new HttpProblem(
+      "quota_exceeded",
+      `The quota of ${quota.limit} requests per period is used up; ${resets}.`,
+      retryAfter,
+    );
+  }
+  return new HttpProblem(
+    "quota_exceeded",
+    `This request needs ${units} units of quota and ${quota.remaining ?? 0} are left of ${quota.limit} per period; nothing was counted; ${resets}.`,
+    retryAfter,
+  );
 }
 
 /** The `onRequest` hook of the checking routes: 401 or 429, or lets the request on. */
 export function accessHook(deps: AccessDeps): onRequestAsyncHookHandler {
   return async (request) => {
-    const { credentials: scheme, units = 1 } = request.routeOptions.config;
+    const { credentials: scheme, units: cost = 1 } = request.routeOptions.config;
+    const units = typeof cost === "function" ? 0 : cost;
     if (!scheme) throw new Error(`checking route ${request.routeOptions.url} names no credentials`);
     const credentials = readCredentials(scheme, request.headers);
     if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key");
@@ -90,38 +124,71 @@ export function accessHook(deps: AccessDeps): onRequestAsyncHookHandler {
     const now = deps.clock();
     const authorization = await authorize(deps.usage, credentials.candidates, now, units);
     if (!authorization) throw unauthorized(scheme, "invalid_api_key");
-    const { key, quota } = authorization;
-    request.caller = { key, quota, now, units };
-    if (!quota.allowed) {
-      throw new HttpProblem(
-        "quota_exceeded",
-        `The quota of ${quota.limit} requests per period is used up; it resets at ${formatTimestamp(quota.resetAt)}.`,
-        { "retry-after": String(secondsUntil(quota.resetAt, now)) },
-      );
-    }
+    const { key, quota, secret } = authorization;
+    request.caller = { key, quota, now, units, secret };
+    if (!quota.allowed) throw quotaExceeded(quota, now, units);
   };
 }
 
-/** Gives the counted units back when the service answers with a 5xx (docs/api.md §6). */
-async function refundOnServerError(deps: AccessDeps, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * The `preHandler` hook of a route whose `units` is a function of the request: counts
+ * them, all or nothing, for the key the access hook found; 429 (with the units really
+ * left in the headers) when fewer are left, 401 when the key was revoked meanwhile.
+ */
+export function countUnitsOfBody(deps: AccessDeps): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const cost = request.routeOptions.config.units;
+    const caller = request.caller;
+    if (typeof cost !== "function" || !caller) throw new Error("countUnitsOfBody needs the access hook");
+    const units = cost(request);
+    const { credentials: scheme = "bearer" } = request.routeOptions.config;
+    const counted = await deps.usage.authorize(caller.secret, caller.now, units);
+    if (!counted) throw unauthorized(scheme, "invalid_api_key");
+    if (counted.quota.allowed) {
+      request.caller = { ...caller, quota: counted.quota, units };
+      return;
+    }
+    // Nothing was counted: report what is left (not 0), so a client can send fewer items.
+    const left = (await deps.usage.authorize(caller.secret, caller.now, 0))?.quota ?? caller.quota;
+    request.caller = { ...caller, quota: { ...left, allowed: false }, units: 0 };
+    throw quotaExceeded(left, caller.now, units);
+  };
+}
+
+/**
+ * Gives the counted units back when the service answers with a 5xx (docs/api.md §6);
+ * the remaining requests to report, null for an unlimited plan.
+ */
+async function refundOnServerError(
+  deps: AccessDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<number | null> {
   const caller = request.caller;
-  if (!caller?.quota.allowed || reply.statusCode < 500) return caller?.quota.remaining ?? 0;
+  if (!caller) return 0;
+  const { quota, units } = caller;
+  if (!quota.allowed || units === 0 || reply.statusCode < 500) return quota.remaining;
   try {
-    await deps.usage.refund(caller.key, caller.quota.periodStart, caller.units);
-    return caller.quota.remaining + caller.units;
+    await deps.usage.refund(caller.key, quota.periodStart, units);
+    return quota.remaining === null ? null : quota.remaining + units;
   } catch (error) {
     request.log.warn({ err: error, keyId: caller.key.id }, "could not refund a request answered with a 5xx");
-    return caller.quota.remaining;
+    return quota.remaining;
   }
 }
 
-/** The `onSend` hook of every answer on a checking path (its 405 answers too). */
+/**
+ * The `onSend` hook of every answer on a checking path (its 405 answers too). An
+ * unlimited plan reports MAX_QUOTA as its limit and remaining requests: the headers stay
+ * whole numbers.
+ */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
   return async (request, reply, payload) => {
     const caller = request.caller;
     const remaining = await refundOnServerError(deps, request, reply);
-    reply.header("x-ratelimit-requests-remaining", String(remaining));
-    reply.header("x-ratelimit-requests-limit", String(caller?.quota.limit ?? 0));
+    const limit = caller ? caller.quota.limit : 0;
+    reply.header("x-ratelimit-requests-remaining", String(remaining ?? MAX_QUOTA));
+    reply.header("x-ratelimit-requests-limit", String(limit ?? MAX_QUOTA));
     reply.header(
       "x-ratelimit-requests-reset",
       String(caller ? secondsUntil(caller.quota.resetAt, caller.now) : 0),

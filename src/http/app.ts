@@ -11,24 +11,28 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Checker } from "../service/checker.js";
+import type { RecentRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import { type AdminStore, adminPlugin } from "./admin/index.js";
 import { checkingPlugin } from "./checking.js";
-import { BODY_LIMIT_BYTES } from "./limits.js";
+import { clientErrorHandler } from "./client-errors.js";
+import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from "./limits.js";
 import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
-import { createMetrics } from "./metrics.js";
+import { createMetrics, type HttpMetrics } from "./metrics.js";
 import { addMultipartParser } from "./multipart.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
-import { pagesPlugin } from "./pages/index.js";
-import { HttpProblem, problemFor, sendProblem, toProblem } from "./problems.js";
+import { DEFAULT_PAGE_RATE_LIMIT, isResultPageUrl, pagesPlugin, sendEarlyErrorPage } from "./pages/index.js";
+import { HttpProblem, problemFor, sendProblem, shuttingDown, toProblem } from "./problems.js";
 import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 
-/** The slice of the store the app uses: quota for the checking routes, `ping` for /readyz. */
+/** The slice of the store the app uses: quota for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {
   usage: QuotaGate;
+  recent: Pick<RecentRepository, "listRecent">;
   ping(): Promise<void>;
 }
 
@@ -39,6 +43,21 @@ export interface AppDeps {
   logger?: Logger | false;
   /** Time source for quota periods (tests move it). */
   clock?: () => Date;
+  /** ADMIN_TOKEN and the store slice of the admin API under /admin/; absent: no admin API (404). */
+  admin?: { token: string; store: AdminStore };
+  /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
+  pageRateLimit?: number;
+  /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
+  bulkMaxItems?: number;
+  /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
+  metrics?: HttpMetrics;
+  /**
+   * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route), or
+   * false when METRICS_PORT serves it elsewhere. Default: open.
+   */
+  metricsRoute?: { token: string | null } | false;
+  /** TRUST_PROXY: Fastify's `trustProxy` (default false: the client is the socket's peer). */
+  trustProxy?: false | number | string[];
 }
 
 const OPENAPI_DOCUMENT = {
@@ -52,6 +71,7 @@ const OPENAPI_DOCUMENT = {
   tags: [
     { name: "check", description: "The checking routes; each request counts against the key's quota." },
     { name: "ops", description: "Health and readiness." },
+    { name: "admin", description: "Administration, when ADMIN_TOKEN is set: keys, plans, usage, records." },
   ],
   components: {
     securitySchemes: {
@@ -61,22 +81,45 @@ const OPENAPI_DOCUMENT = {
         scheme: "bearer",
         description: "The API key, plain or base64-encoded.",
       },
+      adminToken: { type: "http" as const, scheme: "bearer", description: "ADMIN_TOKEN, for /admin/ only." },
     },
   },
 };
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const metrics = createMetrics();
+  const metrics = deps.metrics ?? createMetrics(deps.checker.resolverHealth);
+  const metricsRouteOptions = deps.metricsRoute ?? { token: null };
   const clock = deps.clock ?? (() => new Date());
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A hop count as the function Fastify builds from one (its types take no number).
+    trustProxy: typeof deps.trustProxy === "number" ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     constraints: { homePage: homePageConstraint },
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error)),
+    frameworkErrors: (error, request, reply) =>
+      isResultPageUrl(request.url)
+        ? sendEarlyErrorPage(reply, toProblem(error))
+        : sendProblem(reply, toProblem(error)),
+    // Errors before routing (URL and headers over 16 KiB, not HTTP) as problem JSON too.
+    clientErrorHandler,
+    // Fastify's own 503 while closing is not problem JSON: the onRequest hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (closing) return sendProblem(reply, shuttingDown());
+  });
 
   app.decorateRequest("checkedDomain", null);
 
@@ -94,14 +137,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
   });
 
-  await app.register(checkingPlugin, { usage: deps.store.usage, checker: deps.checker, metrics, clock });
-  await app.register(pagesPlugin);
+  await app.register(checkingPlugin, {
+    usage: deps.store.usage,
+    checker: deps.checker,
+    metrics,
+    clock,
+    bulkMaxItems: deps.bulkMaxItems,
+  });
+  await app.register(pagesPlugin, {
+    checker: deps.checker,
+    metrics,
+    recent: deps.store.recent,
+    requestsPerMinute: deps.pageRateLimit ?? DEFAULT_PAGE_RATE_LIMIT,
+  });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {
-      healthRoutes(ops, deps.store);
-      metricsRoute(ops, metrics);
+      healthRoutes(ops, deps.store, deps.checker.resolverHealth);
+      if (metricsRouteOptions) metricsRoute(ops, metrics.registry, metricsRouteOptions.token);
       openapiRoute(ops);
     }),
   );
+  if (deps.admin) await app.register(adminPlugin, { ...deps.admin, clock });
   return app;
 }

@@ -6,17 +6,24 @@
  *                    answer of a checking path, the 405 answers included
  *     access scope   `onRequest`: authentication (401) and quota (429), counting the
  *                    units the route's config names (default 1)
- *       GET /  (gateway)   POST /v2/  (direct)
+ *       GET /  (gateway)   POST /v2/  (direct)   GET /v2/usage  (units 0: counts nothing)
+ *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
 import { accessHook, rateLimitHeadersHook } from "./access.js";
+import { DEFAULT_BULK_MAX_ITEMS } from "./limits.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import type { CheckingDeps, TypedApp } from "./route-deps.js";
+import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
+import { usageRoute } from "./routes/usage.js";
 
-export async function checkingPlugin(app: TypedApp, deps: CheckingDeps): Promise<void> {
+export async function checkingPlugin(
+  app: TypedApp,
+  deps: CheckingDeps & { bulkMaxItems?: number },
+): Promise<void> {
   app.decorateRequest("caller", null);
   app.addHook("onSend", rateLimitHeadersHook(deps));
   await withMethodNotAllowed(app, async (checking) => {
@@ -24,6 +31,8 @@ export async function checkingPlugin(app: TypedApp, deps: CheckingDeps): Promise
       access.addHook("onRequest", accessHook(deps));
       gatewayCheckRoute(access, deps);
       directCheckRoute(access, deps);
+      usageRoute(access);
+      bulkCheckRoute(access, { ...deps, bulkMaxItems: deps.bulkMaxItems ?? DEFAULT_BULK_MAX_ITEMS });
     });
   });
 }

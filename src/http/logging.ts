@@ -1,7 +1,9 @@
 /**
- * What request logs may contain: method, path without query, remote address, status
- * and the checked domain. Never headers (keys travel in them), never the query or
- * body (email addresses travel in them), never an email local part in a path.
+ * What request logs may contain: method, path without query, remote address (the client
+ * behind a trusted proxy, TRUST_PROXY), status, the checked domain and the id of the
+ * key that was authenticated (`key_…`, never its secret). Never headers (keys travel in
+ * them), never the query or body (email addresses travel in them), never an email
+ * local part in a path.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
@@ -25,7 +27,13 @@ function requestLogValue(request: FastifyRequest) {
 
 function replyLogValue(reply: FastifyReply) {
   const domain = reply.request?.checkedDomain;
-  return domain ? { statusCode: reply.statusCode, domain } : { statusCode: reply.statusCode };
+  // `caller` exists only on the checking routes' requests (src/http/access.ts).
+  const keyId = reply.request?.caller?.key.id;
+  return {
+    statusCode: reply.statusCode,
+    ...(domain ? { domain } : {}),
+    ...(keyId ? { keyId } : {}),
+  };
 }
 
 /** A child of the given logger whose `req`/`res` serializers follow the rules above. */

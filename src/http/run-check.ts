@@ -5,7 +5,7 @@
  * else 500).
  */
 import type { FastifyRequest } from "fastify";
-import { type ParseResult, parseDomain, parseEmail } from "../core/input.js";
+import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
 import type { Checker } from "../service/checker.js";
 import type { HttpMetrics } from "./metrics.js";
@@ -25,9 +25,27 @@ function given(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== "";
 }
 
+/**
+ * An unencoded `+` in a query string or form body arrives as a space (`?email=a+b@x.com`
+ * reads `a b@x.com`): a refused address with a space in its local part says how to send it.
+ */
+export function withPlusHint(email: string, parsed: ParseResult): ParseResult {
+  if (parsed.ok || parsed.problem.code !== "invalid_email") return parsed;
+  const at = email.lastIndexOf("@");
+  if (at < 0 || !email.slice(0, at).trim().includes(" ")) return parsed;
+  return {
+    ok: false,
+    problem: {
+      code: "invalid_email",
+      detail:
+        "The local part holds a space. A + in a query string or form body arrives as a space: encode it as %2B (a%2Bb@example.com).",
+    },
+  };
+}
+
 /** docs/api.md §2: either field is accepted; when both are sent, a non-empty `email` wins. */
 export function selectInput(fields: CheckInput): ParseResult {
-  if (given(fields.email)) return parseEmail(fields.email);
+  if (given(fields.email)) return withPlusHint(fields.email, parseEmail(fields.email));
   if (given(fields.domain)) return parseDomain(fields.domain);
   return {
     ok: false,
@@ -42,9 +60,18 @@ export async function runCheck(
 ): Promise<CheckRecord> {
   const parsed = selectInput(fields);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
-  request.checkedDomain = parsed.input.domain;
+  return checkParsed(deps, request, parsed.input);
+}
+
+/** Checks an input that already parsed: the domain goes to the request log, the timing to the metrics. */
+export async function checkParsed(
+  deps: RunCheckDeps,
+  request: FastifyRequest,
+  input: ParsedInput,
+): Promise<CheckRecord> {
+  request.checkedDomain = input.domain;
   const started = performance.now();
-  const result = await deps.checker.check(parsed.input);
+  const result = await deps.checker.check(input);
   deps.metrics.observeCheck(result, (performance.now() - started) / 1000);
   return result.record;
 }

@@ -5,16 +5,17 @@
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { MAX_INPUT_LENGTH } from "../core/input.js";
-import { PROBLEM_CONTENT_TYPE, PROBLEM_STATUS, type ProblemCode } from "./problems.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
+import { PROBLEM_CONTENT_TYPE } from "./problems.js";
 
 const TIMESTAMP = {
   format: "date-time",
   description: "ISO 8601 with numeric offset, seconds precision, e.g. 2024-09-16T00:39:22+00:00",
 };
-const Timestamp = Type.String(TIMESTAMP);
+export const Timestamp = Type.String(TIMESTAMP);
 
 /** `type: [T, "null"]` rather than `anyOf`: simpler to read and faster to serialise. */
-function nullable<T>(type: "string" | "integer", options: Record<string, unknown> = {}) {
+export function nullable<T>(type: "string" | "integer", options: Record<string, unknown> = {}) {
   return Type.Unsafe<T | null>({ ...options, type: [type, "null"] });
 }
 

@@ -40,6 +40,9 @@ export async function fetchRdapRegistration(
   try {
     const response = await fetch(rdapDomainUrl(baseUrl, domain), {
       headers: { accept: "application/rdap+json" },
+      // Only the bootstrap's hosts are asked: a redirect elsewhere (an address taken from
+      // an answer) is not followed but is a failure, and WHOIS is asked instead.
+      redirect: "manual",
       signal,
     });
     if (response.status === 200) {

@@ -24,6 +24,7 @@ function switchableStore() {
       ),
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
     },
+    recent: { listRecent: guard((limit: number) => store.recent.listRecent(limit)) },
     ping: guard(() => store.ping()),
   });
   return { state, wrap };
@@ -41,7 +42,7 @@ const direct = (secret: string) =>
   });
 
 /** Requests left on the key now, by counting one more. */
-async function remainingAfterOneMore(secret: string): Promise<number | undefined> {
+async function remainingAfterOneMore(secret: string): Promise<number | null | undefined> {
   return (await fixture.store.usage.authorize(secret, fixture.clock.now()))?.quota.remaining;
 }
 

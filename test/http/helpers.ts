@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
-import { sampleRecord } from "../../harness/sample-record.js";
+import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppStore, buildApp } from "../../src/http/app.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
@@ -18,9 +18,12 @@ export interface FakeChecker extends Checker {
   calls: ParsedInput[];
 }
 
+/** What a fake answers; without a status, the record's is taken. */
+type FakeAnswer = Omit<CheckResult, "status"> & Partial<Pick<CheckResult, "status">>;
+
 /** Answers every check with the sample record for the checked domain (or what `answer` says). */
 export function fakeChecker(
-  answer: (input: ParsedInput) => Promise<CheckResult> | CheckResult = (input) => ({
+  answer: (input: ParsedInput) => Promise<FakeAnswer> | FakeAnswer = (input) => ({
     record: sampleRecord({ domain: input.domain, base_domain: input.domain }),
     cache: "hit",
   }),
@@ -30,7 +33,8 @@ export function fakeChecker(
     calls,
     async check(input) {
       calls.push(input);
-      return answer(input);
+      const answered = await answer(input);
+      return { status: sampleStatus(answered.record), ...answered };
     },
     async drain() {},
   };
@@ -69,7 +73,8 @@ export interface HttpFixture {
   checker: FakeChecker;
   clock: Clock;
   /** A new key on a plan (created on first use), made at the clock's time. */
-  newKey(options?: { quota?: number; periodDays?: number }): Promise<{ id: string; secret: string }>;
+  /** `quota` null: unlimited. */
+  newKey(options?: { quota?: number | null; periodDays?: number }): Promise<{ id: string; secret: string }>;
   close(): Promise<void>;
 }
 
@@ -79,6 +84,26 @@ export interface FixtureOptions {
   logger?: Parameters<typeof buildApp>[0]["logger"];
   /** Wraps the slice of the store the app sees (failure injection). */
   wrapStore?: (store: AppStore) => AppStore;
+  /** Page requests per minute per client address (default: the app's). */
+  pageRateLimit?: number;
+  /** Items one `POST /v2/bulk` takes (default: the app's). */
+  bulkMaxItems?: number;
+  /** ADMIN_TOKEN: serves the admin API under /admin/ on the fixture's store. */
+  adminToken?: string;
+  /** `/metrics` on the app: `{ token }` (METRICS_TOKEN) or false (METRICS_PORT serves it). Default: open. */
+  metricsRoute?: { token: string | null } | false;
+  /** TRUST_PROXY (default: none). */
+  trustProxy?: false | number | string[];
+}
+
+/** `POST /v2/` checking `example.com` with a key in `Authorization: Bearer`. */
+export function directCheck(fixture: Pick<HttpFixture, "app">, secret: string) {
+  return fixture.app.inject({
+    method: "POST",
+    url: "/v2/",
+    headers: { authorization: `Bearer ${secret}` },
+    payload: { domain: "example.com" },
+  });
 }
 
 export async function openHttpFixture(options: FixtureOptions = {}): Promise<HttpFixture> {
@@ -91,6 +116,11 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     checker,
     logger: options.logger ?? false,
     clock: clock.now,
+    ...(options.pageRateLimit === undefined ? {} : { pageRateLimit: options.pageRateLimit }),
+    ...(options.bulkMaxItems === undefined ? {} : { bulkMaxItems: options.bulkMaxItems }),
+    ...(options.adminToken === undefined ? {} : { admin: { token: options.adminToken, store } }),
+    ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   await app.ready();
   const plans = new Set((await store.plans.listPlans()).map((plan) => plan.name));

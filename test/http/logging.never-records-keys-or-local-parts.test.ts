@@ -5,7 +5,7 @@ import { capturedLogger, fakeChecker, type HttpFixture, openHttpFixture } from "
 let fixture: HttpFixture;
 afterEach(() => fixture.close());
 
-it("logs requests with path, status and domain, never keys, headers or email local parts", async () => {
+it("logs requests with path, status, domain and key id, never keys, headers or email local parts", async () => {
   const { lines, logger } = capturedLogger();
   let fail = false;
   const checker = fakeChecker((input) => {
@@ -13,7 +13,7 @@ it("logs requests with path, status and domain, never keys, headers or email loc
     return { record: sampleRecord({ domain: input.domain }), cache: "miss" };
   });
   fixture = await openHttpFixture({ logger, checker });
-  const { secret } = await fixture.newKey();
+  const { id, secret } = await fixture.newKey();
   const encoded = Buffer.from(secret).toString("base64");
 
   await fixture.app.inject({
@@ -58,8 +58,8 @@ it("logs requests with path, status and domain, never keys, headers or email loc
     .filter((entry) => entry.msg === "request completed");
   expect(completed.map((entry) => entry.res)).toEqual(
     expect.arrayContaining([
-      { statusCode: 200, domain: "example.com" },
-      { statusCode: 200, domain: "example.org" },
+      { statusCode: 200, domain: "example.com", keyId: id },
+      { statusCode: 200, domain: "example.org", keyId: id },
       { statusCode: 401 },
     ]),
   );

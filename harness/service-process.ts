@@ -1,0 +1,99 @@
+/**
+ * The service as its users run it: `mailrisk serve --workers N` in a child process
+ * (`node --import tsx src/cli/main.ts`), for the cluster tests and the workers
+ * benchmark. `startServiceProcess` resolves once every worker logged that it listens;
+ * `stop()` sends SIGTERM and resolves to the exit code.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const LISTENING = /Server listening at (http:\/\/[\d.:]+)/;
+const START_TIMEOUT_MS = 30_000;
+const MAX_OUTPUT_CHARS = 2 * 1024 * 1024;
+
+export interface ServiceProcess {
+  /** e.g. `http://127.0.0.1:41234` */
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote, stdout and stderr. */
+  output(): string;
+  /** The pids of the processes that logged "Server listening", in order (workers, or the process itself). */
+  listeningPids(): number[];
+  /** Resolves when `condition` appears in the output, or holds (at most `timeoutMs`). */
+  waitFor(condition: RegExp | (() => boolean), timeoutMs?: number): Promise<void>;
+  /** SIGTERM, then the exit code (null when killed by a signal). */
+  stop(): Promise<number | null>;
+}
+
+export interface ServiceProcessOptions {
+  workers: number;
+  /** The environment on top of this process's: DATABASE_URL, DNS_SERVERS, … (PORT defaults to 0, HOST to 127.0.0.1). */
+  env: Record<string, string>;
+}
+
+export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli/main.ts", "serve", "--workers", String(options.workers)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  // Under load the request log is long: the start (first key, listening lines) and the latest part are kept.
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+    if (output.length > MAX_OUTPUT_CHARS) {
+      output = `${output.slice(0, MAX_OUTPUT_CHARS / 2)}${output.slice(output.indexOf("\n", output.length - MAX_OUTPUT_CHARS / 2))}`;
+    }
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const listeningPids = () =>
+    output
+      .split("\n")
+      .slice(0, -1) // complete lines only
+      .filter((line) => LISTENING.test(line))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+
+  const waitUntil = async (done: () => boolean, what: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  const waitFor = (condition: RegExp | (() => boolean), timeoutMs = START_TIMEOUT_MS) =>
+    typeof condition === "function"
+      ? waitUntil(condition, "condition", timeoutMs)
+      : waitUntil(() => condition.test(output), String(condition), timeoutMs);
+
+  try {
+    await waitUntil(
+      () => listeningPids().length >= Math.max(1, options.workers),
+      `${options.workers} listening processes`,
+      START_TIMEOUT_MS,
+    );
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  const url = LISTENING.exec(output)?.[1] as string;
+  return {
+    url,
+    child,
+    output: () => output,
+    listeningPids,
+    waitFor,
+    stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
