@@ -54,7 +54,7 @@ export class Observer<T extends { domain: string } = Observation> {
   dropped = 0;
 
   constructor(private readonly options: ObserverOptions<T>) {
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 100;
     this.maxWaiting = options.maxWaiting ?? 20_000;
     this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.timer.unref();

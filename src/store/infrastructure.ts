@@ -8,8 +8,8 @@ import type { InfrastructureKind, ListedStatus } from "../core/learned.js";
 import type { Database } from "./schema.js";
 import type { EvidenceEntry, InfrastructureRepository, InfrastructureSummary } from "./types.js";
 
-/** Rows per insert statement: 8 values each stays far below SQLite's 32,766 variables (and PostgreSQL's 65,535). */
-export const EVIDENCE_CHUNK = 500;
+/** Rows per insert statement: far below the variable limits (SQLite 32,766, PostgreSQL 65,535), and short enough that a synchronous SQLite write holds the event loop only briefly. */
+export const EVIDENCE_CHUNK = 100;
 
 interface EvidenceRow {
   kind: InfrastructureKind;
