@@ -101,8 +101,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // A hop count as the function Fastify builds from one (its types take no number).
     trustProxy: typeof deps.trustProxy === "number" ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    constraints: { homePage: homePageConstraint },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: MAX_PARAM_LENGTH,
+      constraints: { homePage: homePageConstraint },
+    },
     frameworkErrors: (error, request, reply) =>
       isResultPageUrl(request.url)
         ? sendEarlyErrorPage(reply, toProblem(error))

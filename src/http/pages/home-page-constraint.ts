@@ -2,11 +2,11 @@
  * The `homePage` route constraint: `GET /` is shared by the gateway API and the browser
  * home page (docs/api.md §3). A request "wants the home page" when it is a GET (or HEAD)
  * without an `email` or `domain` query whose Accept prefers text/html; the router then
- * picks the pages plugin's `GET /` (constrained `{ homePage: true }`) over the checking
+ * picks the pages plugin's `GET /` (constrained `{ homePage: "yes" }`) over the checking
  * plugin's, and neither route's hooks need to know about the other.
  */
 import type { IncomingMessage } from "node:http";
-import type { FastifyServerOptions } from "fastify";
+import type { ConstraintStrategy, HTTPVersion } from "find-my-way";
 import { prefersHtml } from "../accept.js";
 
 function hasInput(url: string): boolean {
@@ -25,13 +25,15 @@ export function wantsHomePage(request: IncomingMessage): boolean {
   );
 }
 
-type Strategy = NonNullable<FastifyServerOptions["constraints"]>[string];
-type Handler = Parameters<ReturnType<Strategy["storage"]>["set"]>[1];
+type Handler = Parameters<ReturnType<ConstraintStrategy<HTTPVersion.V1, string>["storage"]>["set"]>[1];
 
-export const homePageConstraint: Strategy = {
+/** The value a route names and a request derives (find-my-way's constraint values are strings). */
+const WANTS = "yes";
+
+export const homePageConstraint: ConstraintStrategy<HTTPVersion.V1, string> = {
   name: "homePage",
   storage() {
-    const handlers = new Map<unknown, Handler>();
+    const handlers = new Map<string, Handler>();
     return {
       get: (value) => handlers.get(value) ?? null,
       set: (value, handler) => {
@@ -40,16 +42,16 @@ export const homePageConstraint: Strategy = {
     };
   },
   validate(value: unknown) {
-    if (value !== true) throw new Error("the homePage constraint takes only `true`");
+    if (value !== WANTS) throw new Error(`the homePage constraint takes only "${WANTS}"`);
   },
   // Undefined (not derived) for every other request: only unconstrained routes match it.
-  deriveConstraint: (request: IncomingMessage) => (wantsHomePage(request) ? true : undefined),
+  deriveConstraint: (request: IncomingMessage) => (wantsHomePage(request) ? WANTS : (undefined as never)),
   mustMatchWhenDerived: false,
 };
 
 declare module "fastify" {
   interface RouteConstraint {
     /** Only a request that wants the home page (see `wantsHomePage`). */
-    homePage?: true;
+    homePage?: typeof WANTS;
   }
 }

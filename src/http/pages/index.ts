@@ -111,7 +111,7 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
   await protectPages(app, deps.requestsPerMinute);
 
   await withMethodNotAllowed(app, (pages) => {
-    pages.get("/", { constraints: { homePage: true }, schema: { hide: true } }, async (request, reply) => {
+    pages.get("/", { constraints: { homePage: "yes" }, schema: { hide: true } }, async (request, reply) => {
       const page = renderHomePage({ recent: await recentDomains(deps), baseUrl: baseUrlOf(request) });
       return reply.header("vary", "Accept").type(HTML_CONTENT_TYPE).send(page);
     });
