@@ -12,6 +12,7 @@ const DAY = 86_400_000;
 const signals = sampleSignals;
 
 const listed = { entry: "mailinator.com", name: null, sources: ["mailchecker"] };
+const OVERRIDE = "Operator override";
 const status = (s: MailRouting["status"]): Partial<Signals> => ({
   routing: { ...routed, status: s, hosts: [] },
 });
@@ -116,6 +117,35 @@ describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
       "Public free provider",
     ],
     ["self-hosted", {}, true, false, 0, "Looks okay", "Self-hosted"],
+    ["denied by the operator", { operator: "deny" }, true, true, 100, "Blocked by the operator", OVERRIDE],
+    [
+      "denied by the operator and listed",
+      { operator: "deny", disposable: listed },
+      true,
+      true,
+      100,
+      "Blocked by the operator",
+      OVERRIDE,
+    ],
+    [
+      "denied by the operator, but DNS says it does not exist",
+      { operator: "deny", ...status("nxdomain") },
+      false,
+      true,
+      100,
+      "Domain does not exist",
+      "NXDOMAIN",
+    ],
+    ["allowed by the operator", { operator: "allow" }, true, false, 0, "Looks okay", OVERRIDE],
+    [
+      "allowed by the operator while DNS is down",
+      { operator: "allow", ...status("dns_timeout") },
+      true,
+      false,
+      55,
+      "Could not be checked right now",
+      "DNS timeout",
+    ],
   ] as const)("%s", (_name, overrides, valid, block, risk, text, reason) => {
     const { status: _status, ...verdict } = decide(verdictBasis(signals(overrides as Partial<Signals>), NOW));
     expect(verdict).toEqual({ valid, block, risk, text, reason });
