@@ -74,7 +74,7 @@ export interface StoredRecord {
   checkedAt: Date;
 }
 
-/** Plans (SPEC §6): what the `plans` CLI command and the admin API use. */
+/** Plans (docs/api.md §6): what the `plans` CLI command and the admin API use. */
 export interface PlansRepository {
   createPlan(plan: Plan): Promise<Plan>;
   listPlans(): Promise<Plan[]>;
@@ -86,7 +86,7 @@ export interface PlansRepository {
   updatePlan(name: string, changes: PlanChanges): Promise<Plan>;
 }
 
-/** Keys (SPEC §6): created, listed, revoked and counted by the CLI and the server's first start. */
+/** Keys (docs/api.md §6): created, listed, revoked and counted by the CLI and the server's first start. */
 export interface KeysRepository {
   /** Creates a key; the secret is returned once and only its hash is stored. */
   createKey(input: {
@@ -103,7 +103,7 @@ export interface KeysRepository {
   countKeys(): Promise<number>;
 }
 
-/** Quota counting (SPEC §6): the store's part of every API request. */
+/** Quota counting (docs/api.md §6): the store's part of every API request. */
 export interface UsageRepository {
   /**
    * The key for a secret, then `units` (default 1, a whole number ≥ 1) counted against its
@@ -129,7 +129,7 @@ export interface KeyUsage {
   periods: { periodStart: Date; used: number }[];
 }
 
-/** Domain records (SPEC §4, §8): the record cache's storage. */
+/** Domain records (docs/api.md §4, §8): the record cache's storage. */
 export interface RecordsRepository {
   getRecord(domain: string): Promise<StoredRecord | undefined>;
   /**
@@ -154,7 +154,7 @@ export interface HousekeepingRepository {
   pruneRecords(checkedBefore: Date, limit: number): Promise<number>;
 }
 
-/** Recently checked domains (SPEC §7): domains only, never addresses. */
+/** Recently checked domains (docs/api.md §7): domains only, never addresses. */
 export interface RecentEntry {
   domain: string;
   checkedAt: Date;
