@@ -123,6 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onRequest", async (_request, reply) => {
     if (closing) return sendProblem(reply, shuttingDown());
   });
+  // A request in flight when the server starts closing still gets its answer, and then
+  // its connection is closed: left open (keep-alive), it would hold the server's close,
+  // and so the process's exit on SIGTERM, until the client let go or keepAliveTimeout.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
 
   app.decorateRequest("checkedDomain", null);
 

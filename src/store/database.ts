@@ -39,6 +39,9 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
+/** See openDatabase: the query that uses the broken client reports the failure. */
+function ignoreCheckedOutClientError(): void {}
+
 /**
  * `onIdleError` receives the errors no query sees: a pooled PostgreSQL connection that
  * broke while idle (server restart, network cut). They must not crash the process; the
@@ -52,6 +55,12 @@ export async function openDatabase(
     const { default: pg } = await import("pg");
     const pool = new pg.Pool({ connectionString: location.connectionString, max: POSTGRES_POOL_SIZE });
     pool.on("error", onIdleError);
+    // pg-pool listens for a client's errors only while it is idle: a client checked out
+    // when its connection breaks (a backend terminated mid-query) would emit an 'error'
+    // nobody handles, and crash the process. Such an error also fails the query in
+    // flight (or the next one on that client), which the store turns into
+    // StoreUnavailableError; here it only has to be handled.
+    pool.on("connect", (client) => client.on("error", ignoreCheckedOutClientError));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const { default: SQLite } = await import("better-sqlite3");

@@ -1,0 +1,200 @@
+/**
+ * Database faults against the real service (`startServer`: real store, real checker, DNS
+ * over the wire to a loopback server) on real drivers (issue #14): a SQLite file locked by
+ * another connection for longer than the busy timeout, and PostgreSQL backends terminated
+ * while requests run. Every answer is 200 or 503 `database_unavailable` with Retry-After,
+ * never a 500; a 503 charges nothing; the usage row counts exactly the 200 answers; and
+ * the service recovers without a restart.
+ */
+import { execFileSync } from "node:child_process";
+import { PassThrough } from "node:stream";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
+import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { mailZones } from "../../harness/mail-zones.js";
+import { loadConfig } from "../../src/config.js";
+import { type RunningServer, startServer } from "../../src/server.js";
+import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { openStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/types.js";
+
+const DOMAIN = "example-shop.com";
+
+let dns: DnsTestServer;
+beforeAll(async () => {
+  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, "gmail.com", DOMAIN], "own-server"));
+});
+afterAll(() => dns.close());
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Service {
+  database: TestDatabase;
+  server: RunningServer;
+  /** A second store on the same database, to create the key and read its usage. */
+  admin: Store;
+  secret: string;
+  keyId: string;
+  /** What the usage row of the key says now. */
+  used(): Promise<number>;
+}
+
+async function startService(kind: "sqlite" | "postgres"): Promise<Service> {
+  const database = await createTestDatabase(kind);
+  cleanups.push(() => database.drop());
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: "1000",
+    AGE_LOOKUP: "off",
+  });
+  const server = await startServer(config, { stdout: new PassThrough(), logger: pino({ level: "silent" }) });
+  cleanups.push(() => server.close());
+  // Its pooled PostgreSQL connections are cut too; the pool replaces them.
+  const admin = await openStore(database.location, { onIdleError: () => {} });
+  cleanups.push(() => admin.close());
+  await admin.plans.createPlan({ name: "thousand", quota: 1000, periodDays: 30 });
+  const { key, secret } = await admin.keys.createKey({ plan: "thousand", now: new Date() });
+  return {
+    database,
+    server,
+    admin,
+    secret,
+    keyId: key.id,
+    used: async () => (await admin.usage.keyUsage(key.id, new Date()))?.current.used ?? -1,
+  };
+}
+
+/** One checking request, alternating the two routes; the status and the headers that matter. */
+async function check(service: Service, index: number) {
+  const { url } = service.server;
+  const response =
+    index % 2 === 0
+      ? await fetch(`${url}/?domain=${DOMAIN}`, { headers: { "x-gateway-key": service.secret } })
+      : await fetch(`${url}/v2/`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${service.secret}`, "content-type": "application/json" },
+          body: JSON.stringify({ email: `someone@${DOMAIN}` }),
+        });
+  const body = await response.text();
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    code: response.status === 200 ? null : (JSON.parse(body) as { code?: string }).code,
+  };
+}
+
+it("answers 503 with Retry-After and charges nothing while another connection holds the SQLite write lock, then recovers", async () => {
+  const service = await startService("sqlite");
+  expect((await check(service, 0)).status).toBe(200);
+  expect(await service.used()).toBe(1);
+  // Let the observer write what the first check saw (recent domains, evidence; it flushes
+  // every second), or those writes wait for the lock too, 5 s each, stalling the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  const path = (service.database.location as { path: string }).path;
+  const holder = new SQLite(path);
+  cleanups.push(async () => holder.close());
+  holder.exec("begin exclusive");
+  // The service's connection waits for the busy timeout (5 s), then gives up.
+  const started = Date.now();
+  const locked = await check(service, 1);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+  expect(locked).toEqual({
+    status: 503,
+    retryAfter: expect.stringMatching(/^\d+$/),
+    code: "database_unavailable",
+  });
+  holder.exec("commit");
+
+  // Released: served again without a restart, and the 503 was not counted.
+  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  expect(await service.used()).toBe(5);
+  expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
+}, 20_000);
+
+it("answers 503 with Retry-After and charges nothing while the SQLite file cannot be written, then recovers", async (context) => {
+  const service = await startService("sqlite");
+  const path = (service.database.location as { path: string }).path;
+  // chmod does not stop root, nor a connection that opened the file already; an immutable
+  // file (chattr +i, root on ext4 and the like) refuses every write, even through open
+  // descriptors. Not the -shm: SQLite maps it, and a refused write there is a SIGBUS.
+  const files = [path, `${path}-wal`];
+  const chattr = (flag: "+i" | "-i") => execFileSync("chattr", [flag, ...files], { stdio: "ignore" });
+  try {
+    chattr("+i");
+  } catch {
+    context.skip("chattr +i is not available here (not root, or a file system without it)");
+  }
+  chattr("-i");
+  expect((await check(service, 0)).status).toBe(200);
+  expect(await service.used()).toBe(1);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  chattr("+i");
+  cleanups.push(async () => chattr("-i"));
+  for (let index = 0; index < 2; index++) {
+    expect(await check(service, index)).toEqual({
+      status: 503,
+      retryAfter: expect.stringMatching(/^\d+$/),
+      code: "database_unavailable",
+    });
+  }
+  // /readyz is not asserted here: its probe (`select 1`) reads nothing from the file, so it
+  // answers 200 while writes fail (and while another connection holds the lock).
+  chattr("-i");
+
+  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  expect(await service.used()).toBe(5);
+  expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
+}, 20_000);
+
+it("answers only 200 or 503 with Retry-After when PostgreSQL backends are terminated mid-traffic, counts exactly the 200s, and recovers", async () => {
+  const service = await startService("postgres");
+  const killer = new pg.Client({
+    connectionString: (service.database.location as { connectionString: string }).connectionString,
+  });
+  await killer.connect();
+  cleanups.push(() => killer.end());
+  const terminate = () =>
+    killer.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+
+  const answers: Awaited<ReturnType<typeof check>>[] = [];
+  let stop = false;
+  const clients = Array.from({ length: 8 }, async (_, client) => {
+    for (let index = client; !stop; index += 8) answers.push(await check(service, index));
+  });
+  // Several cuts while the clients keep sending.
+  for (let cut = 0; cut < 5; cut++) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await terminate();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  stop = true;
+  await Promise.all(clients);
+
+  const unexpected = answers.filter(
+    (answer) =>
+      answer.status !== 200 &&
+      !(answer.status === 503 && answer.code === "database_unavailable" && answer.retryAfter),
+  );
+  expect(unexpected).toEqual([]);
+  const ok = answers.filter((answer) => answer.status === 200).length;
+  expect(ok).toBeGreaterThan(0);
+  expect(await service.used()).toBe(ok);
+
+  // Recovered without a restart.
+  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  expect(await service.used()).toBe(ok + 4);
+  expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
+}, 20_000);
