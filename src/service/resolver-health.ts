@@ -45,11 +45,6 @@ export class ResolverHealth {
     this.timer.unref();
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
   /** The last decided report; undefined before the first probe finished. */
   latest(): ResolverHealthReport | undefined {
     return this.report;
