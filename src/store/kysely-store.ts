@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping.js";
 import { createInfrastructureRepository } from "./infrastructure.js";
 import { createKeysRepository } from "./keys.js";
@@ -18,14 +19,23 @@ export interface KyselyStoreOptions {
   recentCapacity: number;
 }
 
-/** Every repository and `migrate`/`ping` raise `StoreUnavailableError` for driver failures (unavailable.ts). */
+/** Every repository and `migrate` raise `StoreUnavailableError` for driver failures (unavailable.ts); `ping` for any failure. */
 export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOptions): Store {
-  const { migrate, ping } = translateStoreErrors({
-    migrate: () => migrateToLatest(db),
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
-  });
+  const { migrate } = translateStoreErrors({ migrate: () => migrateToLatest(db) });
+  // A write, not `select 1`: a database that answers reads but refuses writes (a SQLite
+  // file locked by another process, or read-only) cannot count a request either. Any
+  // failure of the probe means "not ready", a schema not migrated yet included.
+  const ping = async () => {
+    try {
+      await db
+        .insertInto("readiness_probe")
+        .values({ id: 1, probed_at: Date.now() })
+        .onConflict((oc) => oc.column("id").doUpdateSet({ probed_at: Date.now() }))
+        .execute();
+    } catch (error) {
+      throw new StoreUnavailableError(error);
+    }
+  };
   const { forgetKeys, ...usage } = createUsageRepository(db);
   const plans = createPlansRepository(db);
   const keys = createKeysRepository(db);

@@ -77,6 +77,12 @@ export interface OverridesTable {
   created_at: Millis;
 }
 
+/** One row, written by every readiness probe (migration 0005). */
+export interface ReadinessProbeTable {
+  id: number;
+  probed_at: Millis;
+}
+
 export interface Database {
   plans: PlansTable;
   api_keys: ApiKeysTable;
@@ -85,6 +91,7 @@ export interface Database {
   recent: RecentTable;
   infrastructure_evidence: InfrastructureEvidenceTable;
   overrides: OverridesTable;
+  readiness_probe: ReadinessProbeTable;
 }
 
 export function toMillis(value: number | string): number {

@@ -234,7 +234,7 @@ export interface Store {
   overrides: OverridesRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
-  /** Rejects when the database is unreachable. */
+  /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

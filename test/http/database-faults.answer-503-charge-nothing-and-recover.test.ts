@@ -3,8 +3,9 @@
  * over the wire to a loopback server) on real drivers (issue #14): a SQLite file locked by
  * another connection for longer than the busy timeout, and PostgreSQL backends terminated
  * while requests run. Every answer is 200 or 503 `database_unavailable` with Retry-After,
- * never a 500; a 503 charges nothing; the usage row counts exactly the 200 answers; and
- * the service recovers without a restart.
+ * never a 500; a 503 charges nothing; the usage row counts exactly the 200 answers;
+ * `/readyz` says 503 while the database refuses writes; and the service recovers
+ * without a restart.
  */
 import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";
@@ -92,6 +93,13 @@ async function check(service: Service, index: number) {
   };
 }
 
+/** What `/readyz` answers: its status and, when not ready, the problem's code. */
+async function readiness(service: Service) {
+  const response = await fetch(`${service.server.url}/readyz`);
+  const body = (await response.json()) as { code?: string };
+  return response.status === 200 ? { status: 200 } : { status: response.status, code: body.code };
+}
+
 it("answers 503 with Retry-After and charges nothing while another connection holds the SQLite write lock, then recovers", async () => {
   const service = await startService("sqlite");
   expect((await check(service, 0)).status).toBe(200);
@@ -113,13 +121,14 @@ it("answers 503 with Retry-After and charges nothing while another connection ho
     retryAfter: expect.stringMatching(/^\d+$/),
     code: "database_unavailable",
   });
+  expect(await readiness(service)).toEqual({ status: 503, code: "database_unavailable" });
   holder.exec("commit");
 
   // Released: served again without a restart, and the 503 was not counted.
   for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
   expect(await service.used()).toBe(5);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
-}, 20_000);
+}, 30_000);
 
 it("answers 503 with Retry-After and charges nothing while the SQLite file cannot be written, then recovers", async (context) => {
   const service = await startService("sqlite");
@@ -148,8 +157,7 @@ it("answers 503 with Retry-After and charges nothing while the SQLite file canno
       code: "database_unavailable",
     });
   }
-  // /readyz is not asserted here: its probe (`select 1`) reads nothing from the file, so it
-  // answers 200 while writes fail (and while another connection holds the lock).
+  expect(await readiness(service)).toEqual({ status: 503, code: "database_unavailable" });
   chattr("-i");
 
   for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);

@@ -2,7 +2,7 @@ import { type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { openDatabase } from "../../src/store/database.js";
-import { openStore } from "../../src/store/index.js";
+import { openStore, StoreUnavailableError } from "../../src/store/index.js";
 import { migrations } from "../../src/store/migrations/index.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -74,8 +74,11 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
     expect((await reopened.keys.listKeys()).map((k) => k.id)).toEqual([key.id]);
   });
 
-  it("answers ping once open", async () => {
+  it("answers ping once migrated, and calls an unmigrated database unavailable", async () => {
     const store = await open();
+    await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await store.migrate();
+    await expect(store.ping()).resolves.toBeUndefined();
     await expect(store.ping()).resolves.toBeUndefined();
   });
 

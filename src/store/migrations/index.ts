@@ -7,10 +7,12 @@ import * as initial from "./0001-initial.js";
 import * as adminAndHousekeeping from "./0002-admin-and-housekeeping.js";
 import * as recordVerdict from "./0003-record-verdict.js";
 import * as infrastructureEvidence from "./0004-infrastructure-evidence.js";
+import * as readinessProbe from "./0005-readiness-probe.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_admin_and_housekeeping": adminAndHousekeeping,
   "0003_record_verdict": recordVerdict,
   "0004_infrastructure_evidence": infrastructureEvidence,
+  "0005_readiness_probe": readinessProbe,
 };
