@@ -2,8 +2,9 @@
  * Domain age from the registries: RDAP first (routed by the IANA bootstrap), WHOIS
  * when the TLD has no RDAP or RDAP failed. Never slow and never a burden:
  * - one hard deadline per look-up covers RDAP and WHOIS together; past it the answer is null;
- * - at most 4 RDAP (2 WHOIS) queries in flight per registry; a 429 pauses that registry
- *   for its Retry-After (60 s when absent) and sends its domains to WHOIS meanwhile;
+ * - at most 4 RDAP (2 WHOIS) queries in flight per registry and 64 waiting (more are
+ *   refused at once, as a failure: registry-gates.ts); a 429 pauses that registry for
+ *   its Retry-After (60 s when absent) and sends its domains to WHOIS meanwhile;
  * - found dates are cached 30 days (they do not change), unknown ages 10 minutes;
  * - concurrent look-ups of one domain share one query.
  * A registry's "not found" (404, or no registration date) is an answer: no WHOIS then.
@@ -29,6 +30,8 @@ export interface RegistryDomainAgeLookupOptions {
 
 const RDAP_CONCURRENCY = 4;
 const WHOIS_CONCURRENCY = 2;
+/** Queries waiting per registry: more than a registry answers within a deadline is no use. */
+const MAX_WAITING = 64;
 const DEFAULT_BACK_OFF_MS = 60_000;
 const FOUND_TTL_MS = 30 * 86_400_000;
 const UNKNOWN_TTL_MS = 10 * 60_000;
@@ -51,8 +54,8 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
 
   constructor(private readonly options: RegistryDomainAgeLookupOptions) {
     this.clock = options.clock ?? (() => new Date());
-    this.rdapGates = new RegistryGates(RDAP_CONCURRENCY, this.clock);
-    this.whoisGates = new RegistryGates(WHOIS_CONCURRENCY, this.clock);
+    this.rdapGates = new RegistryGates(RDAP_CONCURRENCY, MAX_WAITING, this.clock);
+    this.whoisGates = new RegistryGates(WHOIS_CONCURRENCY, MAX_WAITING, this.clock);
   }
 
   lookup(baseDomain: string): Promise<DomainAge | null> {
@@ -83,8 +86,9 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
     try {
       return await Promise.race([this.query(domain, controller.signal).catch(() => null), deadline]);
     } finally {
+      // Nothing is left to cancel: the query finished, or the deadline aborted it. (An
+      // abort costs an AbortError with its stack trace, on every look-up.)
       clearTimeout(timer);
-      controller.abort();
     }
   }
 
@@ -94,9 +98,10 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
     if (rdap !== "failed") return rdap;
     const server = this.options.whoisOverride ?? whoisServerFor(this.options.whois, domain);
     if (!server || signal.aborted) return null;
-    const text = await this.whoisGates.run(`${server.host}:${server.port}`, () =>
+    const text = await this.whoisGates.run(`${server.host}:${server.port}`, signal, () =>
       queryWhois(server, domain, signal),
     );
+    if (text === undefined) return null;
     const createdAt = parseWhoisCreationDate(text);
     return createdAt ? { createdAt, source: "whois" } : null;
   }
@@ -106,8 +111,12 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
     if (baseUrl === undefined) return "failed";
     const registry = new URL(baseUrl).host;
     if (this.rdapGates.isBackedOff(registry)) return "failed";
-    const answer = await this.rdapGates.run(registry, () => fetchRdapRegistration(baseUrl, domain, signal));
-    switch (answer.kind) {
+    const answer = await this.rdapGates.run(registry, signal, () =>
+      fetchRdapRegistration(baseUrl, domain, signal),
+    );
+    switch (answer?.kind) {
+      case undefined:
+        return "failed";
       case "registered":
         return { createdAt: answer.createdAt, source: "rdap" };
       case "not-found":
