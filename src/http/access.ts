@@ -155,19 +155,14 @@ export function countUnitsOfBody(deps: AccessDeps): preHandlerAsyncHookHandler {
   };
 }
 
-/**
- * Gives the counted units back when the service answers with a 5xx (docs/api.md §6);
- * the remaining requests to report, null for an unlimited plan.
- */
-async function refundOnServerError(
-  deps: AccessDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<number | null> {
-  const caller = request.caller;
-  if (!caller) return 0;
+/** Whether the answer is a 5xx to a request that counted units (docs/api.md §6: they are given back). */
+function mustRefund(caller: Caller, reply: FastifyReply): boolean {
+  return caller.quota.allowed && caller.units > 0 && reply.statusCode >= 500;
+}
+
+/** Gives a 5xx answer's units back; the remaining requests to report, null for an unlimited plan. */
+async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller): Promise<number | null> {
   const { quota, units } = caller;
-  if (!quota.allowed || units === 0 || reply.statusCode < 500) return quota.remaining;
   try {
     await deps.usage.refund(caller.key, quota.periodStart, units);
     return quota.remaining === null ? null : quota.remaining + units;
@@ -183,16 +178,26 @@ async function refundOnServerError(
  * whole numbers.
  */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
-  return async (request, reply, payload) => {
+  const setHeaders = (request: FastifyRequest, reply: FastifyReply, remaining: number | null) => {
     const caller = request.caller;
-    const remaining = await refundOnServerError(deps, request, reply);
     const limit = caller ? caller.quota.limit : 0;
-    reply.header("x-ratelimit-requests-remaining", String(remaining ?? MAX_QUOTA));
-    reply.header("x-ratelimit-requests-limit", String(limit ?? MAX_QUOTA));
-    reply.header(
-      "x-ratelimit-requests-reset",
-      String(caller ? secondsUntil(caller.quota.resetAt, caller.now) : 0),
-    );
-    return payload;
+    reply.headers({
+      "x-ratelimit-requests-remaining": String(remaining ?? MAX_QUOTA),
+      "x-ratelimit-requests-limit": String(limit ?? MAX_QUOTA),
+      "x-ratelimit-requests-reset": String(caller ? secondsUntil(caller.quota.resetAt, caller.now) : 0),
+    });
+  };
+  // Synchronous unless a 5xx has units to give back: the hook runs on every answer.
+  return (request, reply, payload, done) => {
+    const caller = request.caller;
+    if (caller && mustRefund(caller, reply)) {
+      refund(deps, request, caller).then((remaining) => {
+        setHeaders(request, reply, remaining);
+        done(null, payload);
+      }, done);
+      return;
+    }
+    setHeaders(request, reply, caller ? caller.quota.remaining : 0);
+    done(null, payload);
   };
 }

@@ -3,14 +3,15 @@
  * `Authorization: Bearer`, input as a form, multipart or JSON body field, the full
  * record on success.
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { runCheck } from "../run-check.js";
 import { CheckInputSchema, CheckRecordSchema, checkingResponses } from "../schemas.js";
 
 /** A POST without any body reads as an empty form: its answer is `missing_input`, not a schema error. */
-async function emptyBodyAsForm(request: FastifyRequest): Promise<void> {
+function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.body === undefined) request.body = {};
+  done();
 }
 
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
