@@ -7,6 +7,12 @@
  * on SQLite and on PostgreSQL. The second pass must take at most 2 × the first, and the
  * server's `/healthz`, asked every 50 ms throughout, must always answer within 100 ms.
  * Domain age goes to loopback RDAP and WHOIS servers that know no domain.
+ *
+ * On one small machine the service shares the cores with what stands in for other
+ * machines: the load generator, the DNS server and the health watcher. So the service
+ * runs one worker (a core of its own), and the load generator and the DNS server run at
+ * nice 10 (recheck-load.ts): at the service's own priority they take the CPU it needs to
+ * answer in time, and what is measured is the scheduler, not the service.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -16,9 +22,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type DatabaseKind } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
-import { watchHealth } from "../harness/health-watcher.js";
+import { type HealthAnswers, watchHealth } from "../harness/health-watcher.js";
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../harness/loopback-registries.js";
 import { trafficWorld } from "../harness/traffic-world.js";
+import { startRecheckLoad } from "./recheck-load.js";
 import { type FigureRow, formatCount, printFigures, reproduce } from "./report.js";
 
 const DOMAINS = Number(process.env.BENCH_RECHECK_DOMAINS ?? 30_000);
@@ -26,6 +33,8 @@ const RUNS = Number(process.env.BENCH_RECHECK_RUNS ?? 1);
 const KINDS = (process.env.BENCH_RECHECK_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
 const PATHS = (process.env.BENCH_RECHECK_PATHS ?? "cli,http").split(",");
 const IN_FLIGHT = 64;
+/** Nice value of the load generator and the DNS server: they stand in for other machines. */
+const LOAD_NICENESS = 10;
 const HEALTH_LIMIT_MS = 100;
 const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 
@@ -70,31 +79,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Seconds one pass of `POST /v2/` over every domain takes, 64 in flight; every answer must be 200. */
-async function httpPass(url: string, key: string, domains: readonly string[]): Promise<number> {
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < domains.length) {
-      const domain = domains[next++] as string;
-      const response = await fetch(`${url}/v2/`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/x-www-form-urlencoded" },
-        body: `domain=${domain}`,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`POST /v2/ ${domain}: ${response.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return (performance.now() - started) / 1000;
-}
-
 interface Passes {
   first: number;
   second: number;
-  /** Slowest `/healthz` answer during both passes, asked from another process (HTTP only). */
-  slowestHealthMs?: number;
+  /** The `/healthz` answers during both passes, asked from another process (HTTP only). */
+  health?: HealthAnswers;
   /** The longest the service's event loop was held up during both passes (HTTP only). */
   eventLoopMaxMs?: number;
 }
@@ -120,7 +109,8 @@ async function throughHttp(domains: readonly string[], env: Env): Promise<Passes
     key: string;
   };
   const port = await freePort();
-  const server = mailrisk(["serve"], { ...env, PORT: String(port) });
+  // One worker: the other core is for the load generator, the DNS server and the watcher.
+  const server = mailrisk(["serve", "--workers", "1"], { ...env, PORT: String(port) });
   server.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -134,13 +124,18 @@ async function throughHttp(domains: readonly string[], env: Env): Promise<Passes
       await sleep(100);
     }
     await eventLoopMaxMs(url); // starts the service's event-loop delay histogram afresh
-    const health = watchHealth(url);
-    const first = await httpPass(url, key, domains);
-    await sleep(2_000);
-    const second = await httpPass(url, key, domains);
-    // The refreshes the second pass started run on; the server must stay responsive meanwhile.
-    await sleep(5_000);
-    return { first, second, slowestHealthMs: await health.stop(), eventLoopMaxMs: await eventLoopMaxMs(url) };
+    const load = await startRecheckLoad({ url, key, inFlight: IN_FLIGHT, domains }, LOAD_NICENESS);
+    const health = await watchHealth(url);
+    try {
+      const first = await load.pass();
+      await sleep(2_000);
+      const second = await load.pass();
+      // The refreshes the second pass started run on; the server must stay responsive meanwhile.
+      await sleep(5_000);
+      return { first, second, health: await health.stop(), eventLoopMaxMs: await eventLoopMaxMs(url) };
+    } finally {
+      await load.stop();
+    }
   } finally {
     server.kill("SIGTERM");
     await once(server, "exit");
@@ -150,7 +145,7 @@ async function throughHttp(domains: readonly string[], env: Env): Promise<Passes
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const world = trafficWorld({ domains: DOMAINS });
-  const dns = await startDnsServerProcess(world.fixture);
+  const dns = await startDnsServerProcess(world.fixture, { niceness: LOAD_NICENESS });
   const rdap = await startRdapServer(() => ({ status: 404 }));
   const whois = await startWhoisServer(() => "No match\r\n");
   const rows: FigureRow[] = [];
@@ -190,12 +185,13 @@ async function main(): Promise<void> {
                 null,
               ]);
             }
-            if (passes.slowestHealthMs !== undefined) {
+            if (passes.health !== undefined) {
+              const { count, p99, slowest } = passes.health;
               rows.push([
-                `${label}: slowest /healthz`,
-                `${passes.slowestHealthMs.toFixed(0)} ms`,
+                `${label}: /healthz (${formatCount(count)} asked): p99, slowest`,
+                `${p99.toFixed(0)} ms, ${slowest.toFixed(0)} ms`,
                 `≤ ${HEALTH_LIMIT_MS} ms`,
-                passes.slowestHealthMs <= HEALTH_LIMIT_MS,
+                slowest <= HEALTH_LIMIT_MS,
               ]);
             }
           } finally {

@@ -1,44 +1,72 @@
 /**
  * Asks a service's `/healthz` every `everyMs` from a child process of its own, so that
  * what it measures is the service's answer time, not the event loop of a benchmark that
- * is busy generating load. `stop()` ends the watch and gives the slowest answer in ms.
+ * is busy generating load. `watchHealth` resolves once the watcher's first, untimed
+ * request has been answered: that one pays for the child's own start (loading Node's
+ * fetch, opening the connection), which is no part of the service's answer time.
+ * `stop()` ends the watch and tells how the answers went.
  */
 import { fork } from "node:child_process";
+import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const MODULE = fileURLToPath(import.meta.url);
 
-export interface HealthWatch {
-  /** Ends the watch; the slowest `/healthz` answer it saw, in milliseconds. */
-  stop(): Promise<number>;
+/** The `/healthz` answers of a watch, in milliseconds. */
+export interface HealthAnswers {
+  count: number;
+  p99: number;
+  slowest: number;
 }
 
-export function watchHealth(url: string, everyMs = 50): HealthWatch {
+export interface HealthWatch {
+  /** Ends the watch. */
+  stop(): Promise<HealthAnswers>;
+}
+
+export async function watchHealth(url: string, everyMs = 50): Promise<HealthWatch> {
   const child = fork(MODULE, [url, String(everyMs)], { execArgv: process.execArgv });
+  const [first] = await Promise.race([
+    once(child, "message"),
+    once(child, "exit").then(([code]) => Promise.reject(new Error(`health watcher exited with ${code}`))),
+  ]);
+  if (first !== "watching") throw new Error(`health watcher said ${String(first)}`);
   return {
     stop: () =>
-      new Promise<number>((resolve, reject) => {
-        child.once("message", (slowest) => resolve(slowest as number));
+      new Promise<HealthAnswers>((resolve, reject) => {
+        child.once("message", (answers) => resolve(answers as HealthAnswers));
         child.once("exit", (code) => reject(new Error(`health watcher exited with ${code}`)));
         child.send("stop");
       }),
   };
 }
 
+async function ask(url: string): Promise<void> {
+  await fetch(`${url}/healthz`).then((response) => response.arrayBuffer());
+}
+
 async function watch(url: string, everyMs: number): Promise<void> {
-  let slowest = 0;
+  const took: number[] = [];
   let running = true;
   process.once("message", () => {
     running = false;
   });
+  await ask(url);
+  process.send?.("watching");
   while (running) {
     const started = performance.now();
-    await fetch(`${url}/healthz`).then((response) => response.arrayBuffer());
-    slowest = Math.max(slowest, performance.now() - started);
+    await ask(url);
+    took.push(performance.now() - started);
     await sleep(everyMs);
   }
-  process.send?.(slowest, () => process.exit(0));
+  took.sort((a, b) => a - b);
+  const answers: HealthAnswers = {
+    count: took.length,
+    p99: took[Math.min(took.length - 1, Math.floor(took.length * 0.99))] ?? Number.NaN,
+    slowest: took.at(-1) ?? Number.NaN,
+  };
+  process.send?.(answers, () => process.exit(0));
 }
 
 if (process.argv[1] === MODULE && process.send !== undefined) {
