@@ -88,7 +88,7 @@ async function serve(
 ): Promise<RunningServer> {
   if (!options.prepared) await prepare(store, options, logger);
   const checker = createChecker({ config, store, logger });
-  const metrics = createMetrics(checker.resolverHealth);
+  const metrics = createMetrics(checker);
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,

@@ -91,7 +91,7 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const metrics = deps.metrics ?? createMetrics(deps.checker.resolverHealth);
+  const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? { token: null };
   const clock = deps.clock ?? (() => new Date());
   const app: TypedApp = Fastify({

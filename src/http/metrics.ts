@@ -4,8 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { CheckResult } from "../service/checker.js";
-import type { ResolverHealth } from "../service/resolver-health.js";
+import type { Checker, CheckResult } from "../service/checker.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -17,7 +16,11 @@ export interface HttpMetrics {
 
 const RESOLVER_STATES = ["ok", "broken", "unreachable"] as const;
 
-export function createMetrics(resolverHealth?: ResolverHealth): HttpMetrics {
+/** The checker's side of the metrics: the resolver canary and the bounded queues. */
+export type CheckerGauges = Pick<Checker, "resolverHealth" | "load">;
+
+export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
+  const { resolverHealth } = checker;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "mailrisk_" });
   new Gauge({
@@ -31,6 +34,50 @@ export function createMetrics(resolverHealth?: ResolverHealth): HttpMetrics {
       const state = resolverHealth?.latest()?.state;
       this.reset();
       if (state) for (const each of RESOLVER_STATES) this.set({ state: each }, each === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "mailrisk_lookups",
+    help: "Look-ups holding a slot of the look-up budget (running) and waiting for one (waiting); callers' look-ups and background refreshes together.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const load = checker.load?.();
+      if (!load) return;
+      this.set({ state: "running" }, load.lookupsRunning);
+      this.set({ state: "waiting" }, load.lookupsWaiting);
+    },
+  });
+  new Gauge({
+    name: "mailrisk_background_refreshes",
+    help: "Background refreshes of stale records waiting or running (at most half the look-up budget).",
+    registers: [registry],
+    collect() {
+      const load = checker.load?.();
+      if (load) this.set(load.refreshes);
+    },
+  });
+  new Gauge({
+    name: "mailrisk_dns_queries",
+    help: "DNS queries on the wire (in_flight) and waiting for one of the resolver's slots (waiting).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const load = checker.load?.();
+      if (!load) return;
+      this.set({ state: "in_flight" }, load.dnsInFlight);
+      this.set({ state: "waiting" }, load.dnsWaiting);
+    },
+  });
+  new Counter({
+    name: "mailrisk_observations_dropped_total",
+    help: "Observations of traffic (recent domains, infrastructure evidence) dropped because the database could not keep up.",
+    registers: [registry],
+    collect() {
+      const load = checker.load?.();
+      if (!load) return;
+      this.reset();
+      this.inc(load.observationsDropped);
     },
   });
   const requests = new Counter({
@@ -59,15 +106,30 @@ export function createMetrics(resolverHealth?: ResolverHealth): HttpMetrics {
     registers: [registry],
   });
   for (const outcome of ["hit", "stale", "miss"]) cache.inc({ outcome }, 0);
+  // Children bound to their labels once: prom-client hashes a labels object on every call,
+  // and these run on every request. Routes are patterns, so the set stays small.
+  const requestsBy = new Map<string, Counter.Internal>();
+  const byOutcome = {
+    hit: { duration: checkDuration.labels("hit"), count: cache.labels("hit") },
+    stale: { duration: checkDuration.labels("stale"), count: cache.labels("stale") },
+    miss: { duration: checkDuration.labels("miss"), count: cache.labels("miss") },
+  };
 
   return {
     registry,
     countRequest(method, route, status) {
-      requests.inc({ method, route, status: String(status) });
+      const key = `${method} ${status} ${route}`;
+      let child = requestsBy.get(key);
+      if (!child) {
+        child = requests.labels(method, route, String(status));
+        requestsBy.set(key, child);
+      }
+      child.inc();
     },
     observeCheck(result, seconds) {
-      checkDuration.observe({ cache: result.cache }, seconds);
-      cache.inc({ outcome: result.cache });
+      const outcome = byOutcome[result.cache];
+      outcome.duration.observe(seconds);
+      outcome.count.inc();
       if (result.cache === "miss" && isTemporaryFailure(result.status)) {
         dnsErrors.inc({ reason: result.record.reason });
       }

@@ -29,7 +29,7 @@ import type { DomainLists } from "../core/lists.js";
 import { isTemporaryFailure, type VerdictStatus } from "../core/verdict.js";
 import type { RecordsRepository, StoredRecord } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
-import type { CacheOutcome, Checker, CheckResult } from "./checker.js";
+import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
 import type { EvidenceObservation, Observer } from "./observer.js";
 import type { ResolverHealth } from "./resolver-health.js";
@@ -60,6 +60,8 @@ export interface CachingCheckerOptions {
   lookupConcurrency?: number;
   /** Whether a stale record is answered while it is refreshed (default) or looked up again first. */
   serveStale?: boolean;
+  /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
+  dnsLoad?: () => { inFlight: number; waiting: number };
 }
 
 const DEFAULT_LOOKUP_CONCURRENCY = 64;
@@ -219,6 +221,18 @@ export class CachingChecker implements Checker {
     if (this.inflight.has(domain) || this.refreshesQueued >= this.maxRefreshesQueued) return;
     this.refreshesQueued++;
     void this.track(this.refresh(domain, previous), domain).finally(() => this.refreshesQueued--);
+  }
+
+  load(): CheckerLoad {
+    const dns = this.options.dnsLoad?.() ?? { inFlight: 0, waiting: 0 };
+    return {
+      lookupsRunning: this.lookups.activeCount,
+      lookupsWaiting: this.lookups.pendingCount,
+      refreshes: this.refreshesQueued,
+      dnsInFlight: dns.inFlight,
+      dnsWaiting: dns.waiting,
+      observationsDropped: (this.options.observer?.dropped ?? 0) + (this.options.evidence?.dropped ?? 0),
+    };
   }
 
   async drain(): Promise<void> {

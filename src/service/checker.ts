@@ -17,8 +17,25 @@ export interface CheckResult {
   cache: CacheOutcome;
 }
 
+/** How full the checker's bounded queues are now; the operator's view of the bounds (/metrics). */
+export interface CheckerLoad {
+  /** Look-ups holding a slot of the look-up budget (callers' and refreshes together). */
+  lookupsRunning: number;
+  /** Look-ups waiting for a slot. */
+  lookupsWaiting: number;
+  /** Background refreshes waiting or running (at most half the budget). */
+  refreshes: number;
+  /** DNS queries on the wire, and waiting for one of the resolver's slots. */
+  dnsInFlight: number;
+  dnsWaiting: number;
+  /** Observations (recent domains, evidence) dropped since start because too many waited. */
+  observationsDropped: number;
+}
+
 export interface Checker {
   check(input: ParsedInput): Promise<CheckResult>;
+  /** How full the bounded queues are; absent in test fakes. */
+  load?(): CheckerLoad;
   /** Waits for background refreshes to finish (graceful shutdown, tests). */
   drain(): Promise<void>;
   /** Whether the DNS resolver tells the truth (readiness, metrics); absent in test fakes. */

@@ -44,7 +44,7 @@ export function createCheckDeps(
   config: Config,
   lists: DomainLists,
   clock: () => Date,
-): CheckDeps & { resolverHealth: ResolverHealth } {
+): CheckDeps & { resolverHealth: ResolverHealth; dnsLoad: () => { inFlight: number; waiting: number } } {
   const wire = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   const resolverHealth = new ResolverHealth({ resolver: wire, canaries: CANARY_DOMAINS, clock });
   return {
@@ -52,6 +52,7 @@ export function createCheckDeps(
     typos: new TypoIndex(lists.popular),
     resolver: new GuardedResolver(wire, resolverHealth),
     resolverHealth,
+    dnsLoad: () => wire.load,
     age: config.ageLookup
       ? createDomainAgeLookup({
           bootstrapFile: rdapBootstrapFileToRead(config),
@@ -94,6 +95,7 @@ export function createChecker(options: CreateCheckerOptions): Checker {
     negativeTtlSeconds: options.config.negativeTtlSeconds,
     lookupConcurrency: options.lookupConcurrency,
     serveStale: options.serveStale,
+    dnsLoad: deps.dnsLoad,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

@@ -49,6 +49,30 @@ it("exposes requests by route and status, check latency, cache outcomes and DNS 
   expect(text).toContain("mailrisk_process_cpu_user_seconds_total");
 });
 
+it("shows how full the checker's bounded queues are, read at each scrape", async () => {
+  const load = {
+    lookupsRunning: 64,
+    lookupsWaiting: 7,
+    refreshes: 32,
+    dnsInFlight: 180,
+    dnsWaiting: 0,
+    observationsDropped: 3,
+  };
+  fixture = await openHttpFixture({ checker: { ...fakeChecker(), load: () => load } });
+  const text = (await fixture.app.inject({ url: "/metrics" })).body;
+  expect(text).toContain('mailrisk_lookups{state="running"} 64');
+  expect(text).toContain('mailrisk_lookups{state="waiting"} 7');
+  expect(text).toContain("mailrisk_background_refreshes 32");
+  expect(text).toContain('mailrisk_dns_queries{state="in_flight"} 180');
+  expect(text).toContain('mailrisk_dns_queries{state="waiting"} 0');
+  expect(text).toContain("mailrisk_observations_dropped_total 3");
+  load.observationsDropped = 5;
+  load.lookupsWaiting = 0;
+  const later = (await fixture.app.inject({ url: "/metrics" })).body;
+  expect(later).toContain("mailrisk_observations_dropped_total 5");
+  expect(later).toContain('mailrisk_lookups{state="waiting"} 0');
+});
+
 it("keeps the counters of two apps apart", async () => {
   fixture = await openHttpFixture();
   const other = await openHttpFixture();

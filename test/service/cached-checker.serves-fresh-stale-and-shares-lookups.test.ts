@@ -216,6 +216,7 @@ describe("CachingChecker", () => {
       const first = Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(script.running.now).toBe(8);
+      expect(budgeted.load()).toMatchObject({ lookupsRunning: 8, lookupsWaiting: 492, refreshes: 0 });
       script.open();
       await first;
       expect(script.running.most).toBe(8);
@@ -230,9 +231,11 @@ describe("CachingChecker", () => {
       const stale = await Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
       expect(new Set(stale.map((result) => result.cache))).toEqual(new Set(["stale"]));
       expect(script.calls).toHaveLength(4);
+      expect(budgeted.load()).toMatchObject({ lookupsRunning: 4, lookupsWaiting: 0, refreshes: 4 });
       script.open();
       await budgeted.drain();
       expect(script.running.most).toBe(4);
+      expect(budgeted.load()).toMatchObject({ lookupsRunning: 0, lookupsWaiting: 0, refreshes: 0 });
     });
 
     it("lets a caller's look-up past the refreshes while they hold half the budget", async () => {
