@@ -1,5 +1,5 @@
 /** API key secrets (docs/api.md §6): random, prefixed, shown once; only their sha-256 is stored. */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** Lower-case letters and digits without 0/1/l/o, 32 symbols: 5 bits per character. */
@@ -32,8 +32,9 @@ export function secretPrefix(secret: string): string {
   return secret.slice(0, PREFIX_LENGTH);
 }
 
+/** The one-shot `crypto.hash` (Node ≥ 20.12): no Hash object per request. */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** A key's public id, e.g. `key_7fk2mq9xa3`. */
