@@ -11,15 +11,19 @@ export interface LoadFigure {
   p99: number;
   /** Non-2xx answers, errors and timeouts. */
   failures: number;
+  /** Requests answered in the measured run. */
+  requests: number;
 }
 
-/** `seconds` of load with CONNECTIONS connections after a warm-up. */
+/** `seconds` of load with CONNECTIONS connections after a warm-up; `beforeRun` runs between the two. */
 export async function measureLoad(
   name: string,
   seconds: number,
   options: Parameters<typeof autocannon>[0],
+  beforeRun?: () => Promise<void>,
 ): Promise<LoadFigure> {
   await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  await beforeRun?.();
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
   return {
     name,
@@ -27,5 +31,6 @@ export async function measureLoad(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    requests: result.requests.total,
   };
 }
