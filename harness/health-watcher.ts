@@ -4,7 +4,7 @@
  * is busy generating load. `watchHealth` resolves once the watcher's first, untimed
  * request has been answered: that one pays for the child's own start (loading Node's
  * fetch, opening the connection), which is no part of the service's answer time.
- * `stop()` ends the watch and tells how the answers went.
+ * `stop()` ends the watch and gives the time of every answer, in ms, ascending.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -13,16 +13,9 @@ import { fileURLToPath } from "node:url";
 
 const MODULE = fileURLToPath(import.meta.url);
 
-/** The `/healthz` answers of a watch, in milliseconds. */
-export interface HealthAnswers {
-  count: number;
-  p99: number;
-  slowest: number;
-}
-
 export interface HealthWatch {
-  /** Ends the watch. */
-  stop(): Promise<HealthAnswers>;
+  /** Ends the watch; how long each `/healthz` answer took, in milliseconds, ascending. */
+  stop(): Promise<number[]>;
 }
 
 export async function watchHealth(url: string, everyMs = 50): Promise<HealthWatch> {
@@ -34,8 +27,8 @@ export async function watchHealth(url: string, everyMs = 50): Promise<HealthWatc
   if (first !== "watching") throw new Error(`health watcher said ${String(first)}`);
   return {
     stop: () =>
-      new Promise<HealthAnswers>((resolve, reject) => {
-        child.once("message", (answers) => resolve(answers as HealthAnswers));
+      new Promise<number[]>((resolve, reject) => {
+        child.once("message", (took) => resolve(took as number[]));
         child.once("exit", (code) => reject(new Error(`health watcher exited with ${code}`)));
         child.send("stop");
       }),
@@ -60,13 +53,10 @@ async function watch(url: string, everyMs: number): Promise<void> {
     took.push(performance.now() - started);
     await sleep(everyMs);
   }
-  took.sort((a, b) => a - b);
-  const answers: HealthAnswers = {
-    count: took.length,
-    p99: took[Math.min(took.length - 1, Math.floor(took.length * 0.99))] ?? Number.NaN,
-    slowest: took.at(-1) ?? Number.NaN,
-  };
-  process.send?.(answers, () => process.exit(0));
+  process.send?.(
+    took.sort((a, b) => a - b),
+    () => process.exit(0),
+  );
 }
 
 if (process.argv[1] === MODULE && process.send !== undefined) {
