@@ -4,7 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { Checker, CheckResult } from "../service/checker.js";
+import type { Checker, CheckerLoad, CheckResult } from "../service/checker.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -36,18 +36,27 @@ export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
       if (state) for (const each of RESOLVER_STATES) this.set({ state: each }, each === state ? 1 : 0);
     },
   });
-  new Gauge({
-    name: "mailrisk_lookups",
-    help: "Look-ups holding a slot of the look-up budget (running) and waiting for one (waiting); callers' look-ups and background refreshes together.",
-    labelNames: ["state"] as const,
-    registers: [registry],
-    collect() {
-      const load = checker.load?.();
-      if (!load) return;
-      this.set({ state: "running" }, load.lookupsRunning);
-      this.set({ state: "waiting" }, load.lookupsWaiting);
-    },
-  });
+  const loadGauge = (name: string, help: string, read: (load: CheckerLoad) => Record<string, number>) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["state"] as const,
+      registers: [registry],
+      collect() {
+        const load = checker.load?.();
+        if (load) for (const [state, value] of Object.entries(read(load))) this.set({ state }, value);
+      },
+    });
+  loadGauge(
+    "mailrisk_lookups",
+    "Look-ups holding a slot of the look-up budget (running) and waiting for one (waiting); callers' look-ups and background refreshes together.",
+    (load) => ({ running: load.lookupsRunning, waiting: load.lookupsWaiting }),
+  );
+  loadGauge(
+    "mailrisk_dns_queries",
+    "DNS queries on the wire (in_flight) and waiting for one of the resolver's slots (waiting).",
+    (load) => ({ in_flight: load.dnsInFlight, waiting: load.dnsWaiting }),
+  );
   new Gauge({
     name: "mailrisk_background_refreshes",
     help: "Background refreshes of stale records waiting or running (at most half the look-up budget).",
@@ -55,18 +64,6 @@ export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
     collect() {
       const load = checker.load?.();
       if (load) this.set(load.refreshes);
-    },
-  });
-  new Gauge({
-    name: "mailrisk_dns_queries",
-    help: "DNS queries on the wire (in_flight) and waiting for one of the resolver's slots (waiting).",
-    labelNames: ["state"] as const,
-    registers: [registry],
-    collect() {
-      const load = checker.load?.();
-      if (!load) return;
-      this.set({ state: "in_flight" }, load.dnsInFlight);
-      this.set({ state: "waiting" }, load.dnsWaiting);
     },
   });
   new Counter({
