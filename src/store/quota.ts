@@ -2,22 +2,76 @@
  * Quota counting (docs/api.md §6). One counter row per key and period; counting is a single
  * upsert that counts only for a key not revoked and only while the requests fit in
  * what is left, so concurrent requests on any number of instances sharing the database
- * can never count more than the quota. Written as plain SQL (valid in both dialects):
- * it runs on every API request, and Kysely's query builder would cost more than the
- * query itself on SQLite.
+ * can never count more than the quota. Written as plain SQL (valid in both dialects)
+ * and compiled once per database: it runs on every API request, and Kysely's query
+ * builder would cost more than the query itself on SQLite.
  */
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import { MAX_QUOTA } from "./plans.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
 
+/** What one counting statement is given. */
+interface UpsertValues {
+  start: number;
+  count: number;
+  keyId: string;
+  quota: number;
+}
+
+/**
+ * The counting statement; `v` holds its values (real ones, or their names when it is
+ * compiled once, below). An unlimited plan (quota null) counts every request, the count
+ * stopping at MAX_QUOTA so the 32-bit column never overflows.
+ */
+function upsertStatement(unlimited: boolean, v: Record<keyof UpsertValues, unknown>) {
+  const fits = unlimited ? sql`` : sql`and cast(${v.count} as integer) <= ${v.quota}`;
+  const add = unlimited
+    ? sql`case when usage.used > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
+      else usage.used + excluded.used end`
+    : sql`usage.used + excluded.used where usage.used + excluded.used <= ${v.quota}`;
+  return sql<{ used: number }>`
+    insert into usage (key_id, period_start, used)
+    select id, cast(${v.start} as bigint), cast(${v.count} as integer) from api_keys
+    where id = ${v.keyId} and revoked_at is null ${fits}
+    on conflict (key_id, period_start) do update set used = ${add}
+    returning used`;
+}
+
+interface CompiledUpsert {
+  sql: string;
+  /** Which value each placeholder takes, in order. */
+  names: (keyof UpsertValues)[];
+}
+
+/**
+ * The statement compiled once per database and shape: compiling it is most of what
+ * counting a request costs on SQLite. It is compiled with the values' names in place of
+ * the values, so the placeholders' order comes from the compiler, never restated here.
+ */
+const compiledUpserts = new WeakMap<Kysely<Database>, Map<boolean, CompiledUpsert>>();
+
+function compiledUpsert(db: Kysely<Database>, unlimited: boolean): CompiledUpsert {
+  let shapes = compiledUpserts.get(db);
+  if (!shapes) {
+    shapes = new Map();
+    compiledUpserts.set(db, shapes);
+  }
+  let compiled = shapes.get(unlimited);
+  if (!compiled) {
+    const names = { start: "start", count: "count", keyId: "keyId", quota: "quota" } as const;
+    const query = upsertStatement(unlimited, names).compile(db);
+    compiled = { sql: query.sql, names: query.parameters as (keyof UpsertValues)[] };
+    shapes.set(unlimited, compiled);
+  }
+  return compiled;
+}
+
 /**
  * Counts `count` units at once when all of them fit in what is left of the quota;
  * returns the new count, or undefined when nothing was counted (not enough left, or the
  * key revoked meanwhile — selecting the key makes a revocation by another process count).
- * An unlimited plan (quota null) counts every request, the count stopping at MAX_QUOTA
- * so the 32-bit column never overflows.
  */
 async function countRequests(
   db: Kysely<Database>,
@@ -25,18 +79,19 @@ async function countRequests(
   period: QuotaPeriod,
   count: number,
 ): Promise<number | undefined> {
-  const unlimited = key.quota === null;
-  const fits = unlimited ? sql`` : sql`and cast(${count} as integer) <= ${key.quota}`;
-  const add = unlimited
-    ? sql`case when usage.used > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
-      else usage.used + excluded.used end`
-    : sql`usage.used + excluded.used where usage.used + excluded.used <= ${key.quota}`;
-  const { rows } = await sql<{ used: number }>`
-    insert into usage (key_id, period_start, used)
-    select id, cast(${period.start.getTime()} as bigint), cast(${count} as integer) from api_keys
-    where id = ${key.id} and revoked_at is null ${fits}
-    on conflict (key_id, period_start) do update set used = ${add}
-    returning used`.execute(db);
+  const { sql: text, names } = compiledUpsert(db, key.quota === null);
+  const values: UpsertValues = {
+    start: period.start.getTime(),
+    count,
+    keyId: key.id,
+    quota: key.quota ?? 0,
+  };
+  const { rows } = await db.executeQuery<{ used: number }>(
+    CompiledQuery.raw(
+      text,
+      names.map((name) => values[name]),
+    ),
+  );
   return rows[0]?.used;
 }
 
