@@ -44,10 +44,10 @@ export function registrationAnswer(body: unknown): RdapAnswer {
 /** Bytes an RDAP answer may have; a domain object is a few kilobytes. */
 const MAX_ANSWER_BYTES = 1_000_000;
 
-/** Keep-alive connections per scheme; the registry gates allow 4 queries per registry. */
-const AGENTS = {
-  "http:": new HttpAgent({ keepAlive: true, maxSockets: 8 }),
-  "https:": new HttpsAgent({ keepAlive: true, maxSockets: 8 }),
+/** How each scheme is asked, with keep-alive connections; the registry gates allow 4 queries per registry. */
+const TRANSPORTS: Record<string, { send: typeof httpRequest; agent: HttpAgent }> = {
+  "http:": { send: httpRequest, agent: new HttpAgent({ keepAlive: true, maxSockets: 8 }) },
+  "https:": { send: httpsRequest, agent: new HttpsAgent({ keepAlive: true, maxSockets: 8 }) },
 };
 
 /** The whole body as text; rejects past MAX_ANSWER_BYTES. */
@@ -65,15 +65,14 @@ function readBody(response: IncomingMessage): Promise<string> {
   });
 }
 
-/** GET `url`: the response, its body unread. */
-function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+/** GET `url` over `transport`: the response, its body unread. */
+function get(
+  { send, agent }: (typeof TRANSPORTS)[string],
+  url: URL,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = send(url, {
-      agent: url.protocol === "https:" ? AGENTS["https:"] : AGENTS["http:"],
-      headers: { accept: "application/rdap+json" },
-      signal,
-    });
+    const request = send(url, { agent, headers: { accept: "application/rdap+json" }, signal });
     request.on("response", resolve);
     request.on("error", reject);
     request.end();
@@ -87,10 +86,9 @@ export async function fetchRdapRegistration(
 ): Promise<RdapAnswer> {
   try {
     const url = new URL(rdapDomainUrl(baseUrl, domain));
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      return { kind: "failed", reason: `RDAP base URL is not HTTP: ${baseUrl}` };
-    }
-    const response = await get(url, signal);
+    const transport = TRANSPORTS[url.protocol];
+    if (!transport) return { kind: "failed", reason: `RDAP base URL is not HTTP: ${baseUrl}` };
+    const response = await get(transport, url, signal);
     const status = response.statusCode ?? 0;
     if (status === 200) {
       const text = await readBody(response);
