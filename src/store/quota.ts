@@ -21,11 +21,17 @@ interface UpsertValues {
 }
 
 /**
- * The counting statement; `v` holds its values (real ones, or their names when it is
- * compiled once, below). An unlimited plan (quota null) counts every request, the count
- * stopping at MAX_QUOTA so the 32-bit column never overflows.
+ * The counting statement, with each value's name where the value goes (compiled once,
+ * below). An unlimited plan (quota null) counts every request, the count stopping at
+ * MAX_QUOTA so the 32-bit column never overflows.
  */
-function upsertStatement(unlimited: boolean, v: Record<keyof UpsertValues, unknown>) {
+function upsertStatement(unlimited: boolean) {
+  const v: Record<keyof UpsertValues, keyof UpsertValues> = {
+    start: "start",
+    count: "count",
+    keyId: "keyId",
+    quota: "quota",
+  };
   const fits = unlimited ? sql`` : sql`and cast(${v.count} as integer) <= ${v.quota}`;
   const add = unlimited
     ? sql`case when usage.used > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
@@ -60,8 +66,7 @@ function compiledUpsert(db: Kysely<Database>, unlimited: boolean): CompiledUpser
   }
   let compiled = shapes.get(unlimited);
   if (!compiled) {
-    const names = { start: "start", count: "count", keyId: "keyId", quota: "quota" } as const;
-    const query = upsertStatement(unlimited, names).compile(db);
+    const query = upsertStatement(unlimited).compile(db);
     compiled = { sql: query.sql, names: query.parameters as (keyof UpsertValues)[] };
     shapes.set(unlimited, compiled);
   }
