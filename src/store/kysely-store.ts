@@ -26,11 +26,12 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   // file locked by another process, or read-only) cannot count a request either. Any
   // failure of the probe means "not ready", a schema not migrated yet included.
   const ping = async () => {
+    const probedAt = Date.now();
     try {
       await db
         .insertInto("readiness_probe")
-        .values({ id: 1, probed_at: Date.now() })
-        .onConflict((oc) => oc.column("id").doUpdateSet({ probed_at: Date.now() }))
+        .values({ id: 1, probed_at: probedAt })
+        .onConflict((oc) => oc.column("id").doUpdateSet({ probed_at: probedAt }))
         .execute();
     } catch (error) {
       throw new StoreUnavailableError(error);
