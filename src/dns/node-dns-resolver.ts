@@ -57,6 +57,12 @@ const ERROR_CODES: Readonly<Record<string, DnsFailureCode>> = {
   EREFUSED: "refused",
 };
 
+/** Queries on the wire and waiting for a slot (`NodeDnsResolver.load`). */
+export interface ResolverLoad {
+  inFlight: number;
+  waiting: number;
+}
+
 interface Channel {
   resolver: Resolver;
   /** Queries started here that have neither settled nor passed their deadline. */
@@ -73,7 +79,7 @@ export class NodeDnsResolver implements DnsResolver {
   }
 
   /** Queries sent and not yet settled, and queries waiting for a slot. */
-  get load(): { inFlight: number; waiting: number } {
+  get load(): ResolverLoad {
     return { inFlight: this.limit.activeCount, waiting: this.limit.pendingCount };
   }
 

@@ -27,6 +27,7 @@ import { type DomainCheck, forAddress, storedCheck, verdictOf } from "../core/ch
 import type { ParsedInput } from "../core/input.js";
 import type { DomainLists } from "../core/lists.js";
 import { isTemporaryFailure, type VerdictStatus } from "../core/verdict.js";
+import type { ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { RecordsRepository, StoredRecord } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
@@ -61,7 +62,7 @@ export interface CachingCheckerOptions {
   /** Whether a stale record is answered while it is refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
-  dnsLoad?: () => { inFlight: number; waiting: number };
+  dnsLoad?: () => ResolverLoad;
 }
 
 const DEFAULT_LOOKUP_CONCURRENCY = 64;

@@ -10,7 +10,7 @@ import type { DomainLists } from "../core/lists.js";
 import { TypoIndex } from "../core/typo.js";
 import { loadDomainLists } from "../data/domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
-import { NodeDnsResolver } from "../dns/node-dns-resolver.js";
+import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
 import { checkWithinAgeBudget } from "./age-budget.js";
 import { CachingChecker } from "./cached-checker.js";
@@ -44,7 +44,7 @@ export function createCheckDeps(
   config: Config,
   lists: DomainLists,
   clock: () => Date,
-): CheckDeps & { resolverHealth: ResolverHealth; dnsLoad: () => { inFlight: number; waiting: number } } {
+): CheckDeps & { resolverHealth: ResolverHealth; dnsLoad: () => ResolverLoad } {
   const wire = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   const resolverHealth = new ResolverHealth({ resolver: wire, canaries: CANARY_DOMAINS, clock });
   return {
