@@ -212,17 +212,12 @@ function report(hello: Figure, comparisons: Comparison[], loadBefore: number): v
   console.log(
     `\ntargets: POST /v2/ ≥ 0.7 ×, GET / ≥ 0.8 × the bare route with the same answer ("× same"), p99 ≤ ${P99_LIMIT_MS} ms; "server µs": the server's CPU per request`,
   );
+  const figures = (figure: Figure) =>
+    `${formatCount(figure.rps)} req/s, p99 ${figure.p99.toFixed(1)} ms, ${figure.cpuMicros.toFixed(0)} µs CPU`;
   printFiguresLine("mailrisk HTTP benchmark", "bench:http", [
-    [
-      hello.name,
-      `${formatCount(hello.rps)} req/s, p99 ${hello.p99.toFixed(1)} ms, ${hello.cpuMicros.toFixed(0)} µs CPU`,
-      "baseline",
-      null,
-    ],
+    [hello.name, figures(hello), "baseline", null],
     ...comparisons.flatMap((comparison): FigureRow[] => {
       const { route, sameAnswer, atLeast } = comparison;
-      const figures = (figure: Figure) =>
-        `${formatCount(figure.rps)} req/s, p99 ${figure.p99.toFixed(1)} ms, ${figure.cpuMicros.toFixed(0)} µs CPU`;
       return [
         [sameAnswer.name, figures(sameAnswer), "baseline", null],
         [
