@@ -5,7 +5,11 @@
  * - usage rows of periods that ended more than USAGE_RETENTION_DAYS ago;
  * - records last checked more than RECORD_TTL + RECORD_GRACE_DAYS ago (a record that
  *   old is stale anyway; its domain's next check starts afresh, `block_status_changed_at`
- *   included).
+ *   included);
+ * - infrastructure evidence no fresh look-up has seen for EVIDENCE_RETENTION_DAYS (a
+ *   domain still in traffic is looked up again at least every RECORD_TTL, which renews
+ *   its evidence; what nobody has confirmed for a year no longer describes who runs that
+ *   host, and the table would otherwise keep a row for every domain ever checked).
  *
  * It runs a minute after start and then every hour, on an unref'd timer (it never keeps
  * the process alive), one run at a time. Each run deletes in batches of BATCH_SIZE rows,
@@ -21,6 +25,7 @@ import type { HousekeepingRepository } from "./store/types.js";
 const DAY_MS = 86_400_000;
 export const USAGE_RETENTION_DAYS = 400;
 export const RECORD_GRACE_DAYS = 30;
+export const EVIDENCE_RETENTION_DAYS = 400;
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
 export const BATCH_SIZE = 1000;
@@ -41,6 +46,7 @@ export interface HousekeepingOptions {
 export interface PruneCounts {
   usage: number;
   records: number;
+  evidence: number;
 }
 
 export interface Housekeeping {
@@ -50,14 +56,15 @@ export interface Housekeeping {
   stop(): Promise<void>;
 }
 
-/** The two cut-offs of a run at `now`. */
+/** The cut-offs of a run at `now`. */
 export function pruneCutoffs(
   now: Date,
   recordTtlSeconds: number,
-): { usageEndedBefore: Date; recordsCheckedBefore: Date } {
+): { usageEndedBefore: Date; recordsCheckedBefore: Date; evidenceSeenBefore: Date } {
   return {
     usageEndedBefore: new Date(now.getTime() - USAGE_RETENTION_DAYS * DAY_MS),
     recordsCheckedBefore: new Date(now.getTime() - recordTtlSeconds * 1000 - RECORD_GRACE_DAYS * DAY_MS),
+    evidenceSeenBefore: new Date(now.getTime() - EVIDENCE_RETENTION_DAYS * DAY_MS),
   };
 }
 
@@ -88,8 +95,12 @@ export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
       records: await pruneInBatches((limit) =>
         housekeeping.pruneRecords(cutoffs.recordsCheckedBefore, limit),
       ),
+      evidence: await pruneInBatches((limit) =>
+        housekeeping.pruneEvidence(cutoffs.evidenceSeenBefore, limit),
+      ),
     };
-    if (counts.usage > 0 || counts.records > 0) logger?.info(counts, "housekeeping pruned old rows");
+    if (counts.usage > 0 || counts.records > 0 || counts.evidence > 0)
+      logger?.info(counts, "housekeeping pruned old rows");
     return counts;
   }
 

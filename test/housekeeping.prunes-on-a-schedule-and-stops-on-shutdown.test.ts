@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../harness/databases.js";
 import { sampleRecord, sampleVerdict } from "../harness/sample-record.js";
 import {
+  EVIDENCE_RETENTION_DAYS,
   pruneCutoffs,
   RECORD_GRACE_DAYS,
   startHousekeeping,
@@ -20,7 +21,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
   });
   afterEach(() => db.cleanup());
 
-  it("prunes old usage periods and long-expired records as the clock moves, in batches", async () => {
+  it("prunes old usage periods, long-expired records and unseen evidence as the clock moves, in batches", async () => {
     const { key, secret } = await db.store.keys.createKey({ plan: "free", now: START });
     await db.store.usage.authorize(secret, START);
     for (let i = 0; i < 5; i++) {
@@ -31,6 +32,18 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         START,
       );
     }
+    const evidence = {
+      mxHosts: ["mx.shared.example"],
+      mxIps: ["192.0.2.1"],
+      nameServers: [],
+      listed: "unknown" as const,
+      service: null,
+    };
+    await db.store.infrastructure.recordEvidence([
+      { evidence: { ...evidence, domain: "old.example" }, seenAt: START },
+      { evidence: { ...evidence, domain: "renewed.example" }, seenAt: START },
+      { evidence: { ...evidence, domain: "renewed.example" }, seenAt: new Date(START.getTime() + 100 * DAY) },
+    ]);
     let now = START;
     const housekeeping = startHousekeeping({
       housekeeping: db.store.housekeeping,
@@ -42,12 +55,19 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
     try {
       // Records are kept RECORD_TTL + 30 days; the first period (30 days) is kept 400 days after it ends.
       now = new Date(START.getTime() + TTL_SECONDS * 1000 + RECORD_GRACE_DAYS * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0 });
+      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 0 });
       now = new Date(now.getTime() + 1);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 5 });
+      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 5, evidence: 0 });
+
+      // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
+      now = new Date(START.getTime() + EVIDENCE_RETENTION_DAYS * DAY + 1);
+      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 2 });
+      expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
+        "renewed.example",
+      ]);
 
       now = new Date(START.getTime() + (30 + USAGE_RETENTION_DAYS) * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 1, records: 0 });
+      expect(await housekeeping.runOnce()).toEqual({ usage: 1, records: 0, evidence: 0 });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
       await housekeeping.stop();
@@ -59,6 +79,7 @@ it("computes its cut-offs from the clock and RECORD_TTL", () => {
   expect(pruneCutoffs(new Date(1000 * DAY), 3600)).toEqual({
     usageEndedBefore: new Date((1000 - USAGE_RETENTION_DAYS) * DAY),
     recordsCheckedBefore: new Date((1000 - RECORD_GRACE_DAYS) * DAY - 3_600_000),
+    evidenceSeenBefore: new Date((1000 - EVIDENCE_RETENTION_DAYS) * DAY),
   });
 });
 
@@ -77,6 +98,10 @@ function endlessRepository() {
         release = resolve;
         setTimeout(resolve, 5);
       });
+      return limit;
+    },
+    async pruneEvidence(_cutoff, limit) {
+      calls.push("evidence");
       return limit;
     },
   };
@@ -112,6 +137,9 @@ it("logs a failed run and keeps its schedule", async () => {
         throw new Error("database unreachable");
       },
       async pruneRecords() {
+        return 0;
+      },
+      async pruneEvidence() {
         return 0;
       },
     },

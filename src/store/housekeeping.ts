@@ -1,7 +1,7 @@
 /**
  * Pruning for the housekeeping task (docs/api.md §8; the schedule is src/housekeeping.ts).
  * Each call is one delete of at most `limit` rows, found through the indexes of
- * migration 0002, so no statement holds a lock for long.
+ * migrations 0002 and 0006, so no statement holds a lock for long.
  */
 import { type Kysely, sql } from "kysely";
 import { deleteRecordsBatch } from "./records.js";
@@ -27,9 +27,20 @@ async function pruneUsage(db: Kysely<Database>, endedBefore: Date, limit: number
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/** Evidence rows no fresh look-up has seen since `seenBefore`, found by migration 0006's index. */
+async function pruneEvidence(db: Kysely<Database>, seenBefore: Date, limit: number): Promise<number> {
+  const result = await sql`
+    delete from infrastructure_evidence where (kind, value, domain) in (
+      select kind, value, domain from infrastructure_evidence
+      where last_seen < ${seenBefore.getTime()}
+      limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
 export function createHousekeepingRepository(db: Kysely<Database>): HousekeepingRepository {
   return {
     pruneUsage: (endedBefore, limit) => pruneUsage(db, endedBefore, limit),
     pruneRecords: (checkedBefore, limit) => deleteRecordsBatch(db, checkedBefore, limit),
+    pruneEvidence: (seenBefore, limit) => pruneEvidence(db, seenBefore, limit),
   };
 }

@@ -152,6 +152,8 @@ export interface HousekeepingRepository {
   pruneUsage(endedBefore: Date, limit: number): Promise<number>;
   /** Records last checked before `checkedBefore`. */
   pruneRecords(checkedBefore: Date, limit: number): Promise<number>;
+  /** Infrastructure evidence (one row per piece and domain) last seen before `seenBefore`. */
+  pruneEvidence(seenBefore: Date, limit: number): Promise<number>;
 }
 
 /** Recently checked domains (docs/api.md §7): domains only, never addresses. */

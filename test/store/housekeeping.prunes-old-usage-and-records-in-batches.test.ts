@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import type { EvidenceEntry } from "../../src/store/types.js";
 
 const DAY = 86_400_000;
 const CREATED = new Date("2024-01-01T00:00:00Z");
@@ -57,6 +58,41 @@ describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
     expect(await db.store.housekeeping.pruneRecords(at(10), 2)).toBe(0);
     expect(await db.store.records.getRecord("d2.example")).toBeUndefined();
     expect(await db.store.records.getRecord("d3.example")).toBeDefined();
+  });
+
+  it("deletes evidence last seen before the cut-off, in batches, over 20,000 rows", async () => {
+    // 10,000 domains on 100 shared MX hosts and their own name servers: two rows each.
+    const sighting = (index: number, day: number): EvidenceEntry => ({
+      evidence: {
+        domain: `d${index}.example`,
+        mxHosts: [`mx${index % 100}.shared.example`],
+        mxIps: [],
+        nameServers: [`ns.d${index}.example`],
+        listed: index % 3 === 0 ? "disposable" : "unknown",
+        service: index % 3 === 0 ? "shared.example" : null,
+      },
+      seenAt: at(day),
+    });
+    const indexes = Array.from({ length: 10_000 }, (_, index) => index);
+    await db.store.infrastructure.recordEvidence(indexes.map((index) => sighting(index, 0)));
+    // Domains 0–99, 200–299, … are seen again on day 100: their rows stay, the others go.
+    const seenAgain = indexes.filter((index) => Math.floor(index / 100) % 2 === 0);
+    await db.store.infrastructure.recordEvidence(seenAgain.map((index) => sighting(index, 100)));
+    const before = await db.store.infrastructure.listInfrastructure(1);
+
+    let deleted = 0;
+    for (let batch = 0; batch < 20; batch++)
+      deleted += await db.store.housekeeping.pruneEvidence(at(50), 1000);
+    expect(deleted).toBe(10_000);
+    expect(await db.store.housekeeping.pruneEvidence(at(50), 1000)).toBe(0);
+
+    expect(await db.store.infrastructure.domainsOn("ns", "ns.d100.example", 5)).toEqual([]);
+    expect(await db.store.infrastructure.domainsOn("ns", "ns.d1.example", 5)).toEqual(["d1.example"]);
+    const after = await db.store.infrastructure.listInfrastructure(1);
+    const host = (list: typeof before) => list.find((summary) => summary.value === "mx0.shared.example");
+    // mx0 carried d0, d100, … d9900, every third listed disposable; d0, d200, … d9800 remain.
+    expect(host(before)).toMatchObject({ disposable: 34, unknown: 66 });
+    expect(host(after)).toMatchObject({ disposable: 17, unknown: 33 });
   });
 
   it("purges named records and all records", async () => {

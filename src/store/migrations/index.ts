@@ -8,6 +8,7 @@ import * as adminAndHousekeeping from "./0002-admin-and-housekeeping.js";
 import * as recordVerdict from "./0003-record-verdict.js";
 import * as infrastructureEvidence from "./0004-infrastructure-evidence.js";
 import * as readinessProbe from "./0005-readiness-probe.js";
+import * as evidenceLastSeen from "./0006-evidence-last-seen.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003_record_verdict": recordVerdict,
   "0004_infrastructure_evidence": infrastructureEvidence,
   "0005_readiness_probe": readinessProbe,
+  "0006_evidence_last_seen": evidenceLastSeen,
 };
