@@ -80,11 +80,11 @@ describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
     await db.store.infrastructure.recordEvidence(seenAgain.map((index) => sighting(index, 100)));
     const before = await db.store.infrastructure.listInfrastructure(1);
 
-    let deleted = 0;
-    for (let batch = 0; batch < 20; batch++)
-      deleted += await db.store.housekeeping.pruneEvidence(at(50), 1000);
-    expect(deleted).toBe(10_000);
-    expect(await db.store.housekeeping.pruneEvidence(at(50), 1000)).toBe(0);
+    // Each call deletes at most its limit, until none are left.
+    const batches: number[] = [];
+    do batches.push(await db.store.housekeeping.pruneEvidence(at(50), 1000));
+    while (batches.length <= 10 && batches.at(-1) !== 0);
+    expect(batches).toEqual([...Array<number>(10).fill(1000), 0]);
 
     expect(await db.store.infrastructure.domainsOn("ns", "ns.d100.example", 5)).toEqual([]);
     expect(await db.store.infrastructure.domainsOn("ns", "ns.d1.example", 5)).toEqual(["d1.example"]);
