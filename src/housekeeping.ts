@@ -99,7 +99,7 @@ export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
         housekeeping.pruneEvidence(cutoffs.evidenceSeenBefore, limit),
       ),
     };
-    if (counts.usage > 0 || counts.records > 0 || counts.evidence > 0)
+    if (Object.values(counts).some((deleted) => deleted > 0))
       logger?.info(counts, "housekeeping pruned old rows");
     return counts;
   }
