@@ -4,7 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { Checker, CheckerLoad, CheckResult } from "../service/checker.js";
+import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "../service/checker.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -15,6 +15,51 @@ export interface HttpMetrics {
 }
 
 const RESOLVER_STATES = ["ok", "broken", "unreachable"] as const;
+
+/*
+ * The request counter, the cache counter and the check-duration histogram change on
+ * every request, and prom-client hashes the labels and allocates on every `inc` and
+ * `observe`, even a bound child's. So the hot path keeps plain numbers (and a buffer of
+ * durations), which the metrics' `collect` hands to prom-client whenever the registry
+ * is read: a scrape, or a cluster primary asking its workers (METRICS_PORT).
+ */
+
+/** Increments of one labelled counter not yet added to it. */
+interface PendingCount<L extends string> {
+  labels: Record<L, string>;
+  pending: number;
+}
+
+function pendingCount<L extends string>(labels: Record<L, string>): PendingCount<L> {
+  return { labels, pending: 0 };
+}
+
+function addPending<L extends string>(counter: Counter<L>, count: PendingCount<L>): void {
+  if (count.pending === 0) return;
+  counter.inc(count.labels, count.pending);
+  count.pending = 0;
+}
+
+/** Observations a histogram child is given at once, when they fill the buffer or the registry is read. */
+const OBSERVATIONS_BUFFERED = 1024;
+
+/** Observations of one histogram child not yet given to it. */
+class PendingObservations {
+  private readonly values = new Float64Array(OBSERVATIONS_BUFFERED);
+  private length = 0;
+
+  constructor(private readonly child: Histogram.Internal<string>) {}
+
+  add(value: number): void {
+    this.values[this.length++] = value;
+    if (this.length === this.values.length) this.flush();
+  }
+
+  flush(): void {
+    for (let index = 0; index < this.length; index++) this.child.observe(this.values[index] ?? 0);
+    this.length = 0;
+  }
+}
 
 /** The checker's side of the metrics: the resolver canary and the bounded queues. */
 export type CheckerGauges = Pick<Checker, "resolverHealth" | "load">;
@@ -77,11 +122,16 @@ export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
       this.inc(load.observationsDropped);
     },
   });
-  const requests = new Counter({
+  // By method, status and route pattern (never the raw URL), so the set stays small.
+  const requestCounts = new Map<string, PendingCount<"method" | "route" | "status">>();
+  new Counter({
     name: "mailrisk_http_requests_total",
     help: "HTTP requests answered, by method, route pattern and status.",
     labelNames: ["method", "route", "status"] as const,
     registers: [registry],
+    collect() {
+      for (const count of requestCounts.values()) addPending(this, count);
+    },
   });
   const checkDuration = new Histogram({
     name: "mailrisk_check_duration_seconds",
@@ -89,44 +139,51 @@ export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
     labelNames: ["cache"] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
+    collect() {
+      for (const { duration } of Object.values(byOutcome)) duration.flush();
+    },
   });
+  const outcomeMetrics = (name: CacheOutcome) => ({
+    duration: new PendingObservations(checkDuration.labels(name)),
+    count: pendingCount({ outcome: name }),
+  });
+  const byOutcome = {
+    hit: outcomeMetrics("hit"),
+    stale: outcomeMetrics("stale"),
+    miss: outcomeMetrics("miss"),
+  };
   const cache = new Counter({
     name: "mailrisk_record_cache_total",
     help: "Checks by record cache outcome (hit, stale, miss).",
     labelNames: ["outcome"] as const,
     registers: [registry],
+    collect() {
+      for (const { count } of Object.values(byOutcome)) addPending(this, count);
+    },
   });
+  for (const { count } of Object.values(byOutcome)) cache.inc(count.labels, 0);
   const dnsErrors = new Counter({
     name: "mailrisk_dns_errors_total",
     help: "Fresh lookups whose record says the DNS failed, by reason.",
     labelNames: ["reason"] as const,
     registers: [registry],
   });
-  for (const outcome of ["hit", "stale", "miss"]) cache.inc({ outcome }, 0);
-  // Children bound to their labels once: prom-client hashes a labels object on every call,
-  // and these run on every request. Routes are patterns, so the set stays small.
-  const requestsBy = new Map<string, Counter.Internal>();
-  const byOutcome = {
-    hit: { duration: checkDuration.labels("hit"), count: cache.labels("hit") },
-    stale: { duration: checkDuration.labels("stale"), count: cache.labels("stale") },
-    miss: { duration: checkDuration.labels("miss"), count: cache.labels("miss") },
-  };
 
   return {
     registry,
     countRequest(method, route, status) {
       const key = `${method} ${status} ${route}`;
-      let child = requestsBy.get(key);
-      if (!child) {
-        child = requests.labels(method, route, String(status));
-        requestsBy.set(key, child);
+      let count = requestCounts.get(key);
+      if (!count) {
+        count = pendingCount({ method, route, status: String(status) });
+        requestCounts.set(key, count);
       }
-      child.inc();
+      count.pending++;
     },
     observeCheck(result, seconds) {
       const outcome = byOutcome[result.cache];
-      outcome.duration.observe(seconds);
-      outcome.count.inc();
+      outcome.duration.add(seconds);
+      outcome.count.pending++;
       if (result.cache === "miss" && isTemporaryFailure(result.status)) {
         dnsErrors.inc({ reason: result.record.reason });
       }
