@@ -90,7 +90,10 @@ export class CachingChecker implements Checker {
   private readonly background = new Set<Promise<unknown>>();
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
-  private readonly remembered: LRUCache<string, StoredRecord>;
+  /** Records read from or saved to the store, each with the time (ms) until which it is answered from memory. */
+  private readonly remembered = new LRUCache<string, { stored: StoredRecord; until: number }>({
+    max: 10_000,
+  });
   /** The look-up budget, shared by callers' look-ups and background refreshes. */
   private readonly lookups: LimitFunction;
   /** Refreshes waiting or running; at most the refresh share of the budget. */
@@ -106,32 +109,34 @@ export class CachingChecker implements Checker {
     // A caller's look-up never queues behind more than half the budget's worth of refreshes.
     this.maxRefreshesQueued = Math.max(1, Math.floor(concurrency / 2));
     // Every expiry runs on the checker's clock, like the records' own freshness.
-    const perf = { now: () => options.clock().getTime() };
-    const timed = (ttlMs: number) => ({ max: 10_000, ttl: ttlMs, ttlResolution: 0, perf });
-    this.failedRecently = new LRUCache(timed(this.temporaryTtlMs()));
-    this.remembered = new LRUCache(timed(REMEMBER_SECONDS * 1000));
+    this.failedRecently = new LRUCache({
+      max: 10_000,
+      ttl: this.temporaryTtlMs(),
+      ttlResolution: 0,
+      perf: { now: () => options.clock().getTime() },
+    });
   }
 
   private temporaryTtlMs(): number {
     return (this.options.temporaryTtlSeconds ?? 60) * 1000;
   }
 
-  private isFresh(status: VerdictStatus, checkedAt: Date): boolean {
+  private isFresh(status: VerdictStatus, checkedAt: Date, now: Date): boolean {
     const { ttlSeconds, negativeTtlSeconds = ttlSeconds } = this.options;
     const ttlMs = isTemporaryFailure(status)
       ? this.temporaryTtlMs()
       : (isNegative(status) ? negativeTtlSeconds : ttlSeconds) * 1000;
-    return this.options.clock().getTime() - checkedAt.getTime() < ttlMs;
+    return now.getTime() - checkedAt.getTime() < ttlMs;
   }
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
     const { learned } = this.options;
-    if (learned) {
-      if (!learned.loaded) await learned.ready;
-      learned.refreshIfOld();
-    }
-    const stored = this.remembered.get(domain) ?? (await this.read(domain));
+    if (learned && !learned.loaded) await learned.ready;
+    // One reading of the clock per check (a cache hit is answered in microseconds).
+    const now = this.options.clock();
+    learned?.refreshIfOld(now);
+    const stored = this.recall(domain, now) ?? (await this.read(domain, now));
     // A record saved before the store kept verdicts counts as missing: it is checked again.
     const cached = stored?.verdict ? storedCheck(stored.record, stored.verdict) : undefined;
     let result: { check: DomainCheck; cache: CacheOutcome };
@@ -143,7 +148,7 @@ export class CachingChecker implements Checker {
     ) {
       // Checked before infrastructure it uses was learnt disposable: never answered as it was.
       result = { check: await this.refresh(domain, cached), cache: "miss" };
-    } else if (stored && cached && this.isFresh(cached.status, stored.checkedAt)) {
+    } else if (stored && cached && this.isFresh(cached.status, stored.checkedAt, now)) {
       result = { check: cached, cache: "hit" };
     } else if (cached && (this.options.serveStale === false || isNegative(cached.status))) {
       // A stale "does not exist" is never served: the domain may have been registered since.
@@ -156,7 +161,7 @@ export class CachingChecker implements Checker {
     }
     this.options.observer?.observe({
       domain,
-      at: this.options.clock(),
+      at: now,
       cache: result.cache,
       record: result.check.record,
     });
@@ -164,9 +169,21 @@ export class CachingChecker implements Checker {
     return { record, status, cache: result.cache };
   }
 
-  private async read(domain: string): Promise<StoredRecord | undefined> {
+  /** The record remembered from the store, unless REMEMBER_SECONDS have passed since. */
+  private recall(domain: string, now: Date): StoredRecord | undefined {
+    const entry = this.remembered.get(domain);
+    if (entry === undefined || entry.until > now.getTime()) return entry?.stored;
+    this.remembered.delete(domain);
+    return undefined;
+  }
+
+  private remember(domain: string, stored: StoredRecord, now: Date): void {
+    this.remembered.set(domain, { stored, until: now.getTime() + REMEMBER_SECONDS * 1000 });
+  }
+
+  private async read(domain: string, now: Date): Promise<StoredRecord | undefined> {
     const stored = await this.options.records.getRecord(domain);
-    if (stored) this.remembered.set(domain, stored);
+    if (stored) this.remember(domain, stored, now);
     return stored;
   }
 
@@ -197,7 +214,7 @@ export class CachingChecker implements Checker {
     const checkedAt = this.options.clock();
     const verdict = verdictOf(check);
     const record = await this.options.records.saveRecord(check.record, verdict, checkedAt);
-    this.remembered.set(check.record.domain, { record, verdict, checkedAt });
+    this.remember(check.record.domain, { record, verdict, checkedAt }, checkedAt);
     if (check.evidence) {
       this.options.evidence?.observe({
         domain: check.evidence.domain,

@@ -72,9 +72,9 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     });
   }
 
-  /** Starts a reload when the snapshot is older than `reloadMs` and none runs. */
-  refreshIfOld(): void {
-    if (this.loading === undefined && this.options.clock().getTime() - this.loadedAt >= this.reloadMs) {
+  /** Starts a reload when the snapshot is older than `reloadMs` at `now` and none runs. */
+  refreshIfOld(now: Date): void {
+    if (this.loading === undefined && now.getTime() - this.loadedAt >= this.reloadMs) {
       void this.reload();
     }
   }
