@@ -7,10 +7,15 @@ export interface QuotaPeriod {
   end: Date;
 }
 
-/** The period that contains `now`; before the key's creation, its first period. */
-export function quotaPeriod(createdAt: Date, periodDays: number, now: Date): QuotaPeriod {
+/** The start (ms) of the period that contains `now`; before the key's creation, of its first period. */
+export function quotaPeriodStart(createdAt: Date, periodDays: number, now: Date): number {
   const length = periodDays * DAY_MS;
   const elapsed = Math.max(0, now.getTime() - createdAt.getTime());
-  const start = createdAt.getTime() + Math.floor(elapsed / length) * length;
-  return { start: new Date(start), end: new Date(start + length) };
+  return createdAt.getTime() + Math.floor(elapsed / length) * length;
+}
+
+/** The period that contains `now`; before the key's creation, its first period. */
+export function quotaPeriod(createdAt: Date, periodDays: number, now: Date): QuotaPeriod {
+  const start = quotaPeriodStart(createdAt, periodDays, now);
+  return { start: new Date(start), end: new Date(start + periodDays * DAY_MS) };
 }
