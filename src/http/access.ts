@@ -17,10 +17,11 @@ import type {
   onRequestAsyncHookHandler,
   onSendHookHandler,
   preHandlerAsyncHookHandler,
+  RouteOptions,
 } from "fastify";
 import { formatTimestamp } from "../core/record.js";
 import { MAX_QUOTA } from "../store/plans.js";
-import type { AuthenticatedKey, Authorization, QuotaState, UsageRepository } from "../store/types.js";
+import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
 
@@ -81,16 +82,16 @@ function secondsUntil(when: Date, now: Date): number {
   return Math.max(0, Math.ceil((when.getTime() - now.getTime()) / 1000));
 }
 
-/** The first candidate secret (plain, or base64-decoded) that names a live key; that one is counted. */
+/** The caller named by the first candidate secret (plain, or base64-decoded) of a live key; that one is counted. */
 async function authorize(
   usage: QuotaGate,
   candidates: string[],
   now: Date,
   units: number,
-): Promise<(Authorization & { secret: string }) | undefined> {
+): Promise<Caller | undefined> {
   for (const secret of candidates) {
     const authorization = await usage.authorize(secret, now, units);
-    if (authorization) return { ...authorization, secret };
+    if (authorization) return { key: authorization.key, quota: authorization.quota, now, units, secret };
   }
   return undefined;
 }
@@ -112,21 +113,23 @@ function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem
   );
 }
 
-/** The `onRequest` hook of the checking routes: 401 or 429, or lets the request on. */
-export function accessHook(deps: AccessDeps): onRequestAsyncHookHandler {
+/**
+ * The `onRequest` hook of one checking route, bound to the route's config (read once,
+ * not per request): 401 or 429, or lets the request on.
+ */
+export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyncHookHandler {
+  const { credentials: scheme, units: cost = 1 } = route.config ?? {};
+  const units = typeof cost === "function" ? 0 : cost;
+  if (!scheme) throw new Error(`checking route ${route.method} ${route.url} names no credentials`);
   return async (request) => {
-    const { credentials: scheme, units: cost = 1 } = request.routeOptions.config;
-    const units = typeof cost === "function" ? 0 : cost;
-    if (!scheme) throw new Error(`checking route ${request.routeOptions.url} names no credentials`);
     const credentials = readCredentials(scheme, request.headers);
     if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key");
     if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key");
     const now = deps.clock();
-    const authorization = await authorize(deps.usage, credentials.candidates, now, units);
-    if (!authorization) throw unauthorized(scheme, "invalid_api_key");
-    const { key, quota, secret } = authorization;
-    request.caller = { key, quota, now, units, secret };
-    if (!quota.allowed) throw quotaExceeded(quota, now, units);
+    const caller = await authorize(deps.usage, credentials.candidates, now, units);
+    if (!caller) throw unauthorized(scheme, "invalid_api_key");
+    request.caller = caller;
+    if (!caller.quota.allowed) throw quotaExceeded(caller.quota, now, units);
   };
 }
 

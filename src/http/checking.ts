@@ -4,8 +4,9 @@
  *
  *   checking scope   `onSend`: rate-limit headers and the refund of a 5xx, on every
  *                    answer of a checking path, the 405 answers included
- *     access scope   `onRequest`: authentication (401) and quota (429), counting the
- *                    units the route's config names (default 1)
+ *     access scope   each route's `onRequest` (added by `onRoute`, bound to the route's
+ *                    config): authentication (401) and quota (429), counting the units
+ *                    the config names (default 1)
  *       GET /  (gateway)   POST /v2/  (direct)   GET /v2/usage  (units 0: counts nothing)
  *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
  *
@@ -20,6 +21,11 @@ import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
 import { usageRoute } from "./routes/usage.js";
 
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
 export async function checkingPlugin(
   app: TypedApp,
   deps: CheckingDeps & { bulkMaxItems?: number },
@@ -28,7 +34,10 @@ export async function checkingPlugin(
   app.addHook("onSend", rateLimitHeadersHook(deps));
   await withMethodNotAllowed(app, async (checking) => {
     await checking.register(async (access) => {
-      access.addHook("onRequest", accessHook(deps));
+      // Each route's own access hook, bound to its config when it is declared.
+      access.addHook("onRoute", (route) => {
+        route.onRequest = [accessHook(deps, route), ...asArray(route.onRequest)];
+      });
       gatewayCheckRoute(access, deps);
       directCheckRoute(access, deps);
       usageRoute(access);

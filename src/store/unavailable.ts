@@ -54,17 +54,25 @@ export function toStoreError(error: unknown): unknown {
   return new StoreUnavailableError(error);
 }
 
-/** The same object with every method's failures passed through `toStoreError`. */
+function rejectAsStoreError(error: unknown): never {
+  throw toStoreError(error);
+}
+
+/**
+ * The same object with every method's failures passed through `toStoreError`. A method
+ * runs on every API request (`usage.authorize`), so the wrapper adds a rejection handler
+ * to the method's promise rather than another async function to wait through.
+ */
 export function translateStoreErrors<T extends object>(target: T): T {
   const translated: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(target)) {
     translated[name] =
       typeof value === "function"
-        ? async (...args: unknown[]) => {
+        ? (...args: unknown[]) => {
             try {
-              return await value.apply(target, args);
+              return Promise.resolve(value.apply(target, args)).then(undefined, rejectAsStoreError);
             } catch (error) {
-              throw toStoreError(error);
+              return Promise.reject(toStoreError(error));
             }
           }
         : value;
