@@ -1,7 +1,7 @@
 /**
  * The usage repository: the store's part of every API request (docs/api.md §6). The key
  * for a secret, then its units counted. Keys are remembered by the hash of their secret
- * for KNOWN_KEY_TTL_MS: what authentication reads of them (id, plan, quota, period,
+ * for KNOWN_KEY_TTL_MS of the requests' clock (the `now` each is counted at): what authentication reads of them (id, plan, quota, period,
  * creation) changes only when an operator moves the key or changes its plan, which this
  * instance forgets at once (`forgetKeys`) and other instances within that time. The quota
  * upsert itself refuses a revoked key. Requests of one key arriving together are
@@ -55,7 +55,14 @@ export interface KeyRememberingUsageRepository extends UsageRepository {
 }
 
 export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsageRepository {
-  const known = new LRUCache<string, AuthenticatedKey>({ max: KNOWN_KEYS, ttl: KNOWN_KEY_TTL_MS });
+  // Each key with the time (ms, on the requests' clock) until which it is trusted.
+  const known = new LRUCache<string, { key: AuthenticatedKey; until: number }>({ max: KNOWN_KEYS });
+  const remember = (hash: string, key: AuthenticatedKey, now: Date) =>
+    known.set(hash, { key, until: now.getTime() + KNOWN_KEY_TTL_MS });
+  const recall = (hash: string, now: Date): AuthenticatedKey | undefined => {
+    const entry = known.get(hash);
+    return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
+  };
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
   return {
     async authorize(secret, now, units = 1) {
@@ -65,15 +72,15 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         // Nothing counted: read the key afresh, so what is reported is what is stored.
         const key = await authenticateHash(db, hash);
         if (!key) return undefined;
-        known.set(hash, key);
+        remember(hash, key, now);
         return { key, quota: await readQuota(db, key, now) };
       }
-      let key = known.get(hash);
+      let key = recall(hash, now);
       if (!key) {
         key = await authenticateHash(db, hash);
         if (!key) return undefined;
         // Set once, when read: setting it again on every request would restart its time to live.
-        known.set(hash, key);
+        remember(hash, key, now);
       }
       const quota = await countRequest(key, now, units);
       if (!quota.allowed && (await isRevoked(db, key.id))) {

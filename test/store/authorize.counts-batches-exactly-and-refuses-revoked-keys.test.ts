@@ -82,6 +82,17 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
     ).toEqual([undefined, undefined]);
   });
 
+  it("sees another instance's plan change once the remembered key is 30 s old on the requests' clock", async () => {
+    const { secret } = await secretOnPlan(db.store, 100);
+    expect((await db.store.usage.authorize(secret, NOW))?.quota.limit).toBe(100);
+    const cli = await db.openAnother();
+    await cli.plans.updatePlan("q100", { quota: 500 });
+    const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
+    // Remembered: this instance still counts against the quota it read.
+    expect((await db.store.usage.authorize(secret, later(29)))?.quota.limit).toBe(100);
+    expect((await db.store.usage.authorize(secret, later(30)))?.quota.limit).toBe(500);
+  });
+
   it("refuses every request of a plan without quota", async () => {
     const { secret } = await secretOnPlan(db.store, 0);
     const results = await Promise.all([
