@@ -15,14 +15,20 @@ export interface LoadFigure {
   requests: number;
 }
 
-/** `seconds` of load with CONNECTIONS connections after a warm-up; `beforeRun` runs between the two. */
+/**
+ * `seconds` of load with CONNECTIONS connections after a warm-up (WARMUP_SECONDS, or
+ * `warmupSeconds`; 0 for none); `beforeRun` runs between the two.
+ */
 export async function measureLoad(
   name: string,
   seconds: number,
   options: Parameters<typeof autocannon>[0],
   beforeRun?: () => Promise<void>,
+  warmupSeconds = WARMUP_SECONDS,
 ): Promise<LoadFigure> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  if (warmupSeconds > 0) {
+    await autocannon({ ...options, connections: CONNECTIONS, duration: warmupSeconds });
+  }
   await beforeRun?.();
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
   return {
