@@ -42,7 +42,7 @@ export interface CachingCheckerOptions {
   /** Told of every fresh look-up's evidence of mail infrastructure (learning from traffic). */
   evidence?: Observer<EvidenceObservation>;
   /** What was learnt from traffic: the check's data, and whether a stored record predates it. */
-  learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload">;
+  learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload" | "generation">;
   /** The canary of the resolver behind `lookup`, for readiness and metrics. */
   resolverHealth?: ResolverHealth;
   lists: DomainLists;
@@ -90,10 +90,14 @@ export class CachingChecker implements Checker {
   private readonly background = new Set<Promise<unknown>>();
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
-  /** Records read from or saved to the store, each with the time (ms) until which it is answered from memory. */
-  private readonly remembered = new LRUCache<string, { stored: StoredRecord; until: number }>({
-    max: 10_000,
-  });
+  /**
+   * Records read from or saved to the store, each with the time (ms) until which it is
+   * answered from memory and the generation of the overrides it was remembered under.
+   */
+  private readonly remembered = new LRUCache<
+    string,
+    { stored: StoredRecord; until: number; generation: number }
+  >({ max: 10_000 });
   /** The look-up budget, shared by callers' look-ups and background refreshes. */
   private readonly lookups: LimitFunction;
   /** Refreshes waiting or running; at most the refresh share of the budget. */
@@ -169,22 +173,41 @@ export class CachingChecker implements Checker {
     return { record, status, cache: result.cache };
   }
 
-  /** The record remembered from the store, unless REMEMBER_SECONDS have passed since. */
+  /** The overrides' generation (learned-snapshot.ts); 0 without a snapshot. */
+  private overridesGeneration(): number {
+    return this.options.learned?.generation ?? 0;
+  }
+
+  /** The record remembered from the store, unless REMEMBER_SECONDS have passed or the overrides changed since. */
   private recall(domain: string, now: Date): StoredRecord | undefined {
     const entry = this.remembered.get(domain);
-    if (entry === undefined || entry.until > now.getTime()) return entry?.stored;
+    if (entry === undefined) return undefined;
+    if (entry.until > now.getTime() && entry.generation === this.overridesGeneration()) return entry.stored;
     this.remembered.delete(domain);
     return undefined;
   }
 
-  private remember(domain: string, stored: StoredRecord, now: Date): void {
-    this.remembered.set(domain, { stored, until: now.getTime() + REMEMBER_SECONDS * 1000 });
+  private remember(domain: string, stored: StoredRecord, now: Date, generation: number): void {
+    this.remembered.set(domain, { stored, until: now.getTime() + REMEMBER_SECONDS * 1000, generation });
   }
 
   private async read(domain: string, now: Date): Promise<StoredRecord | undefined> {
+    const generation = this.overridesGeneration();
     const stored = await this.options.records.getRecord(domain);
-    if (stored) this.remember(domain, stored, now);
+    if (stored) this.remember(domain, stored, now, generation);
     return stored;
+  }
+
+  /**
+   * The look-up, made once more when the overrides changed while it ran: a check made
+   * under the old ones must not be saved (learned-snapshot.ts), it would outlive the
+   * purge of the change. With the generation it was made under.
+   */
+  private async lookUp(domain: string, again = false): Promise<LookupResult & { generation: number }> {
+    const generation = this.overridesGeneration();
+    const result = await this.lookups(() => this.options.lookup(domain));
+    if (again || generation === this.overridesGeneration()) return { ...result, generation };
+    return this.lookUp(domain, true);
   }
 
   /** One look-up per domain at a time; its result is saved and shared by every waiting caller. */
@@ -192,15 +215,18 @@ export class CachingChecker implements Checker {
     const running = this.inflight.get(domain);
     if (running) return running;
     const task = (async () => {
-      const { check, later } = await this.lookups(() => this.options.lookup(domain));
+      const { check, later, generation } = await this.lookUp(domain);
       if (isTemporaryFailure(check.status)) {
         this.failedRecently.set(domain, true);
         if (previous && !isTemporaryFailure(previous.status)) return previous;
       }
-      const saved = await this.save(check);
+      const saved = await this.save(check, generation);
       if (later)
         void this.track(
-          later.then((complete) => complete && this.save(complete)),
+          later.then((complete) =>
+            // An age that came after the overrides changed is dropped: the next check looks up again.
+            complete && generation === this.overridesGeneration() ? this.save(complete, generation) : null,
+          ),
           domain,
         );
       return saved;
@@ -210,11 +236,11 @@ export class CachingChecker implements Checker {
   }
 
   /** Saves a fresh check and remembers it; the check as saved (block_status_changed_at from the store). */
-  private async save(check: DomainCheck): Promise<DomainCheck> {
+  private async save(check: DomainCheck, generation: number): Promise<DomainCheck> {
     const checkedAt = this.options.clock();
     const verdict = verdictOf(check);
     const record = await this.options.records.saveRecord(check.record, verdict, checkedAt);
-    this.remember(check.record.domain, { record, verdict, checkedAt }, checkedAt);
+    this.remember(check.record.domain, { record, verdict, checkedAt }, checkedAt, generation);
     if (check.evidence) {
       this.options.evidence?.observe({
         domain: check.evidence.domain,

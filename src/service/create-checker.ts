@@ -18,6 +18,7 @@ import type { Checker } from "./checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import { type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
+import { purgeChanged } from "./overrides.js";
 import { GuardedResolver, ResolverHealth } from "./resolver-health.js";
 
 export interface CreateCheckerOptions {
@@ -72,7 +73,12 @@ export function createChecker(options: CreateCheckerOptions): Checker {
   const learned = new LearnedSnapshot({
     store: options.store,
     clock,
-    onError: (error) => options.logger?.warn({ err: error }, "could not load learnt infrastructure"),
+    onError: (error) =>
+      options.logger?.warn(
+        { err: error },
+        "could not reload learnt infrastructure and overrides, or purge what changed overrides decide",
+      ),
+    onOverridesChanged: (changes) => purgeChanged(options.store, changes),
   });
   const deps = { ...createCheckDeps(options.config, lists, clock), learned };
   deps.resolverHealth.start();

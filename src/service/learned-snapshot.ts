@@ -10,6 +10,15 @@
  * record cache that a record which does not block was checked before a piece of
  * infrastructure it uses was learnt disposable; the cache checks such a record again
  * before it answers (never "Looks okay" from the cache once the infrastructure is known).
+ *
+ * Overrides changed by another process: setting or removing one purges the records it
+ * decides at once, but until this instance reloads, its checks still see the old
+ * overrides and may save a record made with them, which would then be served for
+ * RECORD_TTL. So a reload that finds the overrides changed since the previous one
+ * raises `generation` (the record cache drops what it remembers and looks up again a
+ * check made under the old one) and hands the changed overrides to `onOverridesChanged`
+ * (the checker purges again what they decide). When that fails, the next reload tries
+ * again with them.
  */
 import {
   type DomainOverride,
@@ -18,9 +27,13 @@ import {
   LEARNING_THRESHOLDS,
   type LearnedInfrastructure,
   type LearningThresholds,
+  type OverrideKind,
 } from "../core/learned.js";
 import type { CheckRecord } from "../core/record.js";
-import type { InfrastructureSummary, Store } from "../store/types.js";
+import type { InfrastructureSummary, Override, Store } from "../store/types.js";
+
+/** An override that appeared, changed its action or was removed. */
+export type OverrideChange = Pick<Override, "kind" | "value">;
 
 export interface LearnedSnapshotOptions {
   store: Pick<Store, "infrastructure" | "overrides">;
@@ -28,12 +41,15 @@ export interface LearnedSnapshotOptions {
   /** How old the snapshot may grow before a check starts a reload; default 30 s. */
   reloadMs?: number;
   thresholds?: LearningThresholds;
+  /** A load that failed (the previous snapshot stays), or a hand-over of changes that failed (tried again). */
   onError?: (error: unknown) => void;
+  /** The overrides a reload found changed since the previous one (never on the first load). */
+  onOverridesChanged?: (changes: readonly OverrideChange[]) => Promise<void>;
 }
 
 export const LEARNED_RELOAD_MS = 30_000;
 
-function key(kind: InfrastructureKind, value: string): string {
+function key(kind: OverrideKind, value: string): string {
   return `${kind} ${value}`;
 }
 
@@ -55,6 +71,12 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   private learnedAt = new Map<string, number>();
   private never = new Set<string>();
   private domains = new Map<string, DomainOverride>();
+  /** `kind value` → every override, as last loaded; undefined before the first load. */
+  private overrides: Map<string, Override> | undefined;
+  /** Changes not yet handed to `onOverridesChanged` successfully. */
+  private unhandled = new Map<string, OverrideChange>();
+  /** Raised by every reload that finds the overrides changed. */
+  generation = 0;
   /** When a piece of infrastructure last became disposable (ms); 0: never. */
   private changedAt = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -99,7 +121,10 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     ]);
     const never = new Set<string>();
     const domains = new Map<string, DomainOverride>();
-    for (const { kind, value, action } of overrides) {
+    const byKey = new Map<string, Override>();
+    for (const override of overrides) {
+      const { kind, value, action } = override;
+      byKey.set(key(kind, value), override);
       if (kind === "domain" && action !== "never_disposable") domains.set(value, action);
       else if (kind !== "domain") never.add(key(kind, value));
     }
@@ -116,6 +141,43 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     this.learnedAt = learnedAt;
     this.never = never;
     this.domains = domains;
+    const previous = this.overrides;
+    this.overrides = byKey;
+    if (previous) this.noteChanges(previous, byKey);
+    await this.handOverChanges();
+  }
+
+  /** Records what differs between two loads of the overrides; raises `generation` when anything does. */
+  private noteChanges(previous: Map<string, Override>, current: Map<string, Override>): void {
+    let changed = false;
+    for (const [at, override] of current) {
+      if (previous.get(at)?.action === override.action) continue;
+      this.unhandled.set(at, { kind: override.kind, value: override.value });
+      changed = true;
+    }
+    for (const [at, override] of previous) {
+      if (current.has(at)) continue;
+      this.unhandled.set(at, { kind: override.kind, value: override.value });
+      changed = true;
+    }
+    if (changed) this.generation++;
+  }
+
+  /** Hands the changes over; kept for the next load when that fails. */
+  private async handOverChanges(): Promise<void> {
+    const { onOverridesChanged } = this.options;
+    if (this.unhandled.size === 0 || !onOverridesChanged) {
+      this.unhandled.clear();
+      return;
+    }
+    const changes = [...this.unhandled.values()];
+    this.unhandled.clear();
+    try {
+      await onOverridesChanged(changes);
+    } catch (error) {
+      for (const change of changes) this.unhandled.set(key(change.kind, change.value), change);
+      this.options.onError?.(error);
+    }
   }
 
   disposableService(kind: InfrastructureKind, value: string): string | undefined {

@@ -1,8 +1,9 @@
 /**
  * The operator's overrides (docs/api.md §10, `mailrisk overrides`), set or removed with
  * what they change: the cached records they decide are purged, so the next check of each
- * is fresh (instances may answer one from memory for up to 30 s, and take the override
- * into their learnt snapshot within 30 s).
+ * is fresh. Every instance takes the change into its learnt snapshot within 30 s and
+ * then purges the same records again (`purgeChanged`), in case one of its checks saved
+ * a record under the old overrides meanwhile.
  */
 import { type OverrideKind, overrideProblem } from "../core/learned.js";
 import type { Override, Store } from "../store/types.js";
@@ -19,8 +20,26 @@ type OverrideStore = {
 };
 
 /** The domains whose records an override of this kind and value decides. */
-async function decided(store: OverrideStore, kind: OverrideKind, value: string): Promise<string[]> {
+async function decided(
+  store: Pick<OverrideStore, "infrastructure">,
+  kind: OverrideKind,
+  value: string,
+): Promise<string[]> {
   return kind === "domain" ? [value] : store.infrastructure.domainsOn(kind, value, PURGE_LIMIT);
+}
+
+/**
+ * Purges again what changed overrides decide, when an instance first sees the change:
+ * a check it made with the old overrides meanwhile may have saved a record
+ * (learned-snapshot.ts).
+ */
+export async function purgeChanged(
+  store: Pick<OverrideStore, "records" | "infrastructure">,
+  changes: readonly Pick<Override, "kind" | "value">[],
+): Promise<void> {
+  for (const { kind, value } of changes) {
+    await store.records.purgeRecords(await decided(store, kind, value));
+  }
 }
 
 /** Sets an override (`InvalidOverrideError` for an action its kind does not take) and purges what it decides. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sampleCheck, sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import type { DomainCheck } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainLists } from "../../src/core/lists.js";
 import type { CheckRecord } from "../../src/core/record.js";
@@ -257,5 +258,66 @@ describe("CachingChecker", () => {
     const again = await batch.check(domainInput("example.org"));
     expect([again.cache, again.record.risk]).toEqual(["miss", 40]);
     expect(script.calls).toHaveLength(2);
+  });
+
+  describe("when the operator's overrides change (learned-snapshot.ts raises the generation)", () => {
+    /** A snapshot whose generation the test raises, as a reload that saw an override change does. */
+    const snapshot = () => ({
+      loaded: true,
+      ready: Promise.resolve(),
+      refreshIfOld: () => undefined,
+      outdates: () => false,
+      reload: async () => undefined,
+      generation: 0,
+    });
+
+    it("forgets what it remembers and reads the store again", async () => {
+      const learned = snapshot();
+      const overridden = checkerWith({ learned });
+      script.answers.push({ risk: 10 }, { risk: 70 });
+      await overridden.check(domainInput("example.org"));
+      // Another process purges the record for an override: memory still answers it.
+      await store.records.purgeRecords(["example.org"]);
+      expect((await overridden.check(domainInput("example.org"))).record.risk).toBe(10);
+      learned.generation += 1;
+      const after = await overridden.check(domainInput("example.org"));
+      expect([after.cache, after.record.risk]).toEqual(["miss", 70]);
+      expect(script.calls).toHaveLength(2);
+      await overridden.drain();
+    });
+
+    it("looks a domain up once more when they changed during its look-up, and saves only that", async () => {
+      const learned = snapshot();
+      const overridden = checkerWith({ learned });
+      script.answers.push({ risk: 10 }, { risk: 70 });
+      script.hold();
+      const pending = overridden.check(domainInput("example.org"));
+      await new Promise((resolve) => setImmediate(resolve));
+      learned.generation += 1;
+      script.open();
+      expect((await pending).record.risk).toBe(70);
+      expect(script.calls).toEqual(["example.org", "example.org"]);
+      expect((await store.records.getRecord("example.org"))?.record.risk).toBe(70);
+      await overridden.drain();
+    });
+
+    it("drops an age that came after they changed", async () => {
+      const learned = snapshot();
+      let arrive: (check: DomainCheck) => void = () => undefined;
+      const overridden = checkerWith({
+        learned,
+        lookup: async (domain) => ({
+          check: sampleCheck({ domain, base_domain: domain, domain_age_days: null }),
+          later: new Promise<DomainCheck>((resolve) => {
+            arrive = resolve;
+          }),
+        }),
+      });
+      await overridden.check(domainInput("example.org"));
+      learned.generation += 1;
+      arrive(sampleCheck({ domain: "example.org", base_domain: "example.org", domain_age_days: 9000 }));
+      await overridden.drain();
+      expect((await store.records.getRecord("example.org"))?.record.domain_age_days).toBeNull();
+    });
   });
 });
