@@ -15,6 +15,8 @@
  *   in-process, as `runServer`.
  * - METRICS_PORT: the primary serves `/metrics` there and sums every worker's counters
  *   (a worker serves none on PORT), so one scrape sees the whole server.
+ * - A change the operator makes through one worker's admin API (a purge, an override, a
+ *   plan) reaches every worker before the answer (cluster-changes.ts).
  *
  * Quotas stay exact: every worker counts with the same conditional upsert that keeps
  * instances sharing one database exact (docs/http.md, quota counting).
@@ -22,6 +24,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
 import { type Logger, pino } from "pino";
+import { relayMemoryChanges } from "./cluster-changes.js";
 import type { Config } from "./config.js";
 import { clusterMetricsSource, startMetricsServer } from "./http/metrics-server.js";
 import { nextSignal, prepareDatabase, runServer, type ServerOptions } from "./server.js";
@@ -66,6 +69,7 @@ export async function runCluster(config: Config, options: ClusterOptions): Promi
           token: config.metricsToken,
         });
   if (metrics) logger.info({ url: `${metrics.url}/metrics`, workers }, "metrics of every worker served");
+  relayMemoryChanges();
   return supervise(workers, logger).finally(() => metrics?.close());
 }
 
@@ -80,7 +84,7 @@ function runWorker(config: Config, options: ServerOptions): Promise<number> {
       process.once("disconnect", () => resolve("primary gone"));
     }),
   ]);
-  return runServer(config, { ...options, prepared: true, metricsInPrimary: true }, stop).finally(() => {
+  return runServer(config, { ...options, prepared: true, clusterWorker: true }, stop).finally(() => {
     if (process.connected) process.disconnect();
   });
 }

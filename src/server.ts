@@ -6,12 +6,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
+import { shareMemoryChanges } from "./cluster-changes.js";
 import type { Config } from "./config.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { createChecker } from "./service/create-checker.js";
+import { applyMemoryChange, type MemoryChange } from "./service/memory-changes.js";
 import { openStore } from "./store/index.js";
 import type { KeysRepository, Store } from "./store/types.js";
 
@@ -22,8 +24,11 @@ export interface ServerOptions {
   logger?: Logger;
   /** The database is already migrated and has its first key (a cluster's primary did it): skip both. */
   prepared?: boolean;
-  /** A cluster's worker: the primary serves METRICS_PORT and asks this process for its metrics. */
-  metricsInPrimary?: boolean;
+  /**
+   * A cluster's worker: the primary serves METRICS_PORT and asks this process for its
+   * metrics, and hands the operator's changes between the workers (cluster-changes.ts).
+   */
+  clusterWorker?: boolean;
 }
 
 export interface RunningServer {
@@ -89,6 +94,9 @@ async function serve(
   if (!options.prepared) await prepare(store, options, logger);
   const checker = createChecker({ config, store, logger });
   const metrics = createMetrics(checker);
+  // What the operator changes through the admin API applies at once in this process (and its siblings).
+  const applyHere = (change: MemoryChange) => applyMemoryChange({ checker, store }, change);
+  const announce = options.clusterWorker ? shareMemoryChanges(applyHere) : applyHere;
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
@@ -99,13 +107,13 @@ async function serve(
     trustProxy: config.trustProxy,
     pageRateLimit: config.pageRateLimit,
     bulkMaxItems: config.bulkMaxItems,
-    ...(config.adminToken ? { admin: { token: config.adminToken, store } } : {}),
+    ...(config.adminToken ? { admin: { token: config.adminToken, store, announce } } : {}),
   });
   let url: string;
   let metricsServer: MetricsServer | null = null;
   try {
     url = await app.listen({ host: config.host, port: config.port });
-    if (separateMetrics && options.metricsInPrimary) answerPrimaryWithMetrics(metrics.registry);
+    if (separateMetrics && options.clusterWorker) answerPrimaryWithMetrics(metrics.registry);
     else if (config.metricsPort !== null) {
       metricsServer = await startMetricsServer({
         host: config.host,

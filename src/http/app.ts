@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Checker } from "../service/checker.js";
+import { type AnnounceChange, applyMemoryChange } from "../service/memory-changes.js";
 import type { RecentRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/index.js";
@@ -43,8 +44,12 @@ export interface AppDeps {
   logger?: Logger | false;
   /** Time source for quota periods (tests move it). */
   clock?: () => Date;
-  /** ADMIN_TOKEN and the store slice of the admin API under /admin/; absent: no admin API (404). */
-  admin?: { token: string; store: AdminStore };
+  /**
+   * ADMIN_TOKEN and the store slice of the admin API under /admin/; absent: no admin API
+   * (404). `announce`: how a change made there reaches this server's memory (a cluster's
+   * worker tells its siblings too); default: this process's checker and store.
+   */
+  admin?: { token: string; store: AdminStore; announce?: AnnounceChange };
   /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
   pageRateLimit?: number;
   /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
@@ -171,6 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       openapiRoute(ops);
     }),
   );
-  if (deps.admin) await app.register(adminPlugin, { ...deps.admin, clock });
+  if (deps.admin) {
+    const { admin } = deps;
+    const announce =
+      admin.announce ??
+      ((change) => applyMemoryChange({ checker: deps.checker, store: admin.store }, change));
+    await app.register(adminPlugin, { ...admin, clock, announce });
+  }
   return app;
 }

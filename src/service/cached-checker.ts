@@ -42,7 +42,10 @@ export interface CachingCheckerOptions {
   /** Told of every fresh look-up's evidence of mail infrastructure (learning from traffic). */
   evidence?: Observer<EvidenceObservation>;
   /** What was learnt from traffic: the check's data, and whether a stored record predates it. */
-  learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload" | "generation">;
+  learned?: Pick<
+    LearnedSnapshot,
+    "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload" | "reloadAfterChange" | "generation"
+  >;
   /** The canary of the resolver behind `lookup`, for readiness and metrics. */
   resolverHealth?: ResolverHealth;
   lists: DomainLists;
@@ -277,6 +280,16 @@ export class CachingChecker implements Checker {
       dnsWaiting: dns.waiting,
       observationsDropped: (this.options.observer?.dropped ?? 0) + (this.options.evidence?.dropped ?? 0),
     };
+  }
+
+  forgetRecords(domains: readonly string[] | "all"): void {
+    if (domains === "all") this.remembered.clear();
+    else for (const domain of domains) this.remembered.delete(domain);
+  }
+
+  async reloadOverrides(): Promise<void> {
+    // A reload that finds them changed raises the generation: every record remembered is dropped.
+    await this.options.learned?.reloadAfterChange();
   }
 
   async drain(): Promise<void> {

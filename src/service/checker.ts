@@ -40,4 +40,16 @@ export interface Checker {
   drain(): Promise<void>;
   /** Whether the DNS resolver tells the truth (readiness, metrics); absent in test fakes. */
   readonly resolverHealth?: ResolverHealth;
+  /**
+   * Drops what this instance holds in memory of these domains' records (or of all): an
+   * operator purged them here, and the next check must be fresh at once, not after
+   * the memory's 30 s. Absent in test fakes.
+   */
+  forgetRecords?(domains: readonly string[] | "all"): void;
+  /**
+   * Takes the overrides into this instance's checks now, not on the next reload: an
+   * operator changed them here. Resolves once a load that began after the call is done;
+   * never rejects (a failed load is reported like any other and retried). Absent in test fakes.
+   */
+  reloadOverrides?(): Promise<void>;
 }

@@ -101,6 +101,15 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     }
   }
 
+  /**
+   * Loads the snapshot after a change this process made: a load already running may have
+   * read the store before it, so it is waited for and another one started. Never rejects.
+   */
+  async reloadAfterChange(): Promise<void> {
+    await this.loading;
+    await this.reload();
+  }
+
   /** Loads the snapshot now (one load at a time); never rejects. */
   reload(): Promise<void> {
     this.loading ??= this.load()

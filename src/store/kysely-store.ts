@@ -59,6 +59,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     overrides: translateStoreErrors(createOverridesRepository(db)),
     migrate,
     ping,
+    forgetKeys,
     close: () => db.destroy(),
   };
 }

@@ -238,5 +238,11 @@ export interface Store {
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */
   ping(): Promise<void>;
+  /**
+   * Forgets the keys this process remembers (usage.ts): the next request of each reads its
+   * key and plan again. This store's own plan and key changes do it already; another
+   * process's (a sibling worker's) are told through this.
+   */
+  forgetKeys(): void;
   close(): Promise<void>;
 }

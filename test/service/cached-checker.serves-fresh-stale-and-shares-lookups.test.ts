@@ -268,6 +268,7 @@ describe("CachingChecker", () => {
       refreshIfOld: () => undefined,
       outdates: () => false,
       reload: async () => undefined,
+      reloadAfterChange: async () => undefined,
       generation: 0,
     });
 

@@ -6,19 +6,12 @@
  * the failure is kept 60 s, /readyz reports an unreachable resolver, and once the server
  * is back the service recovers without a restart.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { type LiveService, openLiveService } from "../../harness/live-service.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../../harness/mail-zones.js";
 import { type Behaviour, Zones } from "../../harness/zones.js";
-import { loadConfig } from "../../src/config.js";
-import { buildApp } from "../../src/http/app.js";
-import type { Checker } from "../../src/service/checker.js";
-import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
 
 const FAULTS: Record<Exclude<Behaviour, "nxdomain">, readonly string[]> = {
   drop: ["DNS timeout"],
@@ -37,49 +30,21 @@ function zones(): Zones {
   return new Zones(wholeTreeFixture(names));
 }
 
-let dir: string;
 let dns: DnsTestServer;
-let store: Store;
-let checker: Checker;
-let app: FastifyInstance;
-let secret: string;
+let service: LiveService;
 let now = new Date("2025-06-01T00:00:00Z");
-const clock = () => now;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mailrisk-dns-faults-"));
   dns = await startDnsServer(zones());
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "500",
-    AGE_LOOKUP: "off",
-  });
-  store = await openStore(config.database);
-  await store.migrate();
-  await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
-  secret = (await store.keys.createKey({ plan: "tests", now })).secret;
-  checker = createChecker({ config, store, clock });
-  app = await buildApp({ store, checker, logger: false, clock });
-  await app.ready();
+  service = await openLiveService({ dnsAddress: dns.address, dnsTimeoutMs: 500, clock: () => now });
 });
 afterAll(async () => {
-  await app.close();
-  await checker.drain();
-  await store.close();
+  await service.close();
   await dns.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function check(domain: string) {
-  const response = await app.inject({
-    method: "POST",
-    url: "/v2/",
-    headers: { authorization: `Bearer ${secret}` },
-    payload: { domain },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as { valid: boolean; block: boolean; reason: string; mx_host: string };
+  return (await service.check(domain)) as { valid: boolean; block: boolean; reason: string; mx_host: string };
 }
 
 describe("DNS faults over the wire", () => {
@@ -95,31 +60,31 @@ describe("DNS faults over the wire", () => {
 
   it("a server gone mid-run: failures, /readyz 503, and recovery without a restart once it is back", async () => {
     expect((await check("shop-before.com")).reason).not.toMatch(/^DNS /);
-    await checker.resolverHealth?.probe(); // the start's probe may have met a busy machine
-    const ready = await app.inject({ url: "/readyz" });
+    await service.checker.resolverHealth?.probe(); // the start's probe may have met a busy machine
+    const ready = await service.app.inject({ url: "/readyz" });
     expect(ready.statusCode, ready.body).toBe(200);
 
     const { port } = dns;
     await dns.close();
     const during = await check("shop-during.com");
     expect([during.valid, during.reason]).toEqual([true, expect.stringMatching(/^DNS (timeout|failure)$/)]);
-    await checker.resolverHealth?.probe();
-    const notReady = await app.inject({ url: "/readyz" });
+    await service.checker.resolverHealth?.probe();
+    const notReady = await service.app.inject({ url: "/readyz" });
     expect(notReady.statusCode).toBe(503);
     expect(notReady.json()).toMatchObject({ code: "dns_unavailable" });
     // A record that was good stays good while DNS is down.
     expect((await check("shop-before.com")).reason).not.toMatch(/^DNS /);
 
     dns = await startDnsServer(zones(), { port });
-    await checker.resolverHealth?.probe();
-    expect((await app.inject({ url: "/readyz" })).statusCode).toBe(200);
+    await service.checker.resolverHealth?.probe();
+    expect((await service.app.inject({ url: "/readyz" })).statusCode).toBe(200);
     // A domain not checked during the outage answers at once; the failed one is kept 60 s.
     expect((await check("shop-after.com")).reason).not.toMatch(/^DNS /);
     expect((await check("shop-during.com")).reason).toBe(during.reason);
     now = new Date(now.getTime() + 61_000);
     // Expired: answered stale once while one background refresh runs, then the fresh record.
     await check("shop-during.com");
-    await checker.drain();
+    await service.checker.drain();
     const recovered = await check("shop-during.com");
     expect([recovered.valid, recovered.reason]).toEqual([true, expect.not.stringMatching(/^DNS /)]);
     expect(recovered.mx_host).toBe("mail.shop-during.com");

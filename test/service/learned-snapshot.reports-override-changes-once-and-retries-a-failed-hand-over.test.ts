@@ -3,7 +3,8 @@
  * overrides changed since the previous one (set, action changed, removed) raises the
  * generation and hands the changes over once; the first load reports nothing (this
  * instance checked nothing under older ones); a hand-over that fails is tried again
- * by the next reload.
+ * by the next reload; a reload after a change of this process's own never settles for a
+ * load that read the store before it.
  */
 import { describe, expect, it } from "vitest";
 import type { OverrideChange } from "../../src/service/learned-snapshot.js";
@@ -93,6 +94,35 @@ describe("LearnedSnapshot and the operator's overrides", () => {
       [{ kind: "domain", value: "denied.example" }],
       [{ kind: "domain", value: "denied.example" }],
     ]);
+    expect(snapshot.generation).toBe(1);
+  });
+
+  it("reloads after a change of its own with a load that began after it, not the one running", async () => {
+    const overrides: Override[] = [];
+    let release: () => void = () => undefined;
+    let held = false;
+    const snapshot = new LearnedSnapshot({
+      store: {
+        infrastructure: { listInfrastructure: async () => [] } as never,
+        overrides: {
+          listOverrides: async () => {
+            const read = [...overrides];
+            if (held) await new Promise<void>((resolve) => (release = resolve));
+            return read;
+          },
+        } as never,
+      },
+      clock: () => AT,
+    });
+    await snapshot.ready;
+    held = true;
+    const running = snapshot.reload(); // reads the store before the change, then waits
+    held = false;
+    overrides.push(override("domain", "denied.example", "deny"));
+    const afterChange = snapshot.reloadAfterChange();
+    release();
+    await Promise.all([running, afterChange]);
+    expect(snapshot.domainOverride("denied.example", "denied.example")).toBe("deny");
     expect(snapshot.generation).toBe(1);
   });
 });

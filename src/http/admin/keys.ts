@@ -16,7 +16,7 @@ import {
   MoveKeyBody,
 } from "./schemas.js";
 
-export function adminKeyRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
+export function adminKeyRoutes(app: TypedApp, { store, clock, announce }: AdminDeps): void {
   app.get(
     "/admin/keys",
     {
@@ -81,13 +81,17 @@ export function adminKeyRoutes(app: TypedApp, { store, clock }: AdminDeps): void
         ...ADMIN_ROUTE,
         summary: "Move a key to another plan",
         description:
-          "The key counts against the new plan's quota at once on this instance, within 30 s on others. With the same period length its count carries over; with another one a new period starts.",
+          "The key counts against the new plan's quota at once on this server (every worker), within 30 s on others. With the same period length its count carries over; with another one a new period starts.",
         params: KeyIdParams,
         body: MoveKeyBody,
         response: adminResponses(200, KeySchema, [400, 404]),
       },
     },
-    async (request) => keyJson(await store.keys.setKeyPlan(request.params.id, request.body.plan)),
+    async (request) => {
+      const key = await store.keys.setKeyPlan(request.params.id, request.body.plan);
+      await announce({ kind: "keys" });
+      return keyJson(key);
+    },
   );
 
   app.post(

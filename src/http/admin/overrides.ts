@@ -25,7 +25,7 @@ function normalisedValue(kind: OverrideKind, value: string): string {
   return parsed.input.domain;
 }
 
-export function adminOverrideRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
+export function adminOverrideRoutes(app: TypedApp, { store, clock, announce }: AdminDeps): void {
   app.get(
     "/admin/overrides",
     {
@@ -45,7 +45,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock }: AdminDeps):
         ...ADMIN_ROUTE,
         summary: "Set an override: allow or deny a domain, or mark infrastructure never disposable",
         description:
-          'A domain takes "allow" or "deny"; an MX host, MX address or name server takes "never_disposable". Setting it again replaces it. The records it decides are purged; instances take it within 30 s.',
+          'A domain takes "allow" or "deny"; an MX host, MX address or name server takes "never_disposable". Setting it again replaces it. The records it decides are purged; this server (every worker) takes it at once, others sharing the database within 30 s.',
         body: OverrideBody,
         response: adminResponses(201, OverrideSchema, [400]),
       },
@@ -60,6 +60,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock }: AdminDeps):
           note: note ?? null,
           createdAt: clock(),
         });
+        await announce({ kind: "overrides" });
         reply.code(201);
         return overrideJson(saved);
       } catch (error) {
@@ -81,7 +82,9 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock }: AdminDeps):
     },
     async (request) => {
       const { kind } = request.body;
-      return { removed: await removeOverride(store, kind, normalisedValue(kind, request.body.value)) };
+      const removed = await removeOverride(store, kind, normalisedValue(kind, request.body.value));
+      if (removed) await announce({ kind: "overrides" });
+      return { removed };
     },
   );
 }

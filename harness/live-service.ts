@@ -1,0 +1,83 @@
+/**
+ * The service in the test's own process, as `serve` wires it: the real checker and app
+ * on a temporary SQLite file, DNS over the wire to a loopback server the test owns (and
+ * may stop and restart), on the test's clock, with one key on a plan of 1,000 requests.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { loadConfig } from "../src/config.js";
+import type { DomainLists } from "../src/core/lists.js";
+import { buildApp } from "../src/http/app.js";
+import type { Checker } from "../src/service/checker.js";
+import { createChecker } from "../src/service/create-checker.js";
+import { openStore, type Store } from "../src/store/index.js";
+
+export interface LiveServiceOptions {
+  /** `127.0.0.1:<port>` of the loopback DNS server. */
+  dnsAddress: string;
+  clock: () => Date;
+  dnsTimeoutMs?: number;
+  /** Default: the bundled lists. */
+  lists?: DomainLists;
+  /** ADMIN_TOKEN: serves the admin API. */
+  adminToken?: string;
+}
+
+export interface LiveService {
+  app: FastifyInstance;
+  store: Store;
+  checker: Checker;
+  /** The key's secret. */
+  secret: string;
+  /** `POST /v2/` with the key; the record, or an error naming the status and body. */
+  check(domain: string): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function openLiveService(options: LiveServiceOptions): Promise<LiveService> {
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-live-"));
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
+    DNS_SERVERS: options.dnsAddress,
+    DNS_TIMEOUT_MS: String(options.dnsTimeoutMs ?? 2000),
+    AGE_LOOKUP: "off",
+  });
+  const store = await openStore(config.database);
+  await store.migrate();
+  await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
+  const { secret } = await store.keys.createKey({ plan: "tests", now: options.clock() });
+  const { clock, lists } = options;
+  const checker = createChecker({ config, store, clock, ...(lists ? { lists } : {}) });
+  const app = await buildApp({
+    store,
+    checker,
+    logger: false,
+    clock,
+    ...(options.adminToken ? { admin: { token: options.adminToken, store } } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    store,
+    checker,
+    secret,
+    async check(domain) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/v2/",
+        headers: { authorization: `Bearer ${secret}` },
+        payload: { domain },
+      });
+      if (response.statusCode !== 200) throw new Error(`${response.statusCode}: ${response.body}`);
+      return response.json();
+    },
+    async close() {
+      await app.close();
+      await checker.drain();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * `mailrisk serve --workers 2` as users run it, with the admin API on: a change the
+ * operator makes through it (an override set and removed, a purge, a plan's quota)
+ * holds on every worker from the moment the admin answer arrives, although each worker
+ * remembers records, keys and overrides for up to 30 s. Every check goes on a new
+ * connection, so the primary hands the checks to both workers in turn. Real DNS over the
+ * wire to a loopback server that is restarted on its port with other answers; SQLite.
+ */
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { mailZones } from "../harness/mail-zones.js";
+import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+import { openStore } from "../src/store/index.js";
+
+const DOMAIN = "example-shop.com";
+const TOKEN = "z".repeat(40);
+/** Checks per round: each worker gets several. */
+const ROUND = 8;
+
+let dns: DnsTestServer;
+let database: TestDatabase;
+let service: ServiceProcess;
+let secret: string;
+
+beforeAll(async () => {
+  dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
+  database = await createTestDatabase("sqlite");
+  service = await startServiceProcess({
+    workers: 2,
+    env: {
+      DATABASE_URL: database.url,
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: "1000",
+      AGE_LOOKUP: "off",
+      ADMIN_TOKEN: TOKEN,
+    },
+  });
+  const store = await openStore(database.location);
+  try {
+    await store.plans.createPlan({ name: "team", quota: 10_000, periodDays: 30 });
+    ({ secret } = await store.keys.createKey({ plan: "team", now: new Date() }));
+  } finally {
+    await store.close();
+  }
+}, 60_000);
+
+afterAll(async () => {
+  if (service) expect(await service.stop()).toBe(0);
+  await dns?.close();
+  await database?.drop();
+});
+
+/** One request on a connection of its own (the primary hands connections to the workers in turn). */
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      `${service.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => {
+          text += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+const admin = (method: string, path: string, body: unknown) =>
+  send(method, path, { authorization: `Bearer ${TOKEN}` }, body);
+
+/** ROUND checks one after another, each on a new connection: the statuses and the records. */
+async function round() {
+  const answers = [];
+  for (let i = 0; i < ROUND; i++) {
+    answers.push(await send("POST", "/v2/", { authorization: `Bearer ${secret}` }, { domain: DOMAIN }));
+  }
+  return answers;
+}
+
+const fields = (answers: Awaited<ReturnType<typeof round>>, name: string) =>
+  new Set(answers.map((answer) => answer.json[name]));
+
+describe("serve --workers 2 with the admin API", () => {
+  it("applies overrides, purges and plan changes on every worker before it answers", async () => {
+    // Both workers remember the record, and both have loaded the overrides (none).
+    expect(fields(await round(), "text")).toEqual(new Set(["Looks okay"]));
+
+    const set = await admin("POST", "/admin/overrides", { kind: "domain", value: DOMAIN, action: "deny" });
+    expect(set.status).toBe(201);
+    expect(fields(await round(), "text")).toEqual(new Set(["Blocked by the operator"]));
+
+    const removed = await admin("POST", "/admin/overrides/remove", { kind: "domain", value: DOMAIN });
+    expect(removed.json).toEqual({ removed: true });
+    expect(fields(await round(), "text")).toEqual(new Set(["Looks okay"]));
+    expect(fields(await round(), "mx_host")).toEqual(new Set([`mail.${DOMAIN}`]));
+
+    // The domain moves its mail to Google; the workers remember the old record until the purge.
+    const port = dns.port;
+    await dns.close();
+    dns = await startDnsServer(mailZones([DOMAIN], "google-workspace"), { port });
+    expect(fields(await round(), "mx_host")).toEqual(new Set([`mail.${DOMAIN}`]));
+    const purged = await admin("POST", "/admin/records/purge", { domains: [DOMAIN] });
+    expect(purged.json).toEqual({ purged: 1 });
+    expect(fields(await round(), "mx_host")).toEqual(new Set(["aspmx.l.google.com"]));
+
+    // The plan's quota comes down to what the key has used: every worker refuses the next check.
+    const used = (await send("GET", "/v2/usage", { authorization: `Bearer ${secret}` })).json.used;
+    const lowered = await admin("PATCH", "/admin/plans/team", { quota: used });
+    expect(lowered.status).toBe(200);
+    expect(new Set((await round()).map((answer) => answer.status))).toEqual(new Set([429]));
+  }, 60_000);
+});
