@@ -8,14 +8,18 @@
 import cluster, { type Worker } from "node:cluster";
 import type { AnnounceChange, MemoryChange } from "./service/memory-changes.js";
 
-/** Worker → primary: a change made here, to hand to the others. */
-const ANNOUNCED = "mailrisk:change-announced";
-/** Primary → worker: a sibling's change to apply. */
-const APPLY = "mailrisk:change-apply";
-/** Worker → primary: applied. */
-const APPLIED = "mailrisk:change-applied";
-/** Primary → the announcing worker: every other worker applied it (or exited, or the time ran out). */
-const SPREAD = "mailrisk:change-spread";
+/** The messages between the workers and the primary. */
+export const CHANGE_MESSAGES = {
+  /** Worker → primary: a change made here, to hand to the others. */
+  announced: "mailrisk:change-announced",
+  /** Primary → worker: a sibling's change to apply. */
+  apply: "mailrisk:change-apply",
+  /** Worker → primary: applied. */
+  applied: "mailrisk:change-applied",
+  /** Primary → the announcing worker: every other worker applied it (or exited, or the time ran out). */
+  spread: "mailrisk:change-spread",
+} as const;
+const { announced: ANNOUNCED, apply: APPLY, applied: APPLIED, spread: SPREAD } = CHANGE_MESSAGES;
 
 /** How long an admin answer waits for the other workers. */
 export const SPREAD_TIMEOUT_MS = 5_000;
@@ -72,8 +76,11 @@ interface Spreading {
   timer: NodeJS.Timeout;
 }
 
+/** The part of `node:cluster` the relay uses (a fake in the unit test). */
+export type WorkerHub = Pick<typeof cluster, "on" | "workers">;
+
 /** In the primary: hands each worker's change to the other listening workers and tells it when they applied it. */
-export function relayMemoryChanges(): void {
+export function relayMemoryChanges(hub: WorkerHub = cluster): void {
   const listening = new Set<number>();
   const spreading = new Map<number, Spreading>();
   let nextId = 0;
@@ -87,15 +94,15 @@ export function relayMemoryChanges(): void {
       entry.origin.send({ type: SPREAD, id: entry.originId } satisfies ChangeMessage);
   };
 
-  cluster.on("listening", (worker) => listening.add(worker.id));
-  cluster.on("exit", (worker) => {
+  hub.on("listening", (worker) => listening.add(worker.id));
+  hub.on("exit", (worker) => {
     listening.delete(worker.id);
     for (const [id, entry] of spreading) {
       entry.left.delete(worker.id);
       settle(id);
     }
   });
-  cluster.on("message", (worker, message: unknown) => {
+  hub.on("message", (worker, message: unknown) => {
     if (!isChangeMessage(message)) return;
     if (message.type === APPLIED) {
       spreading.get(message.id)?.left.delete(worker.id);
@@ -104,7 +111,7 @@ export function relayMemoryChanges(): void {
     }
     if (message.type !== ANNOUNCED || !message.change) return;
     const id = nextId++;
-    const others = Object.values(cluster.workers ?? {}).filter(
+    const others = Object.values(hub.workers ?? {}).filter(
       (other): other is Worker =>
         other !== undefined && other.id !== worker.id && listening.has(other.id) && other.isConnected(),
     );
