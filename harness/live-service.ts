@@ -1,7 +1,9 @@
 /**
- * The service in the test's own process, as `serve` wires it: the real checker and app
- * on a temporary SQLite file, DNS over the wire to a loopback server the test owns (and
- * may stop and restart), on the test's clock, with one key on a plan of 1,000 requests.
+ * The service in the test's own process, as `serve` wires it: the real checker (and app)
+ * on a real store, DNS over the wire to a loopback server the test owns (and may stop
+ * and restart), on the test's clock. `openLiveService`: on a temporary SQLite file, with
+ * one key on a plan of 1,000 requests; `liveChecker`: the checker alone, on a store the
+ * test opened.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,15 +16,30 @@ import type { Checker } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
 
-export interface LiveServiceOptions {
+export interface LiveCheckerOptions {
   /** `127.0.0.1:<port>` of the loopback DNS server. */
   dnsAddress: string;
   clock: () => Date;
+  /** Default 2,000. */
   dnsTimeoutMs?: number;
   /** Default: the bundled lists. */
   lists?: DomainLists;
+}
+
+export interface LiveServiceOptions extends LiveCheckerOptions {
   /** ADMIN_TOKEN: serves the admin API. */
   adminToken?: string;
+}
+
+/** The real checker on `store`, domain age off. */
+export function liveChecker(store: Store, options: LiveCheckerOptions): Checker {
+  const config = loadConfig({
+    DNS_SERVERS: options.dnsAddress,
+    DNS_TIMEOUT_MS: String(options.dnsTimeoutMs ?? 2000),
+    AGE_LOOKUP: "off",
+  });
+  const { clock, lists } = options;
+  return createChecker({ config, store, clock, ...(lists ? { lists } : {}) });
 }
 
 export interface LiveService {
@@ -38,23 +55,16 @@ export interface LiveService {
 
 export async function openLiveService(options: LiveServiceOptions): Promise<LiveService> {
   const dir = await mkdtemp(join(tmpdir(), "mailrisk-live-"));
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
-    DNS_SERVERS: options.dnsAddress,
-    DNS_TIMEOUT_MS: String(options.dnsTimeoutMs ?? 2000),
-    AGE_LOOKUP: "off",
-  });
-  const store = await openStore(config.database);
+  const store = await openStore(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}` }).database);
   await store.migrate();
   await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "tests", now: options.clock() });
-  const { clock, lists } = options;
-  const checker = createChecker({ config, store, clock, ...(lists ? { lists } : {}) });
+  const checker = liveChecker(store, options);
   const app = await buildApp({
     store,
     checker,
     logger: false,
-    clock,
+    clock: options.clock,
     ...(options.adminToken ? { admin: { token: options.adminToken, store } } : {}),
   });
   await app.ready();

@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposableWorld, disposableWorldLists } from "../../harness/disposable-world.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { liveChecker } from "../../harness/live-service.js";
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import type { Checker } from "../../src/service/checker.js";
-import { createChecker } from "../../src/service/create-checker.js";
 import { applyOverride, removeOverride } from "../../src/service/overrides.js";
 import { openStore, type Store } from "../../src/store/index.js";
 
@@ -35,13 +35,7 @@ const at = (seconds: number) => {
 };
 
 function newChecker(): Checker {
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "2000",
-    AGE_LOOKUP: "off",
-  });
-  return createChecker({ config, store, clock, lists: disposableWorldLists(world) });
+  return liveChecker(store, { dnsAddress: dns.address, clock, lists: disposableWorldLists(world) });
 }
 
 async function check(checker: Checker, domain: string): Promise<CheckRecord> {
