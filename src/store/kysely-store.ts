@@ -38,19 +38,9 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     }
   };
   const { forgetKeys, ...usage } = createUsageRepository(db);
-  const plans = createPlansRepository(db);
-  const keys = createKeysRepository(db);
-  // A moved key or a changed plan counts against its new quota on this instance at once.
-  const thenForgetKeys =
-    <A extends unknown[], R>(change: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const result = await change(...args);
-      forgetKeys();
-      return result;
-    };
   return {
-    plans: translateStoreErrors({ ...plans, updatePlan: thenForgetKeys(plans.updatePlan) }),
-    keys: translateStoreErrors({ ...keys, setKeyPlan: thenForgetKeys(keys.setKeyPlan) }),
+    plans: translateStoreErrors(createPlansRepository(db)),
+    keys: translateStoreErrors(createKeysRepository(db)),
     usage: translateStoreErrors(usage),
     records: translateStoreErrors(createRecordsRepository(db)),
     recent: translateStoreErrors(createRecentRepository(db, options.recentCapacity)),

@@ -240,8 +240,8 @@ export interface Store {
   ping(): Promise<void>;
   /**
    * Forgets the keys this process remembers (usage.ts): the next request of each reads its
-   * key and plan again. This store's own plan and key changes do it already; another
-   * process's (a sibling worker's) are told through this.
+   * key and plan again. Called after a plan or key-plan change through the admin API, in
+   * every worker of the server (src/service/memory-changes.ts).
    */
   forgetKeys(): void;
   close(): Promise<void>;

@@ -2,8 +2,9 @@
  * The usage repository: the store's part of every API request (docs/api.md §6). The key
  * for a secret, then its units counted. Keys are remembered by the hash of their secret
  * for KNOWN_KEY_TTL_MS of the requests' clock (the `now` each is counted at): what authentication reads of them (id, plan, quota, period,
- * creation) changes only when an operator moves the key or changes its plan, which this
- * instance forgets at once (`forgetKeys`) and other instances within that time. The quota
+ * creation) changes only when an operator moves the key or changes its plan, which the
+ * server whose admin API made the change forgets at once (`forgetKeys`, every worker) and
+ * other instances within that time. The quota
  * upsert itself refuses a revoked key. Requests of one key arriving together are
  * counted by one statement (quota-batch.ts). So a request costs at most one statement,
  * and a revocation still takes effect at once in every instance sharing the database.
