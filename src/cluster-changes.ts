@@ -24,15 +24,17 @@ const { announced: ANNOUNCED, apply: APPLY, applied: APPLIED, spread: SPREAD } =
 /** How long an admin answer waits for the other workers. */
 export const SPREAD_TIMEOUT_MS = 5_000;
 
+type ChangeMessageType = (typeof CHANGE_MESSAGES)[keyof typeof CHANGE_MESSAGES];
+const CHANGE_MESSAGE_TYPES: ReadonlySet<unknown> = new Set(Object.values(CHANGE_MESSAGES));
+
 interface ChangeMessage {
-  type: typeof ANNOUNCED | typeof APPLY | typeof APPLIED | typeof SPREAD;
+  type: ChangeMessageType;
   id: number;
   change?: MemoryChange;
 }
 
 function isChangeMessage(message: unknown): message is ChangeMessage {
-  const type = (message as Partial<ChangeMessage> | null)?.type;
-  return type === ANNOUNCED || type === APPLY || type === APPLIED || type === SPREAD;
+  return CHANGE_MESSAGE_TYPES.has((message as Partial<ChangeMessage> | null)?.type);
 }
 
 /**
