@@ -5,6 +5,7 @@
  * `stop()` sends SIGTERM and resolves to the exit code.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -96,4 +97,34 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
       return exited;
     },
   };
+}
+
+export interface NewConnectionRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+/**
+ * One request on a connection of its own: the primary of `serve --workers N` hands out
+ * connections, not requests, so successive requests sent this way reach the workers in turn.
+ */
+export function requestOnNewConnection(
+  url: string,
+  { method = "GET", headers = {}, body }: NewConnectionRequest = {},
+): Promise<{ status: number; text: string }> {
+  const json = body === undefined ? {} : { "content-type": "application/json" };
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method, agent: false, headers: { ...headers, ...json } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }

@@ -6,12 +6,15 @@
  * connection, so the primary hands the checks to both workers in turn. Real DNS over the
  * wire to a loopback server that is restarted on its port with other answers; SQLite.
  */
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+import {
+  requestOnNewConnection,
+  type ServiceProcess,
+  startServiceProcess,
+} from "../harness/service-process.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "example-shop.com";
@@ -53,32 +56,9 @@ afterAll(async () => {
 });
 
 /** One request on a connection of its own (the primary hands connections to the workers in turn). */
-function send(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      `${service.url}${path}`,
-      {
-        method,
-        agent: false,
-        headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk) => {
-          text += chunk;
-        });
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }));
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
-  });
+async function send(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const { status, text } = await requestOnNewConnection(`${service.url}${path}`, { method, headers, body });
+  return { status, json: JSON.parse(text) as Record<string, unknown> };
 }
 
 const admin = (method: string, path: string, body: unknown) =>

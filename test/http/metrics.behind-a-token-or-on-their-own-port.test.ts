@@ -4,7 +4,6 @@
  * here, and with `serve --workers 2` the primary summing both workers' counters.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { get } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { startServiceProcess } from "../../harness/service-process.js";
+import { requestOnNewConnection, startServiceProcess } from "../../harness/service-process.js";
 import { loadConfig } from "../../src/config.js";
 import { buildMetricsApp } from "../../src/http/metrics-server.js";
 import { startServer } from "../../src/server.js";
@@ -29,15 +28,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-function getOnNewConnection(url: string): Promise<number | undefined> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode));
-    }).on("error", reject);
-  });
 }
 
 function requestsCounted(text: string, route: string): number {
@@ -173,7 +163,7 @@ describe("METRICS_PORT over real sockets", () => {
       const sent = 40;
       for (let i = 0; i < sent; i++) {
         // A new connection each, so the primary hands them to both workers in turn.
-        expect(await getOnNewConnection(`${service.url}/healthz`)).toBe(200);
+        expect((await requestOnNewConnection(`${service.url}/healthz`)).status).toBe(200);
       }
       const main = await fetch(`${service.url}/metrics`);
       expect(main.status).toBe(404);
