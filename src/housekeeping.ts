@@ -20,9 +20,9 @@
  */
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { Logger } from "pino";
+import { DAY_MS } from "./core/time.js";
 import type { HousekeepingRepository } from "./store/types.js";
 
-const DAY_MS = 86_400_000;
 export const USAGE_RETENTION_DAYS = 400;
 export const RECORD_GRACE_DAYS = 30;
 export const EVIDENCE_RETENTION_DAYS = 400;

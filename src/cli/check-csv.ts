@@ -9,6 +9,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
+import type { CheckRecord } from "../core/record.js";
 import type { CheckOutcome } from "../service/check-many.js";
 
 /** Header names taken for the address column when `--column` is not given, in this order (compared without case, spaces, `-`, `_`, `.`). */
@@ -23,20 +24,32 @@ export const EMAIL_COLUMN_NAMES = [
   "domain",
 ] as const;
 
-/** The result columns appended to every row, in this order (README "Clean a list"). */
-export const RESULT_COLUMNS = [
-  "mr_valid",
-  "mr_block",
-  "mr_risk",
-  "mr_reason",
-  "mr_domain",
-  "mr_disposable",
-  "mr_role",
-  "mr_free",
-  "mr_typo",
-  "mr_mx_host",
-  "mr_provider",
-] as const;
+/** A record field a CSV cell can show: a scalar, or a list of strings. */
+type CellField = {
+  [Field in keyof CheckRecord]: CheckRecord[Field] extends string | number | boolean | string[]
+    ? Field
+    : never;
+}[keyof CheckRecord];
+
+/** The result columns appended to every row, in this order, each with the record field it shows (README "Clean a list"). */
+const RESULT_FIELDS = [
+  ["mr_valid", "valid"],
+  ["mr_block", "block"],
+  ["mr_risk", "risk"],
+  ["mr_reason", "reason"],
+  ["mr_domain", "domain"],
+  ["mr_disposable", "is_disposable"],
+  ["mr_role", "is_role_based_email"],
+  ["mr_free", "is_public_free"],
+  ["mr_typo", "possible_typo"],
+  ["mr_mx_host", "mx_host"],
+  ["mr_provider", "email_provider"],
+] as const satisfies readonly (readonly [string, CellField])[];
+
+type ResultColumn = (typeof RESULT_FIELDS)[number][0];
+
+/** The result columns' names, in their order. */
+export const RESULT_COLUMNS: readonly ResultColumn[] = RESULT_FIELDS.map(([column]) => column);
 
 export interface CsvRow {
   /** The cells as read, the short ones padded with empty cells to the header's width. */
@@ -157,22 +170,20 @@ export function findColumn(header: readonly string[], column: string | undefined
 export function resultCells(outcome: CheckOutcome): string[] {
   if ("problem" in outcome) {
     const { code, detail } = outcome.problem;
-    return ["false", "true", "", `${code}: ${detail}`, "", "", "", "", "", "", ""];
+    const cells: Partial<Record<ResultColumn, string>> = {
+      mr_valid: "false",
+      mr_block: "true",
+      mr_reason: `${code}: ${detail}`,
+    };
+    return RESULT_COLUMNS.map((column) => cells[column] ?? "");
   }
-  const r = outcome.record;
-  return [
-    String(r.valid),
-    String(r.block),
-    String(r.risk),
-    r.reason,
-    r.domain,
-    String(r.is_disposable),
-    String(r.is_role_based_email),
-    String(r.is_public_free),
-    r.possible_typo.join(" "),
-    r.mx_host,
-    r.email_provider,
-  ];
+  const { record } = outcome;
+  return RESULT_FIELDS.map(([, field]) => cellOf(record[field]));
+}
+
+/** A field's value as a cell: a list of strings space-separated. */
+function cellOf(value: CheckRecord[CellField]): string {
+  return Array.isArray(value) ? value.join(" ") : String(value);
 }
 
 /** Formats rows as CSV lines with the input's delimiter and line ending. */

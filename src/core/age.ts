@@ -3,6 +3,7 @@
  * `domain_age_days` in whole days, `domain_created_at` as a docs/api.md §4 timestamp).
  */
 import { type CheckRecord, formatTimestamp } from "./record.js";
+import { DAY_MS } from "./time.js";
 
 export interface DomainAge {
   /** Registration time as the registry states it. */
@@ -14,8 +15,6 @@ export interface DomainAge {
 export interface DomainAgeLookup {
   lookup(baseDomain: string): Promise<DomainAge | null>;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Whole days from `createdAt` to `now`, rounded down; 0 for a date in the future. */
 export function ageInDays(createdAt: Date, now: Date): number {

@@ -1,80 +1,15 @@
 /**
  * TypeBox schemas of the API. They validate requests, serialise responses (the
- * property order here is the order on the wire, docs/api.md §4 for both shapes) and
- * generate `/openapi.json`.
+ * property order is the order on the wire) and generate `/openapi.json`. The record's
+ * two shapes (docs/api.md §4) are src/core/record.ts's, re-exported here.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { MAX_INPUT_LENGTH } from "../core/input.js";
 import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
 import { PROBLEM_CONTENT_TYPE } from "./problems.js";
 
-const TIMESTAMP = {
-  format: "date-time",
-  description: "ISO 8601 with numeric offset, seconds precision, e.g. 2024-09-16T00:39:22+00:00",
-};
-export const Timestamp = Type.String(TIMESTAMP);
-
-/** `type: [T, "null"]` rather than `anyOf`: simpler to read and faster to serialise. */
-export function nullable<T>(type: "string" | "integer", options: Record<string, unknown> = {}) {
-  return Type.Unsafe<T | null>({ ...options, type: [type, "null"] });
-}
-
-export const CheckRecordSchema = Type.Object(
-  {
-    valid: Type.Boolean(),
-    block: Type.Boolean({ description: "Recommendation to block sign-ups from the domain." }),
-    domain: Type.String({ description: "The normalised (ASCII) domain that was checked." }),
-    base_domain: Type.String({ description: "Registrable domain (Public Suffix List, ICANN section)." }),
-    text: Type.String(),
-    reason: Type.String(),
-    risk: Type.Integer({ minimum: 0, maximum: 100 }),
-    is_disposable: Type.Boolean(),
-    is_email_forwarder: Type.Boolean(),
-    is_public_free: Type.Boolean(),
-    is_public_premium: Type.Boolean(),
-    is_business_provider: Type.Boolean(),
-    is_isp_email: Type.Boolean(),
-    is_email_api: Type.Boolean(),
-    is_web_hosting_email: Type.Boolean(),
-    is_self_hosted: Type.Boolean(),
-    is_parked: Type.Boolean(),
-    is_role_based_email: Type.Boolean(),
-    mx_host: Type.String(),
-    mx_ip: Type.String(),
-    mx_info: Type.String(),
-    mx_fallback: Type.Boolean(),
-    mx_hosts: Type.Array(Type.String()),
-    mx_ips: Type.Array(Type.String()),
-    mx_priorities: Type.Object({}, { additionalProperties: Type.Integer() }),
-    email_provider: Type.String(),
-    disposable_provider: nullable<string>("string"),
-    possible_typo: Type.Array(Type.String(), {
-      description: "Suggested domains when this one looks misspelt.",
-    }),
-    domain_age_days: nullable<number>("integer"),
-    domain_created_at: nullable<string>("string", TIMESTAMP),
-    block_status_changed_at: Timestamp,
-  },
-  { description: "Domain check record, full shape." },
-);
-
-export const SimpleRecordSchema = Type.Object(
-  {
-    valid: Type.Boolean(),
-    block: Type.Boolean(),
-    disposable: Type.Boolean(),
-    domain: Type.String(),
-    text: Type.String(),
-    reason: Type.String(),
-    risk: Type.Integer({ minimum: 0, maximum: 100 }),
-    mx_host: Type.String(),
-    possible_typo: Type.Array(Type.String()),
-    mx_ip: Type.String(),
-    mx_info: Type.String(),
-    last_changed_at: Timestamp,
-  },
-  { description: "Domain check record, simple shape of the gateway route." },
-);
+export { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
+export { nullable, Timestamp } from "../core/schema-types.js";
 
 export const ProblemSchema = Type.Object(
   {

@@ -4,11 +4,10 @@
  * migrations 0002 and 0006, so no statement holds a lock for long.
  */
 import { type Kysely, sql } from "kysely";
+import { DAY_MS } from "../core/time.js";
 import { deleteRecordsBatch } from "./records.js";
 import type { Database } from "./schema.js";
 import type { HousekeepingRepository } from "./types.js";
-
-const DAY_MS = 86_400_000;
 
 /**
  * Usage rows whose period, by the key's current plan, ended at or before `endedBefore`.

@@ -1,6 +1,5 @@
 /** Quota periods (docs/api.md §6): consecutive windows of `periodDays`, anchored at the key's creation. */
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../core/time.js";
 
 export interface QuotaPeriod {
   start: Date;

@@ -11,8 +11,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { fixture } from "../../harness/loopback-registries.js";
-import { FULL_FIELDS } from "../../harness/record-fields.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { FULL_FIELDS } from "../../src/core/record.js";
 import { type CheckWorld, startCheckWorld } from "./check-world.js";
 
 let world: CheckWorld;

@@ -5,7 +5,7 @@
  * false, so a flag set by mistake fails as surely as one missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLAGS, type Flag } from "../../harness/record-fields.js";
+import { FLAGS, type Flag } from "../../src/core/record.js";
 import { type EngineOverTheWire, startEngine, trueFlags } from "./engine-over-the-wire.js";
 
 let engine: EngineOverTheWire;

@@ -6,12 +6,12 @@
 
 import { checkInput } from "../../harness/check-input.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import { FLAGS, type Flag } from "../../harness/record-fields.js";
 import { fixtureZones } from "../../harness/zones.js";
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age.js";
 import type { CheckDeps } from "../../src/core/check.js";
 import type { DomainLists } from "../../src/core/lists.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { FLAGS, type Flag } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";

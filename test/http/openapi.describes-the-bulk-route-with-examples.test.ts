@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { FULL_FIELDS } from "../../harness/record-fields.js";
+import { FULL_FIELDS } from "../../src/core/record.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { FULL_FIELDS, SIMPLE_FIELDS } from "../../harness/record-fields.js";
 import { sampleRecord } from "../../harness/sample-record.js";
+import { FULL_FIELDS, SIMPLE_FIELDS } from "../../src/core/record.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;

@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_FIELDS, SIMPLE_FIELDS } from "../../harness/record-fields.js";
 import { sampleRecord } from "../../harness/sample-record.js";
+import { FULL_FIELDS, SIMPLE_FIELDS } from "../../src/core/record.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;

@@ -4,7 +4,8 @@
  * mail routing, the registration, curl examples for both routes and the recently
  * checked domains. Every value from the record is escaped.
  */
-import type { CheckRecord } from "../../core/record.js";
+import { type CheckRecord, FLAGS, flagLabel } from "../../core/record.js";
+import { riskLevel } from "../../core/verdict.js";
 import { renderApiExamples } from "./api-examples.js";
 import { card, domainLinks, escapeHtml, recentCard, renderPage, searchForm } from "./layout.js";
 
@@ -14,29 +15,13 @@ export interface DomainView {
   baseUrl: string;
 }
 
-type Level = "LOW" | "MEDIUM" | "HIGH";
-
-/** docs/api.md §4: LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
-export function riskLevel(risk: number): Level {
-  return risk >= 70 ? "HIGH" : risk >= 30 ? "MEDIUM" : "LOW";
-}
-
 /**
  * The record's flags as a person reads them, in the record's order. The role-account
  * flag is left out: it describes an address's local part, which a page never sees.
  */
-const FLAGS: readonly [keyof CheckRecord, string][] = [
-  ["is_disposable", "Disposable"],
-  ["is_email_forwarder", "Email forwarder"],
-  ["is_public_free", "Free mailbox provider"],
-  ["is_public_premium", "Paid mailbox provider"],
-  ["is_business_provider", "Business provider"],
-  ["is_isp_email", "ISP email"],
-  ["is_email_api", "Email API service"],
-  ["is_web_hosting_email", "Web hosting email"],
-  ["is_self_hosted", "Self-hosted"],
-  ["is_parked", "Parked"],
-];
+const FLAGS_SHOWN = FLAGS.filter((flag) => flag !== "is_role_based_email").map(
+  (flag) => [flag, flagLabel(flag)] as const,
+);
 
 const NONE = '<span class="muted">none</span>';
 const UNKNOWN = '<span class="muted">unknown</span>';
@@ -64,8 +49,8 @@ function row(label: string, html: string): string {
 }
 
 function flagList(record: CheckRecord): string {
-  const items = FLAGS.map(([field, label]) => {
-    const on = record[field] === true;
+  const items = FLAGS_SHOWN.map(([flag, label]) => {
+    const on = record[flag];
     return `<li${on ? ' class="on"' : ""}><span>${label}</span><span>${on ? "yes" : "no"}</span></li>`;
   });
   return `<ul class="flags">${items.join("")}</ul>`;

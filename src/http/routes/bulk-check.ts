@@ -12,6 +12,7 @@
 import { type Static, Type } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import { MAX_INPUT_LENGTH } from "../../core/input.js";
+import { SAMPLE_RECORD } from "../../core/record-example.js";
 import { checkMany, type OutcomeBody, outcomeBody } from "../../service/check-many.js";
 import { countUnitsOfBody } from "../access.js";
 import { bulkBodyLimit } from "../limits.js";
@@ -49,82 +50,50 @@ const ProblemResultSchema = Type.Object(
   { description: "An item that is no email address or domain: its input, then the problem (status 400)." },
 );
 
-/** Every field of a full record, for the examples. */
-function exampleRecord(fields: Record<string, unknown>) {
-  return {
-    valid: true,
-    block: false,
-    domain: "",
-    base_domain: "",
-    text: "Looks okay",
-    reason: "",
-    risk: 0,
-    is_disposable: false,
-    is_email_forwarder: false,
-    is_public_free: false,
-    is_public_premium: false,
-    is_business_provider: false,
-    is_isp_email: false,
-    is_email_api: false,
-    is_web_hosting_email: false,
-    is_self_hosted: false,
-    is_parked: false,
-    is_role_based_email: false,
-    mx_host: "",
-    mx_ip: "",
-    mx_info: "",
-    mx_fallback: false,
-    mx_hosts: [],
-    mx_ips: [],
-    mx_priorities: {},
-    email_provider: "",
-    disposable_provider: null,
-    possible_typo: [],
-    domain_age_days: null,
-    domain_created_at: null,
-    block_status_changed_at: "2024-09-16T00:39:22+00:00",
-    ...fields,
-  };
-}
-
+/** The results of EXAMPLE_ITEMS: SAMPLE_RECORD gives every field, each result says how its record differs. */
 const EXAMPLE_RESULTS = {
   results: [
     {
       input: "someone@gmail.com",
-      ...exampleRecord({
-        domain: "gmail.com",
-        base_domain: "gmail.com",
-        reason: "Public free provider",
-        is_public_free: true,
-        mx_host: "gmail-smtp-in.l.google.com",
-        mx_ip: "142.250.153.26",
-        mx_info: "Using MX pointer gmail-smtp-in.l.google.com from DNS with priority: 5",
-        mx_hosts: ["gmail-smtp-in.l.google.com", "alt1.gmail-smtp-in.l.google.com"],
-        mx_ips: ["142.250.153.26", "142.251.9.26"],
-        mx_priorities: { "gmail-smtp-in.l.google.com": 5, "alt1.gmail-smtp-in.l.google.com": 10 },
-        email_provider: "Gmail",
-        domain_age_days: 11_000,
-        domain_created_at: "1995-08-13T04:00:00+00:00",
-      }),
+      ...SAMPLE_RECORD,
+      domain: "gmail.com",
+      base_domain: "gmail.com",
+      reason: "Public free provider",
+      risk: 0,
+      is_public_free: true,
+      is_business_provider: false,
+      mx_host: "gmail-smtp-in.l.google.com",
+      mx_ip: "142.250.153.26",
+      mx_info: "Using MX pointer gmail-smtp-in.l.google.com from DNS with priority: 5",
+      mx_hosts: ["gmail-smtp-in.l.google.com", "alt1.gmail-smtp-in.l.google.com"],
+      mx_ips: ["142.250.153.26", "142.251.9.26"],
+      mx_priorities: { "gmail-smtp-in.l.google.com": 5, "alt1.gmail-smtp-in.l.google.com": 10 },
+      email_provider: "Gmail",
+      domain_age_days: 11_000,
+      domain_created_at: "1995-08-13T04:00:00+00:00",
+      block_status_changed_at: "2024-09-16T00:39:22+00:00",
     },
     {
       input: "mailinator.com",
-      ...exampleRecord({
-        block: true,
-        domain: "mailinator.com",
-        base_domain: "mailinator.com",
-        text: "Disposable / temporary domain",
-        reason: "Disposable",
-        risk: 95,
-        is_disposable: true,
-        mx_host: "mail.mailinator.com",
-        mx_ip: "104.21.32.1",
-        mx_info: "Using MX pointer mail.mailinator.com from DNS with priority: 1",
-        mx_hosts: ["mail.mailinator.com"],
-        mx_ips: ["104.21.32.1"],
-        mx_priorities: { "mail.mailinator.com": 1 },
-        disposable_provider: "mailinator.com",
-      }),
+      ...SAMPLE_RECORD,
+      block: true,
+      domain: "mailinator.com",
+      base_domain: "mailinator.com",
+      text: "Disposable / temporary domain",
+      reason: "Disposable",
+      risk: 95,
+      is_disposable: true,
+      is_business_provider: false,
+      mx_host: "mail.mailinator.com",
+      mx_ip: "104.21.32.1",
+      mx_info: "Using MX pointer mail.mailinator.com from DNS with priority: 1",
+      mx_hosts: ["mail.mailinator.com"],
+      mx_ips: ["104.21.32.1"],
+      mx_priorities: { "mail.mailinator.com": 1 },
+      disposable_provider: "mailinator.com",
+      domain_age_days: null,
+      domain_created_at: null,
+      block_status_changed_at: "2024-09-16T00:39:22+00:00",
     },
     {
       input: "not a domain",
