@@ -9,9 +9,9 @@
  */
 import { ageInDays } from "./age.js";
 import { CATEGORY, PRECEDENCE } from "./categories.js";
+import type { Signals } from "./gathered-signals.js";
 import { DOMAIN_SIGNALS } from "./signals/index.js";
 import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
-import type { Signals } from "./signals.js";
 
 /** One status per row of docs/api.md §4.1; rows 8 and 9 are `risky` and `ok`. */
 export type VerdictStatus =
@@ -78,11 +78,19 @@ export const FIXED_RISK = {
   /** Denied by the operator (an override kept in the database). */
   denied: 100,
   disposableListed: 95,
-  /** Heuristics: 90 for one independent signal, +3 for each further one. */
+  /** Heuristics: 90 for one independent signal, +3 for each further one, at most 99. */
   disposableHeuristics: 90,
+  /** What each further heuristic adds. */
+  disposableHeuristicsStep: 3,
+  /** The most heuristics can reach. */
+  disposableHeuristicsMax: 99,
   parked: 85,
   /** Temporary DNS failure: uncertainty, then the other signals, kept within 50–79. */
   dnsUnknown: 55,
+  /** The least a temporary DNS failure's risk is. */
+  dnsUnknownMin: 50,
+  /** The most a temporary DNS failure's risk is, below the block threshold. */
+  dnsUnknownMax: 79,
 } as const;
 
 export const BLOCK_THRESHOLD = 80;
@@ -90,8 +98,90 @@ export const BLOCK_THRESHOLD = 80;
 /** Soft signals adding up to this or more make row 8; below it a record "Looks okay" (row 9). */
 export const RISKY_THRESHOLD = 30;
 
+/** The text of row 9. */
+export const LOOKS_OKAY = "Looks okay";
+
+/** A row of docs/api.md §4.1 in words, for the docs tables (`npm run docs:tables`); FIXED_ROWS gives the rest. */
+export interface VerdictRow {
+  /** Its number in the docs ("2a", "3a": rows added between others). */
+  row: string;
+  /** The statuses it gives: one, or row 7's two. */
+  statuses: readonly VerdictStatus[];
+  /** When it matches (Markdown). */
+  when: string;
+  /** Its risk (Markdown). */
+  risk: string;
+}
+
+/** Every row in the order they are tried: the first that matches gives the verdict. */
+export const VERDICT_ROWS: readonly VerdictRow[] = [
+  {
+    row: "0",
+    statuses: ["reserved"],
+    when: "reserved name that never receives mail (RFC 2606, RFC 6761): `example.com`, `example.net`, `example.org`, `*.invalid`, `*.localhost` and names under them; decided from the name, whatever DNS says",
+    risk: `${FIXED_RISK.invalid}`,
+  },
+  {
+    row: "1",
+    statuses: ["nxdomain"],
+    when: "domain does not exist (NXDOMAIN)",
+    risk: `${FIXED_RISK.invalid}`,
+  },
+  { row: "2", statuses: ["null_mx"], when: "null MX (RFC 7505)", risk: `${FIXED_RISK.invalid}` },
+  {
+    row: "2a",
+    statuses: ["mx_missing"],
+    when: "MX records name hosts and DNS says none of them exists (NXDOMAIN for each host's A and AAAA): mail bounces",
+    risk: `${FIXED_RISK.invalid}`,
+  },
+  { row: "3", statuses: ["no_mail"], when: "neither MX nor A/AAAA", risk: `${FIXED_RISK.invalid}` },
+  {
+    row: "3a",
+    statuses: ["denied"],
+    when: "denied by the operator ([overrides](api.md#10-administration): `mailrisk overrides add deny`, `POST /admin/overrides`)",
+    risk: `${FIXED_RISK.denied}`,
+  },
+  {
+    row: "4",
+    statuses: ["disposable"],
+    when: "on a disposable list (the domain or a parent up to the base domain)",
+    risk: `${FIXED_RISK.disposableListed}`,
+  },
+  {
+    row: "5",
+    statuses: ["heuristics"],
+    when: "not listed, but N independent signals say disposable: MX or NS on curated disposable infrastructure, MX host or address learnt disposable from traffic, a learnt NS beside another signal ([learned infrastructure](verdicts.md#learned-infrastructure-row-5))",
+    risk: `${FIXED_RISK.disposableHeuristics} + ${FIXED_RISK.disposableHeuristicsStep}·(N−1), ≤ ${FIXED_RISK.disposableHeuristicsMax}`,
+  },
+  {
+    row: "6",
+    statuses: ["parked"],
+    when: "parked (NS, MX or A on a parking service)",
+    risk: `${FIXED_RISK.parked}`,
+  },
+  {
+    row: "7",
+    statuses: ["dns_timeout", "dns_failure"],
+    when: "temporary DNS failure (timeout; SERVFAIL, REFUSED)",
+    risk: `${FIXED_RISK.dnsUnknown} + soft signals, kept in ${FIXED_RISK.dnsUnknownMin}–${FIXED_RISK.dnsUnknownMax}`,
+  },
+  {
+    row: "8",
+    statuses: ["risky"],
+    when: `soft signals add up to ≥ ${RISKY_THRESHOLD}`,
+    risk: "sum of weights",
+  },
+  {
+    row: "9",
+    statuses: ["ok"],
+    when: `soft signals < ${RISKY_THRESHOLD}`,
+    risk: `sum of weights (0–${RISKY_THRESHOLD - 1})`,
+  },
+];
+
 export type RiskLevel = "LOW" | "MEDIUM" | "HIGH";
 
+/** docs/api.md §4: LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
 export function riskLevel(risk: number): RiskLevel {
   return risk >= 70 ? "HIGH" : risk >= 30 ? "MEDIUM" : "LOW";
 }
@@ -146,14 +236,17 @@ function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
   }
   const hints = signals.disposableHints.length;
   if (hints > 0) {
-    const risk = Math.min(99, FIXED_RISK.disposableHeuristics + 3 * (hints - 1));
+    const risk = Math.min(
+      FIXED_RISK.disposableHeuristicsMax,
+      FIXED_RISK.disposableHeuristics + FIXED_RISK.disposableHeuristicsStep * (hints - 1),
+    );
     return { status: "heuristics", risk, reason: `${FIXED_ROWS.heuristics.reason}${hints}` };
   }
   if (signals.parking) return { status: "parked", risk: FIXED_RISK.parked, reason: FIXED_ROWS.parked.reason };
   if (status === "dns_timeout" || status === "dns_failure") {
     return {
       status,
-      risk: clamp(FIXED_RISK.dnsUnknown + soft.risk, 50, 79),
+      risk: clamp(FIXED_RISK.dnsUnknown + soft.risk, FIXED_RISK.dnsUnknownMin, FIXED_RISK.dnsUnknownMax),
       reason: FIXED_ROWS[status].reason,
     };
   }
@@ -202,16 +295,16 @@ export function decide(basis: VerdictBasis, address: Weighing = NOTHING_WEIGHED)
     };
   }
   const risk = clamp(basis.soft.risk + address.risk, 0, 100);
-  const names = heavier(basis.soft.heaviest, address.heaviest)?.names;
-  if (!names || risk < RISKY_THRESHOLD) {
-    return { status: "ok", valid: true, block: false, risk, text: "Looks okay", reason: basis.mainCategory };
+  const named = heavier(basis.soft.heaviest, address.heaviest)?.verdict;
+  if (!named || risk < RISKY_THRESHOLD) {
+    return { status: "ok", valid: true, block: false, risk, text: LOOKS_OKAY, reason: basis.mainCategory };
   }
   return {
     status: "risky",
     valid: true,
     block: risk >= BLOCK_THRESHOLD,
     risk,
-    text: names.text,
-    reason: names.reason,
+    text: named.text,
+    reason: named.reason,
   };
 }

@@ -1,0 +1,222 @@
+/**
+ * The CLI's commands, written once: the module that runs each and its forms, from which
+ * `mailrisk help` (src/cli/main.ts) and the CLI table of docs/api.md §9
+ * (`npm run docs:tables`) are made.
+ */
+import type { CliContext } from "./context.js";
+
+/** Runs a command on its arguments; resolves to the exit code. */
+export type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
+
+/** One form of a command: a line of `mailrisk help` and a row of the docs table. */
+export interface CommandForm {
+  /** Its arguments after the command's name (may be empty). */
+  args: string;
+  /** What it does, in one line, for `mailrisk help`. */
+  summary: string;
+  /** What it does in full, for the docs (Markdown; `§` refers to docs/api.md). */
+  details: string;
+  /** Its exit codes, for the docs. */
+  exitCodes: string;
+}
+
+/** A command: its name, its module (loaded only when it runs) and its forms. */
+export interface Command {
+  name: string;
+  load: () => Promise<CommandRun>;
+  forms: readonly CommandForm[];
+}
+
+/** How a form is written after `mailrisk`. */
+export function commandUsage(name: string, form: CommandForm): string {
+  return form.args === "" ? name : `${name} ${form.args}`;
+}
+
+/** Every command, in the order help and the docs list them. */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: "serve",
+    load: async () => (await import("./serve.js")).run,
+    forms: [
+      {
+        args: "[--workers N]",
+        summary: "start the HTTP server on HOST:PORT in N processes (default: one per core but one)",
+        details:
+          "the HTTP server, as `npm start`, in N processes sharing HOST:PORT (1–256; default: one per core but one, `os.availableParallelism() - 1`, at least 1: the primary takes a core to accept and hand on every connection, so on 2 cores one process serves alone, [benchmarks.md](benchmarks.md#workers-npm-run-benchworkers); `--workers 1` runs in one process). The primary applies migrations and creates the first key once, then forks the workers and replaces one that dies (back-off 0.5 s doubling to 30 s); SIGTERM or SIGINT shuts every worker down gracefully and exits 0. Quotas stay exact across workers. `sqlite::memory:` always runs one process",
+        exitCodes: "0, 1 start failed, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "check",
+    load: async () => (await import("./check.js")).run,
+    forms: [
+      {
+        args: "<email-or-domain|->… [--json] [--only block|allow] [--concurrency N] [--progress]",
+        summary: "check emails or domains; - reads one per line from stdin",
+        details:
+          "checks inputs (with `@` an email, else a domain); `-` reads one input per line from stdin (at most once; a blank line is an input, rejected with `missing_input`); `--` ends the options (for an input that starts with `-`). Inputs are checked as they arrive, concurrently (default 16, 1–1024); each result is written in input order as soon as it is ready, so memory stays flat on any length. Default output: a table (`input, valid, block, risk, reason, mx_host, provider`). `--json`: one line per input (JSON Lines): `input` as given, then the full record, or for a bad input the §5 problem object (RFC 9457), and the run goes on. `--only block` keeps blocked and rejected inputs, `--only allow` the others. Progress (count, rate, ETA, block/allow/invalid tally) and a summary go to stderr when it is a terminal, or with `--progress`; otherwise stderr stays silent. A reader that goes away (`| head`) ends the run quietly with 0. Uses the server's configuration and record cache (database), and never answers a stale record ([cleaning.md](cleaning.md))",
+        exitCodes: "0 all checked, 1 any rejected, 2 usage",
+      },
+      {
+        args: "--csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--only block|allow] [--concurrency N] [--progress]",
+        summary: "clean a CSV: the same rows with result columns appended",
+        details:
+          "reads a CSV with a header row (RFC 4180; BOM, CRLF or LF) from FILE or stdin; the address column is `--column` (a header name, or a 1-based number), else the first header named `email`, `e-mail`, `email address`, `mail`, `mail address`, `user email`, `contact email`, `address` or `domain` (case, spaces, `-`, `_`, `.` ignored). Writes the same CSV — every original cell as read, short rows padded, BOM and line ending kept — with the result columns `mr_valid`, `mr_block`, `mr_risk`, `mr_reason`, `mr_domain`, `mr_disposable`, `mr_role`, `mr_free`, `mr_typo`, `mr_mx_host`, `mr_provider` ([cleaning.md](cleaning.md)); a cell that is no address keeps its row and gets `mr_valid` false, `mr_block` true and `<code>: <detail>` in `mr_reason`. The other options as above",
+        exitCodes: "0 all checked, 1 any rejected or the CSV unreadable, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "keys",
+    load: async () => (await import("./keys.js")).run,
+    forms: [
+      {
+        args: "create --plan P [--name N] [--json]",
+        summary: "create an API key on plan P; its secret is shown once",
+        details: 'creates a key on plan P and prints its secret once; `--json`: `{"id","key","plan"}`',
+        exitCodes: "0, 1 unknown plan, 2 usage",
+      },
+      {
+        args: "list [--json]",
+        summary: "list keys, never their secrets",
+        details:
+          'lists keys, never secrets; `--json`: array of `{"id","prefix","name","plan","created_at","revoked_at"}`',
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "show <id> [--json]",
+        summary: "show a key with its plan and usage",
+        details:
+          "a key with its plan and usage: the current period (used, remaining, reset) and every stored period; reading counts nothing; `--json`: the admin API's `GET /admin/keys/{id}` body",
+        exitCodes: "0, 1 unknown key, 2 usage",
+      },
+      {
+        args: "set-plan <id> <plan>",
+        summary: "move a key to another plan",
+        details: "moves a key to another plan (§6 plan changes)",
+        exitCodes: "0, 1 unknown key or plan, 2 usage",
+      },
+      {
+        args: "revoke <id>",
+        summary: "revoke a key for good",
+        details: "revokes a key for good",
+        exitCodes: "0, 1 unknown key, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "plans",
+    load: async () => (await import("./plans.js")).run,
+    forms: [
+      {
+        args: "create <name> --quota N|unlimited [--period-days D]",
+        summary: "create a plan (D defaults to 30)",
+        details:
+          "creates a plan; D defaults to 30 (built in: `free`, 1,000 per 30 days; `unlimited`, no quota; §6)",
+        exitCodes: "0, 1 exists, 2 usage or invalid",
+      },
+      {
+        args: "update <name> [--quota N|unlimited] [--period-days D]",
+        summary: "change a plan's quota or period",
+        details: "changes a plan's quota or period",
+        exitCodes: "0, 1 unknown plan, 2 usage or invalid",
+      },
+      {
+        args: "list [--json]",
+        summary: "list plans",
+        details: 'lists plans; `--json`: array of `{"name","quota","period_days"}`',
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "records",
+    load: async () => (await import("./records.js")).run,
+    forms: [
+      {
+        args: "purge <domain>…",
+        summary: "drop the domains' cached records; their next check is fresh",
+        details:
+          "deletes the domains' cached records (domains normalised as in §2); the next check of each is a fresh look-up; running servers forget what they remember of them within a second (§8)",
+        exitCodes: "0, 2 usage or not a domain",
+      },
+      {
+        args: "purge --all",
+        summary: "drop every cached record",
+        details: "deletes every cached record, as above",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "overrides",
+    load: async () => (await import("./overrides.js")).run,
+    forms: [
+      {
+        args: "add allow|deny <domain> [--note T]",
+        summary: "allow or deny a domain, whatever the checks say",
+        details:
+          "the operator's correction of an answer: allows or denies a domain and its subdomains ([verdicts.md](verdicts.md)); verdicts are decided when answering, so the next answer of every running server takes it, within a second (§10)",
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "add never-disposable mx-host|mx-ip|ns <value> [--note T]",
+        summary: "mark mail infrastructure never disposable",
+        details:
+          "marks an MX host, MX address or name server never disposable: it is then neither learnt nor a curated hint ([verdicts.md](verdicts.md#learned-infrastructure-row-5)); the next answers take it, as above",
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "remove <domain>|<kind> <value>",
+        summary: "remove an override",
+        details: "removes an override; the next answers take it, within a second",
+        exitCodes: "0, 1 nothing to remove, 2 usage",
+      },
+      {
+        args: "list [--json]",
+        summary: "list the operator's overrides",
+        details: "lists the operator's overrides (§10)",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "infra",
+    load: async () => (await import("./infra.js")).run,
+    forms: [
+      {
+        args: "list [--all] [--json]",
+        summary: "mail infrastructure learnt from traffic, with its evidence",
+        details:
+          "mail infrastructure learnt from traffic: each piece with enough listed disposable domains seen on it to be learnt (`--all`: at least one), with its counts of distinct domains by listed status, the service it names, examples and its state (`disposable`, `never disposable (operator)`, `has good domains` or `below thresholds`; [verdicts.md](verdicts.md#learned-infrastructure-row-5))",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "migrate",
+    load: async () => (await import("./migrate.js")).run,
+    forms: [
+      {
+        args: "",
+        summary: "apply pending database migrations",
+        details: "applies pending database migrations (the server applies them on start too)",
+        exitCodes: "0, 1 failed, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "rdap-bootstrap",
+    load: async () => (await import("./rdap-bootstrap.js")).run,
+    forms: [
+      {
+        args: "update [--url URL] [--out FILE]",
+        summary: "refresh the RDAP bootstrap from IANA",
+        details:
+          "downloads IANA's RDAP bootstrap (default `https://data.iana.org/rdap/dns.json`), checks its shape and writes it to `--out`, else `RDAP_BOOTSTRAP_FILE`, else `<STATE_DIR>/rdap-bootstrap.json` (never the bundled `data/rdap-bootstrap.json`). The service reads `RDAP_BOOTSTRAP_FILE`, else that state file when present, else the bundled one; restart the server to use it",
+        exitCodes: "0, 1 download or shape failed, 2 usage",
+      },
+    ],
+  },
+];

@@ -1,0 +1,313 @@
+/**
+ * The configuration, written once: every environment variable with its default and
+ * meaning as docs/api.md §9 shows them (generated from here: `npm run docs:tables`) and
+ * the parser `loadConfig()` runs on it. Invalid values throw a ConfigError.
+ */
+import { statSync } from "node:fs";
+import { isIP } from "node:net";
+import { dirname, resolve } from "node:path";
+import type { Config } from "./config.js";
+import { parseWhoisServer } from "./registry/whois-servers.js";
+import { type DatabaseLocation, DatabaseUrlError, parseDatabaseUrl } from "./store/database-url.js";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** What a parser knows besides the variable's value. */
+export interface ParseContext {
+  /** The variable's name, for error messages. */
+  variable: string;
+  /** The directory relative paths resolve against. */
+  cwd: string;
+  /** Another field's parsed value. */
+  value: <K extends keyof Config>(key: K) => Config[K];
+}
+
+/** Parses a variable's trimmed value (null: unset or blank) into its field. */
+export type Parser<T> = (raw: string | null, context: ParseContext) => T;
+
+/** One environment variable: the docs table's row and its parser. */
+export interface ConfigEntry<T> {
+  /** The environment variable's name. */
+  variable: string;
+  /** The default, as the docs show it (Markdown). */
+  default: string;
+  /** What it sets, as the docs show it (Markdown; `§` refers to docs/api.md). */
+  meaning: string;
+  /** Turns the variable's value into the field of Config. */
+  parse: Parser<T>;
+}
+
+/** pino's levels, the values LOG_LEVEL takes. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** An operator token (ADMIN_TOKEN, METRICS_TOKEN) is its route's only credential: long enough that guessing it is hopeless. */
+const MIN_TOKEN_LENGTH = 32;
+
+/** `raw` as a whole number within [min, max]. */
+function wholeNumber(raw: string, variable: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(`${variable} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** A whole number within [min, max]; `fallback` when unset. */
+function integer(fallback: number, min: number, max: number): Parser<number> {
+  return (raw, { variable }) => (raw === null ? fallback : wholeNumber(raw, variable, min, max));
+}
+
+/** Duration in seconds; accepts plain seconds or a unit suffix (s, m, h, d). */
+function duration(fallback: number): Parser<number> {
+  return (raw, { variable }) => {
+    if (raw === null) return fallback;
+    const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
+    if (!match)
+      throw new ConfigError(`${variable} must be seconds or a duration like 30m, 12h, 1d; got "${raw}"`);
+    const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
+    const value = Number(match[1]) * unit;
+    if (value < 1) throw new ConfigError(`${variable} must be at least one second`);
+    return value;
+  };
+}
+
+/** `on` or `off` in any case; `fallback` when unset. */
+function onOff(fallback: boolean): Parser<boolean> {
+  return (raw, { variable }) => {
+    if (raw === null) return fallback;
+    const value = raw.toLowerCase();
+    if (value === "on") return true;
+    if (value === "off") return false;
+    throw new ConfigError(`${variable} must be on or off; got "${value}"`);
+  };
+}
+
+/** Validates one DNS server entry: `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address. */
+function dnsServer(entry: string, variable: string): string {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const [ip, port] = bracketed
+    ? [bracketed[1] ?? "", bracketed[2]]
+    : isIP(entry) === 6
+      ? [entry, undefined]
+      : (entry.split(":") as [string, string | undefined]);
+  if (!isIP(ip)) throw new ConfigError(`${variable} entry "${entry}" is not an IP address`);
+  if (port !== undefined && !(/^\d+$/.test(port) && Number(port) > 0 && Number(port) < 65_536)) {
+    throw new ConfigError(`${variable} entry "${entry}" has an invalid port`);
+  }
+  return entry;
+}
+
+/** The non-empty entries of a comma list. */
+function commaList(raw: string): string[] {
+  return raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * DATABASE_URL through the one parser (src/store/database-url.ts). An explicit SQLite
+ * file's directory must exist (a typo must not start an empty database somewhere new);
+ * only the default one in STATE_DIR is created, when the store opens.
+ */
+function database(raw: string | null, cwd: string, stateDir: string): DatabaseLocation {
+  let location: DatabaseLocation;
+  try {
+    location = parseDatabaseUrl(raw, { cwd, stateDir });
+  } catch (error) {
+    throw error instanceof DatabaseUrlError ? new ConfigError(error.message) : error;
+  }
+  if (location.dialect === "sqlite" && !location.createDirectory && location.path !== ":memory:") {
+    const directory = dirname(location.path);
+    if (!statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new ConfigError(`DATABASE_URL: directory ${directory} does not exist; create it first`);
+    }
+  }
+  return location;
+}
+
+/** An operator token, or null when unset. */
+const operatorToken: Parser<string | null> = (raw, { variable }) => {
+  if (raw === null) return null;
+  if (raw.length < MIN_TOKEN_LENGTH || /\s/.test(raw)) {
+    throw new ConfigError(
+      `${variable} must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. from "openssl rand -hex 32"); got ${raw.length}`,
+    );
+  }
+  return raw;
+};
+
+/** One TRUST_PROXY entry: an IP address or a CIDR range. */
+function proxyAddress(entry: string, variable: string): string {
+  const [ip = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(ip);
+  const maxPrefix = version === 6 ? 128 : 32;
+  const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+  if (version === 0 || !prefixOk || rest.length > 0) {
+    throw new ConfigError(`${variable} entry "${entry}" is not an IP address or CIDR range`);
+  }
+  return entry;
+}
+
+/** TRUST_PROXY: none, a number of hops, or addresses and ranges. */
+const trustProxy: Parser<Config["trustProxy"]> = (raw, { variable }) => {
+  if (raw === null || raw.toLowerCase() === "off") return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = wholeNumber(raw, variable, 0, 100);
+    return hops === 0 ? false : hops;
+  }
+  return commaList(raw).map((entry) => proxyAddress(entry, variable));
+};
+
+/** The variables, in the order the docs list them; keyed by the field of Config each sets. */
+export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]> } = {
+  port: {
+    variable: "PORT",
+    default: "`8080`",
+    meaning: "HTTP port (0–65535)",
+    parse: integer(8080, 0, 65_535),
+  },
+  host: {
+    variable: "HOST",
+    default: "`127.0.0.1`",
+    meaning: "address the HTTP server binds",
+    parse: (raw) => raw ?? "127.0.0.1",
+  },
+  stateDir: {
+    variable: "STATE_DIR",
+    default: "`./var`",
+    meaning:
+      "directory for runtime state, relative to the working directory: the default SQLite database and a refreshed RDAP bootstrap; created when first needed",
+    parse: (raw, { cwd }) => resolve(cwd, raw ?? "./var"),
+  },
+  database: {
+    variable: "DATABASE_URL",
+    default: "unset → SQLite `<STATE_DIR>/mailrisk.db`",
+    meaning:
+      "`postgres://…` or `postgresql://…` for PostgreSQL (several instances may share it), `sqlite:PATH` for another SQLite file, whose directory must exist, else the start fails (`sqlite::memory:`: a private in-memory database); §8. The value is never echoed in errors: it may hold a password",
+    parse: (raw, { cwd, value }) => database(raw, cwd, value("stateDir")),
+  },
+  dnsServers: {
+    variable: "DNS_SERVERS",
+    default: "the system's resolvers",
+    meaning: "comma list of `ip[:port]` (IPv6: `[addr]:port`, or the bare address)",
+    parse: (raw, { variable }) => commaList(raw ?? "").map((entry) => dnsServer(entry, variable)),
+  },
+  dnsTimeoutMs: {
+    variable: "DNS_TIMEOUT_MS",
+    default: "`1500`",
+    meaning:
+      "deadline of one DNS query in milliseconds (50–60000; a timer of its own, not c-ares'); a check makes two rounds (MX/NS/A, then the MX hosts' addresses), so its DNS part takes at most twice this",
+    parse: integer(1500, 50, 60_000),
+  },
+  recordTtlSeconds: {
+    variable: "RECORD_TTL",
+    default: "`86400` (1 day)",
+    meaning:
+      "seconds (or `30m`, `12h`, `1d`) a cached record stays fresh; a record made during a temporary DNS failure stays fresh 60 s",
+    parse: duration(86_400),
+  },
+  negativeTtlSeconds: {
+    variable: "NEGATIVE_TTL",
+    default: "`3600` (1 hour)",
+    meaning:
+      "seconds (or `30m`, `1h`) a record saying the domain does not exist or takes no mail stays fresh, like DNS negative caching: a domain registered a minute ago is valid within this time",
+    parse: duration(3_600),
+  },
+  rdapBootstrapFile: {
+    variable: "RDAP_BOOTSTRAP_FILE",
+    default:
+      "`<STATE_DIR>/rdap-bootstrap.json` when `mailrisk rdap-bootstrap update` wrote one, else the bundled `data/rdap-bootstrap.json`",
+    meaning:
+      "an RDAP bootstrap file in IANA's format to read instead (relative to the working directory); `rdap-bootstrap update` then writes this file",
+    parse: (raw, { cwd }) => (raw === null ? null : resolve(cwd, raw)),
+  },
+  whoisServer: {
+    variable: "WHOIS_SERVER",
+    default: "the bundled per-TLD table",
+    meaning: "`host[:port]` or `[ipv6][:port]` (port default 43) asked for every WHOIS query",
+    parse: (raw, { variable }) => {
+      if (raw === null) return null;
+      try {
+        return parseWhoisServer(raw);
+      } catch {
+        throw new ConfigError(`${variable} must be host[:port] or [ipv6][:port]; got "${raw}"`);
+      }
+    },
+  },
+  ageTimeoutMs: {
+    variable: "AGE_TIMEOUT_MS",
+    default: "`3000`",
+    meaning:
+      "deadline of one domain-age look-up in milliseconds, RDAP then WHOIS together (50–60000); it runs beside the check, never in front of it: a check waits at most 200 ms for it",
+    parse: integer(3000, 50, 60_000),
+  },
+  ageLookup: {
+    variable: "AGE_LOOKUP",
+    default: "`on`",
+    meaning:
+      "`off` (any case): no registry is ever asked; `domain_age_days` and `domain_created_at` stay `null`",
+    parse: onOff(true),
+  },
+  adminToken: {
+    variable: "ADMIN_TOKEN",
+    default: "unset",
+    meaning: `enables the admin API under \`/admin/\` (§10), which takes \`Authorization: Bearer <ADMIN_TOKEN>\`; at least ${MIN_TOKEN_LENGTH} characters without whitespace (e.g. \`openssl rand -hex 32\`), else the start fails. Unset: every \`/admin/\` path is a 404`,
+    parse: operatorToken,
+  },
+  pageRateLimit: {
+    variable: "PAGE_RATE_LIMIT",
+    default: "`60`",
+    meaning:
+      "HTML page requests (home and result pages) per minute per client address, per instance (1–1,000,000); more get a 429 page with `Retry-After` (§7). The API is limited by its keys' quotas instead",
+    parse: integer(60, 1, 1_000_000),
+  },
+  bulkMaxItems: {
+    variable: "BULK_MAX_ITEMS",
+    default: "`1000`",
+    meaning:
+      "most items one `POST /v2/bulk` takes (1–10,000); its body limit follows, about 330 bytes an item (§3.1)",
+    parse: integer(1000, 1, 10_000),
+  },
+  metricsToken: {
+    variable: "METRICS_TOKEN",
+    default: "unset",
+    meaning: `\`/metrics\` then takes \`Authorization: Bearer <METRICS_TOKEN>\` (§3.4; compared in constant time, like \`ADMIN_TOKEN\`; 401 \`missing_metrics_token\` / \`invalid_metrics_token\`); at least ${MIN_TOKEN_LENGTH} characters without whitespace, else the start fails. Unset: \`/metrics\` is open`,
+    parse: operatorToken,
+  },
+  metricsPort: {
+    variable: "METRICS_PORT",
+    default: "unset",
+    meaning:
+      "serve `/metrics` only on this port (on `HOST`), by a small server of its own, and not on `PORT` (1–65535, not `PORT`; §3.4). With `serve --workers N` the primary serves it and sums every worker's counters; without it, a scrape of `PORT` sees the one worker that took the connection",
+    parse: (raw, { variable, value }) => {
+      if (raw === null) return null;
+      const port = wholeNumber(raw, variable, 1, 65_535);
+      if (port === value("port")) throw new ConfigError(`${variable} must differ from PORT (${port})`);
+      return port;
+    },
+  },
+  trustProxy: {
+    variable: "TRUST_PROXY",
+    default: "`off`",
+    meaning:
+      "who may name the client in `X-Forwarded-For` (Fastify's `trustProxy`): `off` or `0` nobody (the client is the socket's peer); a number of proxy hops (1–100); or a comma list of IP addresses and CIDR ranges (`10.0.0.5,10.1.0.0/16`). The client address is what `PAGE_RATE_LIMIT` counts and the request log records: set it behind a reverse proxy, else every browser shares the proxy's limit ([deploy.md](deploy.md#2-n-instances-behind-a-reverse-proxy))",
+    parse: trustProxy,
+  },
+  logLevel: {
+    variable: "LOG_LEVEL",
+    default: "`info`",
+    meaning: `pino's level: ${LOG_LEVELS.map((level) => `\`${level}\``).join(", ")}`,
+    parse: (raw, { variable }) => {
+      const level = raw ?? "info";
+      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+        throw new ConfigError(`${variable} must be one of ${LOG_LEVELS.join(", ")}; got "${level}"`);
+      }
+      return level as LogLevel;
+    },
+  },
+};
