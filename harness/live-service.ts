@@ -12,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../src/config.js";
 import type { DomainLists } from "../src/core/lists.js";
 import { buildApp } from "../src/http/app.js";
+import { watchChanges } from "../src/service/change-watcher.js";
 import type { Checker } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
@@ -60,12 +61,13 @@ export async function openLiveService(options: LiveServiceOptions): Promise<Live
   await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "tests", now: options.clock() });
   const checker = liveChecker(store, options);
+  const changes = watchChanges(store, checker);
   const app = await buildApp({
     store,
     checker,
     logger: false,
     clock: options.clock,
-    ...(options.adminToken ? { admin: { token: options.adminToken, store } } : {}),
+    ...(options.adminToken ? { admin: { token: options.adminToken, store, changes } } : {}),
   });
   await app.ready();
   return {
@@ -84,7 +86,7 @@ export async function openLiveService(options: LiveServiceOptions): Promise<Live
       return response.json();
     },
     async close() {
-      await app.close();
+      await Promise.all([app.close(), changes.stop()]);
       await checker.drain();
       await store.close();
       await rm(dir, { recursive: true, force: true });

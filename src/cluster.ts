@@ -15,8 +15,9 @@
  *   in-process, as `runServer`.
  * - METRICS_PORT: the primary serves `/metrics` there and sums every worker's counters
  *   (a worker serves none on PORT), so one scrape sees the whole server.
- * - A change the operator makes through one worker's admin API (a purge, an override, a
- *   plan) reaches every worker before the answer (cluster-changes.ts).
+ * - A change the operator makes (a purge, an override, a plan), through any worker's admin
+ *   API or the CLI, reaches every worker within a second through the store's change
+ *   signal (src/service/change-watcher.ts), like every other instance sharing the database.
  *
  * Quotas stay exact: every worker counts with the same conditional upsert that keeps
  * instances sharing one database exact (docs/http.md, quota counting).
@@ -24,7 +25,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
 import { type Logger, pino } from "pino";
-import { relayMemoryChanges } from "./cluster-changes.js";
 import type { Config } from "./config.js";
 import { clusterMetricsSource, startMetricsServer } from "./http/metrics-server.js";
 import { nextSignal, prepareDatabase, runServer, type ServerOptions } from "./server.js";
@@ -36,9 +36,13 @@ const RESTART_MAX_DELAY_MS = 30_000;
 /** A worker that ran this long resets its slot's back-off. */
 const STABLE_AFTER_MS = 60_000;
 
-/** The default `--workers`: one per core the process may use. */
-export function defaultWorkerCount(): number {
-  return availableParallelism();
+/**
+ * The default `--workers`: one per core but one, which the primary takes (it accepts
+ * every connection and hands it on); so one on two cores, served in-process with no
+ * primary at all. Measured in docs/benchmarks.md ("Workers").
+ */
+export function defaultWorkerCount(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 /** The delay before the `crashes`-th restart in a row of one slot (1-based). */
@@ -69,7 +73,6 @@ export async function runCluster(config: Config, options: ClusterOptions): Promi
           token: config.metricsToken,
         });
   if (metrics) logger.info({ url: `${metrics.url}/metrics`, workers }, "metrics of every worker served");
-  relayMemoryChanges();
   return supervise(workers, logger).finally(() => metrics?.close());
 }
 

@@ -6,14 +6,13 @@
  */
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
-import { shareMemoryChanges } from "./cluster-changes.js";
 import type { Config } from "./config.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
+import { watchChanges } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
-import { applyMemoryChange, type MemoryChange } from "./service/memory-changes.js";
 import { openStore } from "./store/index.js";
 import type { KeysRepository, Store } from "./store/types.js";
 
@@ -24,10 +23,7 @@ export interface ServerOptions {
   logger?: Logger;
   /** The database is already migrated and has its first key (a cluster's primary did it): skip both. */
   prepared?: boolean;
-  /**
-   * A cluster's worker: the primary serves METRICS_PORT and asks this process for its
-   * metrics, and hands the operator's changes between the workers (cluster-changes.ts).
-   */
+  /** A cluster's worker: the primary serves METRICS_PORT and asks this process for its metrics. */
   clusterWorker?: boolean;
 }
 
@@ -94,9 +90,10 @@ async function serve(
   if (!options.prepared) await prepare(store, options, logger);
   const checker = createChecker({ config, store, logger });
   const metrics = createMetrics(checker);
-  // What the operator changes through the admin API applies at once in this process (and its siblings).
-  const applyHere = (change: MemoryChange) => applyMemoryChange({ checker, store }, change);
-  const announce = options.clusterWorker ? shareMemoryChanges(applyHere) : applyHere;
+  // Changes of keys, plans, overrides and records, from anywhere, hold here within a second.
+  const changes = watchChanges(store, checker, (error) =>
+    logger.warn({ err: error }, "could not read the change signal; retrying"),
+  );
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
@@ -107,7 +104,7 @@ async function serve(
     trustProxy: config.trustProxy,
     pageRateLimit: config.pageRateLimit,
     bulkMaxItems: config.bulkMaxItems,
-    ...(config.adminToken ? { admin: { token: config.adminToken, store, announce } } : {}),
+    ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
   let url: string;
   let metricsServer: MetricsServer | null = null;
@@ -124,7 +121,7 @@ async function serve(
       logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
     }
   } catch (error) {
-    await app.close();
+    await Promise.all([app.close(), changes.stop()]);
     throw error;
   }
   const housekeeping = startHousekeeping({
@@ -139,7 +136,7 @@ async function serve(
     close() {
       closing ??= (async () => {
         await Promise.all([app.close(), metricsServer?.close()]);
-        await housekeeping.stop();
+        await Promise.all([housekeeping.stop(), changes.stop()]);
         await checker.drain();
         await store.close();
       })();

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../harness/databases.js";
-import { sampleRecord, sampleVerdict } from "../harness/sample-record.js";
 import {
   EVIDENCE_RETENTION_DAYS,
   pruneCutoffs,
@@ -26,11 +25,13 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
     await db.store.usage.authorize(secret, START);
     for (let i = 0; i < 5; i++) {
       const domain = `d${i}.example`;
-      await db.store.records.saveRecord(
-        sampleRecord({ domain, base_domain: domain }),
-        sampleVerdict(sampleRecord({ domain, base_domain: domain })),
-        START,
-      );
+      const routing = {
+        status: "mx" as const,
+        hosts: [{ host: `mx.${domain}`, priority: 10, ips: ["192.0.2.1"] }],
+        nameServers: [`ns1.${domain}`],
+        addresses: [],
+      };
+      await db.store.records.saveFacts(domain, { routing, createdAt: null }, START, false);
     }
     const evidence = {
       mxHosts: ["mx.shared.example"],

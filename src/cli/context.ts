@@ -10,3 +10,6 @@ export interface CliContext {
   /** Opens the configured database; the caller migrates and closes it. */
   openStore(): Promise<Store>;
 }
+
+/** What a change made from the CLI says of running servers (the change signal, src/service/change-watcher.ts). */
+export const TAKEN_BY_RUNNING_SERVERS = "Running servers take it within a second.";

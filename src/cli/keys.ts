@@ -9,7 +9,7 @@ import { UnknownKeyError, UnknownPlanError } from "../store/errors.js";
 import { keyJson, keyUsageJson } from "../store/json.js";
 import type { KeyUsage } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { withStore } from "./with-store.js";
 
@@ -125,7 +125,7 @@ async function setPlan(args: string[], ctx: CliContext): Promise<number> {
   }
   try {
     const key = await withStore(ctx, (store) => store.keys.setKeyPlan(id, plan));
-    ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}.\n`);
+    ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UnknownKeyError) return unknownKey(ctx, id);
@@ -141,7 +141,7 @@ async function revoke(args: string[], ctx: CliContext): Promise<number> {
   if (!(await withStore(ctx, (store) => store.keys.revokeKey(parsed.id, new Date())))) {
     return unknownKey(ctx, parsed.id);
   }
-  ctx.stdout.write(`Revoked key ${parsed.id}.\n`);
+  ctx.stdout.write(`Revoked key ${parsed.id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
 

@@ -9,11 +9,11 @@
 import { parseDomain } from "../core/input.js";
 import type { OverrideAction, OverrideKind } from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
-import { applyOverride, removeOverride } from "../service/overrides.js";
+import { applyOverride } from "../service/overrides.js";
 import { overrideJson } from "../store/json.js";
 import type { Override } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { withStore } from "./with-store.js";
 
@@ -77,7 +77,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
     createdAt: new Date(),
   };
   await withStore(ctx, (store) => applyOverride(store, override));
-  ctx.stdout.write(`Set override: ${what.kind} ${what.value} ${action}.\n`);
+  ctx.stdout.write(`Set override: ${what.kind} ${what.value} ${action}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
 
@@ -86,12 +86,12 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const what = target(result.parsed.positionals);
   if (!what.ok) return usageError(ctx, what.message, USAGE);
-  const removed = await withStore(ctx, (store) => removeOverride(store, what.kind, what.value));
+  const removed = await withStore(ctx, (store) => store.overrides.removeOverride(what.kind, what.value));
   if (!removed) {
     ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
     return 1;
   }
-  ctx.stdout.write(`Removed override: ${what.kind} ${what.value}.\n`);
+  ctx.stdout.write(`Removed override: ${what.kind} ${what.value}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
 

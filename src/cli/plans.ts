@@ -8,7 +8,7 @@ import { InvalidPlanError, PlanExistsError, UnknownPlanError } from "../store/er
 import { planJson } from "../store/json.js";
 import type { Plan, PlanChanges } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { quotaText } from "./keys.js";
 import { formatTable } from "./table.js";
 import { withStore } from "./with-store.js";
@@ -68,11 +68,11 @@ function planText(plan: Plan): string {
 async function change(
   ctx: CliContext,
   work: () => Promise<Plan>,
-  verb: string,
+  said: (plan: string) => string,
   refused: new (...args: never[]) => Error,
 ) {
   try {
-    ctx.stdout.write(`${verb} plan ${planText(await work())}.\n`);
+    ctx.stdout.write(`${said(planText(await work()))}\n`);
     return 0;
   } catch (error) {
     if (error instanceof InvalidPlanError) return usageError(ctx, error.message, USAGE);
@@ -90,7 +90,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   return change(
     ctx,
     () => withStore(ctx, (store) => store.plans.createPlan({ name, quota, periodDays })),
-    "Created",
+    (plan) => `Created plan ${plan}.`,
     PlanExistsError,
   );
 }
@@ -105,7 +105,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   return change(
     ctx,
     () => withStore(ctx, (store) => store.plans.updatePlan(name, changes)),
-    "Updated",
+    (plan) => `Updated plan ${plan}. ${TAKEN_BY_RUNNING_SERVERS}`,
     UnknownPlanError,
   );
 }

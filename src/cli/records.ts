@@ -1,12 +1,12 @@
 /**
  * `mailrisk records purge <domain>…` and `records purge --all` (docs/api.md §8, §9):
- * drops cached records, so the next check of each domain is a fresh look-up. Running
- * servers may still answer a purged record from memory for up to 30 s. Exit codes: 0
+ * drops cached records, so the next check of each domain is a fresh look-up; running
+ * servers forget what they remember of them within a second. Exit codes: 0
  * done, 2 bad arguments (an input that is not a domain included).
  */
 import { parseDomain } from "../core/input.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { withStore } from "./with-store.js";
 
 const USAGE = `usage: mailrisk records purge <domain>…
@@ -28,7 +28,7 @@ async function purge(args: string[], ctx: CliContext): Promise<number> {
   const purged = await withStore(ctx, (store) =>
     all ? store.records.purgeAllRecords() : store.records.purgeRecords(domains),
   );
-  ctx.stdout.write(`Purged ${purged} cached record${purged === 1 ? "" : "s"}.\n`);
+  ctx.stdout.write(`Purged ${purged} cached record${purged === 1 ? "" : "s"}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
 

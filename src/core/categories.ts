@@ -25,7 +25,7 @@ export interface CategoryDefinition<Key extends string = string> {
   byMx: "always" | "never" | "unless-mailbox";
   /** A public mailbox provider's domain (free, premium, ISP): its own mail is no business mail. */
   mailbox: boolean;
-  /** The `reason` of a clean record (row 9) in this category. */
+  /** The `reason` of a clean (`ok`) record in this category. */
   mainCategory: string;
   /**
    * Whether the domain's own listing names the main category; email-API and forwarder

@@ -1,23 +1,25 @@
 /**
- * The check itself, in this order: the domain's record (`checkDomain`, cached per
- * domain by the caller), then the address's adjustments (`forAddress`: a role account's
- * flag and weight), each verdict made by `decide()`. No HTTP, no database: the API, the
- * pages and the CLI are thin callers (through the cache in src/service/cached-checker.ts).
- * DNS and domain age are looked up in parallel.
+ * The check itself: what DNS and the registries say of a domain (`DomainFacts`, what the
+ * record cache stores), the domain's verdict decided from those facts and the sources in
+ * force when answering (`decideDomain`), then the address's adjustments (`forAddress`: a
+ * role account's flag and weight), each verdict made by `decide()`. No HTTP, no
+ * database: the API, the pages and the CLI are thin callers (through the record cache in
+ * src/service/cached-checker.ts).
  */
 
 import { type DomainAgeLookup, domainAgeFields } from "./age.js";
 import { CATEGORIES, hasCategory, PRECEDENCE } from "./categories.js";
 import type { DnsResolver } from "./dns.js";
+import { gatherSignals, type SignalSources, type Signals } from "./gathered-signals.js";
 import type { ParsedInput } from "./input.js";
 import type { Evidence, LearnedInfrastructure } from "./learned.js";
 import type { DomainLists } from "./lists.js";
 import { lookupMailRouting, type MailRouting } from "./mail-routing.js";
 import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";
-import { ADDRESS_SIGNALS, DOMAIN_SIGNALS } from "./signals/index.js";
+import { neverReceivesMail } from "./reserved-names.js";
+import { ADDRESS_SIGNALS } from "./signals/index.js";
 import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
-import { gatherSignals, type Signals } from "./signals.js";
 import type { TypoIndex } from "./typo.js";
 import { decide, type Verdict, type VerdictBasis, type VerdictStatus, verdictBasis } from "./verdict.js";
 
@@ -130,34 +132,27 @@ export interface DomainCheck {
   record: CheckRecord;
   status: VerdictStatus;
   /**
-   * Rows 8–9: the heaviest soft signal of the domain (null: none). It names the record's
-   * row-8 verdict, and would name a clean record's should an address's signals take it
-   * to row 8.
+   * The heaviest soft signal of a domain decided by soft signals (null: none). It names a
+   * `risky` record's verdict, and would name a clean record's should an address's signals
+   * make it risky.
    */
   heaviest: SoftSignal | null;
-  /** What a fresh look-up saw of the domain's mail infrastructure, for learning; absent on a stored check. */
+  /** What the look-up saw of the domain's mail infrastructure, for learning. */
   evidence?: Evidence;
 }
 
-/** What a check said beside its record, as the record cache stores it: the status and the heaviest signal's key. */
-export interface CheckVerdict {
-  status: VerdictStatus;
-  heaviest: string | null;
-}
-
-export function verdictOf(check: DomainCheck): CheckVerdict {
-  return { status: check.status, heaviest: check.heaviest?.key ?? null };
-}
-
-/** A stored record with its stored verdict, as the check that made it said it. */
-export function storedCheck(record: CheckRecord, verdict: CheckVerdict): DomainCheck {
-  const heaviest =
-    verdict.heaviest === null ? null : (DOMAIN_SIGNALS.find((s) => s.key === verdict.heaviest) ?? null);
-  return { record, status: verdict.status, heaviest };
+/**
+ * What DNS and the registries said of a domain: what the record cache stores. The
+ * verdict is decided from it when answering (`decideDomain`), with the lists, overrides
+ * and learned infrastructure in force then.
+ */
+export interface DomainFacts {
+  routing: MailRouting;
+  createdAt: Date | null;
 }
 
 /** The domain's check from its signals (pure; `now` stamps the record and ages the domain). */
-export function checkSignals(signals: Signals, now: Date): DomainCheck {
+function checkSignals(signals: Signals, now: Date): DomainCheck {
   const basis = verdictBasis(signals, now);
   const verdict = decide(basis);
   return {
@@ -168,21 +163,27 @@ export function checkSignals(signals: Signals, now: Date): DomainCheck {
   };
 }
 
-/** DNS and the lists: the domain's signals, without its age (which comes from the registries). */
-export async function lookupSignals(domain: string, deps: Omit<CheckDeps, "age">): Promise<Signals> {
-  const { baseDomain, isPublicSuffix } = suffixFacts(domain);
-  const routing = await lookupMailRouting(domain, baseDomain, deps.resolver);
-  return gatherSignals(deps, { domain, baseDomain, isPublicSuffix }, routing, null);
+/** Decides a domain's check from its facts and the sources in force now (pure, about 20 µs). */
+export function decideDomain(
+  domain: string,
+  facts: DomainFacts,
+  sources: SignalSources,
+  now: Date,
+): DomainCheck {
+  return checkSignals(
+    gatherSignals(sources, { domain, ...suffixFacts(domain) }, facts.routing, facts.createdAt),
+    now,
+  );
+}
+
+/** The domain's mail routing as DNS says it (the facts without the domain's age). */
+export function lookupRouting(domain: string, resolver: DnsResolver): Promise<MailRouting> {
+  return lookupMailRouting(domain, suffixFacts(domain).baseDomain, resolver);
 }
 
 /** Whether the domain is registered, so that asking a registry for its age makes sense. */
-export function isRegistered(signals: Signals): boolean {
-  return signals.routing.status !== "nxdomain" && !signals.reserved;
-}
-
-/** The signals with the registration date a registry gave. */
-export function withCreatedAt(signals: Signals, createdAt: Date | null): Signals {
-  return createdAt === null ? signals : { ...signals, createdAt };
+export function isRegistered(domain: string, routing: MailRouting): boolean {
+  return routing.status !== "nxdomain" && !neverReceivesMail(domain);
 }
 
 /**
@@ -192,10 +193,12 @@ export function withCreatedAt(signals: Signals, createdAt: Date | null): Signals
  * does not wait for a slow registry: see src/service/age-budget.ts.)
  */
 export async function checkDomain(domain: string, deps: CheckDeps): Promise<DomainCheck> {
-  const signals = await lookupSignals(domain, deps);
+  const routing = await lookupRouting(domain, deps.resolver);
   const age =
-    deps.age && isRegistered(signals) ? await deps.age.lookup(signals.baseDomain).catch(() => null) : null;
-  return checkSignals(withCreatedAt(signals, age?.createdAt ?? null), deps.clock());
+    deps.age && isRegistered(domain, routing)
+      ? await deps.age.lookup(suffixFacts(domain).baseDomain).catch(() => null)
+      : null;
+  return decideDomain(domain, { routing, createdAt: age?.createdAt ?? null }, deps, deps.clock());
 }
 
 /** The basis of a domain's verdict as its check shows it: what an address's signals are weighed on. */

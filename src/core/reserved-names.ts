@@ -3,7 +3,7 @@
  * registry allocates them, so no mail service, throwaway or other, runs on one: a
  * disposable list that carries one is mistaken (the data build drops them).
  *
- * Two uses, as RFC 6761 §6 tells applications to treat them (docs/verdicts.md, row 0):
+ * Two uses, as RFC 6761 §6 tells applications to treat them (docs/verdicts.md, status `reserved`):
  *
  * - `never`: names that can never receive real mail, decided from the name alone (the
  *   row holds while DNS is down). `example.com/.net/.org` are held by IANA for
@@ -12,7 +12,7 @@
  *   them as special).
  * - `private`: `test` and `example` exist only in private DNS, for testing. RFC 6761
  *   §6.2 and §6.5 ask applications to use them as they would other names, so they are
- *   checked by what DNS says: the public root does not delegate them (NXDOMAIN, row 1),
+ *   checked by what DNS says: the public root does not delegate them (status `nxdomain`),
  *   and in a private test network (this repository's fixtures) they are what its DNS
  *   serves.
  */
@@ -48,7 +48,7 @@ export function reservedName(domain: string): ReservedName | undefined {
   return BY_NAME.get(second < 0 ? domain : domain.slice(second + 1));
 }
 
-/** Whether the domain can never receive real mail because its name is reserved (row 0). */
+/** Whether the domain can never receive real mail because its name is reserved (status `reserved`). */
 export function neverReceivesMail(domain: string): boolean {
   return reservedName(domain)?.mail === "never";
 }

@@ -10,8 +10,8 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
-import { type AnnounceChange, applyMemoryChange } from "../service/memory-changes.js";
 import type { RecentRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/index.js";
@@ -46,10 +46,10 @@ export interface AppDeps {
   clock?: () => Date;
   /**
    * ADMIN_TOKEN and the store slice of the admin API under /admin/; absent: no admin API
-   * (404). `announce`: how a change made there reaches this server's memory (a cluster's
-   * worker tells its siblings too); default: this process's checker and store.
+   * (404). `changes`: this server's watcher of the change signal, so that an admin
+   * change holds here before its answer.
    */
-  admin?: { token: string; store: AdminStore; announce?: AnnounceChange };
+  admin?: { token: string; store: AdminStore; changes: Pick<ChangeWatcher, "settle"> };
   /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
   pageRateLimit?: number;
   /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
@@ -177,11 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   if (deps.admin) {
-    const { admin } = deps;
-    const announce =
-      admin.announce ??
-      ((change) => applyMemoryChange({ checker: deps.checker, store: admin.store }, change));
-    await app.register(adminPlugin, { ...admin, clock, announce });
+    const { token, store, changes } = deps.admin;
+    await app.register(adminPlugin, { token, store, clock, settle: () => changes.settle() });
   }
   return app;
 }

@@ -1,40 +1,35 @@
 /**
  * Domain age never slows a check. DNS answers first; only a registered domain's age is
  * asked of the registries (RDAP, then WHOIS), and the check waits for it at most
- * `waitMs` (200 ms by default). An age that comes later (within AGE_TIMEOUT_MS) gives a
- * second, complete check that the record cache saves when it arrives: the verdict is
- * decided again with the age, so a days-old domain still gets its risk.
+ * `waitMs` (200 ms by default). An age that comes later (within AGE_TIMEOUT_MS) gives
+ * complete facts that the record cache saves when they arrive, so a days-old domain
+ * still gets its risk from the next answer on.
  */
 import type { DomainAgeLookup } from "../core/age.js";
-import {
-  type CheckDeps,
-  checkSignals,
-  type DomainCheck,
-  isRegistered,
-  lookupSignals,
-  withCreatedAt,
-} from "../core/check.js";
+import { type DomainFacts, isRegistered, lookupRouting } from "../core/check.js";
+import type { DnsResolver } from "../core/dns.js";
+import { suffixFacts } from "../core/names.js";
 
 /** How long a check waits for the registries before it answers without the domain's age. */
 export const AGE_WAIT_MS = 200;
 
 export interface LookupResult {
-  check: DomainCheck;
-  /** The same check with the domain's age, when the age came after the answer; null when none came. */
-  later?: Promise<DomainCheck | null>;
+  facts: DomainFacts;
+  /** The same facts with the domain's age, when the age came after the answer; null when none came. */
+  later?: Promise<DomainFacts | null>;
 }
 
 const LATE = Symbol("late");
 
-export async function checkWithinAgeBudget(
+export async function lookupWithinAgeBudget(
   domain: string,
-  deps: Omit<CheckDeps, "age">,
+  resolver: DnsResolver,
   age: DomainAgeLookup | null,
   waitMs = AGE_WAIT_MS,
 ): Promise<LookupResult> {
-  const signals = await lookupSignals(domain, deps);
-  if (age === null || !isRegistered(signals)) return { check: checkSignals(signals, deps.clock()) };
-  const asked = age.lookup(signals.baseDomain).catch(() => null);
+  const routing = await lookupRouting(domain, resolver);
+  if (age === null || !isRegistered(domain, routing)) return { facts: { routing, createdAt: null } };
+  const asked = age.lookup(suffixFacts(domain).baseDomain).catch(() => null);
   let timer: NodeJS.Timeout | undefined;
   const answered = await Promise.race([
     asked,
@@ -43,13 +38,9 @@ export async function checkWithinAgeBudget(
     }),
   ]);
   clearTimeout(timer);
-  if (answered !== LATE) {
-    return { check: checkSignals(withCreatedAt(signals, answered?.createdAt ?? null), deps.clock()) };
-  }
+  if (answered !== LATE) return { facts: { routing, createdAt: answered?.createdAt ?? null } };
   return {
-    check: checkSignals(signals, deps.clock()),
-    later: asked.then((found) =>
-      found ? checkSignals(withCreatedAt(signals, found.createdAt), deps.clock()) : null,
-    ),
+    facts: { routing, createdAt: null },
+    later: asked.then((found) => (found ? { routing, createdAt: found.createdAt } : null)),
   };
 }

@@ -1,249 +1,216 @@
 /**
- * The record cache in front of the engine (docs/api.md §8): a fresh stored record is served
- * as is; a stale one is served while one background refresh runs; a missing one is
- * looked up once for all concurrent callers. A record made during a temporary DNS
- * failure is kept only briefly and never replaces a good stored record (stale-if-error).
- * A record saying the domain does not exist or takes no mail stays fresh NEGATIVE_TTL
- * (default one hour, like DNS negative caching) and, once stale, is looked up again
- * before it is answered: a domain registered since must not be refused once more.
+ * The record cache in front of the engine (docs/api.md §8). It stores facts, not
+ * verdicts: what DNS and the registries said of a domain. Every answer is decided from
+ * the facts with the lists, overrides and learned infrastructure in force at that
+ * moment, so a change of any of them takes effect on the next answer with nothing to
+ * purge; the decided answer is kept beside the facts until the sources' version moves.
  *
- * Every look-up, a caller's and a background refresh alike, runs inside one budget of
- * `lookupConcurrency` look-ups at a time. Background refreshes only ever hold half of
- * it: when that many are already waiting or running, a stale record is served without
- * starting another (a later request will), so a caller's look-up never waits behind
- * more than half a budget of refreshes. So a day's worth of expired records cannot start
- * tens of thousands of look-ups at once, whatever the traffic. With `serveStale: false`
- * (a batch run cleaning a list wants today's verdict) a stale record is looked up again
- * before it is answered, like a missing one.
+ * Fresh facts are answered as they are; stale ones are answered while one background
+ * refresh runs (freshness.ts has the lifetimes); missing ones are looked up once for all
+ * concurrent callers (in-flight.ts). Facts found during a temporary DNS failure are kept
+ * only briefly and never replace good stored facts (stale-if-error). Facts saying the
+ * domain does not exist or takes no mail, once stale, are looked up again before they
+ * are answered: a domain registered since must not be refused once more. With
+ * `serveStale: false` (a batch run cleaning a list wants today's facts) any stale facts
+ * are looked up again first. Every look-up runs within one budget (lookup-budget.ts).
+ *
+ * `block_status_changed_at` is the time the answered block status last changed: an
+ * answer whose block differs from the one last answered for the domain records the
+ * flip in the store (first writer wins across instances).
  *
  * Learning (docs/verdicts.md, "Learned infrastructure"): every fresh look-up's evidence
- * goes to the `evidence` observer (a cache hit carries none), and a record that does
- * not block but uses infrastructure learnt disposable since it was checked is looked up
- * again before it is answered, fresh or stale.
+ * goes to the `evidence` observer (an answer from stored facts carries none).
  */
 import { LRUCache } from "lru-cache";
-import pLimit, { type LimitFunction } from "p-limit";
-import { type DomainCheck, forAddress, storedCheck, verdictOf } from "../core/check.js";
+import { type DomainCheck, type DomainFacts, decideDomain, forAddress } from "../core/check.js";
 import type { ParsedInput } from "../core/input.js";
+import type { LearnedInfrastructure } from "../core/learned.js";
 import type { DomainLists } from "../core/lists.js";
-import { isTemporaryFailure, type VerdictStatus } from "../core/verdict.js";
+import { formatTimestamp } from "../core/record.js";
+import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
-import type { RecordsRepository, StoredRecord } from "../store/types.js";
+import type { BlockStatus, RecordsRepository } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
+import { failedForNow, freshForMs, isNegative } from "./freshness.js";
+import { InFlight } from "./in-flight.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
+import { LookupBudget } from "./lookup-budget.js";
 import type { EvidenceObservation, Observer } from "./observer.js";
+import { type KnownDomain, RememberedDomains } from "./remembered-domains.js";
 import type { ResolverHealth } from "./resolver-health.js";
 
 export interface CachingCheckerOptions {
   records: RecordsRepository;
-  /** Told of every checked domain (the recently checked list, learning from traffic). */
+  /** Told of every checked domain (the recently checked list). */
   observer?: Observer;
   /** Told of every fresh look-up's evidence of mail infrastructure (learning from traffic). */
   evidence?: Observer<EvidenceObservation>;
-  /** What was learnt from traffic: the check's data, and whether a stored record predates it. */
-  learned?: Pick<
-    LearnedSnapshot,
-    "loaded" | "ready" | "refreshIfOld" | "outdates" | "reload" | "reloadAfterChange" | "generation"
-  >;
+  lists: DomainLists;
+  typos: TypoIndex;
+  /** What was learnt from traffic and the operator's overrides, with their version; default nothing. */
+  learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "version" | "reloadAfterChange"> &
+    LearnedInfrastructure;
   /** The canary of the resolver behind `lookup`, for readiness and metrics. */
   resolverHealth?: ResolverHealth;
-  lists: DomainLists;
-  /** The uncached check of one domain. */
+  /** The uncached look-up of one domain's facts. */
   lookup: (domain: string) => Promise<LookupResult>;
   clock: () => Date;
-  /** RECORD_TTL: seconds a record stays fresh. */
+  /** RECORD_TTL: seconds facts stay fresh. */
   ttlSeconds: number;
-  /** Seconds a record made during a temporary DNS failure stays fresh. */
+  /** Seconds facts found during a temporary DNS failure stay fresh; default 60. */
   temporaryTtlSeconds?: number;
-  /** NEGATIVE_TTL: seconds a record saying the domain does not exist or takes no mail stays fresh; default the TTL. */
+  /** NEGATIVE_TTL: seconds facts saying the domain does not exist or takes no mail stay fresh; default the TTL. */
   negativeTtlSeconds?: number;
   /** Called with errors of background refreshes (they never reach a caller). */
   onBackgroundError?: (error: unknown, domain: string) => void;
   /** Look-ups at a time, callers' and background refreshes together; default 64. */
   lookupConcurrency?: number;
-  /** Whether a stale record is answered while it is refreshed (default) or looked up again first. */
+  /** Whether stale facts are answered while they are refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
   dnsLoad?: () => ResolverLoad;
 }
 
-const DEFAULT_LOOKUP_CONCURRENCY = 64;
-
-/** A record saying the domain does not exist or takes no mail (NEGATIVE_TTL applies). */
-function isNegative(status: VerdictStatus): boolean {
-  return (
-    status === "nxdomain" ||
-    status === "no_mail" ||
-    status === "null_mx" ||
-    status === "mx_missing" ||
-    status === "reserved"
-  );
+/** The check with block_status_changed_at set to the domain's. */
+function stamped(check: DomainCheck, changedAt: Date): DomainCheck {
+  return { ...check, record: { ...check.record, block_status_changed_at: formatTimestamp(changedAt) } };
 }
 
-/**
- * How long a record read from or saved to the store is answered from memory, to spare
- * the database a read per request. A refresh made by another instance sharing the
- * database is seen at most this much later.
- */
-const REMEMBER_SECONDS = 30;
-
 export class CachingChecker implements Checker {
-  private readonly inflight = new Map<string, Promise<DomainCheck>>();
+  private readonly inFlight = new InFlight<KnownDomain>();
   private readonly background = new Set<Promise<unknown>>();
+  private readonly remembered = new RememberedDomains();
+  private readonly budget: LookupBudget;
   /** Domains whose last refresh failed temporarily: no new refresh until the entry expires. */
   private readonly failedRecently: LRUCache<string, true>;
-  /**
-   * Records read from or saved to the store, each with the time (ms) until which it is
-   * answered from memory and the generation of the overrides it was remembered under.
-   */
-  private readonly remembered = new LRUCache<
-    string,
-    { stored: StoredRecord; until: number; generation: number }
-  >({ max: 10_000 });
-  /** The look-up budget, shared by callers' look-ups and background refreshes. */
-  private readonly lookups: LimitFunction;
-  /** Refreshes waiting or running; at most the refresh share of the budget. */
-  private refreshesQueued = 0;
-  private readonly maxRefreshesQueued: number;
+  private readonly freshness;
 
   readonly resolverHealth: ResolverHealth | undefined;
 
   constructor(private readonly options: CachingCheckerOptions) {
     this.resolverHealth = options.resolverHealth;
-    const concurrency = options.lookupConcurrency ?? DEFAULT_LOOKUP_CONCURRENCY;
-    this.lookups = pLimit(concurrency);
-    // A caller's look-up never queues behind more than half the budget's worth of refreshes.
-    this.maxRefreshesQueued = Math.max(1, Math.floor(concurrency / 2));
-    // Every expiry runs on the checker's clock, like the records' own freshness.
+    this.budget = new LookupBudget(options.lookupConcurrency);
+    this.freshness = {
+      ttlSeconds: options.ttlSeconds,
+      negativeTtlSeconds: options.negativeTtlSeconds ?? options.ttlSeconds,
+      temporaryTtlSeconds: options.temporaryTtlSeconds ?? 60,
+    };
+    // Every expiry runs on the checker's clock, like the facts' own freshness.
     this.failedRecently = new LRUCache({
       max: 10_000,
-      ttl: this.temporaryTtlMs(),
+      ttl: this.freshness.temporaryTtlSeconds * 1000,
       ttlResolution: 0,
       perf: { now: () => options.clock().getTime() },
     });
-  }
-
-  private temporaryTtlMs(): number {
-    return (this.options.temporaryTtlSeconds ?? 60) * 1000;
-  }
-
-  private isFresh(status: VerdictStatus, checkedAt: Date, now: Date): boolean {
-    const { ttlSeconds, negativeTtlSeconds = ttlSeconds } = this.options;
-    const ttlMs = isTemporaryFailure(status)
-      ? this.temporaryTtlMs()
-      : (isNegative(status) ? negativeTtlSeconds : ttlSeconds) * 1000;
-    return now.getTime() - checkedAt.getTime() < ttlMs;
   }
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
     const { learned } = this.options;
     if (learned && !learned.loaded) await learned.ready;
-    // One reading of the clock per check (a cache hit is answered in microseconds).
+    // One reading of the clock per check (an answer from memory takes microseconds).
     const now = this.options.clock();
     learned?.refreshIfOld(now);
-    const stored = this.recall(domain, now) ?? (await this.read(domain, now));
-    // A record saved before the store kept verdicts counts as missing: it is checked again.
-    const cached = stored?.verdict ? storedCheck(stored.record, stored.verdict) : undefined;
-    let result: { check: DomainCheck; cache: CacheOutcome };
-    if (
-      stored &&
-      cached &&
-      learned?.outdates(stored.record, stored.checkedAt) &&
-      !this.failedRecently.has(domain)
-    ) {
-      // Checked before infrastructure it uses was learnt disposable: never answered as it was.
-      result = { check: await this.refresh(domain, cached), cache: "miss" };
-    } else if (stored && cached && this.isFresh(cached.status, stored.checkedAt, now)) {
-      result = { check: cached, cache: "hit" };
-    } else if (cached && (this.options.serveStale === false || isNegative(cached.status))) {
-      // A stale "does not exist" is never served: the domain may have been registered since.
-      result = { check: await this.refresh(domain, cached), cache: "miss" };
-    } else if (cached) {
-      if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, cached);
-      result = { check: cached, cache: "stale" };
+    let known = this.remembered.get(domain, now) ?? (await this.read(domain, now));
+    let cache: CacheOutcome = "miss";
+    if (known === undefined) {
+      known = await this.refresh(domain, undefined);
     } else {
-      result = { check: await this.refresh(domain, undefined), cache: "miss" };
-    }
-    this.options.observer?.observe({
-      domain,
-      at: now,
-      cache: result.cache,
-      record: result.check.record,
-    });
-    const { record, status } = forAddress(result.check, input, this.options.lists);
-    return { record, status, cache: result.cache };
-  }
-
-  /** The overrides' generation (learned-snapshot.ts); 0 without a snapshot. */
-  private overridesGeneration(): number {
-    return this.options.learned?.generation ?? 0;
-  }
-
-  /** The record remembered from the store, unless REMEMBER_SECONDS have passed or the overrides changed since. */
-  private recall(domain: string, now: Date): StoredRecord | undefined {
-    const entry = this.remembered.get(domain);
-    if (entry === undefined) return undefined;
-    if (entry.until > now.getTime() && entry.generation === this.overridesGeneration()) return entry.stored;
-    this.remembered.delete(domain);
-    return undefined;
-  }
-
-  private remember(domain: string, stored: StoredRecord, now: Date, generation: number): void {
-    this.remembered.set(domain, { stored, until: now.getTime() + REMEMBER_SECONDS * 1000, generation });
-  }
-
-  private async read(domain: string, now: Date): Promise<StoredRecord | undefined> {
-    const generation = this.overridesGeneration();
-    const stored = await this.options.records.getRecord(domain);
-    if (stored) this.remember(domain, stored, now, generation);
-    return stored;
-  }
-
-  /**
-   * The look-up, made once more when the overrides changed while it ran: a check made
-   * under the old ones must not be saved (learned-snapshot.ts), it would outlive the
-   * purge of the change. With the generation it was made under.
-   */
-  private async lookUp(domain: string, again = false): Promise<LookupResult & { generation: number }> {
-    const generation = this.overridesGeneration();
-    const result = await this.lookups(() => this.options.lookup(domain));
-    if (again || generation === this.overridesGeneration()) return { ...result, generation };
-    return this.lookUp(domain, true);
-  }
-
-  /** One look-up per domain at a time; its result is saved and shared by every waiting caller. */
-  private refresh(domain: string, previous: DomainCheck | undefined): Promise<DomainCheck> {
-    const running = this.inflight.get(domain);
-    if (running) return running;
-    const task = (async () => {
-      const { check, later, generation } = await this.lookUp(domain);
-      if (isTemporaryFailure(check.status)) {
-        this.failedRecently.set(domain, true);
-        if (previous && !isTemporaryFailure(previous.status)) return previous;
+      const { status } = this.decided(known, now);
+      if (now.getTime() - known.checkedAt.getTime() < freshForMs(known.facts, status, this.freshness)) {
+        cache = "hit";
+      } else if (this.options.serveStale === false || isNegative(status)) {
+        // A stale "does not exist" is never served: the domain may have been registered since.
+        known = await this.refresh(domain, known);
+      } else {
+        if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, known);
+        cache = "stale";
       }
-      const saved = await this.save(check, generation);
-      if (later)
-        void this.track(
-          later.then((complete) =>
-            // An age that came after the overrides changed is dropped: the next check looks up again.
-            complete && generation === this.overridesGeneration() ? this.save(complete, generation) : null,
-          ),
-          domain,
-        );
-      return saved;
-    })().finally(() => this.inflight.delete(domain));
-    this.inflight.set(domain, task);
-    return task;
+    }
+    const check = await this.answer(known, now);
+    this.options.observer?.observe({ domain, at: now, cache, record: check.record });
+    const { record, status } = forAddress(check, input, this.options.lists);
+    return { record, status, cache };
   }
 
-  /** Saves a fresh check and remembers it; the check as saved (block_status_changed_at from the store). */
-  private async save(check: DomainCheck, generation: number): Promise<DomainCheck> {
-    const checkedAt = this.options.clock();
-    const verdict = verdictOf(check);
-    const record = await this.options.records.saveRecord(check.record, verdict, checkedAt);
-    this.remember(check.record.domain, { record, verdict, checkedAt }, checkedAt, generation);
+  /** The version of what decides verdicts: a decided answer is kept while it stands. */
+  private version(): number {
+    return this.options.learned?.version ?? 0;
+  }
+
+  /** The domain's check decided from these facts with the sources in force now. */
+  private decide(domain: string, facts: DomainFacts, now: Date): DomainCheck {
+    const { lists, typos, learned } = this.options;
+    return decideDomain(domain, facts, { lists, typos, learned }, now);
+  }
+
+  /** The answer decided from the domain's facts with the sources in force, kept until their version moves. */
+  private decided(known: KnownDomain, now: Date): DomainCheck {
+    const version = this.version();
+    if (known.decided?.version === version) return known.decided.check;
+    const check = stamped(this.decide(known.domain, known.facts, now), known.changedAt);
+    known.decided = { version, check };
+    return check;
+  }
+
+  /** The decided answer, with a flip of its block status recorded first. */
+  private async answer(known: KnownDomain, now: Date): Promise<DomainCheck> {
+    const check = this.decided(known, now);
+    if (check.record.block === known.block) return check;
+    this.noteBlockStatus(known, await this.options.records.noteBlock(known.domain, check.record.block, now));
+    return this.decided(known, now);
+  }
+
+  private noteBlockStatus(known: KnownDomain, status: BlockStatus): void {
+    known.block = status.block;
+    known.changedAt = status.changedAt;
+    known.decided = undefined;
+  }
+
+  private async read(domain: string, now: Date): Promise<KnownDomain | undefined> {
+    const stored = await this.options.records.getFacts(domain);
+    return stored && this.remembered.remember(domain, stored, now);
+  }
+
+  /** One look-up per domain at a time; its facts are saved and shared by every waiting caller. */
+  private refresh(domain: string, previous: KnownDomain | undefined): Promise<KnownDomain> {
+    return this.inFlight.share(domain, async () => {
+      const { facts, later } = await this.budget.run(() => this.options.lookup(domain));
+      const now = this.options.clock();
+      const version = this.version();
+      const check = this.decide(domain, facts, now);
+      if (failedForNow(facts, check.status)) {
+        this.failedRecently.set(domain, true);
+        if (previous && !failedForNow(previous.facts, this.decided(previous, now).status)) return previous;
+      }
+      const saved = await this.save(domain, facts, now, { version, check });
+      if (later) void this.track(this.saveLater(domain, later), domain);
+      return saved;
+    });
+  }
+
+  /** Saves the facts with the domain's age when they come after the answer. */
+  private async saveLater(domain: string, later: Promise<DomainFacts | null>): Promise<void> {
+    const facts = await later;
+    if (facts === null) return;
+    const now = this.options.clock();
+    const version = this.version();
+    await this.save(domain, facts, now, { version, check: this.decide(domain, facts, now) });
+  }
+
+  /** Saves a look-up's facts with the block status decided from them, and remembers both. */
+  private async save(
+    domain: string,
+    facts: DomainFacts,
+    checkedAt: Date,
+    decided: { version: number; check: DomainCheck },
+  ): Promise<KnownDomain> {
+    const { version, check } = decided;
+    const status = await this.options.records.saveFacts(domain, facts, checkedAt, check.record.block);
+    const known = this.remembered.remember(domain, { facts, checkedAt, ...status }, checkedAt);
+    if (status.block === check.record.block)
+      known.decided = { version, check: stamped(check, status.changedAt) };
     if (check.evidence) {
       this.options.evidence?.observe({
         domain: check.evidence.domain,
@@ -251,7 +218,7 @@ export class CachingChecker implements Checker {
         evidence: check.evidence,
       });
     }
-    return { ...check, record };
+    return known;
   }
 
   /** Work that finishes after its caller was answered: drained on shutdown, its errors reported. */
@@ -264,31 +231,29 @@ export class CachingChecker implements Checker {
   }
 
   /** Starts a refresh unless one runs for the domain or the refresh share of the budget is taken. */
-  private refreshInBackground(domain: string, previous: DomainCheck): void {
-    if (this.inflight.has(domain) || this.refreshesQueued >= this.maxRefreshesQueued) return;
-    this.refreshesQueued++;
-    void this.track(this.refresh(domain, previous), domain).finally(() => this.refreshesQueued--);
+  private refreshInBackground(domain: string, previous: KnownDomain): void {
+    if (this.inFlight.has(domain)) return;
+    const refresh = this.budget.tryInBackground(() => this.refresh(domain, previous));
+    if (refresh) void this.track(refresh, domain);
   }
 
   load(): CheckerLoad {
     const dns = this.options.dnsLoad?.() ?? { inFlight: 0, waiting: 0 };
     return {
-      lookupsRunning: this.lookups.activeCount,
-      lookupsWaiting: this.lookups.pendingCount,
-      refreshes: this.refreshesQueued,
+      lookupsRunning: this.budget.running,
+      lookupsWaiting: this.budget.waiting,
+      refreshes: this.budget.refreshes,
       dnsInFlight: dns.inFlight,
       dnsWaiting: dns.waiting,
       observationsDropped: (this.options.observer?.dropped ?? 0) + (this.options.evidence?.dropped ?? 0),
     };
   }
 
-  forgetRecords(domains: readonly string[] | "all"): void {
-    if (domains === "all") this.remembered.clear();
-    else for (const domain of domains) this.remembered.delete(domain);
+  forgetRemembered(): void {
+    this.remembered.forgetAll();
   }
 
-  async reloadOverrides(): Promise<void> {
-    // A reload that finds them changed raises the generation: every record remembered is dropped.
+  async reloadSources(): Promise<void> {
     await this.options.learned?.reloadAfterChange();
   }
 
@@ -296,6 +261,6 @@ export class CachingChecker implements Checker {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
     await Promise.all([this.options.observer?.flush(), this.options.evidence?.flush()]);
     // What the evidence just written teaches is in the snapshot once drain() resolves.
-    await this.options.learned?.reload();
+    await this.options.learned?.reloadAfterChange();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What the API, the pages and the CLI call: a check of a parsed input that goes
- * through the record cache (fresh → cached record, stale → cached record while one
- * refresh runs, missing → one shared look-up for concurrent callers).
+ * through the record cache (fresh facts → answered, stale → answered while one refresh
+ * runs, missing → one shared look-up for concurrent callers).
  */
 import type { ParsedInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
@@ -40,16 +40,11 @@ export interface Checker {
   drain(): Promise<void>;
   /** Whether the DNS resolver tells the truth (readiness, metrics); absent in test fakes. */
   readonly resolverHealth?: ResolverHealth;
+  /** Drops every domain's facts this process remembers: records were purged (the change signal). */
+  forgetRemembered?(): void;
   /**
-   * Drops what this instance holds in memory of these domains' records (or of all): an
-   * operator purged them here, and the next check must be fresh at once, not after
-   * the memory's 30 s. Absent in test fakes.
+   * Reloads what decides verdicts (the overrides) now: they changed (the change signal).
+   * Never rejects (a failed load is reported like any other and retried).
    */
-  forgetRecords?(domains: readonly string[] | "all"): void;
-  /**
-   * Takes the overrides into this instance's checks now, not on the next reload: an
-   * operator changed them here. Resolves once a load that began after the call is done;
-   * never rejects (a failed load is reported like any other and retried). Absent in test fakes.
-   */
-  reloadOverrides?(): Promise<void>;
+  reloadSources?(): Promise<void>;
 }

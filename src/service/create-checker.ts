@@ -12,13 +12,12 @@ import { loadDomainLists } from "../data/domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
-import { checkWithinAgeBudget } from "./age-budget.js";
+import { lookupWithinAgeBudget } from "./age-budget.js";
 import { CachingChecker } from "./cached-checker.js";
 import type { Checker } from "./checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import { type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
-import { purgeChanged } from "./overrides.js";
 import { GuardedResolver, ResolverHealth } from "./resolver-health.js";
 
 export interface CreateCheckerOptions {
@@ -74,13 +73,9 @@ export function createChecker(options: CreateCheckerOptions): Checker {
     store: options.store,
     clock,
     onError: (error) =>
-      options.logger?.warn(
-        { err: error },
-        "could not reload learnt infrastructure and overrides, or purge what changed overrides decide",
-      ),
-    onOverridesChanged: (changes) => purgeChanged(options.store, changes),
+      options.logger?.warn({ err: error }, "could not reload learnt infrastructure and overrides"),
   });
-  const deps = { ...createCheckDeps(options.config, lists, clock), learned };
+  const deps = createCheckDeps(options.config, lists, clock);
   deps.resolverHealth.start();
   return new CachingChecker({
     records: options.store.records,
@@ -95,7 +90,8 @@ export function createChecker(options: CreateCheckerOptions): Checker {
     }),
     learned,
     lists,
-    lookup: (domain) => checkWithinAgeBudget(domain, deps, deps.age ?? null),
+    typos: deps.typos,
+    lookup: (domain) => lookupWithinAgeBudget(domain, deps.resolver, deps.age ?? null),
     clock,
     ttlSeconds: options.config.recordTtlSeconds,
     negativeTtlSeconds: options.config.negativeTtlSeconds,

@@ -3,22 +3,12 @@
  * infrastructure that passed the thresholds (src/core/learned.ts) and of the operator's
  * overrides, a small set. It is reloaded from the store at most every `reloadMs`
  * (default 30 s), one load at a time, started by the checks themselves (no timer to
- * stop): every instance and the CLI learn from the same database. A failed load keeps
- * the previous snapshot.
+ * stop), and at once when the change signal says the overrides changed: every instance
+ * and the CLI learn from the same database. A failed load keeps the previous snapshot.
  *
- * Cached records of domains on newly learnt infrastructure: `outdates()` tells the
- * record cache that a record which does not block was checked before a piece of
- * infrastructure it uses was learnt disposable; the cache checks such a record again
- * before it answers (never "Looks okay" from the cache once the infrastructure is known).
- *
- * Overrides changed by another process: setting or removing one purges the records it
- * decides at once, but until this instance reloads, its checks still see the old
- * overrides and may save a record made with them, which would then be served for
- * RECORD_TTL. So a reload that finds the overrides changed since the previous one
- * raises `generation` (the record cache drops what it remembers and looks up again a
- * check made under the old one) and hands the changed overrides to `onOverridesChanged`
- * (the checker purges again what they decide). When that fails, the next reload tries
- * again with them.
+ * `version` moves whenever a load finds the overrides or the learnt infrastructure
+ * changed: the record cache then decides its answers again (verdicts are decided when
+ * answering, from stored facts, so nothing needs a purge).
  */
 import {
   type DomainOverride,
@@ -27,13 +17,10 @@ import {
   LEARNING_THRESHOLDS,
   type LearnedInfrastructure,
   type LearningThresholds,
+  type OverrideAction,
   type OverrideKind,
 } from "../core/learned.js";
-import type { CheckRecord } from "../core/record.js";
-import type { InfrastructureSummary, Override, Store } from "../store/types.js";
-
-/** An override that appeared, changed its action or was removed. */
-export type OverrideChange = Pick<Override, "kind" | "value">;
+import type { InfrastructureSummary, Store } from "../store/types.js";
 
 export interface LearnedSnapshotOptions {
   store: Pick<Store, "infrastructure" | "overrides">;
@@ -41,10 +28,8 @@ export interface LearnedSnapshotOptions {
   /** How old the snapshot may grow before a check starts a reload; default 30 s. */
   reloadMs?: number;
   thresholds?: LearningThresholds;
-  /** A load that failed (the previous snapshot stays), or a hand-over of changes that failed (tried again). */
+  /** A load that failed (the previous snapshot stays). */
   onError?: (error: unknown) => void;
-  /** The overrides a reload found changed since the previous one (never on the first load). */
-  onOverridesChanged?: (changes: readonly OverrideChange[]) => Promise<void>;
 }
 
 export const LEARNED_RELOAD_MS = 30_000;
@@ -64,21 +49,22 @@ export function learnedDisposable(
   );
 }
 
+/** Whether two maps hold the same entries. */
+function sameEntries<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [at, value] of a) if (b.get(at) !== value) return false;
+  return true;
+}
+
 export class LearnedSnapshot implements LearnedInfrastructure {
   /** `kind value` → the disposable service learnt for it. */
   private services = new Map<string, string>();
-  /** `kind value` → when this instance first saw it learnt (ms). */
-  private learnedAt = new Map<string, number>();
+  /** `kind value` → the action of every override. */
+  private actions = new Map<string, OverrideAction>();
   private never = new Set<string>();
   private domains = new Map<string, DomainOverride>();
-  /** `kind value` → every override, as last loaded; undefined before the first load. */
-  private overrides: Map<string, Override> | undefined;
-  /** Changes not yet handed to `onOverridesChanged` successfully. */
-  private unhandled = new Map<string, OverrideChange>();
-  /** Raised by every reload that finds the overrides changed. */
-  generation = 0;
-  /** When a piece of infrastructure last became disposable (ms); 0: never. */
-  private changedAt = 0;
+  /** Raised by every load that finds the overrides or the learnt infrastructure changed. */
+  version = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | undefined;
   private readonly reloadMs: number;
@@ -102,8 +88,8 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   }
 
   /**
-   * Loads the snapshot after a change this process made: a load already running may have
-   * read the store before it, so it is waited for and another one started. Never rejects.
+   * Loads the snapshot after a change: a load already running may have read the store
+   * before it, so it is waited for and another one started. Never rejects.
    */
   async reloadAfterChange(): Promise<void> {
     await this.loading;
@@ -121,8 +107,7 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   }
 
   private async load(): Promise<void> {
-    const now = this.options.clock().getTime();
-    this.loadedAt = now;
+    this.loadedAt = this.options.clock().getTime();
     const thresholds = this.options.thresholds ?? LEARNING_THRESHOLDS;
     const [summaries, overrides] = await Promise.all([
       this.options.store.infrastructure.listInfrastructure(thresholds.minDisposableDomains),
@@ -130,63 +115,21 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     ]);
     const never = new Set<string>();
     const domains = new Map<string, DomainOverride>();
-    const byKey = new Map<string, Override>();
-    for (const override of overrides) {
-      const { kind, value, action } = override;
-      byKey.set(key(kind, value), override);
+    const actions = new Map<string, OverrideAction>();
+    for (const { kind, value, action } of overrides) {
+      actions.set(key(kind, value), action);
       if (kind === "domain" && action !== "never_disposable") domains.set(value, action);
       else if (kind !== "domain") never.add(key(kind, value));
     }
     const services = new Map<string, string>();
-    const learnedAt = new Map<string, number>();
     for (const summary of learnedDisposable(summaries, never, thresholds)) {
-      const at = key(summary.kind, summary.value);
-      services.set(at, summary.service ?? summary.value);
-      const known = this.learnedAt.get(at);
-      learnedAt.set(at, known ?? now);
-      if (known === undefined) this.changedAt = now;
+      services.set(key(summary.kind, summary.value), summary.service ?? summary.value);
     }
+    if (!sameEntries(actions, this.actions) || !sameEntries(services, this.services)) this.version++;
     this.services = services;
-    this.learnedAt = learnedAt;
+    this.actions = actions;
     this.never = never;
     this.domains = domains;
-    const previous = this.overrides;
-    this.overrides = byKey;
-    if (previous) this.noteChanges(previous, byKey);
-    await this.handOverChanges();
-  }
-
-  /** Records what differs between two loads of the overrides; raises `generation` when anything does. */
-  private noteChanges(previous: Map<string, Override>, current: Map<string, Override>): void {
-    let changed = false;
-    for (const [at, override] of current) {
-      if (previous.get(at)?.action === override.action) continue;
-      this.unhandled.set(at, { kind: override.kind, value: override.value });
-      changed = true;
-    }
-    for (const [at, override] of previous) {
-      if (current.has(at)) continue;
-      this.unhandled.set(at, { kind: override.kind, value: override.value });
-      changed = true;
-    }
-    if (changed) this.generation++;
-  }
-
-  /** Hands the changes over; kept for the next load when that fails. */
-  private async handOverChanges(): Promise<void> {
-    const { onOverridesChanged } = this.options;
-    if (this.unhandled.size === 0 || !onOverridesChanged) {
-      this.unhandled.clear();
-      return;
-    }
-    const changes = [...this.unhandled.values()];
-    this.unhandled.clear();
-    try {
-      await onOverridesChanged(changes);
-    } catch (error) {
-      for (const change of changes) this.unhandled.set(key(change.kind, change.value), change);
-      this.options.onError?.(error);
-    }
   }
 
   disposableService(kind: InfrastructureKind, value: string): string | undefined {
@@ -205,19 +148,5 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   /** How many pieces of infrastructure are learnt disposable now. */
   get size(): number {
     return this.services.size;
-  }
-
-  /**
-   * Whether a stored record that does not block was checked before a piece of
-   * infrastructure it uses (an MX host or address) was learnt disposable: then it must
-   * be checked again before it is answered.
-   */
-  outdates(record: CheckRecord, checkedAt: Date): boolean {
-    const checked = checkedAt.getTime();
-    if (record.block || checked >= this.changedAt) return false;
-    for (const host of record.mx_hosts)
-      if ((this.learnedAt.get(key("mx_host", host)) ?? 0) > checked) return true;
-    for (const ip of record.mx_ips) if ((this.learnedAt.get(key("mx_ip", ip)) ?? 0) > checked) return true;
-    return false;
   }
 }

@@ -19,6 +19,9 @@ export type {
   ApiKey,
   AuthenticatedKey,
   Authorization,
+  BlockStatus,
+  ChangesRepository,
+  ChangeTopic,
   EvidenceEntry,
   HousekeepingRepository,
   InfrastructureRepository,
@@ -34,9 +37,10 @@ export type {
   RecentRepository,
   RecordsRepository,
   Store,
-  StoredRecord,
+  StoredFacts,
   UsageRepository,
 } from "./types.js";
+export { CHANGE_TOPICS } from "./types.js";
 
 export interface StoreOptions {
   /** About how many recently checked domains are kept; default 1000. */

@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
+import { createChangesRepository, raisingAfter } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping.js";
 import { createInfrastructureRepository } from "./infrastructure.js";
@@ -38,15 +39,32 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     }
   };
   const { forgetKeys, ...usage } = createUsageRepository(db);
+  const changes = translateStoreErrors(createChangesRepository(db));
+  // Every change that servers remember something of raises its topic of the change signal.
+  const plans = raisingAfter(createPlansRepository(db), ["updatePlan"], "keys", changes);
+  const keys = raisingAfter(createKeysRepository(db), ["revokeKey", "setKeyPlan"], "keys", changes);
+  const overrides = raisingAfter(
+    createOverridesRepository(db),
+    ["setOverride", "removeOverride"],
+    "overrides",
+    changes,
+  );
+  const records = raisingAfter(
+    createRecordsRepository(db),
+    ["purgeRecords", "purgeAllRecords"],
+    "records",
+    changes,
+  );
   return {
-    plans: translateStoreErrors(createPlansRepository(db)),
-    keys: translateStoreErrors(createKeysRepository(db)),
+    plans: translateStoreErrors(plans),
+    keys: translateStoreErrors(keys),
     usage: translateStoreErrors(usage),
-    records: translateStoreErrors(createRecordsRepository(db)),
+    records: translateStoreErrors(records),
     recent: translateStoreErrors(createRecentRepository(db, options.recentCapacity)),
     housekeeping: translateStoreErrors(createHousekeepingRepository(db)),
     infrastructure: translateStoreErrors(createInfrastructureRepository(db)),
-    overrides: translateStoreErrors(createOverridesRepository(db)),
+    overrides: translateStoreErrors(overrides),
+    changes,
     migrate,
     ping,
     forgetKeys,

@@ -1,68 +1,90 @@
 /**
- * Domain records (docs/api.md §4, §8). The record is stored as JSON; `block_status_changed_at`
- * lives in its own column, kept by the upsert while `block` stays the same, and is the
- * value every read puts into the record.
+ * Domain records (docs/api.md §8): the facts a look-up found (JSON of `DomainFacts`,
+ * dates as epoch ms), when, and the block status last answered for the domain with the
+ * time it last changed. The verdict itself is decided when answering, never stored.
  */
-import { type Kysely, type Selectable, sql } from "kysely";
-import { type CheckRecord, formatTimestamp } from "../core/record.js";
-import type { VerdictStatus } from "../core/verdict.js";
-import { type Database, type RecordsTable, toDate } from "./schema.js";
-import type { RecordsRepository, RecordVerdict, StoredRecord } from "./types.js";
+import { type Kysely, sql } from "kysely";
+import type { DomainFacts } from "../core/check.js";
+import type { MailRouting } from "../core/mail-routing.js";
+import { type Database, toDate } from "./schema.js";
+import type { BlockStatus, RecordsRepository, StoredFacts } from "./types.js";
 
-function withChangedAt(record: CheckRecord, changedAt: number | string): CheckRecord {
-  return { ...record, block_status_changed_at: formatTimestamp(toDate(changedAt)) };
+/** The facts as stored. */
+interface FactsJson {
+  routing: MailRouting;
+  createdAt: number | null;
 }
 
-/** Plain SQL (valid in both dialects): it runs on every API request; see quota.ts. */
-async function getRecord(db: Kysely<Database>, domain: string): Promise<StoredRecord | undefined> {
-  const { rows } = await sql<
-    Pick<
-      Selectable<RecordsTable>,
-      "record" | "checked_at" | "block_status_changed_at" | "status" | "heaviest"
-    >
-  >`
-    select record, checked_at, block_status_changed_at, status, heaviest from records where domain = ${domain}`.execute(
+function encodeFacts({ routing, createdAt }: DomainFacts): string {
+  return JSON.stringify({ routing, createdAt: createdAt?.getTime() ?? null } satisfies FactsJson);
+}
+
+/** The facts of a row; null for a row saved before migration 0007, which holds a whole record. */
+function decodeFacts(text: string): DomainFacts | null {
+  const json = JSON.parse(text) as Partial<FactsJson>;
+  if (json.routing === undefined) return null;
+  return { routing: json.routing, createdAt: json.createdAt == null ? null : new Date(json.createdAt) };
+}
+
+interface BlockRow {
+  block: number;
+  block_status_changed_at: number | string;
+}
+
+function blockStatus(row: BlockRow): BlockStatus {
+  return { block: row.block === 1, changedAt: toDate(row.block_status_changed_at) };
+}
+
+/** Plain SQL (valid in both dialects): it runs for every domain a server does not remember. */
+async function getFacts(db: Kysely<Database>, domain: string): Promise<StoredFacts | undefined> {
+  const { rows } = await sql<BlockRow & { facts: string; checked_at: number | string }>`
+    select facts, checked_at, block, block_status_changed_at from records where domain = ${domain}`.execute(
     db,
   );
   const row = rows[0];
-  if (!row) return undefined;
-  return {
-    record: withChangedAt(JSON.parse(row.record) as CheckRecord, row.block_status_changed_at),
-    verdict: row.status === null ? null : { status: row.status as VerdictStatus, heaviest: row.heaviest },
-    checkedAt: toDate(row.checked_at),
-  };
+  const facts = row && decodeFacts(row.facts);
+  if (!row || !facts) return undefined;
+  return { facts, checkedAt: toDate(row.checked_at), ...blockStatus(row) };
+}
+
+async function readBlock(db: Kysely<Database>, domain: string): Promise<BlockStatus | undefined> {
+  const row = await db
+    .selectFrom("records")
+    .select(["block", "block_status_changed_at"])
+    .where("domain", "=", domain)
+    .executeTakeFirst();
+  return row && blockStatus(row);
 }
 
 /**
- * One atomic upsert. A save older than the stored record (another instance finished a
- * later check first) changes nothing, and the stored record is returned instead.
+ * One atomic upsert of a look-up's facts with the block status decided from them. The
+ * time it changed moves only when `block` differs from the stored one. A save older than
+ * the stored facts (another instance finished a later look-up first) changes nothing.
  */
-async function saveRecord(
+async function saveFacts(
   db: Kysely<Database>,
-  record: CheckRecord,
-  verdict: RecordVerdict,
+  domain: string,
+  facts: DomainFacts,
   checkedAt: Date,
-): Promise<CheckRecord> {
+  block: boolean,
+): Promise<BlockStatus> {
+  const at = checkedAt.getTime();
   const saved = await db
     .insertInto("records")
     .values({
-      domain: record.domain,
-      record: JSON.stringify(record),
-      block: record.block ? 1 : 0,
-      checked_at: checkedAt.getTime(),
-      block_status_changed_at: checkedAt.getTime(),
-      status: verdict.status,
-      heaviest: verdict.heaviest,
+      domain,
+      facts: encodeFacts(facts),
+      block: block ? 1 : 0,
+      checked_at: at,
+      block_status_changed_at: at,
     })
     .onConflict((oc) =>
       oc
         .column("domain")
         .doUpdateSet((eb) => ({
-          record: eb.ref("excluded.record"),
+          facts: eb.ref("excluded.facts"),
           block: eb.ref("excluded.block"),
           checked_at: eb.ref("excluded.checked_at"),
-          status: eb.ref("excluded.status"),
-          heaviest: eb.ref("excluded.heaviest"),
           block_status_changed_at: eb
             .case()
             .when("records.block", "=", eb.ref("excluded.block"))
@@ -72,11 +94,32 @@ async function saveRecord(
         }))
         .where("records.checked_at", "<=", (eb) => eb.ref("excluded.checked_at")),
     )
-    .returning("block_status_changed_at")
+    .returning(["block", "block_status_changed_at"])
     .executeTakeFirst();
-  if (saved) return withChangedAt(record, saved.block_status_changed_at);
-  const newer = await getRecord(db, record.domain);
-  return newer?.record ?? withChangedAt(record, checkedAt.getTime());
+  if (saved) return blockStatus(saved);
+  return (await readBlock(db, domain)) ?? { block, changedAt: checkedAt };
+}
+
+/**
+ * Records the block status answered for a domain when it differs from the stored one
+ * (an override, a list or learned infrastructure changed the verdict): the time it
+ * changed becomes `at`. Whoever records a flip first wins; the stored status is returned.
+ */
+async function noteBlock(
+  db: Kysely<Database>,
+  domain: string,
+  block: boolean,
+  at: Date,
+): Promise<BlockStatus> {
+  const updated = await db
+    .updateTable("records")
+    .set({ block: block ? 1 : 0, block_status_changed_at: at.getTime() })
+    .where("domain", "=", domain)
+    .where("block", "<>", block ? 1 : 0)
+    .returning(["block", "block_status_changed_at"])
+    .executeTakeFirst();
+  if (updated) return blockStatus(updated);
+  return (await readBlock(db, domain)) ?? { block, changedAt: at };
 }
 
 /** Rows one delete statement takes at most: each statement holds its lock only briefly. */
@@ -115,8 +158,9 @@ async function purgeAllRecords(db: Kysely<Database>): Promise<number> {
 
 export function createRecordsRepository(db: Kysely<Database>): RecordsRepository {
   return {
-    getRecord: (domain) => getRecord(db, domain),
-    saveRecord: (record, verdict, checkedAt) => saveRecord(db, record, verdict, checkedAt),
+    getFacts: (domain) => getFacts(db, domain),
+    saveFacts: (domain, facts, checkedAt, block) => saveFacts(db, domain, facts, checkedAt, block),
+    noteBlock: (domain, block, at) => noteBlock(db, domain, block, at),
     purgeRecords: (domains) => purgeRecords(db, domains),
     purgeAllRecords: () => purgeAllRecords(db),
   };

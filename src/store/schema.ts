@@ -34,16 +34,19 @@ export interface UsageTable {
 
 export interface RecordsTable {
   domain: string;
-  /** The CheckRecord as JSON; its block_status_changed_at is the column's, not this copy's. */
-  record: string;
-  /** 0 or 1. */
+  /** The domain's facts as JSON (src/store/records.ts); a whole record in rows saved before migration 0007. */
+  facts: string;
+  /** The block status last answered for the domain: 0 or 1. */
   block: number;
   checked_at: Millis;
+  /** When the answered block status last changed. */
   block_status_changed_at: Millis;
-  /** The verdict status; null for rows saved before migration 0003. */
-  status: string | null;
-  /** Key of the heaviest soft signal of a record decided by soft signals, else null. */
-  heaviest: string | null;
+}
+
+/** One counter per kind of change (src/store/changes.ts). */
+export interface ChangesTable {
+  topic: string;
+  version: ColumnType<number | string, number, number>;
 }
 
 export interface RecentTable {
@@ -92,6 +95,7 @@ export interface Database {
   infrastructure_evidence: InfrastructureEvidenceTable;
   overrides: OverridesTable;
   readiness_probe: ReadinessProbeTable;
+  changes: ChangesTable;
 }
 
 export function toMillis(value: number | string): number {

@@ -3,7 +3,7 @@
  * (better-sqlite3) and PostgreSQL (pg); same schema, same migrations.
  */
 
-import type { CheckVerdict } from "../core/check.js";
+import type { DomainFacts } from "../core/check.js";
 import type {
   Evidence,
   InfrastructureCounts,
@@ -11,7 +11,6 @@ import type {
   OverrideAction,
   OverrideKind,
 } from "../core/learned.js";
-import type { CheckRecord } from "../core/record.js";
 
 export interface Plan {
   name: string;
@@ -64,13 +63,15 @@ export interface Authorization {
   quota: QuotaState;
 }
 
-/** What a check said beside its record (the record cache reads it instead of parsing `reason`). */
-export type RecordVerdict = CheckVerdict;
+/** The block status last answered for a domain, and when it last changed. */
+export interface BlockStatus {
+  block: boolean;
+  changedAt: Date;
+}
 
-export interface StoredRecord {
-  record: CheckRecord;
-  /** Null for a record saved before the store kept verdicts: check it again. */
-  verdict: RecordVerdict | null;
+/** A domain's stored facts, when they were looked up, and its answered block status. */
+export interface StoredFacts extends BlockStatus {
+  facts: DomainFacts;
   checkedAt: Date;
 }
 
@@ -129,14 +130,17 @@ export interface KeyUsage {
   periods: { periodStart: Date; used: number }[];
 }
 
-/** Domain records (docs/api.md §4, §8): the record cache's storage. */
+/** Domain records (docs/api.md §8): the record cache's storage of facts and answered block statuses. */
 export interface RecordsRepository {
-  getRecord(domain: string): Promise<StoredRecord | undefined>;
+  /** The domain's facts; undefined when none are stored (or only a record saved before migration 0007). */
+  getFacts(domain: string): Promise<StoredFacts | undefined>;
   /**
-   * Saves a fresh record. block_status_changed_at keeps its stored value when
-   * `block` did not change, else becomes `checkedAt`; the saved record is returned.
+   * Saves a look-up's facts with the block status decided from them; the time it changed
+   * keeps its stored value when `block` did not change, else becomes `checkedAt`.
    */
-  saveRecord(record: CheckRecord, verdict: RecordVerdict, checkedAt: Date): Promise<CheckRecord>;
+  saveFacts(domain: string, facts: DomainFacts, checkedAt: Date, block: boolean): Promise<BlockStatus>;
+  /** Records an answered block status that differs from the stored one (its time becomes `at`). */
+  noteBlock(domain: string, block: boolean, at: Date): Promise<BlockStatus>;
   /** Deletes the records of these domains (the next check of each is fresh); how many were stored. */
   purgeRecords(domains: readonly string[]): Promise<number>;
   /** Deletes every record, in short batches; how many. */
@@ -219,6 +223,17 @@ export interface OverridesRepository {
   listOverrides(): Promise<Override[]>;
 }
 
+/** The kinds of change every server must take at once (src/store/changes.ts). */
+export const CHANGE_TOPICS = ["keys", "overrides", "records"] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** The change signal: a counter per topic, raised by the store after each change of that kind. */
+export interface ChangesRepository {
+  raise(topic: ChangeTopic): Promise<void>;
+  /** Every topic's counter (a topic never raised is absent). */
+  versions(): Promise<Map<string, number>>;
+}
+
 /**
  * What `openStore` returns: one repository per table group plus the database's own
  * life cycle. Consumers take only the slice they use (e.g. HTTP `usage` and `ping`, the
@@ -234,14 +249,14 @@ export interface Store {
   housekeeping: HousekeepingRepository;
   infrastructure: InfrastructureRepository;
   overrides: OverridesRepository;
+  changes: ChangesRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */
   ping(): Promise<void>;
   /**
    * Forgets the keys this process remembers (usage.ts): the next request of each reads its
-   * key and plan again. Called after a plan or key-plan change through the admin API, in
-   * every worker of the server (src/service/memory-changes.ts).
+   * key and plan again. Called when the change signal says keys or plans changed.
    */
   forgetKeys(): void;
   close(): Promise<void>;

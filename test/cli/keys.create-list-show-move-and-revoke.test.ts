@@ -96,7 +96,7 @@ describe("keys list and revoke", () => {
 
     expect(await keys("revoke", created.id)).toEqual({
       code: 0,
-      stdout: `Revoked key ${created.id}.\n`,
+      stdout: `Revoked key ${created.id}. Running servers take it within a second.\n`,
       stderr: "",
     });
     expect(await authenticate(created.key)).toBeUndefined();
@@ -185,7 +185,7 @@ describe("keys set-plan", () => {
     const id = await keyWithRequests("free", 0);
     expect(await keys("set-plan", id, "unlimited")).toEqual({
       code: 0,
-      stdout: `Moved key ${id} to plan unlimited.\n`,
+      stdout: `Moved key ${id} to plan unlimited. Running servers take it within a second.\n`,
       stderr: "",
     });
     expect(JSON.parse((await keys("list", "--json")).stdout)[0].plan).toBe("unlimited");

@@ -70,10 +70,10 @@ describe("plans update and unlimited", () => {
       stderr: "",
     });
     expect((await plans("update", "partner", "--quota", "500", "--period-days", "7")).stdout).toBe(
-      "Updated plan partner: 500 requests per 7 days.\n",
+      "Updated plan partner: 500 requests per 7 days. Running servers take it within a second.\n",
     );
     expect((await plans("update", "free", "--quota", "unlimited")).stdout).toBe(
-      "Updated plan free: unlimited requests per 30 days.\n",
+      "Updated plan free: unlimited requests per 30 days. Running servers take it within a second.\n",
     );
     expect(JSON.parse((await plans("list", "--json")).stdout)).toEqual([
       { name: "free", quota: null, period_days: 30 },

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import { mxFacts } from "../../harness/sample-facts.js";
 import { run } from "../../src/cli/records.js";
 import { openStore } from "../../src/store/index.js";
 
@@ -12,11 +12,7 @@ beforeEach(async () => {
   try {
     await store.migrate();
     for (const domain of ["example.com", "example.org", "xn--mnchen-3ya.de"]) {
-      await store.records.saveRecord(
-        sampleRecord({ domain, base_domain: domain }),
-        sampleVerdict(sampleRecord({ domain, base_domain: domain })),
-        new Date(),
-      );
+      await store.records.saveFacts(domain, mxFacts(domain), new Date(), false);
     }
   } finally {
     await store.close();
@@ -33,7 +29,7 @@ async function records(...args: string[]) {
 async function stored(domain: string): Promise<boolean> {
   const store = await openStore(database.location);
   try {
-    return (await store.records.getRecord(domain)) !== undefined;
+    return (await store.records.getFacts(domain)) !== undefined;
   } finally {
     await store.close();
   }
@@ -42,7 +38,7 @@ async function stored(domain: string): Promise<boolean> {
 it("purges the named domains, normalised like a check's input", async () => {
   expect(await records("purge", "EXAMPLE.com", "münchen.de", "unknown.net")).toEqual({
     code: 0,
-    stdout: "Purged 2 cached records.\n",
+    stdout: "Purged 2 cached records. Running servers take it within a second.\n",
     stderr: "",
   });
   expect(await stored("example.com")).toBe(false);
@@ -51,7 +47,9 @@ it("purges the named domains, normalised like a check's input", async () => {
 });
 
 it("purges every record with --all", async () => {
-  expect((await records("purge", "--all")).stdout).toBe("Purged 3 cached records.\n");
+  expect((await records("purge", "--all")).stdout).toBe(
+    "Purged 3 cached records. Running servers take it within a second.\n",
+  );
   expect(await stored("example.org")).toBe(false);
 });
 

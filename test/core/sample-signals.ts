@@ -1,7 +1,7 @@
 /** Signals of a working self-hosted domain, for the verdict's table tests; override what a row needs. */
 import { NO_CATEGORIES } from "../../src/core/categories.js";
+import type { Signals } from "../../src/core/gathered-signals.js";
 import type { MailRouting } from "../../src/core/mail-routing.js";
-import type { Signals } from "../../src/core/signals.js";
 
 export const routed: MailRouting = {
   status: "mx",

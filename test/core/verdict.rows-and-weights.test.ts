@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Signals } from "../../src/core/gathered-signals.js";
 import type { MailRouting } from "../../src/core/mail-routing.js";
 import { roleAccount } from "../../src/core/signals/role-account.js";
 import { unknownDomain } from "../../src/core/signals/unknown-domain.js";
-import type { Signals } from "../../src/core/signals.js";
 import { decide, riskLevel, type VerdictBasis, verdictBasis } from "../../src/core/verdict.js";
 import { routed, sampleSignals } from "./sample-signals.js";
 

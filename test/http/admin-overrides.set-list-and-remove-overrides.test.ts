@@ -1,7 +1,7 @@
-/** `/admin/overrides` (docs/api.md §10): set, list and remove; refuse actions a kind does not take; purge what it decides. */
+/** `/admin/overrides` (docs/api.md §10): set, list and remove; refuse actions a kind does not take; purge nothing. */
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import { mxFacts } from "../../harness/sample-facts.js";
 import { type HttpFixture, openHttpFixture, START } from "./helpers.js";
 
 const TOKEN = "a".repeat(40);
@@ -14,9 +14,8 @@ afterEach(() => fixture.close());
 const admin = (options: InjectOptions, token = TOKEN) =>
   fixture.app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
 
-it("sets, lists and removes overrides, normalising domains and purging their records", async () => {
-  const record = sampleRecord({ domain: "shop.example", base_domain: "shop.example" });
-  await fixture.store.records.saveRecord(record, sampleVerdict(record), START);
+it("sets, lists and removes overrides, normalising domains and keeping the stored facts", async () => {
+  await fixture.store.records.saveFacts("shop.example", mxFacts("shop.example"), START, false);
   const set = await admin({
     method: "POST",
     url: "/admin/overrides",
@@ -29,7 +28,8 @@ it("sets, lists and removes overrides, normalising domains and purging their rec
     action: "deny",
     note: "chargebacks",
   });
-  expect(await fixture.store.records.getRecord("shop.example")).toBeUndefined();
+  // Verdicts are decided when answering: the facts stay, the next answer takes the override.
+  expect(await fixture.store.records.getFacts("shop.example")).toBeDefined();
   await admin({
     method: "POST",
     url: "/admin/overrides",

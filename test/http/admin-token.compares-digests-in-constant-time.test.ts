@@ -7,7 +7,7 @@ vi.mock("node:crypto", async (importOriginal) => {
   return { ...actual, timingSafeEqual };
 });
 
-const { adminTokenMatcher } = await import("../../src/http/admin/token.js");
+const { tokenMatcher } = await import("../../src/http/bearer-token.js");
 
 afterEach(() => timingSafeEqual.mockClear());
 
@@ -20,7 +20,7 @@ it.each([
   ["a guess differing in the last character", `${TOKEN.slice(0, -1)}X`, false],
   ["an empty string", "", false],
 ])("compares %s through timingSafeEqual on equal-length SHA-256 digests", (_, presented, expected) => {
-  const matches = adminTokenMatcher(TOKEN);
+  const matches = tokenMatcher(TOKEN);
   expect(matches(presented)).toBe(expected);
   expect(timingSafeEqual).toHaveBeenCalledTimes(1);
   const [a, b] = timingSafeEqual.mock.calls[0] as [Buffer, Buffer];

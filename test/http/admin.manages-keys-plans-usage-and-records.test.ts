@@ -1,6 +1,6 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import { mxFacts } from "../../harness/sample-facts.js";
 import { directCheck, type HttpFixture, openHttpFixture, START } from "./helpers.js";
 
 const TOKEN = "admin-token-for-tests-0123456789abcdef";
@@ -217,11 +217,7 @@ describe("admin records", () => {
   it("purges the named domains (normalised) or all records, so the next check is fresh", async () => {
     const now = fixture.clock.now();
     for (const domain of ["example.com", "xn--mnchen-3ya.de", "other.org"]) {
-      await fixture.store.records.saveRecord(
-        sampleRecord({ domain, base_domain: domain }),
-        sampleVerdict(sampleRecord({ domain, base_domain: domain })),
-        now,
-      );
+      await fixture.store.records.saveFacts(domain, mxFacts(domain), now, false);
     }
     const named = await admin({
       method: "POST",
@@ -229,15 +225,15 @@ describe("admin records", () => {
       payload: { domains: ["Example.COM.", "münchen.de", "never-checked.net"] },
     });
     expect(named.json()).toEqual({ purged: 2 });
-    expect(await fixture.store.records.getRecord("example.com")).toBeUndefined();
-    expect(await fixture.store.records.getRecord("other.org")).toBeDefined();
+    expect(await fixture.store.records.getFacts("example.com")).toBeUndefined();
+    expect(await fixture.store.records.getFacts("other.org")).toBeDefined();
 
     expect(
       (await admin({ method: "POST", url: "/admin/records/purge", payload: { all: true } })).json(),
     ).toEqual({
       purged: 1,
     });
-    expect(await fixture.store.records.getRecord("other.org")).toBeUndefined();
+    expect(await fixture.store.records.getFacts("other.org")).toBeUndefined();
   });
 
   it("refuses a body with neither or both, and a value that is not a domain", async () => {

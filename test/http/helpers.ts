@@ -9,6 +9,7 @@ import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppStore, buildApp } from "../../src/http/app.js";
+import { watchChanges } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -111,6 +112,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
   const store = testStore.store;
   const checker = options.checker ?? fakeChecker();
   const clock = movableClock();
+  const changes = watchChanges(store, checker);
   const app = await buildApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     checker,
@@ -118,7 +120,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     clock: clock.now,
     ...(options.pageRateLimit === undefined ? {} : { pageRateLimit: options.pageRateLimit }),
     ...(options.bulkMaxItems === undefined ? {} : { bulkMaxItems: options.bulkMaxItems }),
-    ...(options.adminToken === undefined ? {} : { admin: { token: options.adminToken, store } }),
+    ...(options.adminToken === undefined ? {} : { admin: { token: options.adminToken, store, changes } }),
     ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
@@ -139,7 +141,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
       return { id: key.id, secret };
     },
     async close() {
-      await app.close();
+      await Promise.all([app.close(), changes.stop()]);
       await testStore.cleanup();
     },
   };

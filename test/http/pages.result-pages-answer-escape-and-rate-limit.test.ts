@@ -5,8 +5,10 @@
  * per-address rate limit with its 429 page.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { sampleCheck, sampleRecord } from "../../harness/sample-record.js";
+import { mxFacts } from "../../harness/sample-facts.js";
+import { sampleRecord } from "../../harness/sample-record.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 import type { AppStore } from "../../src/http/app.js";
 import { CachingChecker } from "../../src/service/cached-checker.js";
@@ -158,13 +160,15 @@ describe("a result page", () => {
 
   it("uses the cached record while fresh and never touches an API key's quota", async () => {
     let lookups = 0;
+    const lists = loadDomainLists();
     const caching = (store: HttpFixture["store"]) =>
       new CachingChecker({
         records: store.records,
-        lists: loadDomainLists(),
+        lists,
+        typos: new TypoIndex(lists.popular),
         lookup: async (domain) => {
           lookups++;
-          return { check: sampleCheck({ domain, base_domain: domain }) };
+          return { facts: mxFacts(domain) };
         },
         clock: () => new Date(),
         ttlSeconds: 3600,

@@ -1,27 +1,82 @@
+/**
+ * The record cache over a scripted look-up of facts, on a real SQLite store and the
+ * test's clock: one look-up for concurrent callers; stale facts answered while one
+ * refresh runs (within half the look-up budget); facts saying the domain takes no mail
+ * never answered stale; a temporary DNS failure kept 60 s and never replacing good
+ * facts; every answer decided from the stored facts with the sources in force, kept
+ * while their version stands; block_status_changed_at moved only when the answered
+ * block flips, also when an override flips it without a look-up.
+ */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sampleCheck, sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
-import type { DomainCheck } from "../../src/core/check.js";
+import type { DomainFacts } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
+import type { DomainOverride } from "../../src/core/learned.js";
 import type { DomainLists } from "../../src/core/lists.js";
-import type { CheckRecord } from "../../src/core/record.js";
+import type { MailRouting } from "../../src/core/mail-routing.js";
+import { formatTimestamp } from "../../src/core/record.js";
+import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 import type { LookupResult } from "../../src/service/age-budget.js";
 import { CachingChecker, type CachingCheckerOptions } from "../../src/service/cached-checker.js";
-import { Observer, recentSink } from "../../src/service/observer.js";
+import { type EvidenceObservation, Observer, recentSink } from "../../src/service/observer.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 
 const START = new Date("2026-01-10T12:00:00.000Z");
 const TTL_SECONDS = 3600;
+const DAY = 86_400_000;
+/** A domain no list knows, on its own mail server. */
+const DOMAIN = "acme-widgets.com";
 
 function domainInput(domain: string): ParsedInput {
   return { kind: "domain", domain, localPart: null };
 }
 
-/** A look-up that counts its calls and answers what the test queues (default: a good record). */
+/** The test's clock `ms` since the start. */
+function since(ms: number): Date {
+  return new Date(START.getTime() + ms);
+}
+
+/** MX on the domain's own host, answered: self-hosted, risk 0, "Self-hosted". */
+function working(domain: string, createdAt: Date | null = null): DomainFacts {
+  return {
+    routing: {
+      status: "mx",
+      hosts: [{ host: `mx.${domain}`, priority: 10, ips: ["192.0.2.1"] }],
+      nameServers: [`ns1.${domain}`],
+      addresses: [],
+    },
+    createdAt,
+  };
+}
+
+/** MX records whose host has no address: "MX unresolvable", risk 40, not blocked. */
+function unresolvable(domain: string): DomainFacts {
+  return {
+    routing: {
+      status: "mx",
+      hosts: [{ host: `mx.${domain}`, priority: 10, ips: [] }],
+      nameServers: [`ns1.${domain}`],
+      addresses: [],
+    },
+    createdAt: null,
+  };
+}
+
+function routed(status: MailRouting["status"], hosts: MailRouting["hosts"] = []): DomainFacts {
+  return { routing: { status, hosts, nameServers: [], addresses: [] }, createdAt: null };
+}
+
+const NXDOMAIN = routed("nxdomain");
+const TIMED_OUT: DomainFacts = {
+  routing: { status: "dns_timeout", hosts: [], nameServers: null, addresses: [] },
+  createdAt: null,
+};
+
+/** A look-up that counts its calls and answers the facts the test queues (default: a working domain). */
 function scriptedLookup() {
   const calls: string[] = [];
-  const answers: Partial<CheckRecord>[] = [];
+  const answers: DomainFacts[] = [];
   const running = { now: 0, most: 0 };
   let release: (() => void) | undefined;
   let gate: Promise<void> | undefined;
@@ -40,14 +95,13 @@ function scriptedLookup() {
       release?.();
       gate = undefined;
     },
-    /** The engine's answer: the record, with the status its reason says. */
     lookup: async (domain: string): Promise<LookupResult> => {
       calls.push(domain);
       running.now += 1;
       running.most = Math.max(running.most, running.now);
       try {
         if (gate) await gate;
-        return { check: sampleCheck({ domain, base_domain: domain, ...answers.shift() }) };
+        return { facts: answers.shift() ?? working(domain) };
       } finally {
         running.now -= 1;
       }
@@ -55,27 +109,64 @@ function scriptedLookup() {
   };
 }
 
+/**
+ * What was learnt and the operator's overrides as the record cache sees them: the test
+ * sets a domain's override (the version moves, as a reload that found it does) and
+ * counts how often the verdict asked for one.
+ */
+function learnedStub() {
+  const overrides = new Map<string, DomainOverride>();
+  const stub = {
+    loaded: true,
+    ready: Promise.resolve(),
+    version: 0,
+    /** Calls of `domainOverride`: one per verdict decided. */
+    asked: 0,
+    refreshIfOld: () => undefined,
+    reloadAfterChange: async () => undefined,
+    disposableService: () => undefined,
+    neverDisposable: () => false,
+    domainOverride(domain: string, baseDomain: string): DomainOverride | undefined {
+      stub.asked += 1;
+      return overrides.get(domain) ?? overrides.get(baseDomain);
+    },
+    /** Sets (or with undefined removes) a domain's override, as a reload that found it. */
+    override(domain: string, action: DomainOverride | undefined) {
+      if (action) overrides.set(domain, action);
+      else overrides.delete(domain);
+      stub.version += 1;
+    },
+  };
+  return stub;
+}
+
 describe("CachingChecker", () => {
   let lists: DomainLists;
+  let typos: TypoIndex;
   let store: Store;
   let now: Date;
   let script: ReturnType<typeof scriptedLookup>;
   let checker: CachingChecker;
+  const checkers: CachingChecker[] = [];
 
   beforeAll(() => {
     lists = loadDomainLists();
+    typos = new TypoIndex(lists.popular);
   });
 
   /** A checker on the test's store, look-up and clock, with `options` on top. */
   function checkerWith(options: Partial<CachingCheckerOptions> = {}): CachingChecker {
-    return new CachingChecker({
+    const made = new CachingChecker({
       records: store.records,
       lists,
+      typos,
       lookup: script.lookup,
       clock: () => now,
       ttlSeconds: TTL_SECONDS,
       ...options,
     });
+    checkers.push(made);
+    return made;
   }
   beforeEach(async () => {
     store = await openStore({ dialect: "sqlite", path: ":memory:" });
@@ -85,126 +176,181 @@ describe("CachingChecker", () => {
     checker = checkerWith({ observer: new Observer({ sinks: [recentSink(store.recent)] }) });
   });
   afterEach(async () => {
-    await checker.drain();
+    script.open();
+    await Promise.all(checkers.splice(0).map((made) => made.drain()));
     await store.close();
   });
 
   it("looks a missing domain up once for every concurrent caller, then answers from the cache", async () => {
     script.hold();
-    const pending = Array.from({ length: 10 }, () => checker.check(domainInput("example.org")));
+    const pending = Array.from({ length: 10 }, () => checker.check(domainInput(DOMAIN)));
     await new Promise((resolve) => setImmediate(resolve));
     script.open();
     const results = await Promise.all(pending);
-    expect(script.calls).toEqual(["example.org"]);
+    expect(script.calls).toEqual([DOMAIN]);
     expect(new Set(results.map((result) => result.cache))).toEqual(new Set(["miss"]));
-    expect((await checker.check(domainInput("example.org"))).cache).toBe("hit");
+    expect(results[0]?.record).toMatchObject({ domain: DOMAIN, risk: 0, reason: "Self-hosted" });
+    expect((await checker.check(domainInput(DOMAIN))).cache).toBe("hit");
     expect(script.calls).toHaveLength(1);
-    expect((await store.records.getRecord("example.org"))?.record.domain).toBe("example.org");
+    expect(await store.records.getFacts(DOMAIN)).toEqual({
+      facts: working(DOMAIN),
+      checkedAt: START,
+      block: false,
+      changedAt: START,
+    });
   });
 
-  it("serves a stale record at once while one background refresh replaces it", async () => {
-    script.answers.push({ risk: 10 }, { risk: 40 });
-    await checker.check(domainInput("example.org"));
-    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
-    const stale = await Promise.all([1, 2, 3].map(() => checker.check(domainInput("example.org"))));
+  it("serves stale facts at once while one background refresh replaces them", async () => {
+    script.answers.push(working(DOMAIN), unresolvable(DOMAIN));
+    await checker.check(domainInput(DOMAIN));
+    now = since((TTL_SECONDS + 1) * 1000);
+    const stale = await Promise.all([1, 2, 3].map(() => checker.check(domainInput(DOMAIN))));
     expect(stale.map((result) => [result.cache, result.record.risk])).toEqual([
-      ["stale", 10],
-      ["stale", 10],
-      ["stale", 10],
+      ["stale", 0],
+      ["stale", 0],
+      ["stale", 0],
     ]);
     await checker.drain();
     expect(script.calls).toHaveLength(2);
-    const fresh = await checker.check(domainInput("example.org"));
-    expect([fresh.cache, fresh.record.risk]).toEqual(["hit", 40]);
+    const fresh = await checker.check(domainInput(DOMAIN));
+    expect([fresh.cache, fresh.record.risk, fresh.record.reason]).toEqual(["hit", 40, "MX unresolvable"]);
   });
 
-  it("keeps a good record when a refresh meets a temporary DNS failure, and does not retry at once", async () => {
-    script.answers.push({ risk: 10 }, { risk: 50, reason: "DNS timeout" });
-    await checker.check(domainInput("example.org"));
-    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
-    await checker.check(domainInput("example.org"));
-    await checker.drain();
-    const after = await checker.check(domainInput("example.org"));
-    await checker.drain();
-    expect([after.cache, after.record.risk, after.record.reason]).toEqual(["stale", 10, "Business provider"]);
-    expect(script.calls).toHaveLength(2);
+  // A temporary failure shows in the routing (a DNS timeout), whatever the verdict
+  // (a listed disposable domain's is decided by the list), or only in the verdict (a
+  // mailbox provider's domain DNS calls non-existent is a DNS failure, not a fact).
+  const failures: [string, string, DomainFacts, string][] = [
+    ["in the routing and the verdict", DOMAIN, TIMED_OUT, "dns_timeout"],
+    ["in the routing only", "mailinator.com", TIMED_OUT, "disposable"],
+    ["in the verdict only", "gmail.com", NXDOMAIN, "dns_failure"],
+  ];
+
+  it.each(failures)(
+    "keeps good facts when a refresh meets a temporary DNS failure (%s), and does not retry at once",
+    async (_where, domain, failed) => {
+      script.answers.push(working(domain), failed);
+      const good = await checker.check(domainInput(domain));
+      now = since((TTL_SECONDS + 1) * 1000);
+      await checker.check(domainInput(domain));
+      await checker.drain();
+      const kept = await checker.check(domainInput(domain));
+      await checker.drain();
+      expect([kept.cache, kept.status, kept.record.risk, kept.record.reason]).toEqual([
+        "stale",
+        good.status,
+        good.record.risk,
+        good.record.reason,
+      ]);
+      expect(script.calls).toHaveLength(2);
+      expect((await store.records.getFacts(domain))?.facts).toEqual(working(domain));
+    },
+  );
+
+  it.each(failures)(
+    "keeps facts found during a temporary failure (%s) only 60 s",
+    async (_where, domain, failed, status) => {
+      script.answers.push(failed, working(domain));
+      expect((await checker.check(domainInput(domain))).status).toBe(status);
+      now = since(30_000);
+      expect((await checker.check(domainInput(domain))).cache).toBe("hit");
+      now = since(61_000);
+      const stale = await checker.check(domainInput(domain));
+      expect([stale.cache, stale.status]).toEqual(["stale", status]);
+      await checker.drain();
+      expect(script.calls).toHaveLength(2);
+      expect((await store.records.getFacts(domain))?.facts).toEqual(working(domain));
+      expect((await checker.check(domainInput(domain))).cache).toBe("hit");
+    },
+  );
+
+  it("adds the address's role to the shared domain answer without keeping it", async () => {
+    const role = await checker.check({ kind: "email", domain: DOMAIN, localPart: "postmaster" });
+    expect([role.record.is_role_based_email, role.record.risk]).toEqual([true, 10]);
+    const person = await checker.check({ kind: "email", domain: DOMAIN, localPart: "jane.doe" });
+    expect([person.cache, person.record.is_role_based_email, person.record.risk]).toEqual(["hit", false, 0]);
+    expect(script.calls).toHaveLength(1);
   });
 
-  it("keeps a record made during a temporary failure only briefly", async () => {
-    script.answers.push({ reason: "DNS failure", risk: 50 }, { risk: 10 });
-    expect((await checker.check(domainInput("example.org"))).record.reason).toBe("DNS failure");
-    now = new Date(START.getTime() + 30_000);
-    expect((await checker.check(domainInput("example.org"))).cache).toBe("hit");
-    now = new Date(START.getTime() + 61_000);
-    expect((await checker.check(domainInput("example.org"))).cache).toBe("stale");
-    await checker.drain();
-    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
-  });
-
-  it("adds the address's role to the shared domain record without storing it", async () => {
-    const role = await checker.check({ kind: "email", domain: "example.org", localPart: "postmaster" });
-    expect(role.record.is_role_based_email).toBe(true);
-    const person = await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
-    expect(person.record.is_role_based_email).toBe(false);
-    expect((await store.records.getRecord("example.org"))?.record.is_role_based_email).toBe(false);
-  });
-
-  it("answers a hot domain from memory and sees another instance's newer record within 30 s", async () => {
-    await checker.check(domainInput("example.org"));
+  it("answers a hot domain from memory and sees another instance's newer facts within 30 s", async () => {
+    await checker.check(domainInput(DOMAIN));
     const reads = { count: 0 };
-    const getRecord = store.records.getRecord.bind(store.records);
-    store.records.getRecord = (domain) => {
+    const getFacts = store.records.getFacts.bind(store.records);
+    store.records.getFacts = (domain) => {
       reads.count += 1;
-      return getRecord(domain);
+      return getFacts(domain);
     };
-    await store.records.saveRecord(
-      sampleRecord({ domain: "example.org", risk: 77 }),
-      sampleVerdict(sampleRecord({ domain: "example.org", risk: 77 })),
-      now,
-    );
-    now = new Date(START.getTime() + 29_000);
-    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(10);
+    await store.records.saveFacts(DOMAIN, unresolvable(DOMAIN), since(1000), false);
+    now = since(29_000);
+    expect((await checker.check(domainInput(DOMAIN))).record.risk).toBe(0);
     expect(reads.count).toBe(0);
-    now = new Date(START.getTime() + 31_000);
-    expect((await checker.check(domainInput("example.org"))).record.risk).toBe(77);
+    now = since(31_000);
+    expect((await checker.check(domainInput(DOMAIN))).record.risk).toBe(40);
     expect(reads.count).toBe(1);
   });
 
-  it("checks again a stored record that has no verdict beside it (saved before verdicts were kept)", async () => {
-    await checker.check(domainInput("example.org"));
-    await checker.drain();
-    const getRecord = store.records.getRecord.bind(store.records);
-    store.records.getRecord = async (domain) => {
-      const stored = await getRecord(domain);
-      return stored && { ...stored, verdict: null };
-    };
-    const fresh = checkerWith();
-    expect((await fresh.check(domainInput("example.org"))).cache).toBe("miss");
-    expect(script.calls).toEqual(["example.org", "example.org"]);
-  });
-
-  it.each(["NXDOMAIN", "Null MX", "No MX or A record", "MX host does not exist", "Reserved name"])(
-    "keeps a takes-no-mail record (%s) fresh for NEGATIVE_TTL only, then looks it up again before answering",
-    async (reason) => {
+  it.each<[string, string, DomainFacts]>([
+    ["NXDOMAIN", "new-shop.com", NXDOMAIN],
+    ["Null MX", "new-shop.com", routed("null_mx")],
+    ["No MX or A record", "new-shop.com", routed("no_mail")],
+    [
+      "MX host does not exist",
+      "new-shop.com",
+      routed("mx_missing", [{ host: "mx.new-shop.com", priority: 10, ips: [] }]),
+    ],
+    ["Reserved name", "shop.example.net", working("shop.example.net")],
+  ])(
+    "keeps a takes-no-mail answer (%s) fresh for NEGATIVE_TTL only, then looks it up again before answering",
+    async (reason, domain, facts) => {
       const negative = checkerWith({ negativeTtlSeconds: 600 });
-      script.answers.push({ valid: false, block: true, risk: 100, reason }, { risk: 10 });
-      expect((await negative.check(domainInput("new.example"))).record.reason).toBe(reason);
-      now = new Date(START.getTime() + 599_000);
-      expect((await negative.check(domainInput("new.example"))).cache).toBe("hit");
-      now = new Date(START.getTime() + 601_000);
-      const registered = await negative.check(domainInput("new.example"));
-      expect([registered.cache, registered.record.valid, registered.record.reason]).toEqual([
-        "miss",
-        true,
-        "Business provider",
-      ]);
+      script.answers.push(facts, working(domain));
+      expect((await negative.check(domainInput(domain))).record).toMatchObject({ reason, block: true });
+      now = since(599_000);
+      expect((await negative.check(domainInput(domain))).cache).toBe("hit");
+      now = since(601_000);
+      const again = await negative.check(domainInput(domain));
+      expect(again.cache).toBe("miss");
+      expect(script.calls).toEqual([domain, domain]);
+      // Registered since (a reserved name stays what it is).
+      expect(again.record.valid).toBe(reason !== "Reserved name");
     },
   );
 
   it("lists the checked domain as recently checked", async () => {
-    await checker.check({ kind: "email", domain: "example.org", localPart: "jane.doe" });
+    await checker.check({ kind: "email", domain: DOMAIN, localPart: "jane.doe" });
     await checker.drain();
-    expect((await store.recent.listRecent(10)).map((entry) => entry.domain)).toEqual(["example.org"]);
+    expect((await store.recent.listRecent(10)).map((entry) => entry.domain)).toEqual([DOMAIN]);
+  });
+
+  it("tells the evidence of each fresh look-up, and none for an answer from stored facts", async () => {
+    const seen: EvidenceObservation[] = [];
+    const sink = async (batch: readonly EvidenceObservation[]) => {
+      seen.push(...batch);
+    };
+    const elsewhere: DomainFacts = {
+      routing: {
+        status: "mx",
+        hosts: [{ host: "mx.mailhost-unknown.net", priority: 10, ips: ["192.0.2.7"] }],
+        nameServers: ["ns1.mailhost-unknown.net"],
+        addresses: [],
+      },
+      createdAt: null,
+    };
+    script.answers.push(elsewhere);
+    const learning = checkerWith({ evidence: new Observer<EvidenceObservation>({ sinks: [sink] }) });
+    await learning.check(domainInput(DOMAIN));
+    await learning.drain();
+    expect(seen).toEqual([
+      {
+        domain: DOMAIN,
+        at: START,
+        evidence: expect.objectContaining({ domain: DOMAIN, mxHosts: ["mx.mailhost-unknown.net"] }),
+      },
+    ]);
+    // Another instance answers from the stored facts: no new evidence.
+    const other = checkerWith({ evidence: new Observer<EvidenceObservation>({ sinks: [sink] }) });
+    expect((await other.check(domainInput(DOMAIN))).cache).toBe("hit");
+    await other.drain();
+    expect(seen).toHaveLength(1);
   });
 
   describe("with a budget of 8 look-ups", () => {
@@ -223,11 +369,10 @@ describe("CachingChecker", () => {
       expect(script.running.most).toBe(8);
       script.calls.length = 0;
       script.running.most = 0;
-      now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
+      now = since((TTL_SECONDS + 1) * 1000);
     });
-    afterEach(() => budgeted.drain());
 
-    it("answers every expired record at once and refreshes them in half the budget, not all at once", async () => {
+    it("answers every expired domain at once and refreshes them in half the budget, not all at once", async () => {
       script.hold();
       const stale = await Promise.all(DOMAINS.map((domain) => budgeted.check(domainInput(domain))));
       expect(new Set(stale.map((result) => result.cache))).toEqual(new Set(["stale"]));
@@ -250,75 +395,151 @@ describe("CachingChecker", () => {
     });
   });
 
-  it("looks an expired record up again before answering when stale answers are off (batch runs)", async () => {
+  it("looks expired facts up again before answering when stale answers are off (batch runs)", async () => {
     const batch = checkerWith({ serveStale: false });
-    script.answers.push({ risk: 10 }, { risk: 40 });
-    await batch.check(domainInput("example.org"));
-    now = new Date(START.getTime() + (TTL_SECONDS + 1) * 1000);
-    const again = await batch.check(domainInput("example.org"));
+    script.answers.push(working(DOMAIN), unresolvable(DOMAIN));
+    await batch.check(domainInput(DOMAIN));
+    now = since((TTL_SECONDS + 1) * 1000);
+    const again = await batch.check(domainInput(DOMAIN));
     expect([again.cache, again.record.risk]).toEqual(["miss", 40]);
     expect(script.calls).toHaveLength(2);
   });
 
-  describe("when the operator's overrides change (learned-snapshot.ts raises the generation)", () => {
-    /** A snapshot whose generation the test raises, as a reload that saw an override change does. */
-    const snapshot = () => ({
-      loaded: true,
-      ready: Promise.resolve(),
-      refreshIfOld: () => undefined,
-      outdates: () => false,
-      reload: async () => undefined,
-      reloadAfterChange: async () => undefined,
-      generation: 0,
-    });
+  it("keeps block_status_changed_at over look-ups until block flips", async () => {
+    const batch = checkerWith({ serveStale: false });
+    script.answers.push(working(DOMAIN), unresolvable(DOMAIN), NXDOMAIN, working(DOMAIN));
+    const answers = [];
+    for (const step of [0, 1, 2, 3]) {
+      now = since(step * (TTL_SECONDS + 1) * 1000);
+      answers.push((await batch.check(domainInput(DOMAIN))).record);
+    }
+    expect(answers.map((record) => [record.block, record.risk, record.block_status_changed_at])).toEqual([
+      [false, 0, formatTimestamp(START)],
+      [false, 40, formatTimestamp(START)],
+      [true, 100, formatTimestamp(since(2 * (TTL_SECONDS + 1) * 1000))],
+      [false, 0, formatTimestamp(since(3 * (TTL_SECONDS + 1) * 1000))],
+    ]);
+    expect(script.calls).toHaveLength(4);
+  });
 
-    it("forgets what it remembers and reads the store again", async () => {
-      const learned = snapshot();
-      const overridden = checkerWith({ learned });
-      script.answers.push({ risk: 10 }, { risk: 70 });
-      await overridden.check(domainInput("example.org"));
-      // Another process purges the record for an override: memory still answers it.
-      await store.records.purgeRecords(["example.org"]);
-      expect((await overridden.check(domainInput("example.org"))).record.risk).toBe(10);
-      learned.generation += 1;
-      const after = await overridden.check(domainInput("example.org"));
-      expect([after.cache, after.record.risk]).toEqual(["miss", 70]);
-      expect(script.calls).toHaveLength(2);
-      await overridden.drain();
-    });
-
-    it("looks a domain up once more when they changed during its look-up, and saves only that", async () => {
-      const learned = snapshot();
-      const overridden = checkerWith({ learned });
-      script.answers.push({ risk: 10 }, { risk: 70 });
-      script.hold();
-      const pending = overridden.check(domainInput("example.org"));
-      await new Promise((resolve) => setImmediate(resolve));
-      learned.generation += 1;
-      script.open();
-      expect((await pending).record.risk).toBe(70);
-      expect(script.calls).toEqual(["example.org", "example.org"]);
-      expect((await store.records.getRecord("example.org"))?.record.risk).toBe(70);
-      await overridden.drain();
-    });
-
-    it("drops an age that came after they changed", async () => {
-      const learned = snapshot();
-      let arrive: (check: DomainCheck) => void = () => undefined;
-      const overridden = checkerWith({
-        learned,
-        lookup: async (domain) => ({
-          check: sampleCheck({ domain, base_domain: domain, domain_age_days: null }),
-          later: new Promise<DomainCheck>((resolve) => {
-            arrive = resolve;
-          }),
+  it("saves an age that comes after the answer, and answers with it from then on", async () => {
+    let arrive: (facts: DomainFacts | null) => void = () => undefined;
+    const aged = checkerWith({
+      lookup: async (domain) => ({
+        facts: working(domain),
+        later: new Promise<DomainFacts | null>((resolve) => {
+          arrive = resolve;
         }),
+      }),
+    });
+    expect((await aged.check(domainInput(DOMAIN))).record.domain_age_days).toBeNull();
+    now = since(1000);
+    arrive(working(DOMAIN, new Date(START.getTime() - 5 * DAY)));
+    await aged.drain();
+    expect((await store.records.getFacts(DOMAIN))?.facts.createdAt).toEqual(
+      new Date(START.getTime() - 5 * DAY),
+    );
+    const again = await aged.check(domainInput(DOMAIN));
+    expect([again.cache, again.record.domain_age_days, again.record.risk, again.record.reason]).toEqual([
+      "hit",
+      5,
+      50,
+      "Domain age < 7 days",
+    ]);
+  });
+
+  describe("when what decides verdicts changes (its version moves)", () => {
+    it("answers an override at once with no look-up, and moves block_status_changed_at once", async () => {
+      const learned = learnedStub();
+      const overridden = checkerWith({ learned });
+      expect((await overridden.check(domainInput(DOMAIN))).record).toMatchObject({
+        block: false,
+        block_status_changed_at: formatTimestamp(START),
       });
-      await overridden.check(domainInput("example.org"));
-      learned.generation += 1;
-      arrive(sampleCheck({ domain: "example.org", base_domain: "example.org", domain_age_days: 9000 }));
-      await overridden.drain();
-      expect((await store.records.getRecord("example.org"))?.record.domain_age_days).toBeNull();
+
+      now = since(10_000);
+      learned.override(DOMAIN, "deny");
+      const denied = await overridden.check(domainInput(DOMAIN));
+      expect([denied.cache, denied.status]).toEqual(["hit", "denied"]);
+      expect(denied.record).toMatchObject({
+        block: true,
+        text: "Blocked by the operator",
+        reason: "Operator override",
+        block_status_changed_at: formatTimestamp(now),
+      });
+      now = since(20_000);
+      const later = await overridden.check(domainInput(DOMAIN));
+      expect(later.record).toMatchObject({
+        block: true,
+        block_status_changed_at: formatTimestamp(since(10_000)),
+      });
+      expect(script.calls).toEqual([DOMAIN]);
+
+      // Recorded in the store: another instance, checking later, answers the same time.
+      expect(await store.records.getFacts(DOMAIN)).toEqual({
+        facts: working(DOMAIN),
+        checkedAt: START,
+        block: true,
+        changedAt: since(10_000),
+      });
+      now = since(40_000);
+      const other = checkerWith({ learned });
+      expect((await other.check(domainInput(DOMAIN))).record).toMatchObject({
+        block: true,
+        block_status_changed_at: formatTimestamp(since(10_000)),
+      });
+
+      // Lifted: it flips back, once, for both.
+      now = since(50_000);
+      learned.override(DOMAIN, undefined);
+      expect((await other.check(domainInput(DOMAIN))).record).toMatchObject({
+        block: false,
+        reason: "Self-hosted",
+        block_status_changed_at: formatTimestamp(since(50_000)),
+      });
+      now = since(55_000);
+      expect((await overridden.check(domainInput(DOMAIN))).record).toMatchObject({
+        block: false,
+        block_status_changed_at: formatTimestamp(since(50_000)),
+      });
+      expect(script.calls).toEqual([DOMAIN]);
+    });
+
+    it("answers an override set during the domain's look-up, with that one look-up", async () => {
+      const learned = learnedStub();
+      const overridden = checkerWith({ learned });
+      script.hold();
+      const pending = overridden.check(domainInput(DOMAIN));
+      await new Promise((resolve) => setImmediate(resolve));
+      now = since(2000);
+      learned.override(DOMAIN, "deny");
+      script.open();
+      expect((await pending).record).toMatchObject({
+        block: true,
+        reason: "Operator override",
+        block_status_changed_at: formatTimestamp(since(2000)),
+      });
+      expect(script.calls).toEqual([DOMAIN]);
+      expect(await store.records.getFacts(DOMAIN)).toMatchObject({ block: true, changedAt: since(2000) });
+    });
+
+    it("reuses the decided answer while the version stands, and decides again once it moves", async () => {
+      const learned = learnedStub();
+      const overridden = checkerWith({ learned });
+      const first = await overridden.check(domainInput(DOMAIN));
+      const decided = learned.asked;
+      expect(decided).toBeGreaterThan(0);
+      for (let second = 1; second <= 10; second++) {
+        now = since(second * 1000);
+        expect((await overridden.check(domainInput(DOMAIN))).record).toEqual(first.record);
+      }
+      expect(learned.asked).toBe(decided);
+
+      learned.version += 1; // e.g. infrastructure learnt elsewhere: nothing here changes
+      const again = await overridden.check(domainInput(DOMAIN));
+      expect(learned.asked).toBeGreaterThan(decided);
+      expect([again.cache, again.record]).toEqual(["hit", first.record]);
+      expect(script.calls).toEqual([DOMAIN]);
     });
   });
 });

@@ -1,11 +1,55 @@
+/**
+ * The record cache's storage (docs/api.md §8): a look-up's facts, when they were found,
+ * and the block status answered for the domain with the time it last changed. The time
+ * stays while block stays, whether a look-up saved it (`saveFacts`) or an answer decided
+ * otherwise (`noteBlock`, first writer wins); a save older than the stored facts changes
+ * nothing; a row saved before migration 0007 (a whole record) holds no facts but keeps
+ * its block status; purges raise the change signal. On both databases.
+ */
+import { type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import { sampleRecord, sampleVerdict } from "../../harness/sample-record.js";
+import {
+  createTestDatabase,
+  DATABASE_KINDS,
+  openTestStore,
+  type TestDatabase,
+  type TestStore,
+} from "../../harness/databases.js";
+import type { DomainFacts } from "../../src/core/check.js";
+import { SAMPLE_RECORD } from "../../src/core/record-example.js";
+import { openDatabase } from "../../src/store/database.js";
+import { openStore } from "../../src/store/index.js";
+import { migrations } from "../../src/store/migrations/index.js";
 
 const T1 = new Date("2024-09-16T00:39:22.500Z");
 const T2 = new Date("2024-09-17T08:00:00.000Z");
 const T3 = new Date("2024-09-18T09:30:00.000Z");
 const T4 = new Date("2024-09-19T10:45:00.000Z");
+
+/** What a look-up of a working domain finds, registered in 1995 unless said otherwise. */
+function working(domain = "shop.test", createdAt: Date | null = new Date("1995-08-14T04:00:00.123Z")) {
+  return {
+    routing: {
+      status: "mx",
+      hosts: [
+        { host: `mx1.${domain}`, priority: 10, ips: ["192.0.2.1", "2001:db8::1"] },
+        { host: `mx2.${domain}`, priority: 20, ips: [] },
+      ],
+      nameServers: [`ns1.${domain}`, `ns2.${domain}`],
+      addresses: ["192.0.2.80"],
+    },
+    createdAt,
+  } satisfies DomainFacts;
+}
+
+const timedOut: DomainFacts = {
+  routing: { status: "dns_timeout", hosts: [], nameServers: null, addresses: [] },
+  createdAt: null,
+};
+const gone: DomainFacts = {
+  routing: { status: "nxdomain", hosts: [], nameServers: [], addresses: [] },
+  createdAt: null,
+};
 
 describe.each(DATABASE_KINDS)("records on %s", (kind) => {
   let db: TestStore;
@@ -15,103 +59,185 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
   afterEach(() => db.cleanup());
 
   it("finds nothing for a domain never saved", async () => {
-    expect(await db.store.records.getRecord("example.com")).toBeUndefined();
+    expect(await db.store.records.getFacts("shop.test")).toBeUndefined();
   });
 
-  it("sets block_status_changed_at to the first check's time, whatever the record said", async () => {
-    const saved = await db.store.records.saveRecord(sampleRecord(), sampleVerdict(sampleRecord()), T1);
-    expect(saved).toEqual(sampleRecord({ block_status_changed_at: "2024-09-16T00:39:22+00:00" }));
-    expect(await db.store.records.getRecord("example.com")).toEqual({
-      record: saved,
-      verdict: { status: "ok", heaviest: null },
+  it("gives the facts back as saved, with block_status_changed_at at the first save's time", async () => {
+    const status = await db.store.records.saveFacts("shop.test", working(), T1, false);
+    expect(status).toEqual({ block: false, changedAt: T1 });
+    expect(await db.store.records.getFacts("shop.test")).toEqual({
+      facts: working(),
       checkedAt: T1,
+      block: false,
+      changedAt: T1,
+    });
+    // A failed look-up's facts (no name servers, no age) round-trip too, and a first block.
+    expect(await db.store.records.saveFacts("down.test", timedOut, T2, true)).toEqual({
+      block: true,
+      changedAt: T2,
+    });
+    expect(await db.store.records.getFacts("down.test")).toEqual({
+      facts: timedOut,
+      checkedAt: T2,
+      block: true,
+      changedAt: T2,
     });
   });
 
   it("keeps block_status_changed_at while block stays, and moves it when block flips", async () => {
-    await db.store.records.saveRecord(
-      sampleRecord({ risk: 10 }),
-      sampleVerdict(sampleRecord({ risk: 10 })),
-      T1,
-    );
-    const same = await db.store.records.saveRecord(
-      sampleRecord({ risk: 20 }),
-      sampleVerdict(sampleRecord({ risk: 20 })),
-      T2,
-    );
-    expect(same).toMatchObject({ risk: 20, block_status_changed_at: "2024-09-16T00:39:22+00:00" });
-
-    const flipped = await db.store.records.saveRecord(
-      sampleRecord({ block: true, risk: 90 }),
-      sampleVerdict(sampleRecord({ block: true, risk: 90 })),
-      T3,
-    );
-    expect(flipped).toMatchObject({ block: true, block_status_changed_at: "2024-09-18T09:30:00+00:00" });
-
-    const back = await db.store.records.saveRecord(
-      sampleRecord({ block: false }),
-      sampleVerdict(sampleRecord({ block: false })),
-      T4,
-    );
-    expect(back.block_status_changed_at).toBe("2024-09-19T10:45:00+00:00");
-    expect(await db.store.records.getRecord("example.com")).toEqual({
-      record: back,
-      verdict: { status: "ok", heaviest: null },
+    await db.store.records.saveFacts("shop.test", working(), T1, false);
+    const younger = working("shop.test", new Date("2024-09-01T00:00:00Z"));
+    expect(await db.store.records.saveFacts("shop.test", younger, T2, false)).toEqual({
+      block: false,
+      changedAt: T1,
+    });
+    expect(await db.store.records.getFacts("shop.test")).toEqual({
+      facts: younger,
+      checkedAt: T2,
+      block: false,
+      changedAt: T1,
+    });
+    expect(await db.store.records.saveFacts("shop.test", gone, T3, true)).toEqual({
+      block: true,
+      changedAt: T3,
+    });
+    expect(await db.store.records.saveFacts("shop.test", working(), T4, false)).toEqual({
+      block: false,
+      changedAt: T4,
+    });
+    expect(await db.store.records.getFacts("shop.test")).toEqual({
+      facts: working(),
       checkedAt: T4,
+      block: false,
+      changedAt: T4,
     });
   });
 
-  it("returns the stored record with its fields in the contract's order", async () => {
-    await db.store.records.saveRecord(sampleRecord(), sampleVerdict(sampleRecord()), T1);
-    const stored = await db.store.records.getRecord("example.com");
-    expect(Object.keys(stored?.record ?? {})).toEqual(Object.keys(sampleRecord()));
-  });
-
-  it("ignores a save older than the stored record and returns the newer one", async () => {
-    const newer = await db.store.records.saveRecord(
-      sampleRecord({ block: true, risk: 95 }),
-      sampleVerdict(sampleRecord({ block: true, risk: 95 })),
-      T3,
-    );
-    const late = await db.store.records.saveRecord(
-      sampleRecord({ block: false, risk: 5 }),
-      sampleVerdict(sampleRecord({ block: false, risk: 5 })),
-      T2,
-    );
-    expect(late).toEqual(newer);
-    expect(await db.store.records.getRecord("example.com")).toEqual({
-      record: newer,
-      verdict: { status: "risky", heaviest: null },
+  it("ignores a save older than the stored facts and returns the stored status", async () => {
+    expect(await db.store.records.saveFacts("shop.test", gone, T3, true)).toEqual({
+      block: true,
+      changedAt: T3,
+    });
+    expect(await db.store.records.saveFacts("shop.test", working(), T2, false)).toEqual({
+      block: true,
+      changedAt: T3,
+    });
+    expect(await db.store.records.getFacts("shop.test")).toEqual({
+      facts: gone,
       checkedAt: T3,
+      block: true,
+      changedAt: T3,
     });
   });
 
   it("keeps domains apart", async () => {
-    await db.store.records.saveRecord(
-      sampleRecord({ domain: "a.example", block: true }),
-      sampleVerdict(sampleRecord({ domain: "a.example", block: true })),
-      T1,
-    );
-    await db.store.records.saveRecord(
-      sampleRecord({ domain: "b.example" }),
-      sampleVerdict(sampleRecord({ domain: "b.example" })),
-      T2,
-    );
-    expect((await db.store.records.getRecord("a.example"))?.record).toMatchObject({
-      block: true,
-      domain: "a.example",
+    await db.store.records.saveFacts("a.test", gone, T1, true);
+    await db.store.records.saveFacts("b.test", working("b.test"), T2, false);
+    expect(await db.store.records.getFacts("a.test")).toMatchObject({ facts: gone, block: true });
+    expect(await db.store.records.getFacts("b.test")).toEqual({
+      facts: working("b.test"),
+      checkedAt: T2,
+      block: false,
+      changedAt: T2,
     });
-    expect((await db.store.records.getRecord("b.example"))?.checkedAt).toEqual(T2);
   });
 
-  it("keeps the verdict saved beside the record, and replaces it with the record", async () => {
-    const verdict = { status: "risky" as const, heaviest: "possible_typo" };
-    await db.store.records.saveRecord(sampleRecord({ risk: 35 }), verdict, T1);
-    expect((await db.store.records.getRecord("example.com"))?.verdict).toEqual(verdict);
-    await db.store.records.saveRecord(sampleRecord(), { status: "ok", heaviest: null }, T2);
-    expect((await db.store.records.getRecord("example.com"))?.verdict).toEqual({
-      status: "ok",
-      heaviest: null,
+  it("records an answered flip of block (first writer wins), keeping the facts and their time", async () => {
+    await db.store.records.saveFacts("shop.test", working(), T1, false);
+    const other = await db.openAnother();
+    // An override denies the domain: two instances answer it, at T2 and T3.
+    expect(await db.store.records.noteBlock("shop.test", true, T2)).toEqual({ block: true, changedAt: T2 });
+    expect(await other.records.noteBlock("shop.test", true, T3)).toEqual({ block: true, changedAt: T2 });
+    expect(await db.store.records.getFacts("shop.test")).toEqual({
+      facts: working(),
+      checkedAt: T1,
+      block: true,
+      changedAt: T2,
+    });
+    // A later look-up with the same block keeps it; lifting the override flips it back.
+    expect(await other.records.saveFacts("shop.test", working(), T3, true)).toEqual({
+      block: true,
+      changedAt: T2,
+    });
+    expect(await other.records.noteBlock("shop.test", false, T4)).toEqual({ block: false, changedAt: T4 });
+    expect(await db.store.records.getFacts("shop.test")).toMatchObject({ block: false, changedAt: T4 });
+  });
+
+  it("notes nothing for a domain it has no facts of", async () => {
+    expect(await db.store.records.noteBlock("new.test", true, T1)).toEqual({ block: true, changedAt: T1 });
+    expect(await db.store.records.getFacts("new.test")).toBeUndefined();
+  });
+
+  it("raises the records change signal on every purge that removed something, and on nothing else", async () => {
+    const counter = async () => (await db.store.changes.versions()).get("records");
+    await db.store.records.saveFacts("a.test", working("a.test"), T1, false);
+    await db.store.records.saveFacts("b.test", working("b.test"), T1, false);
+    await db.store.records.noteBlock("a.test", true, T2);
+    expect(await counter()).toBeUndefined();
+    expect(await db.store.records.purgeRecords(["a.test"])).toBe(1);
+    expect(await counter()).toBe(1);
+    expect(await db.store.records.getFacts("a.test")).toBeUndefined();
+    expect(await db.store.records.purgeRecords(["a.test", "never.test"])).toBe(0);
+    expect(await counter()).toBe(1);
+    expect(await db.store.records.purgeAllRecords()).toBe(1);
+    expect(await counter()).toBe(2);
+    expect(await db.store.records.getFacts("b.test")).toBeUndefined();
+    expect(await db.store.records.purgeAllRecords()).toBe(0);
+    expect(await counter()).toBe(2);
+  });
+});
+
+describe.each(DATABASE_KINDS)("a record saved before migration 0007, on %s", (kind) => {
+  let database: TestDatabase;
+  const closers: (() => Promise<void>)[] = [];
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+    await database.drop();
+  });
+
+  /** A store migrated up to 0006 holding a whole record of `shop.test`, then to the latest. */
+  async function storeWithOldRecord(block: boolean) {
+    const db = await openDatabase(database.location, () => {});
+    const before0007 = Object.fromEntries(
+      Object.entries(migrations).filter(([name]) => name < "0007"),
+    ) as Record<string, Migration>;
+    await new Migrator({ db, provider: { getMigrations: async () => before0007 } }).migrateToLatest();
+    const record = JSON.stringify({ ...SAMPLE_RECORD, domain: "shop.test", base_domain: "shop.test", block });
+    await sql`insert into records (domain, record, block, checked_at, block_status_changed_at, status, heaviest)
+      values ('shop.test', ${record}, ${block ? 1 : 0}, ${T2.getTime()}, ${T1.getTime()}, 'ok', null)`.execute(
+      db,
+    );
+    await db.destroy();
+    const store = await openStore(database.location);
+    closers.push(() => store.close());
+    expect(await store.migrate()).toEqual(["0007_record_facts_and_changes"]);
+    return store;
+  }
+
+  it("reads as no facts, and a save with the same block keeps its block_status_changed_at", async () => {
+    const store = await storeWithOldRecord(false);
+    expect(await store.records.getFacts("shop.test")).toBeUndefined();
+    expect(await store.records.saveFacts("shop.test", working(), T3, false)).toEqual({
+      block: false,
+      changedAt: T1,
+    });
+    expect(await store.records.getFacts("shop.test")).toEqual({
+      facts: working(),
+      checkedAt: T3,
+      block: false,
+      changedAt: T1,
+    });
+  });
+
+  it("moves block_status_changed_at when the first save's block differs from the old record's", async () => {
+    const store = await storeWithOldRecord(true);
+    expect(await store.records.getFacts("shop.test")).toBeUndefined();
+    expect(await store.records.saveFacts("shop.test", working(), T3, false)).toEqual({
+      block: false,
+      changedAt: T3,
     });
   });
 });

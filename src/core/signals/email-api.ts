@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const emailApi: DomainSignal = {
   key: "email_api",
   weight: 30,
-  names: { text: "Email API service domain", reason: "Email API" },
+  verdict: { text: "Email API service domain", reason: "Email API" },
   seen: (signals) => signals.categories.email_api !== undefined,
 };

@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const fallbackMx: DomainSignal = {
   key: "fallback_mx",
   weight: 25,
-  names: { text: "No MX record, mail goes to the domain itself", reason: "Fallback MX" },
+  verdict: { text: "No MX record, mail goes to the domain itself", reason: "Fallback MX" },
   seen: (signals) => signals.routing.status === "fallback",
 };

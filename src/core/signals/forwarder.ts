@@ -5,6 +5,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const forwarder: DomainSignal = {
   key: "forwarder",
   weight: 35,
-  names: { text: "Email forwarding service", reason: "Forwarder" },
+  verdict: { text: "Email forwarding service", reason: "Forwarder" },
   seen: (signals) => hasCategory(CATEGORY.forwarder, signals.categories, signals.mxProvider?.category),
 };

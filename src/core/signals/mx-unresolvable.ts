@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const mxUnresolvable: DomainSignal = {
   key: "mx_unresolvable",
   weight: 40,
-  names: { text: "Mail servers do not resolve", reason: "MX unresolvable" },
+  verdict: { text: "Mail servers do not resolve", reason: "MX unresolvable" },
   seen: (signals) => signals.mxUnresolvable,
 };

@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const possibleTypo: DomainSignal = {
   key: "possible_typo",
   weight: 45,
-  names: { text: "Possible typo of a popular domain", reason: "Possible typo" },
+  verdict: { text: "Possible typo of a popular domain", reason: "Possible typo" },
   seen: (signals) => signals.typos.length > 0,
 };

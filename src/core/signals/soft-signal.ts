@@ -1,17 +1,18 @@
 /**
- * A soft signal (docs/api.md §4.1, rows 7–9): a weight added to the risk, and the text and
- * reason of a row-8 verdict it is the heaviest signal of. One file per signal in this
+ * A soft signal (docs/verdicts.md, soft signals): a weight added to the risk, and the text
+ * and reason of a `risky` verdict it is the heaviest signal of. One file per signal in this
  * directory; index.ts lists them in the order that breaks ties between equal weights.
  */
+
+import type { Signals } from "../gathered-signals.js";
 import type { ParsedInput } from "../input.js";
 import type { DomainLists } from "../lists.js";
-import type { Signals } from "../signals.js";
 
 export interface SoftSignal {
   key: string;
   weight: number;
   /** The verdict it names as the heaviest signal; null: it never names one (its weight only adds). */
-  names: { text: string; reason: string } | null;
+  verdict: { text: string; reason: string } | null;
 }
 
 /** A signal of the checked domain: part of the domain's record, cached per domain. */
@@ -37,6 +38,6 @@ export const NOTHING_WEIGHED: Weighing = Object.freeze({ risk: 0, heaviest: null
 
 /** The heavier of two signals; the first when they weigh the same. */
 export function heavier(a: SoftSignal | null, b: SoftSignal | null): SoftSignal | null {
-  if (b === null || b.names === null) return a;
+  if (b === null || b.verdict === null) return a;
   return a === null || b.weight > a.weight ? b : a;
 }

@@ -5,7 +5,7 @@ import type { DomainSignal } from "./soft-signal.js";
 export const unknownDomain: DomainSignal = {
   key: "unknown_domain",
   weight: 10,
-  names: { text: "Looks okay", reason: "Unknown domain" },
+  verdict: { text: "Looks okay", reason: "Unknown domain" },
   seen: (signals) =>
     !(
       signals.knownGood ||

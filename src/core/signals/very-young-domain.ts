@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const veryYoungDomain: DomainSignal = {
   key: "very_young_domain",
   weight: 50,
-  names: { text: "Newly registered domain", reason: "Domain age < 7 days" },
+  verdict: { text: "Newly registered domain", reason: "Domain age < 7 days" },
   seen: (_signals, ageDays) => ageDays !== null && ageDays < 7,
 };

@@ -4,6 +4,6 @@ import type { DomainSignal } from "./soft-signal.js";
 export const youngDomain: DomainSignal = {
   key: "young_domain",
   weight: 25,
-  names: { text: "Newly registered domain", reason: "Domain age < 30 days" },
+  verdict: { text: "Newly registered domain", reason: "Domain age < 30 days" },
   seen: (_signals, ageDays) => ageDays !== null && ageDays >= 7 && ageDays < 30,
 };

@@ -1,5 +1,4 @@
 /** What the admin routes receive. */
-import type { AnnounceChange } from "../../service/memory-changes.js";
 import type { Store } from "../../store/types.js";
 
 /** The slice of the store the admin API uses. */
@@ -9,13 +8,11 @@ export interface AdminStore {
   usage: Pick<Store["usage"], "keyUsage">;
   records: Pick<Store["records"], "purgeRecords" | "purgeAllRecords">;
   overrides: Store["overrides"];
-  infrastructure: Pick<Store["infrastructure"], "domainsOn">;
-  forgetKeys: Store["forgetKeys"];
 }
 
 export interface AdminDeps {
   store: AdminStore;
   clock: () => Date;
-  /** Tells this server's memory of a change made here, so that it applies here at once. */
-  announce: AnnounceChange;
+  /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */
+  settle: () => Promise<void>;
 }

@@ -16,7 +16,7 @@ import {
   MoveKeyBody,
 } from "./schemas.js";
 
-export function adminKeyRoutes(app: TypedApp, { store, clock, announce }: AdminDeps): void {
+export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
   app.get(
     "/admin/keys",
     {
@@ -81,7 +81,7 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, announce }: AdminD
         ...ADMIN_ROUTE,
         summary: "Move a key to another plan",
         description:
-          "The key counts against the new plan's quota at once on this server (every worker), within 30 s on others. With the same period length its count carries over; with another one a new period starts.",
+          "The key counts against the new plan's quota at once on this server, within a second on every other process and instance. With the same period length its count carries over; with another one a new period starts.",
         params: KeyIdParams,
         body: MoveKeyBody,
         response: adminResponses(200, KeySchema, [400, 404]),
@@ -89,7 +89,7 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, announce }: AdminD
     },
     async (request) => {
       const key = await store.keys.setKeyPlan(request.params.id, request.body.plan);
-      await announce({ kind: "keys" });
+      await settle();
       return keyJson(key);
     },
   );

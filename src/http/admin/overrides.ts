@@ -2,7 +2,7 @@
 import { Type } from "@fastify/type-provider-typebox";
 import { parseDomain } from "../../core/input.js";
 import type { OverrideKind } from "../../core/learned.js";
-import { applyOverride, InvalidOverrideError, removeOverride } from "../../service/overrides.js";
+import { applyOverride, InvalidOverrideError } from "../../service/overrides.js";
 import { overrideJson } from "../../store/json.js";
 import { HttpProblem } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
@@ -25,7 +25,7 @@ function normalisedValue(kind: OverrideKind, value: string): string {
   return parsed.input.domain;
 }
 
-export function adminOverrideRoutes(app: TypedApp, { store, clock, announce }: AdminDeps): void {
+export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
   app.get(
     "/admin/overrides",
     {
@@ -45,7 +45,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, announce }: A
         ...ADMIN_ROUTE,
         summary: "Set an override: allow or deny a domain, or mark infrastructure never disposable",
         description:
-          'A domain takes "allow" or "deny"; an MX host, MX address or name server takes "never_disposable". Setting it again replaces it. The records it decides are purged; this server (every worker) takes it at once, others sharing the database within 30 s.',
+          'A domain takes "allow" or "deny"; an MX host, MX address or name server takes "never_disposable". Setting it again replaces it. Verdicts are decided when answering: the next answer on this server reflects it, on every other process and instance within a second.',
         body: OverrideBody,
         response: adminResponses(201, OverrideSchema, [400]),
       },
@@ -60,7 +60,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, announce }: A
           note: note ?? null,
           createdAt: clock(),
         });
-        await announce({ kind: "overrides" });
+        await settle();
         reply.code(201);
         return overrideJson(saved);
       } catch (error) {
@@ -82,8 +82,8 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, announce }: A
     },
     async (request) => {
       const { kind } = request.body;
-      const removed = await removeOverride(store, kind, normalisedValue(kind, request.body.value));
-      if (removed) await announce({ kind: "overrides" });
+      const removed = await store.overrides.removeOverride(kind, normalisedValue(kind, request.body.value));
+      if (removed) await settle();
       return { removed };
     },
   );

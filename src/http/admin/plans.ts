@@ -15,7 +15,7 @@ import {
 /** docs/api.md §6: a plan's period is 30 days unless told otherwise. */
 const DEFAULT_PERIOD_DAYS = 30;
 
-export function adminPlanRoutes(app: TypedApp, { store, announce }: AdminDeps): void {
+export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
   app.get(
     "/admin/plans",
     {
@@ -53,7 +53,7 @@ export function adminPlanRoutes(app: TypedApp, { store, announce }: AdminDeps): 
         ...ADMIN_ROUTE,
         summary: "Change a plan's quota or period",
         description:
-          "Keys on the plan count against the new quota at once on this server (every worker), within 30 s on others. A new period length starts new periods for every key on the plan.",
+          "Keys on the plan count against the new quota at once on this server, within a second on every other process and instance. A new period length starts new periods for every key on the plan.",
         params: PlanNameParams,
         body: UpdatePlanBody,
         response: adminResponses(200, PlanSchema, [400, 404]),
@@ -65,7 +65,7 @@ export function adminPlanRoutes(app: TypedApp, { store, announce }: AdminDeps): 
         ...(quota !== undefined ? { quota } : {}),
         ...(periodDays !== undefined ? { periodDays } : {}),
       });
-      await announce({ kind: "keys" });
+      await settle();
       return planJson(plan);
     },
   );

@@ -18,7 +18,7 @@ function normalisedDomains(raw: readonly string[]): string[] {
   });
 }
 
-export function adminRecordRoutes(app: TypedApp, { store, announce }: AdminDeps): void {
+export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
   app.post(
     "/admin/records/purge",
     {
@@ -27,7 +27,7 @@ export function adminRecordRoutes(app: TypedApp, { store, announce }: AdminDeps)
         ...ADMIN_ROUTE,
         summary: 'Drop cached records: {"domains": [...]} or {"all": true}',
         description:
-          "The next check of a purged domain is a fresh look-up: at once on this server (every worker); other servers sharing the database may still answer a purged record from memory for up to 30 s. The recently checked list is kept.",
+          "The next check of a purged domain is a fresh look-up: at once on this server, within a second on every other process and instance. The recently checked list is kept.",
         body: PurgeBody,
         response: adminResponses(200, PurgedSchema, [400]),
       },
@@ -40,10 +40,10 @@ export function adminRecordRoutes(app: TypedApp, { store, announce }: AdminDeps)
           'Send either {"domains": ["example.com", …]} or {"all": true}.',
         );
       }
-      const named = domains ? normalisedDomains(domains) : "all";
-      const purged =
-        named === "all" ? await store.records.purgeAllRecords() : await store.records.purgeRecords(named);
-      await announce({ kind: "records", domains: named });
+      const purged = domains
+        ? await store.records.purgeRecords(normalisedDomains(domains))
+        : await store.records.purgeAllRecords();
+      await settle();
       return { purged };
     },
   );

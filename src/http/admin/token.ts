@@ -3,10 +3,7 @@
  * compared as SHA-256 digests in constant time (../bearer-token.ts).
  */
 import type { onRequestAsyncHookHandler } from "fastify";
-import { bearerTokenHook, tokenMatcher } from "../bearer-token.js";
-
-/** A function telling whether a presented token is the admin token, in constant time. */
-export const adminTokenMatcher = tokenMatcher;
+import { bearerTokenHook } from "../bearer-token.js";
 
 /** The admin scope's `onRequest` hook: 401 unless the request carries the admin token. */
 export function adminAuthHook(token: string): onRequestAsyncHookHandler {

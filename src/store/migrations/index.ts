@@ -9,6 +9,7 @@ import * as recordVerdict from "./0003-record-verdict.js";
 import * as infrastructureEvidence from "./0004-infrastructure-evidence.js";
 import * as readinessProbe from "./0005-readiness-probe.js";
 import * as evidenceLastSeen from "./0006-evidence-last-seen.js";
+import * as recordFactsAndChanges from "./0007-record-facts-and-changes.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_infrastructure_evidence": infrastructureEvidence,
   "0005_readiness_probe": readinessProbe,
   "0006_evidence_last_seen": evidenceLastSeen,
+  "0007_record_facts_and_changes": recordFactsAndChanges,
 };

@@ -29,7 +29,7 @@ export interface Signals {
   domain: string;
   baseDomain: string;
   routing: MailRouting;
-  /** A reserved name that can never receive real mail (src/core/reserved-names.ts): row 0. */
+  /** A reserved name that can never receive real mail (src/core/reserved-names.ts): status `reserved`. */
   reserved: boolean;
   knownGood: boolean;
   disposable: DomainMatch | undefined;
@@ -203,7 +203,11 @@ export interface CheckedDomain extends SuffixFacts {
  * answer is a DNS failure (briefly cached), never a fact about the domain. A published
  * null MX is a statement, not an absence, and stays what it is.
  */
-function believable(routing: MailRouting, domain: string, categories: Signals["categories"]): MailRouting {
+function distrustVanishedProvider(
+  routing: MailRouting,
+  domain: string,
+  categories: Signals["categories"],
+): MailRouting {
   if (routing.status !== "nxdomain" && routing.status !== "no_mail" && routing.status !== "mx_missing") {
     return routing;
   }
@@ -220,7 +224,7 @@ export function gatherSignals(
   const { lists } = sources;
   const learned = sources.learned ?? NOTHING_LEARNED;
   const { knownGood, disposable: listed, categories } = lists.domainFacts(domain, baseDomain);
-  const routing = believable(answered, domain, categories);
+  const routing = distrustVanishedProvider(answered, domain, categories);
   const mx = seenHosts(lists, mailHostNames(routing));
   let mxProvider: MxProvider | undefined;
   // Whether the domain's own base domain is its mail host: under it, or the fallback to itself.

@@ -1,0 +1,97 @@
+/**
+ * Takes every change of keys, plans, overrides and records into this process within a
+ * second, whoever made it (the admin API, the CLI, another instance): it polls the
+ * store's change counters (src/store/changes.ts) every `pollMs` and, for each topic whose
+ * counter moved, drops what this process remembers of it. `settle()` lets the admin API
+ * answer only once its own change holds here.
+ */
+import type { ChangesRepository, ChangeTopic, Store } from "../store/types.js";
+import type { Checker } from "./checker.js";
+
+/** How often the counters are read: a change holds everywhere within about this much. */
+export const CHANGE_POLL_MS = 500;
+
+export interface ChangeWatcherOptions {
+  changes: Pick<ChangesRepository, "versions">;
+  /** What a change of each topic drops here. */
+  onChange: Record<ChangeTopic, () => void | Promise<void>>;
+  pollMs?: number;
+  /** The first poll that failed after one that did not (the database is down); the next poll tries again. */
+  onError?: (error: unknown) => void;
+}
+
+export class ChangeWatcher {
+  /** The counters last seen; undefined before the first poll. */
+  private seen: Map<string, number> | undefined;
+  private polling: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failing = false;
+
+  constructor(private readonly options: ChangeWatcherOptions) {}
+
+  /** Reads the counters now and at every `pollMs`; the first reading only sets what was seen. */
+  start(): Promise<void> {
+    this.timer = setInterval(() => void this.poll(), this.options.pollMs ?? CHANGE_POLL_MS);
+    this.timer.unref();
+    return this.poll();
+  }
+
+  /** Resolves once every change made before the call holds here; never rejects. */
+  async settle(): Promise<void> {
+    await this.polling;
+    await this.poll();
+  }
+
+  /** One reading at a time; never rejects. */
+  poll(): Promise<void> {
+    this.polling ??= this.read()
+      .then(() => {
+        this.failing = false;
+      })
+      .catch((error: unknown) => {
+        if (!this.failing) this.options.onError?.(error);
+        this.failing = true;
+      })
+      .finally(() => {
+        this.polling = undefined;
+      });
+    return this.polling;
+  }
+
+  private async read(): Promise<void> {
+    const versions = await this.options.changes.versions();
+    const seen = this.seen;
+    this.seen = versions;
+    if (seen === undefined) return;
+    const moved = Object.entries(this.options.onChange).filter(
+      ([topic]) => versions.get(topic) !== seen.get(topic),
+    );
+    await Promise.all(moved.map(([, drop]) => drop()));
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
+  }
+}
+
+/** The watcher of a server: keys and plans forget remembered keys, overrides reload, purges forget remembered facts. */
+export function watchChanges(
+  store: Pick<Store, "changes" | "forgetKeys">,
+  checker: Pick<Checker, "forgetRemembered" | "reloadSources">,
+  onError?: (error: unknown) => void,
+  pollMs?: number,
+): ChangeWatcher {
+  const watcher = new ChangeWatcher({
+    changes: store.changes,
+    onChange: {
+      keys: () => store.forgetKeys(),
+      overrides: () => checker.reloadSources?.(),
+      records: () => checker.forgetRemembered?.(),
+    },
+    onError,
+    pollMs,
+  });
+  void watcher.start();
+  return watcher;
+}

@@ -1,0 +1,188 @@
+/**
+ * The change watcher on a real SQLite store: each poll reads the store's change counters
+ * (raised by the store after every change of keys, overrides or records) and calls the
+ * handler of each topic whose counter moved, and only those; the first poll only sets
+ * what was seen. `settle()` resolves once a change made before it holds here, also when
+ * a poll that read the counters before the change is running. A failing read is reported
+ * once per streak of failures, and the next poll that succeeds catches up.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mxFacts } from "../../harness/sample-facts.js";
+import { ChangeWatcher, watchChanges } from "../../src/service/change-watcher.js";
+import { openStore } from "../../src/store/index.js";
+import type { ChangeTopic, Store } from "../../src/store/types.js";
+
+const AT = new Date("2026-03-01T00:00:00Z");
+/** Long enough that only the test's own polls run. */
+const NO_TIMER = 3_600_000;
+
+let store: Store;
+let watchers: ChangeWatcher[];
+beforeEach(async () => {
+  store = await openStore({ dialect: "sqlite", path: ":memory:" });
+  await store.migrate();
+  watchers = [];
+});
+afterEach(async () => {
+  await Promise.all(watchers.map((watcher) => watcher.stop()));
+  await store.close();
+});
+
+/** A watcher that logs the topics whose handlers ran, in order. */
+function loggingWatcher(changes: Pick<Store["changes"], "versions"> = store.changes) {
+  const ran: ChangeTopic[] = [];
+  const errors: unknown[] = [];
+  const watcher = new ChangeWatcher({
+    changes,
+    onChange: {
+      keys: () => {
+        ran.push("keys");
+      },
+      overrides: () => {
+        ran.push("overrides");
+      },
+      records: () => {
+        ran.push("records");
+      },
+    },
+    onError: (error) => errors.push(error),
+    pollMs: NO_TIMER,
+  });
+  watchers.push(watcher);
+  return { watcher, ran, errors };
+}
+
+/** Stores facts of a domain and purges it: a purge that removed something raises `records`. */
+async function purge(domain: string): Promise<void> {
+  await store.records.saveFacts(domain, mxFacts(domain), AT, false);
+  expect(await store.records.purgeRecords([domain])).toBe(1);
+}
+
+const denyOverride = (value: string) =>
+  store.overrides.setOverride({ kind: "domain", value, action: "deny", note: null, createdAt: AT });
+
+describe("ChangeWatcher", () => {
+  it("takes the counters of its first poll as the baseline, calling nothing", async () => {
+    await denyOverride("a.test");
+    await store.records.purgeAllRecords();
+    await store.plans.updatePlan("free", { quota: 5 });
+    const { watcher, ran, errors } = loggingWatcher();
+    await watcher.start();
+    await watcher.poll();
+    expect([ran, errors]).toEqual([[], []]);
+  });
+
+  it("calls only the handler of each topic whose counter moved, once per poll", async () => {
+    const { watcher, ran } = loggingWatcher();
+    await watcher.start();
+
+    await denyOverride("a.test");
+    await denyOverride("b.test");
+    await watcher.poll();
+    expect(ran).toEqual(["overrides"]);
+
+    await purge("a.test");
+    await watcher.poll();
+    expect(ran).toEqual(["overrides", "records"]);
+
+    const { key } = await store.keys.createKey({ plan: "free", now: AT });
+    await watcher.poll(); // creating a key changes nothing any server remembers
+    expect(ran).toEqual(["overrides", "records"]);
+
+    await store.keys.revokeKey(key.id, AT);
+    await store.overrides.removeOverride("domain", "a.test");
+    await watcher.poll();
+    expect(ran.slice(2).sort()).toEqual(["keys", "overrides"]);
+
+    await watcher.poll();
+    expect(ran).toHaveLength(4);
+  });
+
+  it("has run the handler once settle() resolves after a change", async () => {
+    const { watcher, ran } = loggingWatcher();
+    await watcher.start();
+    await store.keys.setKeyPlan((await store.keys.createKey({ plan: "free", now: AT })).key.id, "unlimited");
+    await watcher.settle();
+    expect(ran).toEqual(["keys"]);
+  });
+
+  it("settles with a poll of its own when the running one read the counters before the change", async () => {
+    let hold: Promise<void> | undefined;
+    let release: () => void = () => undefined;
+    const { watcher, ran } = loggingWatcher({
+      versions: async () => {
+        const read = await store.changes.versions();
+        await hold;
+        return read;
+      },
+    });
+    await watcher.start();
+    hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running = watcher.poll(); // reads at once, answers when released
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await purge("a.test");
+    const settled = watcher.settle();
+    hold = undefined;
+    release();
+    await Promise.all([running, settled]);
+    expect(ran).toEqual(["records"]);
+  });
+
+  it("reports a failing read once per streak of failures, and catches up once it reads again", async () => {
+    let failing = false;
+    const { watcher, ran, errors } = loggingWatcher({
+      versions: async () => {
+        if (failing) throw new Error("database unreachable");
+        return store.changes.versions();
+      },
+    });
+    await watcher.start();
+    failing = true;
+    await watcher.poll();
+    await watcher.poll();
+    await watcher.settle();
+    expect(errors).toHaveLength(1);
+    await denyOverride("a.test"); // made while the watcher cannot read
+    failing = false;
+    await watcher.poll();
+    expect(ran).toEqual(["overrides"]);
+    failing = true;
+    await watcher.poll();
+    await watcher.poll();
+    expect(errors).toHaveLength(2);
+    expect(ran).toEqual(["overrides"]);
+  });
+});
+
+describe("watchChanges: a server's watcher", () => {
+  it("forgets remembered keys, reloads the sources of verdicts, or forgets remembered facts", async () => {
+    const calls: string[] = [];
+    const watched = {
+      changes: store.changes,
+      forgetKeys: () => {
+        calls.push("forgetKeys");
+      },
+    };
+    const checker = {
+      forgetRemembered: () => {
+        calls.push("forgetRemembered");
+      },
+      reloadSources: async () => {
+        calls.push("reloadSources");
+      },
+    };
+    const watcher = watchChanges(watched, checker, undefined, NO_TIMER);
+    watchers.push(watcher);
+    await watcher.settle();
+    expect(calls).toEqual([]);
+    await store.plans.updatePlan("free", { quota: 7 });
+    await watcher.settle();
+    await denyOverride("a.test");
+    await watcher.settle();
+    await purge("a.test");
+    await watcher.settle();
+    expect(calls).toEqual(["forgetKeys", "reloadSources", "forgetRemembered"]);
+  });
+});
