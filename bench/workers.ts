@@ -1,24 +1,23 @@
 /**
  * Throughput with `mailrisk serve --workers N` (`npm run bench:workers`): the service as
  * users run it (a child process per configuration; DNS from a loopback server in its own
- * process), `POST /v2/` and `GET /` on a cached domain with authentication and quota counting on, with 1 worker and with one per core,
+ * process), `POST /v2/` and `GET /` on a cached domain with authentication and quota counting on, with 1 worker and with one per core (`BENCH_WORKERS`),
  * on SQLite and on PostgreSQL. The load generator runs on the same machine, so with few
  * cores it takes a share of them. Logging at the default level (info: one line per
  * request), as deployed. No target: these are the figures the README quotes.
  */
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { createTestDatabase, type DatabaseKind } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { startServiceProcess } from "../harness/service-process.js";
-import { defaultWorkerCount } from "../src/cluster.js";
 import { openStore } from "../src/store/index.js";
 import { measureLoad } from "./load.js";
 import { type FigureRow, formatCount, printFigures, reproduce } from "./report.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const KINDS = (process.env.BENCH_WORKERS_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
-const MANY = Number(process.env.BENCH_WORKERS ?? defaultWorkerCount());
+const MANY = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const DOMAIN = "example.com";
 
 /** A key on a plan without a practical limit (the warm-up's first check caches DOMAIN). */

@@ -1,6 +1,6 @@
 /**
  * `mailrisk serve [--workers N]`: the same server as `npm start`, on HOST:PORT from the
- * environment, in N processes (default: one per core; `--workers 1` runs in-process).
+ * environment, in N processes (default: one per core but one; one runs in-process).
  */
 import { defaultWorkerCount, runCluster } from "../cluster.js";
 import { parseArguments, usageError, wholeNumber } from "./arguments.js";
