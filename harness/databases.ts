@@ -98,3 +98,17 @@ export async function openTestStore(kind: DatabaseKind, options: StoreOptions = 
     },
   };
 }
+
+/**
+ * A new key on a new plan of `quota` requests per 30 days, in a database a service
+ * (another process) already migrated; its secret.
+ */
+export async function createKeyIn(location: DatabaseLocation, plan: string, quota: number): Promise<string> {
+  const store = await openStore(location);
+  try {
+    await store.plans.createPlan({ name: plan, quota, periodDays: 30 });
+    return (await store.keys.createKey({ plan, now: new Date() })).secret;
+  } finally {
+    await store.close();
+  }
+}

@@ -8,7 +8,7 @@
  * loopback server that is restarted on its port with other answers; SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import {
@@ -41,13 +41,7 @@ beforeAll(async () => {
       ADMIN_TOKEN: TOKEN,
     },
   });
-  const store = await openStore(database.location);
-  try {
-    await store.plans.createPlan({ name: "team", quota: 10_000, periodDays: 30 });
-    ({ secret } = await store.keys.createKey({ plan: "team", now: new Date() }));
-  } finally {
-    await store.close();
-  }
+  secret = await createKeyIn(database.location, "team", 10_000);
 }, 60_000);
 
 afterAll(async () => {

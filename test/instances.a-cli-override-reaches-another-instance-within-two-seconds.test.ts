@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import {
@@ -15,7 +15,6 @@ import {
   type ServiceProcess,
   startServiceProcess,
 } from "../harness/service-process.js";
-import { openStore } from "../src/store/index.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DOMAIN = "example-shop.com";
@@ -37,13 +36,7 @@ beforeAll(async () => {
   };
   instances = [await startServiceProcess({ workers: 1, env })];
   instances.push(await startServiceProcess({ workers: 1, env }));
-  const store = await openStore(database.location);
-  try {
-    await store.plans.createPlan({ name: "team", quota: 10_000, periodDays: 30 });
-    ({ secret } = await store.keys.createKey({ plan: "team", now: new Date() }));
-  } finally {
-    await store.close();
-  }
+  secret = await createKeyIn(database.location, "team", 10_000);
 }, 90_000);
 
 afterAll(async () => {

@@ -7,7 +7,9 @@
  * while their version stands; block_status_changed_at moved only when the answered
  * block flips, also when an override flips it without a look-up.
  */
+
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mxFacts } from "../../harness/sample-facts.js";
 import type { DomainFacts } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainOverride } from "../../src/core/learned.js";
@@ -38,17 +40,8 @@ function since(ms: number): Date {
 }
 
 /** MX on the domain's own host, answered: self-hosted, risk 0, "Self-hosted". */
-function working(domain: string, createdAt: Date | null = null): DomainFacts {
-  return {
-    routing: {
-      status: "mx",
-      hosts: [{ host: `mx.${domain}`, priority: 10, ips: ["192.0.2.1"] }],
-      nameServers: [`ns1.${domain}`],
-      addresses: [],
-    },
-    createdAt,
-  };
-}
+const working = (domain: string, createdAt: Date | null = null): DomainFacts =>
+  mxFacts(domain, "192.0.2.1", createdAt);
 
 /** MX records whose host has no address: "MX unresolvable", risk 40, not blocked. */
 function unresolvable(domain: string): DomainFacts {

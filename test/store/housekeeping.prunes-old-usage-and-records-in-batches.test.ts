@@ -1,24 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { DomainFacts } from "../../src/core/check.js";
+import { mxFacts } from "../../harness/sample-facts.js";
 import type { EvidenceEntry } from "../../src/store/types.js";
 
 const DAY = 86_400_000;
 const CREATED = new Date("2024-01-01T00:00:00Z");
 const at = (days: number) => new Date(CREATED.getTime() + days * DAY);
-
-/** What a look-up of a working domain finds. */
-function factsOf(domain: string): DomainFacts {
-  return {
-    routing: {
-      status: "mx",
-      hosts: [{ host: `mx.${domain}`, priority: 10, ips: ["192.0.2.1"] }],
-      nameServers: [`ns1.${domain}`],
-      addresses: [],
-    },
-    createdAt: null,
-  };
-}
 
 describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
   let db: TestStore;
@@ -60,7 +47,7 @@ describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
   it("deletes records checked before the cut-off, in batches, and keeps newer ones", async () => {
     for (const [index, day] of [0, 1, 2, 50].entries()) {
       const domain = `d${index}.example`;
-      await db.store.records.saveFacts(domain, factsOf(domain), at(day), false);
+      await db.store.records.saveFacts(domain, mxFacts(domain), at(day), false);
     }
     expect(await db.store.housekeeping.pruneRecords(at(10), 2)).toBe(2);
     expect(await db.store.housekeeping.pruneRecords(at(10), 2)).toBe(1);
@@ -106,7 +93,7 @@ describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
 
   it("purges named records and all records", async () => {
     for (const domain of ["a.example", "b.example", "c.example"]) {
-      await db.store.records.saveFacts(domain, factsOf(domain), at(0), false);
+      await db.store.records.saveFacts(domain, mxFacts(domain), at(0), false);
     }
     expect(await db.store.records.purgeRecords(["a.example", "missing.example"])).toBe(1);
     expect(await db.store.records.purgeRecords([])).toBe(0);
