@@ -4,9 +4,7 @@
  * are sorted, and the only versions in the output are those of the inputs.
  */
 import { getPublicSuffix } from "tldts";
-import { PROVIDER_CATEGORIES, type ProviderCategory } from "../../src/core/categories.js";
-import { findSelfOrParent, isPublicSuffix, normaliseDomain } from "../../src/core/names.js";
-import { reservedName } from "../../src/core/reserved-names.js";
+import { findSelfOrParent, normaliseDomain } from "../../src/core/names.js";
 import { CATEGORY_FILES, type CuratedLists, curatedSource } from "../../src/data/curated.js";
 import {
   byCodeUnits,
@@ -15,6 +13,7 @@ import {
   GENERATED_FILES,
   type GeneratedEntry,
 } from "../../src/data/generated.js";
+import { type ListGate, listGate } from "../../src/data/list-gate.js";
 
 export interface SourcePackage {
   name: DisposablePackage;
@@ -76,20 +75,7 @@ function mergePackages(packages: readonly SourcePackage[]): {
   return { merged, invalid: [...invalid].sort(byCodeUnits) };
 }
 
-/**
- * Names that must never be disposable: known-good, academic/government suffixes, curated
- * providers, and parking services (a domain parked on one must read as parked, not as a
- * disposable heuristic through the service's name servers).
- */
-function protectedNames(curated: CuratedLists): Set<string> {
-  const providers = PROVIDER_CATEGORIES.filter((c: ProviderCategory) => c !== "forwarder").flatMap((c) =>
-    curated.categories[c].map((e) => e.entry),
-  );
-  const parking = curated.parkingHosts.map((e) => e.entry);
-  return new Set([...curated.knownGood, ...curated.knownGoodSuffixes, ...providers, ...parking]);
-}
-
-function curatedProblems(curated: CuratedLists, safe: Set<string>, disposable: Set<string>): string[] {
+function curatedProblems(curated: CuratedLists, gate: ListGate, disposable: Set<string>): string[] {
   const problems: string[] = [];
   for (const suffix of curated.knownGoodSuffixes) {
     if (getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) !== suffix) {
@@ -97,7 +83,7 @@ function curatedProblems(curated: CuratedLists, safe: Set<string>, disposable: S
     }
   }
   for (const domain of curated.popular) {
-    if (findSelfOrParent(safe, domain) === undefined) {
+    if (gate(domain) !== "known_good") {
       problems.push(`popular.txt: "${domain}" is in neither known-good.txt nor a provider list`);
     }
   }
@@ -114,7 +100,7 @@ function curatedProblems(curated: CuratedLists, safe: Set<string>, disposable: S
 export function buildLists(input: BuildInput): BuildResult {
   const { curated } = input;
   const { merged, invalid } = mergePackages(input.packages);
-  const safe = protectedNames(curated);
+  const gate = listGate(curated);
   const forwarderNames = new Map(curated.categories.forwarder.map((e) => [e.entry, e.name]));
   const curatedForwarders = curatedSource(CATEGORY_FILES.forwarder);
 
@@ -137,20 +123,20 @@ export function buildLists(input: BuildInput): BuildResult {
   );
   for (const domain of [...merged.keys()].sort(byCodeUnits)) {
     const sources = [...(merged.get(domain) as Set<string>)];
-    const forwarder = findSelfOrParent(forwarderNames, domain);
-    if (isPublicSuffix(domain)) {
+    const refusal = gate(domain);
+    if (refusal === "public_suffix") {
       report.publicSuffix.push(domain);
-    } else if (reservedName(domain) !== undefined) {
+    } else if (refusal === "reserved") {
       report.reserved.push(domain);
-    } else if (forwarder !== undefined) {
+    } else if (refusal === "forwarder") {
       report.movedToForwarders.push(domain);
       const own = forwarders.get(domain)?.sources ?? [];
       forwarders.set(domain, {
         domain,
         sources: [...own, ...sources],
-        name: forwarderNames.get(forwarder) as string,
+        name: forwarderNames.get(findSelfOrParent(forwarderNames, domain) as string) as string,
       });
-    } else if (findSelfOrParent(safe, domain) !== undefined) {
+    } else if (refusal === "known_good") {
       report.knownGood.push(domain);
     } else {
       disposable.push({ domain, sources });
@@ -178,6 +164,6 @@ export function buildLists(input: BuildInput): BuildResult {
       ),
     },
     report,
-    problems: curatedProblems(curated, safe, new Set(disposable.map((e) => e.domain))),
+    problems: curatedProblems(curated, gate, new Set(disposable.map((e) => e.domain))),
   };
 }

@@ -1,0 +1,217 @@
+/**
+ * Syncing upstream lists (`npm run bench:lists`, docs/data.md "Synced lists").
+ *
+ * 1. A sync of one 200,000-entry source (BENCH_LIST_ENTRIES) from a loopback HTTP
+ *    server into a SQLite file (fetch, read, judge each entry, store), then loading it
+ *    into the lists in force (merge with the bundled list, build): the time of each and
+ *    the process's peak RSS, sampled every 10 ms, against its RSS before.
+ * 2. The check rate of `mailrisk serve` (a child process, one worker, SQLite, cached
+ *    `POST /v2/`, 50 connections) in a window in which one new version is synced by
+ *    a process of its own at nice 10, as `mailrisk lists update` (a new 200,000-entry version with
+ *    10 % of it changed) and applied by the server when the change signal tells it,
+ *    against a window without one: BENCH_ROUNDS rounds of BENCH_SECONDS each,
+ *    alternating. Target: ≥ 0.8 × without.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createKeyIn, createTestDatabase } from "../harness/databases.js";
+import { startDnsServerProcess } from "../harness/dns-server-process.js";
+import { type ListServer, madeUpList, startListServer } from "../harness/list-server.js";
+import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
+import { startServiceProcess } from "../harness/service-process.js";
+import { loadConfig } from "../src/config.js";
+import { domainListData, readListData } from "../src/data/domain-lists.js";
+import { bundledGate, syncLists } from "../src/service/list-sync.js";
+import { ListsInForce } from "../src/service/lists-in-force.js";
+import { openStore } from "../src/store/index.js";
+import { measureChecks } from "./load.js";
+import { type FigureRow, formatCount, formatMegabytes, median, printFigures, reproduce } from "./report.js";
+
+const ENTRIES = Number(process.env.BENCH_LIST_ENTRIES ?? 200_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const DOMAIN = "example-shop.com";
+
+/** Runs `work` while sampling RSS every 10 ms: its result, seconds, and the peak RSS seen. */
+async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peak: number }> {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return {
+      result,
+      seconds: (performance.now() - started) / 1000,
+      peak: Math.max(peak, process.memoryUsage().rss),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Version `n` of the big list: 10 % of its entries differ from version n - 1. */
+function bigList(n: number): string {
+  const kept = Math.floor(ENTRIES * 0.9);
+  return `${madeUpList(kept)}${madeUpList(ENTRIES - kept, `version-${n}`)}`;
+}
+
+async function syncFigures(lists: ListServer): Promise<FigureRow[]> {
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-lists-"));
+  const store = await openStore({ dialect: "sqlite", path: join(dir, "mailrisk.db") });
+  try {
+    await store.migrate();
+    const bundled = domainListData(readListData());
+    const gate = bundledGate();
+    lists.publish("/big.txt", { body: bigList(0) });
+    const before = process.memoryUsage().rss;
+    const sync = await measured(() =>
+      syncLists({
+        store,
+        sources: [{ name: "big", url: `${lists.url}/big.txt` }],
+        gate,
+        clock: () => new Date(),
+        holder: "bench",
+      }),
+    );
+    const accepted = sync.result.sources[0];
+    const load = await measured(async () => {
+      const inForce = new ListsInForce({ bundled, store, sources: ["big"] });
+      await inForce.ready;
+      return inForce;
+    });
+    const listed = load.result.disposable("throwaway-1.com", "throwaway-1.com") !== undefined;
+    return [
+      [
+        `sync of a ${formatCount(ENTRIES)}-entry source (fetch, judge, store)`,
+        `${sync.seconds.toFixed(2)} s, ${formatCount(accepted?.entries ?? 0)} accepted, peak RSS ${formatMegabytes(sync.peak)} (+${formatMegabytes(sync.peak - before)})`,
+        "",
+        accepted?.outcome === "accepted" ? null : false,
+      ],
+      [
+        "loading it into the lists in force (merge, build)",
+        `${load.seconds.toFixed(2)} s, peak RSS ${formatMegabytes(load.peak)} (+${formatMegabytes(load.peak - before)})`,
+        "",
+        listed ? null : false,
+      ],
+    ];
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function rateFigures(lists: ListServer): Promise<FigureRow[]> {
+  const names: ZoneNames = {};
+  addMailDomain(names, DOMAIN, "own-server");
+  const dns = await startDnsServerProcess(wholeTreeFixture(names));
+  const database = await createTestDatabase("sqlite");
+  const service = await startServiceProcess({
+    workers: 1,
+    env: {
+      DATABASE_URL: database.url,
+      DNS_SERVERS: dns.address,
+      AGE_LOOKUP: "off",
+      LIST_SOURCES: `big=${lists.url}/big.txt`,
+      LIST_SYNC_INTERVAL: "off",
+    },
+  });
+  // Each sync is made by a process of its own, as `mailrisk lists update` on another
+  // machine (at nice 10, like the DNS server and load generators of the other benchmarks,
+  // and started before the windows); the server applies the accepted version when the
+  // change signal tells it.
+  const syncer = spawn(
+    "nice",
+    ["-n", "10", process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), "--sync"],
+    {
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
+  let version = 0;
+  const update = async () => {
+    lists.publish("/big.txt", { body: bigList(++version) });
+    const outcome = await new Promise((resolve) => {
+      syncer.once("message", resolve);
+      syncer.send(`${lists.url}/big.txt`);
+    });
+    if (outcome !== "accepted") throw new Error(`the sync was not accepted: ${outcome}`);
+  };
+  try {
+    const secret = await createKeyIn(database.location, "bench", 2_000_000_000);
+    await update();
+    const load = (name: string, warmup: number) =>
+      measureChecks(name, service.url, secret, DOMAIN, SECONDS, warmup);
+    const without: number[] = [];
+    const during: number[] = [];
+    let syncs = 0;
+    let failures = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const quiet = await load("without a sync", round === 0 ? 2 : 0);
+      without.push(quiet.rps);
+      // One sync per window, started with it: the window holds its whole application.
+      const [busy] = await Promise.all([load("while a new version is applied", 0), update()]);
+      syncs++;
+      during.push(busy.rps);
+      failures += quiet.failures + busy.failures;
+    }
+    const ratio = median(during) / median(without);
+    return [
+      ["cached POST /v2/ without a sync", `${formatCount(median(without))} req/s`, "", null],
+      [
+        "cached POST /v2/ while a new version is applied",
+        `${formatCount(median(during))} req/s (${ratio.toFixed(2)} ×; ${syncs} windows, one sync of ${formatCount(ENTRIES)} entries each)${failures ? `, ${failures} failed` : ""}`,
+        "≥ 0.8 × without",
+        ratio >= 0.8 && failures === 0,
+      ],
+    ];
+  } finally {
+    syncer.kill();
+    await service.stop();
+    dns.stop();
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0] ?? 0;
+  const lists = await startListServer();
+  try {
+    const rows = [...(await syncFigures(lists)), ...(await rateFigures(lists))];
+    const ok = printFigures(
+      `mailrisk list-sync benchmark — ${formatCount(ENTRIES)} entries`,
+      "bench:lists",
+      loadBefore,
+      rows,
+    );
+    console.log(
+      `\nreproduce: ${reproduce("bench:lists", { BENCH_LIST_ENTRIES: ENTRIES, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS })}`,
+    );
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await lists.close();
+  }
+}
+
+/** The syncing process: syncs the list at each URL it is sent into DATABASE_URL, and answers the outcome. */
+async function syncOnRequest(): Promise<void> {
+  const store = await openStore(loadConfig().database);
+  const gate = bundledGate();
+  process.on("message", async (url) => {
+    const report = await syncLists({
+      store,
+      sources: [{ name: "big", url: String(url) }],
+      gate,
+      clock: () => new Date(),
+      holder: "bench syncer",
+    });
+    process.send?.(report.sources[0]?.outcome ?? "not run");
+  });
+}
+
+if (process.argv.includes("--sync")) await syncOnRequest();
+else await main();

@@ -1,0 +1,120 @@
+/**
+ * The lists in force in this process: the bundled lists with the accepted versions of
+ * synced sources merged in (src/data/synced-lists.ts). Loaded at start and again when
+ * the change signal says a version was accepted or rolled back (only sources that
+ * LIST_SOURCES names are in force); the new lists are built
+ * beside the old ones (in slices that yield to checks) and swapped in at once, raising
+ * `version` so that the record cache decides its answers again. A failed load keeps the
+ * lists in force.
+ */
+import { BundledDomainLists } from "../core/domain-lists.js";
+import type {
+  ChangingDomainLists,
+  DomainFacts,
+  DomainListData,
+  DomainLists,
+  DomainMatch,
+  HostFacts,
+  MxProvider,
+} from "../core/lists.js";
+import { withSyncedSources } from "../data/synced-lists.js";
+import type { Store } from "../store/types.js";
+import { OneAtATime } from "./one-at-a-time.js";
+
+/** A synced source in force, for metrics and logs. */
+export interface SourceInForce {
+  source: string;
+  entries: number;
+  acceptedAt: Date;
+}
+
+export interface ListsInForceOptions {
+  bundled: DomainListData;
+  store: Pick<Store, "lists">;
+  /** The sources of LIST_SOURCES: only their versions are in force (a source dropped from it is no longer). */
+  sources: readonly string[];
+  /** A load that failed (the lists in force stay). */
+  onError?: (error: unknown) => void;
+}
+
+export class ListsInForce implements ChangingDomainLists {
+  private lists: DomainLists;
+  /** The versions in force, `source hash` each, as last loaded. */
+  private loadedVersions = "";
+  private readonly loading: OneAtATime;
+  version = 0;
+  loaded = false;
+  readonly ready: Promise<void>;
+  /** The synced sources in force. */
+  sources: readonly SourceInForce[] = [];
+
+  constructor(private readonly options: ListsInForceOptions) {
+    this.lists = new BundledDomainLists(options.bundled);
+    this.loading = new OneAtATime(() => this.load(), options.onError);
+    this.ready = this.loading.run().finally(() => {
+      this.loaded = true;
+    });
+  }
+
+  reloadAfterChange(): Promise<void> {
+    return this.loading.again();
+  }
+
+  private async load(): Promise<void> {
+    const { sources } = this.options;
+    const versions = (await this.options.store.lists.currentVersions()).filter((v) =>
+      sources.includes(v.source),
+    );
+    const loaded = versions.map((v) => `${v.source} ${v.hash}`).join("\n");
+    if (loaded === this.loadedVersions) return;
+    const data = await withSyncedSources(this.options.bundled, versions);
+    this.lists = new BundledDomainLists(data);
+    this.sources = versions.map((v) => ({
+      source: v.source,
+      entries: v.entries.size,
+      acceptedAt: v.acceptedAt,
+    }));
+    this.loadedVersions = loaded;
+    this.version++;
+  }
+
+  get popular(): readonly string[] {
+    return this.lists.popular;
+  }
+
+  domainFacts(domain: string, baseDomain: string): DomainFacts {
+    return this.lists.domainFacts(domain, baseDomain);
+  }
+
+  hostFacts(host: string): HostFacts {
+    return this.lists.hostFacts(host);
+  }
+
+  disposable(domain: string, baseDomain: string): DomainMatch | undefined {
+    return this.lists.disposable(domain, baseDomain);
+  }
+
+  mxProvider(mxHost: string): MxProvider | undefined {
+    return this.lists.mxProvider(mxHost);
+  }
+
+  parkingHost(host: string): string | undefined {
+    return this.lists.parkingHost(host);
+  }
+
+  parkingAddress(ip: string): string | undefined {
+    return this.lists.parkingAddress(ip);
+  }
+
+  disposableInfrastructure(host: string): string | undefined {
+    return this.lists.disposableInfrastructure(host);
+  }
+
+  isRoleLocalPart(localPart: string): boolean {
+    return this.lists.isRoleLocalPart(localPart);
+  }
+
+  listedSince(entry: string, source: string): Date | null {
+    return this.lists.listedSince(entry, source);
+  }
+}

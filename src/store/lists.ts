@@ -1,0 +1,161 @@
+/**
+ * Synced disposable lists (docs/data.md, "Synced lists"): per source, the version in
+ * force and the one before it, each with its entries and when the source first listed
+ * each (`domain<TAB>epoch ms` lines, sorted), and the source's last attempt.
+ */
+import type { Kysely, Selectable } from "kysely";
+import { type Database, type ListVersionsTable, toDate } from "./schema.js";
+import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
+
+function encodeEntries(entries: ReadonlyMap<string, number>): string {
+  return [...entries.keys()]
+    .sort()
+    .map((domain) => `${domain}\t${entries.get(domain)}`)
+    .join("\n");
+}
+
+/** Lines decoded between two yields to the event loop: a server loads a version while it answers checks. */
+const DECODE_SLICE = 10_000;
+
+async function decodeEntries(text: string): Promise<Map<string, number>> {
+  const entries = new Map<string, number>();
+  let start = 0;
+  for (let line = 1; start < text.length; line++) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? text.length : newline;
+    const tab = text.indexOf("\t", start);
+    entries.set(text.slice(start, tab), Number(text.slice(tab + 1, end)));
+    start = end + 1;
+    if (line % DECODE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return entries;
+}
+
+async function version(row: Selectable<ListVersionsTable>): Promise<ListVersion> {
+  return {
+    source: row.source,
+    hash: row.hash,
+    url: row.url,
+    acceptedAt: toDate(row.accepted_at),
+    entries: await decodeEntries(row.entries),
+  };
+}
+
+async function currentVersions(db: Kysely<Database>, source?: string): Promise<ListVersion[]> {
+  let query = db.selectFrom("list_versions").selectAll().where("state", "=", "current");
+  if (source !== undefined) query = query.where("source", "=", source);
+  const rows = await query.orderBy("source").execute();
+  const versions: ListVersion[] = [];
+  for (const row of rows) versions.push(await version(row));
+  return versions;
+}
+
+async function listStates(db: Kysely<Database>): Promise<ListSourceState[]> {
+  const [sources, versions] = await Promise.all([
+    db.selectFrom("list_sources").selectAll().orderBy("source").execute(),
+    db
+      .selectFrom("list_versions")
+      .select(["source", "state", "hash", "entry_count", "accepted_at"])
+      .execute(),
+  ]);
+  const summary = (source: string, state: string): ListVersionSummary | null => {
+    const row = versions.find((v) => v.source === source && v.state === state);
+    return row ? { hash: row.hash, entryCount: row.entry_count, acceptedAt: toDate(row.accepted_at) } : null;
+  };
+  return sources.map((row) => ({
+    source: row.source,
+    url: row.url,
+    lastAttempt: toDate(row.last_attempt),
+    lastSuccess: row.last_success === null ? null : toDate(row.last_success),
+    lastError: row.last_error,
+    current: summary(row.source, "current"),
+    previous: summary(row.source, "previous"),
+  }));
+}
+
+async function recordAttempt(
+  db: Kysely<Database>,
+  source: string,
+  url: string,
+  at: Date,
+  error: string | null,
+): Promise<void> {
+  const success = error === null ? at.getTime() : null;
+  await db
+    .insertInto("list_sources")
+    .values({ source, url, last_attempt: at.getTime(), last_success: success, last_error: error })
+    .onConflict((oc) =>
+      oc.column("source").doUpdateSet((eb) => ({
+        url,
+        last_attempt: at.getTime(),
+        last_error: error,
+        last_success: error === null ? at.getTime() : eb.ref("list_sources.last_success"),
+      })),
+    )
+    .execute();
+}
+
+/** In one transaction: the previous version goes, the current one becomes previous, the new one current. */
+async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { source } = accepted;
+    await trx
+      .deleteFrom("list_versions")
+      .where("source", "=", source)
+      .where("state", "=", "previous")
+      .execute();
+    await trx
+      .updateTable("list_versions")
+      .set({ state: "previous" })
+      .where("source", "=", source)
+      .where("state", "=", "current")
+      .execute();
+    await trx
+      .insertInto("list_versions")
+      .values({
+        source,
+        state: "current",
+        hash: accepted.hash,
+        entries: encodeEntries(accepted.entries),
+        entry_count: accepted.entries.size,
+        url: accepted.url,
+        accepted_at: accepted.acceptedAt.getTime(),
+      })
+      .execute();
+  });
+}
+
+/** Swaps the current and previous versions (through a third state, as both are the primary key). */
+async function rollback(db: Kysely<Database>, source: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const previous = await trx
+      .selectFrom("list_versions")
+      .select("state")
+      .where("source", "=", source)
+      .where("state", "=", "previous")
+      .executeTakeFirst();
+    if (!previous) return false;
+    const swap = (from: string, to: string) =>
+      trx
+        .updateTable("list_versions")
+        .set({ state: to })
+        .where("source", "=", source)
+        .where("state", "=", from)
+        .execute();
+    await swap("current", "rolling back");
+    await swap("previous", "current");
+    await swap("rolling back", "previous");
+    return true;
+  });
+}
+
+export function createListsRepository(db: Kysely<Database>): ListsRepository {
+  return {
+    currentVersions: () => currentVersions(db),
+    currentVersion: async (source) => (await currentVersions(db, source))[0],
+    listStates: () => listStates(db),
+    recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
+    acceptVersion: (accepted) => acceptVersion(db, accepted),
+    rollback: (source) => rollback(db, source),
+  };
+}

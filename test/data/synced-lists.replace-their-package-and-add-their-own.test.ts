@@ -1,0 +1,60 @@
+/**
+ * The disposable list in force with synced sources merged into the bundled one: a source
+ * named like a bundled package replaces that package's entries (a name only it listed
+ * is no longer disposable, a name others list too stays theirs), any source adds its
+ * own entries with when it first listed them, and the merge yields to the event loop.
+ */
+import { beforeAll, expect, it } from "vitest";
+import { BundledDomainLists } from "../../src/core/domain-lists.js";
+import type { DomainListData } from "../../src/core/lists.js";
+import { domainListData, readListData } from "../../src/data/domain-lists.js";
+import { mergeSynced, withSyncedSources } from "../../src/data/synced-lists.js";
+
+const SINCE = Date.parse("2026-11-02T00:00:00Z");
+let bundled: DomainListData;
+
+beforeAll(() => {
+  bundled = domainListData(readListData());
+});
+
+const sourcesOf = (lists: BundledDomainLists, domain: string) => lists.disposable(domain, domain)?.sources;
+
+it("replaces a bundled package's part, keeps the others', and adds a source's own entries", async () => {
+  expect(bundled.disposable.get("13.1955gmail.com")).toEqual(["mailchecker"]);
+  expect(bundled.disposable.get("0-00.usa.cc")).toEqual(["@dahoom/disposable-email", "mailchecker"]);
+  const lists = new BundledDomainLists(
+    await withSyncedSources(bundled, [
+      { source: "mailchecker", entries: new Map([["brand-new-throwaway.com", SINCE]]) },
+      {
+        source: "my-list",
+        entries: new Map([
+          ["0-00.usa.cc", SINCE],
+          ["mine.example-throwaway.net", SINCE],
+        ]),
+      },
+    ]),
+  );
+  expect(sourcesOf(lists, "13.1955gmail.com")).toBeUndefined();
+  expect(sourcesOf(lists, "0-00.usa.cc")).toEqual(["@dahoom/disposable-email", "my-list"]);
+  expect(sourcesOf(lists, "brand-new-throwaway.com")).toEqual(["mailchecker"]);
+  expect(sourcesOf(lists, "mine.example-throwaway.net")).toEqual(["my-list"]);
+  expect(lists.listedSince("brand-new-throwaway.com", "mailchecker")).toEqual(new Date(SINCE));
+  expect(lists.listedSince("0-00.usa.cc", "@dahoom/disposable-email")).toBeNull();
+  // Entries untouched by any synced source keep the bundled (shared, frozen) source arrays.
+  const merged = await mergeSynced(bundled.disposable, [{ source: "my-list", entries: new Map() }]);
+  expect(merged.get("0-30-24.com")).toBe(bundled.disposable.get("0-30-24.com"));
+});
+
+it("is the bundled list itself without synced sources", async () => {
+  expect(await withSyncedSources(bundled, [])).toBe(bundled);
+});
+
+it("lets other work run while it merges a large source", async () => {
+  const entries = new Map(Array.from({ length: 200_000 }, (_, i) => [`big-${i}.com`, SINCE] as const));
+  let turns = 0;
+  const ticking = setInterval(() => turns++, 0);
+  const merged = await mergeSynced(bundled.disposable, [{ source: "big", entries }]);
+  clearInterval(ticking);
+  expect(merged.get("big-199999.com")).toEqual(["big"]);
+  expect(turns).toBeGreaterThan(5);
+});

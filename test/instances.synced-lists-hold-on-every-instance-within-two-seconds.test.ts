@@ -1,0 +1,113 @@
+/**
+ * Lists synced while the service runs, end to end: two instances sharing PostgreSQL
+ * (`mailrisk serve`, each its own process), upstream lists on a loopback HTTP server, the
+ * CLI as a third process. A domain a source adds is disposable and blocked on both
+ * instances within 2 s of `mailrisk lists update`, with no restart; a domain every source
+ * removes stops being disposable; a source listing big providers, public suffixes or a
+ * reserved name changes none of their answers; rollback returns to the previous version;
+ * and a third instance with LIST_SYNC_INTERVAL=2s syncs by itself.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { checkOn, firstAnswerOn, runCli, startInstances } from "../harness/instances.js";
+import { type ListServer, madeUpList, startListServer } from "../harness/list-server.js";
+import { mailZones } from "../harness/mail-zones.js";
+import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+
+const FRESH = "fresh-throwaway.com";
+const NEVER = ["gmail.com", "outlook.com", "example.com", "co.uk", "edu.pl"];
+const WITHIN_MS = 2000;
+
+let dns: DnsTestServer;
+let lists: ListServer;
+let database: TestDatabase;
+let instances: ServiceProcess[] = [];
+let secret: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dns = await startDnsServer(
+    mailZones([FRESH, "scheduled-throwaway.com", "gmail.com", "outlook.com"], "own-server"),
+  );
+  lists = await startListServer();
+  lists.publish("/up.txt", { body: madeUpList(20) });
+  database = await createTestDatabase("postgres");
+  env = {
+    DATABASE_URL: database.url,
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: "1000",
+    AGE_LOOKUP: "off",
+    LIST_SOURCES: `upstream=${lists.url}/up.txt`,
+    LIST_SYNC_INTERVAL: "off",
+  };
+  instances = await startInstances(2, env);
+  secret = await createKeyIn(database.location, "team", 100_000);
+}, 90_000);
+
+afterAll(async () => {
+  for (const instance of instances) expect(await instance.stop()).toBe(0);
+  await Promise.all([dns?.close(), lists?.close()]);
+  await database?.drop();
+});
+
+const check = (instance: ServiceProcess, domain: string) => checkOn(instance, secret, { domain });
+
+/** `mailrisk lists <args>` on the shared database; its exit code. */
+const cli = async (...args: string[]) => (await runCli(["lists", ...args], env)).code;
+
+/** How long after `since` every instance answered `is_disposable` as expected (stops trying at 5 s). */
+async function untilEvery(domain: string, disposable: boolean, since: number, among = instances) {
+  for (const instance of among) {
+    const { record } = await firstAnswerOn(
+      instance,
+      secret,
+      { domain },
+      (r) => r.is_disposable === disposable,
+      since,
+    );
+    expect(record).toMatchObject({ is_disposable: disposable, block: disposable });
+  }
+  return Date.now() - since;
+}
+
+it("takes a version accepted by the CLI on both instances within 2 s, and a removal, and a rollback", async () => {
+  const before = await Promise.all(NEVER.map((domain) => check(instances[0] as ServiceProcess, domain)));
+  const fresh = (await check(instances[1] as ServiceProcess, FRESH)).record;
+  expect(fresh).toMatchObject({ is_disposable: false, block: false });
+
+  lists.publish("/up.txt", { body: `${madeUpList(20)}${FRESH}\n${NEVER.join("\n")}\n` });
+  expect(await cli("update")).toBe(0);
+  expect(await untilEvery(FRESH, true, Date.now())).toBeLessThan(WITHIN_MS);
+  const { record } = await check(instances[0] as ServiceProcess, FRESH);
+  expect(record).toMatchObject({ reason: "Disposable", disposable_provider: FRESH });
+  // The answered block status flipped: its time moved, the same on both instances.
+  expect(record.block_status_changed_at).not.toBe(fresh.block_status_changed_at);
+  expect((await check(instances[1] as ServiceProcess, FRESH)).record.block_status_changed_at).toBe(
+    record.block_status_changed_at,
+  );
+  for (const instance of instances) {
+    const after = await Promise.all(NEVER.map((domain) => check(instance, domain)));
+    expect(after).toEqual(before);
+  }
+
+  lists.publish("/up.txt", { body: madeUpList(20) });
+  expect(await cli("update")).toBe(0);
+  expect(await untilEvery(FRESH, false, Date.now())).toBeLessThan(WITHIN_MS);
+
+  expect(await cli("rollback")).toBe(0);
+  expect(await untilEvery(FRESH, true, Date.now())).toBeLessThan(WITHIN_MS);
+}, 60_000);
+
+it("syncs on its own schedule with LIST_SYNC_INTERVAL", async () => {
+  lists.publish("/up.txt", { body: `${madeUpList(20)}${FRESH}\nscheduled-throwaway.com\n` });
+  const scheduled = await startServiceProcess({ workers: 1, env: { ...env, LIST_SYNC_INTERVAL: "2s" } });
+  try {
+    const started = Date.now();
+    expect(await untilEvery("scheduled-throwaway.com", true, started, [scheduled])).toBeLessThan(5000);
+    // The other instances take the version it accepted, through the change signal.
+    expect(await untilEvery("scheduled-throwaway.com", true, Date.now())).toBeLessThan(WITHIN_MS);
+  } finally {
+    expect(await scheduled.stop()).toBe(0);
+  }
+}, 60_000);
