@@ -8,30 +8,42 @@
  * §5 problem object, each with `input` first), or the CSV with result columns.
  * `--only block|allow` keeps those results. Progress and a summary go to stderr when it
  * is a terminal, or with `--progress`. A reader that goes away (`| head`) ends the run
- * quietly. Exit code 0 when every input was checked, 1 when any was rejected (or the
- * CSV could not be read), 2 on usage errors.
+ * quietly. The table of arguments alone is fitted to its cells; a table of stdin is
+ * streamed with fixed widths, a cell too wide cut with "…". Exit code 0 when every input
+ * was checked, 1 when any was rejected, 2 on usage errors and on a CSV that cannot be
+ * read (a file is read through once before any output, so then nothing is written).
  */
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { type Checked, type CheckOutcome, checkMany, outcomeBody } from "../service/check-many.js";
 import { createChecker } from "../service/create-checker.js";
 import type { Store } from "../store/types.js";
-import { type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
-import { CsvError, csvWriter, findColumn, readCsv } from "./check-csv.js";
+import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
+import {
+  CSV_ENCODINGS,
+  type CsvEncoding,
+  type CsvError,
+  type CsvInput,
+  type CsvOptions,
+  csvWriter,
+  findColumn,
+  readCsv,
+} from "./check-csv.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress, verdictOf } from "./progress.js";
-import { formatRow } from "./table.js";
+import { formatRow, formatStreamedRow, formatTable } from "./table.js";
+import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
-const USAGE = `usage: mailrisk check <email-or-domain|->… [--json] [--only block|allow] [--concurrency N] [--progress]
-       mailrisk check --csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--only block|allow] [--concurrency N] [--progress]`;
+const USAGE = usageOf("check");
 
 const OPTIONS = {
   json: { type: "boolean" },
   csv: { type: "boolean" },
   column: { type: "string" },
   delimiter: { type: "string" },
+  encoding: { type: "string" },
   only: { type: "string" },
   concurrency: { type: "string" },
   progress: { type: "boolean" },
@@ -40,8 +52,8 @@ const OPTIONS = {
 type Values = ParsedArguments<{ options: typeof OPTIONS; allowPositionals: true }>["values"];
 
 const COLUMNS = ["input", "valid", "block", "risk", "reason", "mx_host", "provider"];
-/** Table columns are padded to these widths (a longer cell pushes its row's later cells right). */
-const WIDTHS = [32, 5, 5, 4, 24, 32, 0];
+/** The narrowest table columns; a streamed table (stdin) keeps these widths and cuts a wider cell. */
+const WIDTHS = [32, 5, 5, 4, 24, 40, 0];
 
 function tableRow(outcome: CheckOutcome): string[] {
   if ("problem" in outcome) return [outcome.input, "-", "-", "-", `error: ${outcome.problem.detail}`, "", ""];
@@ -74,7 +86,7 @@ interface Settings {
   only: "block" | "allow" | undefined;
   concurrency: number;
   progress: boolean;
-  delimiter: string;
+  csv: CsvOptions;
 }
 
 function settings(values: Values, ctx: CliContext): Settings | string {
@@ -86,13 +98,19 @@ function settings(values: Values, ctx: CliContext): Settings | string {
     return "--only takes block or allow";
   }
   if (values.json && values.csv) return "--json and --csv exclude each other";
-  if (!values.csv && (values.column !== undefined || values.delimiter !== undefined)) {
-    return "--column and --delimiter go with --csv";
+  for (const option of ["column", "delimiter", "encoding"] as const) {
+    if (!values.csv && values[option] !== undefined) return `--${option} goes with --csv`;
   }
-  const delimiter =
-    values.delimiter === "tab" || values.delimiter === "\\t" ? "\t" : (values.delimiter ?? ",");
-  if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n") {
-    return "--delimiter takes one character (or tab), not a quote or a line break";
+  const delimiter = values.delimiter === "tab" || values.delimiter === "\\t" ? "\t" : values.delimiter;
+  if (
+    delimiter !== undefined &&
+    ([...delimiter].length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n")
+  ) {
+    return `--delimiter takes one character (or tab), not a quote or a line break; got ${JSON.stringify(delimiter)}`;
+  }
+  const encoding = values.encoding?.toLowerCase();
+  if (encoding !== undefined && !Object.hasOwn(CSV_ENCODINGS, encoding)) {
+    return `--encoding takes utf-8, latin1, windows-1252 or utf-16; got "${values.encoding}"`;
   }
   const stderr = ctx.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   return {
@@ -100,7 +118,10 @@ function settings(values: Values, ctx: CliContext): Settings | string {
     only: values.only as Settings["only"],
     concurrency,
     progress: values.progress === true || stderr.isTTY === true,
-    delimiter,
+    csv: {
+      ...(delimiter !== undefined ? { delimiter } : {}),
+      ...(encoding !== undefined ? { encoding: encoding as CsvEncoding } : {}),
+    },
   };
 }
 
@@ -156,7 +177,16 @@ async function writeAll<T>(
 
 function checkerFor(store: Store, ctx: CliContext, concurrency: number) {
   // A list is being cleaned: today's verdict for every input, never a stale one.
-  return createChecker({ config: ctx.config, store, lookupConcurrency: concurrency, serveStale: false });
+  return createChecker({
+    config: ctx.config,
+    store,
+    lookupConcurrency: concurrency,
+    serveStale: false,
+    // A resolver that fails makes every answer a DNS failure: said on stderr, whatever else is quiet.
+    onResolverState: (report, previous, message) => {
+      if (report.state !== "ok" || previous !== undefined) ctx.stderr.write(`mailrisk: ${message}\n`);
+    },
+  });
 }
 
 /** Ends a run: the progress summary unless the output closed, the exit code. */
@@ -199,18 +229,28 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
           yield input;
         }
       })();
+      // Arguments alone make a table known in full, written fitted at the end; stdin's is streamed.
+      const collected: string[][] | undefined = options.format === "table" && !fromStdin ? [] : undefined;
+      const line = (outcome: CheckOutcome): string => {
+        if (options.format === "json") return `${JSON.stringify(outcomeBody(outcome))}\n`;
+        if (collected) {
+          collected.push(tableRow(outcome));
+          return "";
+        }
+        return `${formatStreamedRow(tableRow(outcome), WIDTHS)}\n`;
+      };
       try {
-        if (options.format === "table") await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
+        if (options.format === "table" && !collected) {
+          await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
+        }
         await writeAll(
           checkMany(inputs, { checker, concurrency: options.concurrency }),
           state,
           options.only,
-          ({ outcome }) =>
-            options.format === "json"
-              ? `${JSON.stringify(outcomeBody(outcome))}\n`
-              : `${formatRow(tableRow(outcome), WIDTHS)}\n`,
+          ({ outcome }) => line(outcome),
           () => read.bytes,
         );
+        if (collected) await state.output.write(`${formatTable([COLUMNS, ...collected], WIDTHS)}\n`);
       } finally {
         await checker.drain();
       }
@@ -225,32 +265,69 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
   }
 }
 
+/** A CSV that cannot be read stops the run: exit 2 (the CSV module's errors are `CsvError`). */
+function unreadable(ctx: CliContext, error: unknown, written?: number): number {
+  if (!(error instanceof Error) || error.name !== "CsvError") throw error;
+  const after =
+    written === undefined
+      ? ""
+      : `; the output stops after ${written} complete row${written === 1 ? "" : "s"}`;
+  ctx.stderr.write(`mailrisk: ${(error as CsvError).message}${after}\n`);
+  return EXIT_USAGE;
+}
+
+/** Reads a CSV file through once, to refuse one that cannot be read before anything is written. */
+async function readThrough(path: string, csv: CsvOptions): Promise<void> {
+  const { rows } = await readCsv(createReadStream(path), csv);
+  for await (const _ of rows);
+}
+
+/** What the run tells on stderr of how the CSV was read: a sniffed delimiter, an encoding other than UTF-8. */
+function describeLayout(ctx: CliContext, { layout }: CsvInput): void {
+  if (layout.sniffed) {
+    const name = layout.delimiter === "\t" ? "tab" : JSON.stringify(layout.delimiter);
+    ctx.stderr.write(
+      `mailrisk: the CSV's delimiter is ${name} (sniffed from its first lines; --delimiter sets another)\n`,
+    );
+  }
+  if (layout.encoding !== "utf-8") {
+    ctx.stderr.write(`mailrisk: the CSV was read as ${layout.encoding}; the output is UTF-8\n`);
+  }
+}
+
 async function runCsv(ctx: CliContext, positionals: string[], options: Settings, column: string | undefined) {
-  if (positionals.length > 1) return usageError(ctx, "--csv reads one file (or - for stdin)", USAGE);
+  if (positionals.length > 1) {
+    return usageError(ctx, `--csv reads one file (or - for stdin), not ${positionals.length}`, USAGE);
+  }
   const path = positionals[0] ?? "-";
   let stream = ctx.stdin;
   let totalBytes = sizeOf(ctx.stdin);
   if (path !== "-") {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat?.isFile()) return usageError(ctx, `${path} is not a readable file`, USAGE);
+    try {
+      await readThrough(path, options.csv);
+    } catch (error) {
+      return unreadable(ctx, error);
+    }
     stream = createReadStream(path);
     totalBytes = stat.size;
   }
-  let csv: Awaited<ReturnType<typeof readCsv>>;
+  let csv: CsvInput;
   try {
-    csv = await readCsv(stream, options.delimiter);
+    csv = await readCsv(stream, options.csv);
   } catch (error) {
-    ctx.stderr.write(`mailrisk: the CSV cannot be read: ${(error as Error).message}\n`);
-    return 1;
+    return unreadable(ctx, error);
   }
   const index = findColumn(csv.header, column);
   if (typeof index === "string") {
-    await csv.rows.return(undefined);
+    csv.close();
     return usageError(ctx, index, USAGE);
   }
+  describeLayout(ctx, csv);
   return withStore(ctx, async (store) => {
     const checker = checkerFor(store, ctx, options.concurrency);
-    const write = csvWriter(csv.layout, options.delimiter);
+    const write = csvWriter(csv.layout, csv.header.length);
     const state: RunState = {
       output: new Output(ctx.stdout),
       progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
@@ -263,19 +340,18 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
         checkMany(csv.rows, {
           checker,
           concurrency: options.concurrency,
-          inputOf: (row) => row.cells[index] ?? "",
+          // A row of the wrong shape is not checked: "" is a problem without a look-up, and the writer says why.
+          inputOf: (row) => (row.cellCount === undefined ? (row.cells[index] ?? "") : ""),
         }),
         state,
         options.only,
-        ({ item, outcome }) => write.row(item.cells, outcome),
+        ({ item, outcome }) => write.row(item, outcome),
         ({ item }) => item.bytes,
       );
     } catch (error) {
-      if (!(error instanceof CsvError)) throw error;
       state.output.release();
       state.progress?.stop(false);
-      ctx.stderr.write(`mailrisk: the CSV cannot be read: ${error.message}\n`);
-      return 1;
+      return unreadable(ctx, error, state.written);
     } finally {
       await checker.drain();
     }

@@ -43,6 +43,12 @@ export interface MailRouting {
   nameServers: string[] | null;
   /** The domain's own A/AAAA addresses (used for fallback and parking detection). */
   addresses: string[];
+  /**
+   * True when some look-up failed for the time being (a timeout, SERVFAIL, REFUSED) while
+   * the status still says what the others found: the domain's A or AAAA beside its MX, the
+   * name servers, or some MX hosts' addresses. Absent otherwise (and in facts stored before it).
+   */
+  incomplete?: true;
 }
 
 export interface MailRoutingOptions {
@@ -135,6 +141,7 @@ function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingS
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else
  *   the A/AAAA failure (`dns_timeout` if one timed out, else `dns_failure`).
  * - Name servers: failure → null; NODATA or NXDOMAIN → [] (an answer: there are none).
+ * - Any other look-up that failed for the time being → `incomplete: true`.
  */
 export async function lookupMailRouting(
   domain: string,
@@ -152,14 +159,16 @@ export async function lookupMailRouting(
   const addresses = values(a).concat(values(aaaa));
   const nameServers = isTemporaryFailure(ns) ? null : values(ns).slice().sort();
   const records = values(mx);
+  const failed = [mx, a, aaaa, ns].some(isTemporaryFailure);
 
   if (records.length === 0) {
     const status = statusWithoutMx(mx, a, aaaa);
     const hosts = status === "fallback" ? [{ host: domain, priority: 0, ips: addresses.slice() }] : [];
-    return { status, hosts, nameServers, addresses };
+    return withFailures({ status, hosts, nameServers, addresses }, failed);
   }
   const hosts = mxHosts(records);
-  if (hosts.length === 0) return { status: "null_mx", hosts: [], nameServers, addresses };
+  if (hosts.length === 0)
+    return withFailures({ status: "null_mx", hosts: [], nameServers, addresses }, failed);
 
   const asked = Math.min(hosts.length, options.maxHosts ?? 10);
   const queries: Promise<DnsAnswer<string>>[] = [];
@@ -180,5 +189,14 @@ export async function lookupMailRouting(
           )
         : [],
   }));
-  return { status: statusWithMx(resolved, lookups), hosts: resolved, nameServers, addresses };
+  return withFailures(
+    { status: statusWithMx(resolved, lookups), hosts: resolved, nameServers, addresses },
+    failed || lookups.some(isTemporaryFailure),
+  );
+}
+
+/** The routing, marked `incomplete` when a look-up failed that its status does not already say. */
+function withFailures(routing: MailRouting, failed: boolean): MailRouting {
+  const said = routing.status === "dns_timeout" || routing.status === "dns_failure";
+  return failed && !said ? { ...routing, incomplete: true } : routing;
 }

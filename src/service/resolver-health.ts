@@ -21,6 +21,8 @@ export interface ResolverHealthOptions {
   /** Time between probes; default 60 s. */
   intervalMs?: number;
   clock?: () => Date;
+  /** Told of the first report and of every report whose state differs from the one before (undefined: none before). */
+  onStateChange?: (report: ResolverHealthReport, previous: ResolverState | undefined) => void;
 }
 
 export interface ResolverHealthReport {
@@ -64,17 +66,43 @@ export class ResolverHealth {
       answers.forEach((answer, i) => {
         canaries[this.options.canaries[i] as string] = answer.ok ? "mx" : answer.code;
       });
+      const previous = this.report?.state;
       this.report = {
         state: stateOf(answers),
         checkedAt: (this.options.clock ?? (() => new Date()))(),
         canaries,
       };
+      if (this.report.state !== previous) this.options.onStateChange?.(this.report, previous);
       return this.report;
     })().finally(() => {
       this.probing = undefined;
     });
     return this.probing;
   }
+}
+
+/**
+ * What a person should read of a report (a log line, a CLI warning): what the canary
+ * found, what it does to the checks, and `servers` (DNS_SERVERS, or the system's) to change.
+ */
+export function describeResolverState(
+  report: ResolverHealthReport,
+  previous: ResolverState | undefined,
+  servers: string,
+): string {
+  const answers = Object.entries(report.canaries)
+    .map(([domain, answer]) => `${domain}: ${answer}`)
+    .join(", ");
+  if (report.state === "ok") {
+    return previous === undefined
+      ? `the DNS resolver answers (${servers})`
+      : `the DNS resolver answers again (${servers}); checks look domains up as usual`;
+  }
+  const what =
+    report.state === "broken"
+      ? `denies that ${Object.keys(report.canaries).join(", ")} exist (${answers})`
+      : `does not answer (${answers})`;
+  return `the DNS resolver ${what}: every check answers "DNS timeout" or "DNS failure" while this lasts, and /readyz answers 503 dns_unavailable. Resolver: ${servers}; set DNS_SERVERS to a working one (e.g. DNS_SERVERS=1.1.1.1,8.8.8.8)`;
 }
 
 function denies(answer: DnsAnswer<unknown>): boolean {

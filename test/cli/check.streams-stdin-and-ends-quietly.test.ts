@@ -28,6 +28,8 @@ beforeAll(async () => {
   world = await startCheckWorld();
   dir = await mkdtemp(join(tmpdir(), "mailrisk-cli-"));
   env = { ...world.env, PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}` };
+  // check uses the server's database and never creates one: migrate does.
+  expect(await exitOf(spawnCli(["migrate"]))).toBe(0);
 });
 afterAll(async () => {
   await world.close();

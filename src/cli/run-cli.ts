@@ -1,0 +1,107 @@
+/**
+ * The `mailrisk` command line (src/cli/main.ts runs it): global options, help, the
+ * version, the configuration, then one module per sub-command (src/cli/commands.ts).
+ *
+ * - `--help` (or `-h`) anywhere before `--` prints the command's (or sub-command's) help;
+ *   `mailrisk help [<command> [<sub-command>]]` too. `--version` prints the version.
+ * - `--verbose` anywhere before `--` names the database on stderr, as a terminal does.
+ * - Opening a database that is not there: only serve and migrate create one; any other
+ *   command names the path it looked at and how to choose another, and exits 2.
+ * - A database that cannot be reached ends the command with its cause and exit 1.
+ */
+import { readFileSync } from "node:fs";
+import { ConfigError, loadConfig } from "../config.js";
+import { describeDatabase, StoreUnavailableError } from "../store/index.js";
+import { EXIT_USAGE } from "./arguments.js";
+import { COMMANDS } from "./commands.js";
+import { createCliContext, NoDatabaseError } from "./context.js";
+import { commandHelp, isSubcommand, overallHelp } from "./usage.js";
+
+export interface CliIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** The version of the installed package (package.json, beside src/ and dist/). */
+export function packageVersion(): string {
+  const json = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof json.version === "string" ? json.version : "unknown";
+}
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
+const VERSION_FLAGS = new Set(["--version", "-V"]);
+
+/** The arguments before `--` without `--verbose`, whether it was there, and the rest from `--` on. */
+function splitGlobal(argv: readonly string[]) {
+  const end = argv.indexOf("--");
+  const head = end < 0 ? argv.slice() : argv.slice(0, end);
+  const tail = end < 0 ? [] : argv.slice(end);
+  const verbose = head.includes("--verbose");
+  return { head: head.filter((arg) => arg !== "--verbose"), tail, verbose };
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`mailrisk: ${message}\n`);
+  return EXIT_USAGE;
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const { head, tail, verbose } = splitGlobal(argv);
+  const [name, ...rest] = head;
+  if (name === undefined) {
+    io.stderr.write(`mailrisk: a command is needed\n\n${overallHelp()}`);
+    return EXIT_USAGE;
+  }
+  if (VERSION_FLAGS.has(name) || name === "version") {
+    io.stdout.write(`mailrisk ${packageVersion()}\n`);
+    return 0;
+  }
+  const names = COMMANDS.map((command) => command.name);
+  if (HELP_FLAGS.has(name) || name === "help") {
+    const [topic, sub] = rest.filter((arg) => !HELP_FLAGS.has(arg));
+    if (topic === undefined) io.stdout.write(overallHelp());
+    else if (!names.includes(topic))
+      return usage(io, `unknown command "${topic}" (commands: ${names.join(", ")})`);
+    else io.stdout.write(commandHelp(topic, sub !== undefined && isSubcommand(topic, sub) ? sub : undefined));
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    return usage(io, `unknown command "${name}" (commands: ${names.join(", ")}); "mailrisk help" tells more`);
+  }
+  if (rest.some((arg) => HELP_FLAGS.has(arg))) {
+    const sub = rest.find((arg) => !arg.startsWith("-"));
+    io.stdout.write(commandHelp(name, sub !== undefined && isSubcommand(name, sub) ? sub : undefined));
+    return 0;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(io.env, io.cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return usage(io, `configuration error: ${error.message}`);
+    throw error;
+  }
+  const ctx = createCliContext(
+    config,
+    { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr },
+    { mayCreateDatabase: command.createsDatabase === true, verbose, cwd: io.cwd },
+  );
+  try {
+    return await (await command.load())([...rest, ...tail], ctx);
+  } catch (error) {
+    if (error instanceof NoDatabaseError) return usage(io, error.message);
+    if (error instanceof StoreUnavailableError) {
+      io.stderr.write(
+        `mailrisk: ${error.detail} (${describeDatabase(config.database)}; DATABASE_URL sets it)\n`,
+      );
+      return 1;
+    }
+    throw error;
+  }
+}
