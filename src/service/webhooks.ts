@@ -1,0 +1,74 @@
+/**
+ * Managing webhooks, shared by `mailrisk webhooks` and `/admin/webhooks`
+ * (docs/webhooks.md): the rules for a subscription and the JSON of webhooks and deliveries.
+ */
+import type { Delivery, Webhook, WebhookEventType } from "../store/types.js";
+import { WEBHOOK_EVENT_TYPES } from "../store/types.js";
+import { newWebhookSecret } from "./webhook-signature.js";
+
+export type WebhookInput =
+  | { ok: true; url: string; events: WebhookEventType[]; secret: string; generated: boolean }
+  | { ok: false; message: string };
+
+/** Checks a subscription: an http(s) URL, known event types (default both), a secret (default 32 random bytes). */
+export function webhookInput(
+  url: string,
+  events: string | readonly string[] | undefined,
+  secret: string | undefined,
+): WebhookInput {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, message: `"${url}" is not a URL` };
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return { ok: false, message: `a webhook URL is http or https; got "${parsed.protocol}"` };
+  const names =
+    events === undefined
+      ? [...WEBHOOK_EVENT_TYPES]
+      : typeof events === "string"
+        ? events.split(",")
+        : [...events];
+  const chosen = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
+  const unknown = chosen.filter((name) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(name));
+  if (unknown.length > 0 || chosen.length === 0)
+    return { ok: false, message: `events are ${WEBHOOK_EVENT_TYPES.join(", ")}; got "${names.join(",")}"` };
+  if (secret !== undefined && secret.length < 16)
+    return { ok: false, message: "a webhook secret has at least 16 characters" };
+  return {
+    ok: true,
+    url: parsed.toString(),
+    events: chosen as WebhookEventType[],
+    secret: secret ?? newWebhookSecret(),
+    generated: secret === undefined,
+  };
+}
+
+export function webhookJson(webhook: Webhook) {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    created_at: webhook.createdAt.toISOString(),
+  };
+}
+
+export function deliveryJson(delivery: Delivery) {
+  return {
+    id: delivery.id,
+    webhook_id: delivery.webhookId,
+    domain: delivery.domain,
+    type: delivery.type,
+    status: delivery.status,
+    created_at: delivery.createdAt.toISOString(),
+    next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+    attempts: delivery.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      at: attempt.at.toISOString(),
+      status_code: attempt.statusCode,
+      error: attempt.error,
+      duration_ms: attempt.durationMs,
+    })),
+  };
+}
