@@ -25,17 +25,17 @@
  * rounds' medians, p99 the worst round, and "× same" the median of the rounds' ratios.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import { mxFacts } from "../harness/sample-facts.js";
-import { loadConfig } from "../src/config.js";
-import { buildApp } from "../src/http/app.js";
-import { createChecker } from "../src/service/create-checker.js";
-import { openStore } from "../src/store/index.js";
-import { CONNECTIONS, type LoadFigure, measureLoad, WARMUP_SECONDS } from "./load.js";
+import { serveCachedApi } from "./cached-api.js";
+import {
+  CONNECTIONS,
+  type measureLoad,
+  measureServerLoad,
+  type ServerFigure,
+  WARMUP_SECONDS,
+} from "./load.js";
 import { describeMachine } from "./machine.js";
 import { type FigureRow, formatCount, median, printFiguresLine } from "./report.js";
 
@@ -52,19 +52,8 @@ interface Ports {
 
 /** Child process: the bare routes and the API, each app on its own port; reports the ports, answers "cpu". */
 async function serve(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-"));
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
-    DNS_SERVERS: "127.0.0.1:9",
-  });
-  const store = await openStore(config.database);
-  await store.migrate();
-  await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
-  const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
-  await store.records.saveFacts(DOMAIN, mxFacts(DOMAIN), new Date(), false);
-  const checker = createChecker({ config, store });
-  const app = await buildApp({ store, checker, logger: false });
-  const apiUrl = await app.listen({ host: "127.0.0.1", port: 0 });
+  const api = await serveCachedApi(DOMAIN, false);
+  const { url: apiUrl, secret } = api;
 
   // The bare routes answer what the API answers for the cached domain, byte for byte.
   const answer = (url: string, init: RequestInit) => fetch(`${apiUrl}${url}`, init).then((r) => r.json());
@@ -81,9 +70,7 @@ async function serve(): Promise<void> {
   const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
 
   const shutdown = async () => {
-    await Promise.all([bare.close(), app.close()]);
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all([bare.close(), api.close()]);
     process.exit(0);
   };
   process.on("message", (message) => {
@@ -98,40 +85,16 @@ async function serve(): Promise<void> {
   process.send?.(ports);
 }
 
-interface Figure extends LoadFigure {
-  /** The server process's CPU time (user + system) per request answered in the measured run, µs. */
-  cpuMicros: number;
-}
+type Figure = ServerFigure;
 
-/** The server process's CPU time so far, µs. */
-function serverCpu(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once("message", (usage) => {
-      const { user, system } = usage as NodeJS.CpuUsage;
-      resolve(user + system);
-    });
-    child.send("cpu");
-  });
-}
-
-async function measure(
+/** One measured run of a route against the server child. */
+function measure(
   child: ChildProcess,
   name: string,
   options: Parameters<typeof measureLoad>[2],
   warmupSeconds: number,
 ): Promise<Figure> {
-  let before = 0;
-  const figure = await measureLoad(
-    name,
-    DURATION_SECONDS,
-    options,
-    async () => {
-      before = await serverCpu(child);
-    },
-    warmupSeconds,
-  );
-  const cpuMicros = (await serverCpu(child)) - before;
-  return { ...figure, cpuMicros: cpuMicros / Math.max(1, figure.requests) };
+  return measureServerLoad(child, name, DURATION_SECONDS, options, warmupSeconds);
 }
 
 /** One route's runs, one per round. */

@@ -1,4 +1,5 @@
 /** Load generation shared by the HTTP benchmarks: autocannon, a warm-up, then the measured run. */
+import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 
 export const CONNECTIONS = 50;
@@ -39,4 +40,66 @@ export async function measureLoad(
     failures: result.non2xx + result.errors + result.timeouts,
     requests: result.requests.total,
   };
+}
+
+/** A run of load against a server in a child process that answers "cpu" with its `process.cpuUsage()`. */
+export interface ServerFigure extends LoadFigure {
+  /** The server process's CPU time (user + system) per request answered in the measured run, µs. */
+  cpuMicros: number;
+}
+
+/** The server process's CPU time so far, µs. */
+function serverCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once("message", (usage) => {
+      const { user, system } = usage as NodeJS.CpuUsage;
+      resolve(user + system);
+    });
+    child.send("cpu");
+  });
+}
+
+/** `measureLoad` with the server's CPU time per request read around the measured run. */
+export async function measureServerLoad(
+  child: ChildProcess,
+  name: string,
+  seconds: number,
+  options: Parameters<typeof autocannon>[0],
+  warmupSeconds: number,
+): Promise<ServerFigure> {
+  let before = 0;
+  const figure = await measureLoad(
+    name,
+    seconds,
+    options,
+    async () => {
+      before = await serverCpu(child);
+    },
+    warmupSeconds,
+  );
+  const cpuMicros = (await serverCpu(child)) - before;
+  return { ...figure, cpuMicros: cpuMicros / Math.max(1, figure.requests) };
+}
+
+/** `seconds` of cached `POST /v2/` checks of `domain` with the key, on a service at `url`. */
+export function measureChecks(
+  name: string,
+  url: string,
+  secret: string,
+  domain: string,
+  seconds: number,
+  warmupSeconds: number,
+): Promise<LoadFigure> {
+  return measureLoad(
+    name,
+    seconds,
+    {
+      url: `${url}/v2/`,
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ domain }),
+    },
+    undefined,
+    warmupSeconds,
+  );
 }

@@ -168,6 +168,8 @@ async function main(): Promise<void> {
               RECORD_TTL: "1",
               LOG_LEVEL: "warn",
             };
+            // Only serve and migrate create a database; the CLI's other commands need one.
+            await output(mailrisk(["migrate"], env));
             const passes = await run(world.domains, env);
             const ratio = passes.second / passes.first;
             const label = `${path} on ${kind}, run ${attempt}`;

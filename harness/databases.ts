@@ -42,6 +42,26 @@ async function withAdminClient(work: (client: pg.Client) => Promise<void>): Prom
   }
 }
 
+/** How long a drop waits for the test's closed pools to leave before it forces them out. */
+const CONNECTIONS_GONE_MS = 2000;
+
+/**
+ * Waits until no connection to the database is left. A pool that was closed ends its
+ * connections without waiting for them; forced out by the drop, they would report
+ * "terminating connection due to administrator command" to nobody but stderr.
+ */
+async function connectionsGone(client: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + CONNECTIONS_GONE_MS;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ count: string }>(
+      "select count(*) from pg_stat_activity where datname = $1",
+      [name],
+    );
+    if (Number(rows[0]?.count ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = await mkdtemp(join(tmpdir(), "mailrisk-test-"));
@@ -62,9 +82,10 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     url: url.toString(),
     location: { dialect: "postgres", connectionString: url.toString() },
     drop: () =>
-      withAdminClient((client) =>
-        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined),
-      ),
+      withAdminClient(async (client) => {
+        await connectionsGone(client, name);
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
   };
 }
 

@@ -29,7 +29,7 @@ export interface ServiceProcess {
 
 export interface ServiceProcessOptions {
   workers: number;
-  /** The environment on top of this process's: DATABASE_URL, DNS_SERVERS, … (PORT defaults to 0, HOST to 127.0.0.1). */
+  /** The environment on top of this process's: DATABASE_URL, DNS_SERVERS, … (PORT defaults to 0, HOST to 127.0.0.1, LIST_SOURCES to off). */
   env: Record<string, string>;
 }
 
@@ -39,7 +39,15 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     ["--import", "tsx", "src/cli/main.ts", "serve", "--workers", String(options.workers)],
     {
       cwd: ROOT,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...options.env },
+      // No synced lists unless a test names its loopback sources: a test never fetches from the internet.
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        LOG_LEVEL: "info",
+        LIST_SOURCES: "off",
+        ...options.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

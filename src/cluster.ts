@@ -144,7 +144,7 @@ function supervise(count: number, logger: Logger): Promise<number> {
     slots.delete(worker.id);
     if (stopping || !slot) return;
     if (!slot.listened && !everyoneListened) {
-      logger.error({ pid: worker.process.pid, code, signal }, "a worker failed to start; stopping");
+      logger.error({ workerPid: worker.process.pid, code, signal }, "a worker failed to start; stopping");
       stop(1);
       return;
     }
@@ -152,7 +152,7 @@ function supervise(count: number, logger: Logger): Promise<number> {
     const crashes = stable ? 1 : slot.crashes + 1;
     const delayMs = restartDelayMs(crashes);
     logger.warn(
-      { pid: worker.process.pid, code, signal, restartInMs: delayMs },
+      { workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
       "a worker died; replacing it",
     );
     const timer = setTimeout(() => {

@@ -39,6 +39,65 @@ export interface ConfigEntry<T> {
   parse: Parser<T>;
 }
 
+/** An upstream list synced while the service runs (LIST_SOURCES). */
+export interface ListSource {
+  name: string;
+  url: string;
+}
+
+/**
+ * The published lists the bundled disposable list is built from, one per upstream
+ * project, named like the bundled package each one feeds (docs/data.md, "Synced lists").
+ */
+export const DEFAULT_LIST_SOURCES: readonly ListSource[] = [
+  {
+    name: "disposable-email-domains",
+    url: "https://raw.githubusercontent.com/ivolo/disposable-email-domains/master/index.json",
+  },
+  {
+    name: "disposable-email-domains-js",
+    url: "https://raw.githubusercontent.com/disposable-email-domains/disposable-email-domains/main/disposable_email_blocklist.conf",
+  },
+  {
+    name: "burner-email-providers",
+    url: "https://raw.githubusercontent.com/wesbos/burner-email-providers/master/emails.txt",
+  },
+  { name: "mailchecker", url: "https://raw.githubusercontent.com/FGRibreau/mailchecker/master/list.txt" },
+  {
+    name: "@dahoom/disposable-email",
+    url: "https://raw.githubusercontent.com/disposable/disposable-email-domains/master/domains.txt",
+  },
+];
+
+/** LIST_SOURCES: `name=url,…` with unique names and http(s) URLs; `off`: none. */
+const listSources: Parser<ListSource[]> = (raw, { variable }) => {
+  if (raw === null) return [...DEFAULT_LIST_SOURCES];
+  if (raw.toLowerCase() === "off") return [];
+  const sources: ListSource[] = [];
+  for (const item of raw.split(",")) {
+    const equals = item.indexOf("=");
+    const name = item.slice(0, equals).trim();
+    const url = item.slice(equals + 1).trim();
+    if (equals < 0 || !/^[\w@./-]+$/.test(name)) {
+      throw new ConfigError(
+        `${variable} takes name=url items (a name of letters, digits, @ . / _ -); got "${item.trim()}"`,
+      );
+    }
+    let protocol: string;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      throw new ConfigError(`${variable}: "${url}" of ${name} is not a URL`);
+    }
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new ConfigError(`${variable}: the URL of ${name} must be http or https; got "${url}"`);
+    }
+    if (sources.some((s) => s.name === name)) throw new ConfigError(`${variable} names ${name} twice`);
+    sources.push({ name, url });
+  }
+  return sources;
+};
+
 /** pino's levels, the values LOG_LEVEL takes. */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -181,7 +240,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     variable: "STATE_DIR",
     default: "`./var`",
     meaning:
-      "directory for runtime state, relative to the working directory: the default SQLite database and a refreshed RDAP bootstrap; created when first needed",
+      "directory for runtime state, relative to the working directory: the default SQLite database and a refreshed RDAP bootstrap; created when first needed (by the server or `mailrisk migrate`: every other `mailrisk` command refuses to create a database, so run them where the server runs, or set this or `DATABASE_URL`)",
     parse: (raw, { cwd }) => resolve(cwd, raw ?? "./var"),
   },
   database: {
@@ -208,7 +267,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     variable: "RECORD_TTL",
     default: "`86400` (1 day)",
     meaning:
-      "seconds (or `30m`, `12h`, `1d`) a cached record stays fresh; a record made during a temporary DNS failure stays fresh 60 s",
+      "seconds (or `30m`, `12h`, `1d`) a cached record stays fresh; a record made while any of its DNS look-ups failed for the time being (timeout, SERVFAIL, REFUSED) stays fresh 60 s",
     parse: duration(86_400),
   },
   negativeTtlSeconds: {
@@ -297,6 +356,27 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     meaning:
       "who may name the client in `X-Forwarded-For` (Fastify's `trustProxy`): `off` or `0` nobody (the client is the socket's peer); a number of proxy hops (1–100); or a comma list of IP addresses and CIDR ranges (`10.0.0.5,10.1.0.0/16`). The client address is what `PAGE_RATE_LIMIT` counts and the request log records: set it behind a reverse proxy, else every browser shares the proxy's limit ([deploy.md](deploy.md#2-n-instances-behind-a-reverse-proxy))",
     parse: trustProxy,
+  },
+  listSources: {
+    variable: "LIST_SOURCES",
+    default: `the ${DEFAULT_LIST_SOURCES.length} upstream projects the bundled list is built from ([data.md](data.md#synced-lists))`,
+    meaning:
+      "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's",
+    parse: listSources,
+  },
+  listSyncIntervalSeconds: {
+    variable: "LIST_SYNC_INTERVAL",
+    default: "`24h`",
+    meaning:
+      "how often a server syncs `LIST_SOURCES` (seconds, or `30m`, `24h`, `2s`; one instance fetches for all, under a lock in the database), or `off`: only `mailrisk lists update` and `POST /admin/lists/update` sync",
+    parse: (raw, context) => (raw?.toLowerCase() === "off" ? null : duration(86_400)(raw, context)),
+  },
+  webhookWatchDays: {
+    variable: "WEBHOOK_WATCH_DAYS",
+    default: "`30`",
+    meaning:
+      "a domain is watched by the webhooks while it was checked through the service within this many days (1–3650): a flip of its answered block status raises `domain.blocked` or `domain.unblocked` ([webhooks.md](webhooks.md))",
+    parse: integer(30, 1, 3650),
   },
   logLevel: {
     variable: "LOG_LEVEL",

@@ -3,7 +3,7 @@
  * default, meaning and parser are in CONFIG_TABLE (src/config-table.ts), from which the
  * docs table is generated; invalid values fail at start-up.
  */
-import { CONFIG_TABLE, type LogLevel } from "./config-table.js";
+import { CONFIG_TABLE, type ListSource, type LogLevel } from "./config-table.js";
 import type { WhoisServer } from "./registry/whois-servers.js";
 import type { DatabaseLocation } from "./store/database-url.js";
 
@@ -49,6 +49,12 @@ export interface Config {
   trustProxy: false | number | string[];
   /** LOG_LEVEL. */
   logLevel: LogLevel;
+  /** LIST_SOURCES: the upstream lists synced while the service runs; empty: none. */
+  listSources: ListSource[];
+  /** LIST_SYNC_INTERVAL in seconds; null: no scheduled sync. */
+  listSyncIntervalSeconds: number | null;
+  /** WEBHOOK_WATCH_DAYS. */
+  webhookWatchDays: number;
 }
 
 type Env = Record<string, string | undefined>;

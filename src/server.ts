@@ -4,6 +4,8 @@
  * (in-flight requests finish, background refreshes drain, the database closes).
  * `main.ts` (npm start) and `mailrisk serve` both come here.
  */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
@@ -13,7 +15,10 @@ import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { watchChanges } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
-import { openStore } from "./store/index.js";
+import { ListSchedule } from "./service/list-schedule.js";
+import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
+import { WebhookRedecider } from "./service/webhook-redecider.js";
+import { describeDatabase, openStore } from "./store/index.js";
 import type { KeysRepository, Store } from "./store/types.js";
 
 export interface ServerOptions {
@@ -25,6 +30,8 @@ export interface ServerOptions {
   prepared?: boolean;
   /** A cluster's worker: the primary serves METRICS_PORT and asks this process for its metrics. */
   clusterWorker?: boolean;
+  /** Tests: shorter webhook retries and polls than DELIVERY_TIMING. */
+  webhookTiming?: Partial<DeliveryTiming>;
 }
 
 export interface RunningServer {
@@ -89,7 +96,34 @@ async function serve(
 ): Promise<RunningServer> {
   if (!options.prepared) await prepare(store, options, logger);
   const checker = createChecker({ config, store, logger });
-  const metrics = createMetrics(checker);
+  const lists = new ListSchedule({
+    store,
+    sources: config.listSources,
+    intervalSeconds: config.listSyncIntervalSeconds,
+    logger,
+  });
+  if (config.listSources.length > 0) lists.start();
+  // Webhooks (docs/webhooks.md): the outbox is delivered by every server, flips found by re-deciding by one at a time.
+  const holder = `${hostname()} ${process.pid} ${randomBytes(4).toString("hex")}`;
+  const delivery = new WebhookDelivery({
+    webhooks: store.webhooks,
+    holder,
+    ...(options.webhookTiming ? { timing: options.webhookTiming } : {}),
+    onError: (error) => logger.warn({ err: error }, "could not deliver webhook events; retrying"),
+    onFailedAttempt: (event, failure, next) =>
+      logger.warn({ eventId: event.id, webhookId: event.webhookId, failure, next }, "webhook attempt failed"),
+  });
+  const redecider = new WebhookRedecider({
+    store,
+    target: checker,
+    watchDays: config.webhookWatchDays,
+    holder,
+    onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
+    onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
+  });
+  delivery.start();
+  redecider.start();
+  const metrics = createMetrics(checker, lists, delivery);
   // Changes of keys, plans, overrides and records, from anywhere, hold here within a second.
   const changes = watchChanges(store, checker, (error) =>
     logger.warn({ err: error }, "could not read the change signal; retrying"),
@@ -104,7 +138,9 @@ async function serve(
     trustProxy: config.trustProxy,
     pageRateLimit: config.pageRateLimit,
     bulkMaxItems: config.bulkMaxItems,
-    ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
+    ...(config.adminToken
+      ? { admin: { token: config.adminToken, store, changes, listSources: config.listSources } }
+      : {}),
   });
   let url: string;
   let metricsServer: MetricsServer | null = null;
@@ -121,7 +157,7 @@ async function serve(
       logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
     }
   } catch (error) {
-    await Promise.all([app.close(), changes.stop()]);
+    await Promise.all([app.close(), changes.stop(), lists.stop(), delivery.stop(), redecider.stop()]);
     throw error;
   }
   const housekeeping = startHousekeeping({
@@ -136,7 +172,13 @@ async function serve(
     close() {
       closing ??= (async () => {
         await Promise.all([app.close(), metricsServer?.close()]);
-        await Promise.all([housekeeping.stop(), changes.stop()]);
+        await Promise.all([
+          housekeeping.stop(),
+          changes.stop(),
+          lists.stop(),
+          delivery.stop(),
+          redecider.stop(),
+        ]);
         await checker.drain();
         await store.close();
       })();
@@ -150,6 +192,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const store = await openStore(config.database, {
     onIdleError: (error) => logger.warn({ err: error }, "database connection lost while idle"),
   });
+  // The CLI names its database too (--verbose): the two can be compared.
+  logger.info({ database: describeDatabase(config.database) }, "database opened");
   try {
     return await serve(store, config, options, logger);
   } catch (error) {

@@ -79,6 +79,13 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       // A worker killed outright is replaced; the port keeps answering meanwhile.
       process.kill(pids[0] as number, "SIGKILL");
       await service.waitFor(/a worker died; replacing it/);
+      // One "pid" key, the primary's (pino's own); the dead worker's is `workerPid`.
+      const died = service
+        .output()
+        .split("\n")
+        .find((line) => line.includes("a worker died")) as string;
+      expect(died.match(/"pid":/g)).toHaveLength(1);
+      expect(JSON.parse(died)).toMatchObject({ pid: service.child.pid, workerPid: pids[0] });
       expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
       await service.waitFor(() => service.listeningPids().length === 3);
 

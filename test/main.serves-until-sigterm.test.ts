@@ -41,3 +41,18 @@ it("starts from the environment, prints the first key, and exits 0 on SIGTERM", 
   expect(await exited).toBe(0);
   expect(output).toContain("shutting down");
 });
+
+it("names the cause when the database cannot be reached at start, and exits 1", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    env: { ...process.env, DATABASE_URL: "postgres://mailrisk:secret@127.0.0.1:1/mailrisk", PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/^mailrisk: the database is unavailable: connect ECONNREFUSED 127\.0\.0\.1:1/);
+  expect(stderr).not.toContain("secret");
+}, 30_000);

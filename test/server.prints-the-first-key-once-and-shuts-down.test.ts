@@ -24,6 +24,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 async function start() {
   const config = loadConfig({
+    LIST_SOURCES: "off",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     HOST: "127.0.0.1",
     PORT: "0",
@@ -76,6 +77,7 @@ it("serves the admin API when ADMIN_TOKEN is set, and refuses to start with a sh
   expect(() => loadConfig({ ADMIN_TOKEN: "too-short" })).toThrow(/at least 32 characters/);
   const token = "t".repeat(32);
   const config = loadConfig({
+    LIST_SOURCES: "off",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     PORT: "0",
     DNS_SERVERS: "127.0.0.1:9",

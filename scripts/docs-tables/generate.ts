@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { COMMANDS, commandUsage } from "../../src/cli/commands.js";
 import { CONFIG_TABLE } from "../../src/config-table.js";
+import { EVIDENCE_EXAMPLES, EvidenceItemSchema } from "../../src/core/evidence.js";
 import {
   BLOCK_THRESHOLD,
   FIXED_ROWS,
@@ -44,13 +45,14 @@ const SOURCES = {
   config: { file: "src/config-table.ts", table: configTable },
   cli: { file: "src/cli/commands.ts", table: cliTable },
   verdicts: { file: "src/core/verdict.ts", table: verdictTable },
+  evidence: { file: "src/core/evidence.ts", table: evidenceTable },
 } as const;
 
 type TableName = keyof typeof SOURCES;
 
 /** Each docs file with the tables generated into it. */
 const GENERATED_FILES: Readonly<Record<string, readonly TableName[]>> = {
-  "docs/api.md": ["verdicts", "cli", "config"],
+  "docs/api.md": ["verdicts", "evidence", "cli", "config"],
   "docs/verdicts.md": ["verdicts"],
 };
 
@@ -122,6 +124,31 @@ function verdictTable(): string {
       return [row.row, row.when, valid, block, row.risk, text, reason];
     }),
   );
+}
+
+/** Every kind of evidence item with its fields, then the example of each kind as the engine gives it. */
+function evidenceTable(): string {
+  const common = new Set(["kind", "detail", "risk"]);
+  const rows = EvidenceItemSchema.anyOf.map((schema) => {
+    const kind = String(schema.properties.kind.const);
+    const fields = Object.keys(schema.properties)
+      .filter((field) => !common.has(field))
+      .map(code);
+    return [code(kind), (schema as { description?: string }).description ?? "", fields.join(", ")];
+  });
+  const examples = Object.entries(EVIDENCE_EXAMPLES).map(
+    ([kind, { input, item }]) =>
+      `${code(kind)}, checking ${code(input)}:
+
+\`\`\`json
+${JSON.stringify(item)}
+\`\`\``,
+  );
+  return [
+    markdownTable(["kind", "what it says", "its fields besides `kind`, `detail` and `risk`"], rows),
+    "One example of each kind, as the engine answers the input named in the test zones (`test/fixtures/zones/engine.json`; the override after `overrides add deny example-selfhosted.test --note chargebacks`, the age for a domain registered 3 days before; the tests hold each to the engine):",
+    ...examples,
+  ].join("\n\n");
 }
 
 /** A generated block: a note naming its source, then the table. */

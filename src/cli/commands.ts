@@ -25,6 +25,8 @@ export interface Command {
   name: string;
   load: () => Promise<CommandRun>;
   forms: readonly CommandForm[];
+  /** It may create a new SQLite database (serve, migrate); every other command refuses to (src/cli/context.ts). */
+  createsDatabase?: boolean;
 }
 
 /** How a form is written after `mailrisk`. */
@@ -37,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "serve",
     load: async () => (await import("./serve.js")).run,
+    createsDatabase: true,
     forms: [
       {
         args: "[--workers N]",
@@ -55,15 +58,15 @@ export const COMMANDS: readonly Command[] = [
         args: "<email-or-domain|->… [--json] [--only block|allow] [--concurrency N] [--progress]",
         summary: "check emails or domains; - reads one per line from stdin",
         details:
-          "checks inputs (with `@` an email, else a domain); `-` reads one input per line from stdin (at most once; a blank line is an input, rejected with `missing_input`); `--` ends the options (for an input that starts with `-`). Inputs are checked as they arrive, concurrently (default 16, 1–1024); each result is written in input order as soon as it is ready, so memory stays flat on any length. Default output: a table (`input, valid, block, risk, reason, mx_host, provider`). `--json`: one line per input (JSON Lines): `input` as given, then the full record, or for a bad input the §5 problem object (RFC 9457), and the run goes on. `--only block` keeps blocked and rejected inputs, `--only allow` the others. Progress (count, rate, ETA, block/allow/invalid tally) and a summary go to stderr when it is a terminal, or with `--progress`; otherwise stderr stays silent. A reader that goes away (`| head`) ends the run quietly with 0. Uses the server's configuration and record cache (database), and never answers a stale record ([cleaning.md](cleaning.md))",
+          "checks inputs (with `@` an email, else a domain); `-` reads one input per line from stdin (at most once; a blank line is an input, rejected with `missing_input`); `--` ends the options (for an input that starts with `-`). Inputs are checked as they arrive, concurrently (default 16, 1–1024); each result is written in input order as soon as it is ready, so memory stays flat on any length. Default output: a table (`input, valid, block, risk, reason, mx_host, provider`): fitted to its cells when the inputs are arguments; read from stdin, written row by row in fixed columns, a cell too wide cut with `…` (`--json` has every value whole). `--json`: one line per input (JSON Lines): `input` as given, then the full record, or for a bad input the §5 problem object (RFC 9457), and the run goes on. `--only block` keeps blocked and rejected inputs, `--only allow` the others. Progress (count, rate, ETA, block/allow/invalid tally) and a summary go to stderr when it is a terminal, or with `--progress`; otherwise stderr stays silent. A reader that goes away (`| head`) ends the run quietly with 0. Uses the server's configuration and record cache (database), and never answers a stale record ([cleaning.md](cleaning.md))",
         exitCodes: "0 all checked, 1 any rejected, 2 usage",
       },
       {
-        args: "--csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--only block|allow] [--concurrency N] [--progress]",
+        args: "--csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--encoding E] [--only block|allow] [--concurrency N] [--progress]",
         summary: "clean a CSV: the same rows with result columns appended",
         details:
-          "reads a CSV with a header row (RFC 4180; BOM, CRLF or LF) from FILE or stdin; the address column is `--column` (a header name, or a 1-based number), else the first header named `email`, `e-mail`, `email address`, `mail`, `mail address`, `user email`, `contact email`, `address` or `domain` (case, spaces, `-`, `_`, `.` ignored). Writes the same CSV — every original cell as read, short rows padded, BOM and line ending kept — with the result columns `mr_valid`, `mr_block`, `mr_risk`, `mr_reason`, `mr_domain`, `mr_disposable`, `mr_role`, `mr_free`, `mr_typo`, `mr_mx_host`, `mr_provider` ([cleaning.md](cleaning.md)); a cell that is no address keeps its row and gets `mr_valid` false, `mr_block` true and `<code>: <detail>` in `mr_reason`. The other options as above",
-        exitCodes: "0 all checked, 1 any rejected or the CSV unreadable, 2 usage",
+          "reads a CSV with a header row (RFC 4180; BOM, CRLF or LF) from FILE or stdin; the address column is `--column` (a header name, or a 1-based number), else the first header named `email`, `e-mail`, `email address`, `mail`, `mail address`, `user email`, `contact email`, `address` or `domain` (case, spaces, `-`, `_`, `.` ignored). The delimiter is `--delimiter` (one character, or `tab`), else sniffed from the first lines among `,` `;` tab `|` and named on stderr. The input is UTF-8 (UTF-16 with a BOM is read as such); `--encoding latin1`, `windows-1252` or `utf-16` reads another; UTF-8 that is not valid is refused with its line. Writes the same CSV in UTF-8 — every original cell as read, BOM and line ending kept, a cell quoted when it holds the delimiter, a quote, CR or LF — with the result columns `mr_valid`, `mr_block`, `mr_risk`, `mr_reason`, `mr_domain`, `mr_disposable`, `mr_role`, `mr_free`, `mr_typo`, `mr_mx_host`, `mr_provider` ([cleaning.md](cleaning.md)); a cell that is no address keeps its row and gets `mr_valid` false, `mr_block` true and `<code>: <detail>` in `mr_reason`; a row with more or fewer cells than the header is kept as many cells wide as the header (padded, or its extra cells joined in its last), not checked, and gets `wrong_cell_count: …` in `mr_reason`. A CSV that cannot be read (not its encoding, a quote never closed) stops the run: a FILE is read through first, so nothing is written; stdin's output ends after whole rows. The other options as above",
+        exitCodes: "0 all checked, 1 any row rejected, 2 usage or a CSV that cannot be read",
       },
     ],
   },
@@ -128,6 +131,13 @@ export const COMMANDS: readonly Command[] = [
         details: 'lists plans; `--json`: array of `{"name","quota","period_days"}`',
         exitCodes: "0, 2 usage",
       },
+      {
+        args: "delete <name>",
+        summary: "delete a plan that no key uses",
+        details:
+          "deletes a plan; refused while any key uses it, a revoked one included (move them first with `keys set-plan`)",
+        exitCodes: "0, 1 unknown plan or keys use it, 2 usage",
+      },
     ],
   },
   {
@@ -146,6 +156,34 @@ export const COMMANDS: readonly Command[] = [
         summary: "drop every cached record",
         details: "deletes every cached record, as above",
         exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "lists",
+    load: async () => (await import("./lists.js")).run,
+    forms: [
+      {
+        args: "update [--json]",
+        summary: "sync the upstream disposable lists of LIST_SOURCES now",
+        details:
+          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 %, is empty, not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Running servers take an accepted version within a second. One process syncs at a time (a lock in the database)",
+        exitCodes:
+          "0 every source fetched and judged, 1 a source failed (the others applied) or another process is syncing, 2 usage",
+      },
+      {
+        args: "status [--json]",
+        summary: "each synced source: URL, last attempt and success, entries, version, age, last error",
+        details:
+          "each source of `LIST_SOURCES` (and each with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list",
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "rollback [<source>]",
+        summary: "return a synced source (default: every one) to its previous version",
+        details:
+          "puts the previous accepted version of the source (of every source, without one) back in force; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
+        exitCodes: "0, 1 nothing to return to, 2 usage",
       },
     ],
   },
@@ -182,6 +220,33 @@ export const COMMANDS: readonly Command[] = [
     ],
   },
   {
+    name: "reports",
+    load: async () => (await import("./reports.js")).run,
+    forms: [
+      {
+        args: "list [--status open|accepted|rejected] [--limit N] [--json]",
+        summary: "reports of wrong answers, each beside today's answer and its evidence",
+        details:
+          "the reports keys filed of answers they expected otherwise (§3.5), `open` by default: open ones first by how many distinct keys reported the same domain, then oldest first; accepted and rejected ones newest review first; at most `--limit` (1–1,000, default 100). Each with today's answer for its domain and the evidence behind it (§4.3). `--json`: the admin API's `GET /admin/reports` body",
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "accept <id> [--note T]",
+        summary: "accept a report: set the allow or deny override it asks for",
+        details:
+          "sets the domain's `allow` (the report expected allow) or `deny` (expected block) override with the report's id and the note in the override's note, and closes the report and every open report of the domain expecting the same answer; running servers take the override within a second (§10)",
+        exitCodes: "0, 1 unknown report or reviewed already, 2 usage",
+      },
+      {
+        args: "reject <id> [--note T]",
+        summary: "reject a report; the answer stays",
+        details:
+          "closes the report, and every open report of the domain expecting the same answer, as rejected; its key reads the status with `GET /v2/reports/{id}`",
+        exitCodes: "0, 1 unknown report or reviewed already, 2 usage",
+      },
+    ],
+  },
+  {
     name: "infra",
     load: async () => (await import("./infra.js")).run,
     forms: [
@@ -195,8 +260,41 @@ export const COMMANDS: readonly Command[] = [
     ],
   },
   {
+    name: "webhooks",
+    load: async () => (await import("./webhooks.js")).run,
+    forms: [
+      {
+        args: "add <url> [--events domain.blocked,domain.unblocked] [--secret S] [--json]",
+        summary: "send block status flips of watched domains to a URL",
+        details:
+          'subscribes an http(s) URL to flips of watched domains\' answered block status (default both events); without `--secret` a 32-byte secret is generated and shown once (a given one has at least 16 characters). Events are signed with it, retried for 24 h and never follow a redirect ([webhooks.md](webhooks.md)); `--json`: `{"id","url","events","created_at"}` with `"secret"` when generated',
+        exitCodes: "0, 2 usage or invalid URL or events",
+      },
+      {
+        args: "list [--json]",
+        summary: "list webhooks, never their secrets",
+        details: 'lists webhooks, never secrets; `--json`: array of `{"id","url","events","created_at"}`',
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "remove <id>",
+        summary: "remove a webhook with its events",
+        details: "removes a webhook, its pending and past events and their attempts",
+        exitCodes: "0, 1 unknown webhook, 2 usage",
+      },
+      {
+        args: "deliveries [<id>] [--json]",
+        summary: "the latest events with their attempts, status codes and next try",
+        details:
+          "the latest 100 events (of one webhook, or all), newest first: type, domain, status (`pending`, `delivered`, `failed`), each attempt's status code or error, and the next try; `--json`: the body of `GET /admin/webhooks/deliveries`",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
     name: "migrate",
     load: async () => (await import("./migrate.js")).run,
+    createsDatabase: true,
     forms: [
       {
         args: "",

@@ -11,9 +11,10 @@ import type { InfrastructureSummary } from "../store/types.js";
 import { parseArguments, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
+import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
-const USAGE = "usage: mailrisk infra list [--all] [--json]";
+const USAGE = usageOf("infra");
 
 function state(summary: InfrastructureSummary, never: ReadonlySet<string>): string {
   if (never.has(`${summary.kind} ${summary.value}`)) return "never disposable (operator)";
@@ -23,7 +24,10 @@ function state(summary: InfrastructureSummary, never: ReadonlySet<string>): stri
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = args;
-  if (command !== "list") return usageError(ctx, "infra needs the command list", USAGE);
+  if (command !== "list") {
+    const got = command === undefined ? "" : ` (got "${command}")`;
+    return usageError(ctx, `infra needs the command list${got}`, USAGE);
+  }
   const result = parseArguments({
     args: rest,
     options: { all: { type: "boolean" }, json: { type: "boolean" } },

@@ -11,13 +11,10 @@ import type { KeyUsage } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
+import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
-const USAGE = `usage: mailrisk keys create --plan P [--name N] [--json]
-       mailrisk keys list [--json]
-       mailrisk keys show <id> [--json]
-       mailrisk keys set-plan <id> <plan>
-       mailrisk keys revoke <id>`;
+const USAGE = usageOf("keys");
 
 async function create(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({
@@ -25,9 +22,15 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
     options: { plan: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
     allowPositionals: false,
   });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usageOf("keys", "create"));
   const { plan, name, json } = result.parsed.values;
-  if (plan === undefined) return usageError(ctx, "keys create needs --plan", USAGE);
+  if (plan === undefined) {
+    return usageError(
+      ctx,
+      'keys create needs --plan P (see "mailrisk plans list")',
+      usageOf("keys", "create"),
+    );
+  }
   try {
     const { key, secret } = await withStore(ctx, (store) =>
       store.keys.createKey({ plan, name: name ?? null, now: new Date() }),
@@ -51,7 +54,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
 
 async function list(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usageOf("keys", "list"));
   const keys = await withStore(ctx, (store) => store.keys.listKeys());
   if (result.parsed.values.json) {
     ctx.stdout.write(`${JSON.stringify(keys.map(keyJson))}\n`);
@@ -93,12 +96,16 @@ function usageText({ key, plan, current, periods }: KeyUsage): string {
 }
 
 /** Exactly one positional argument, or a usage error (exit 2). */
-function oneId(args: string[], options: { json?: { type: "boolean" } }, what: string, ctx: CliContext) {
+function oneId(args: string[], options: { json?: { type: "boolean" } }, sub: string, ctx: CliContext) {
+  const usage = usageOf("keys", sub);
   const result = parseArguments({ args, options, allowPositionals: true });
-  if (!result.ok) return { code: usageError(ctx, result.message, USAGE) };
+  if (!result.ok) return { code: usageError(ctx, result.message, usage) };
   const [id, ...extra] = result.parsed.positionals;
-  if (id === undefined || extra.length > 0)
-    return { code: usageError(ctx, `${what} needs exactly one key id`, USAGE) };
+  if (id === undefined)
+    return { code: usageError(ctx, `keys ${sub} needs a key id (see "mailrisk keys list")`, usage) };
+  if (extra.length > 0) {
+    return { code: usageError(ctx, `keys ${sub} takes one key id; "${extra.join(" ")}" is too much`, usage) };
+  }
   return { id, json: result.parsed.values.json === true };
 }
 
@@ -108,7 +115,7 @@ function unknownKey(ctx: CliContext, id: string): number {
 }
 
 async function show(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = oneId(args, { json: { type: "boolean" } }, "keys show", ctx);
+  const parsed = oneId(args, { json: { type: "boolean" } }, "show", ctx);
   if (parsed.id === undefined) return parsed.code;
   const usage = await withStore(ctx, (store) => store.usage.keyUsage(parsed.id, new Date()));
   if (!usage) return unknownKey(ctx, parsed.id);
@@ -117,11 +124,18 @@ async function show(args: string[], ctx: CliContext): Promise<number> {
 }
 
 async function setPlan(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("keys", "set-plan");
   const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usage);
   const [id, plan, ...extra] = result.parsed.positionals;
-  if (id === undefined || plan === undefined || extra.length > 0) {
-    return usageError(ctx, "keys set-plan needs a key id and a plan", USAGE);
+  if (id === undefined) return usageError(ctx, "keys set-plan needs a key id and a plan", usage);
+  if (plan === undefined) return usageError(ctx, `keys set-plan needs the plan to move ${id} to`, usage);
+  if (extra.length > 0) {
+    return usageError(
+      ctx,
+      `keys set-plan takes a key id and a plan; "${extra.join(" ")}" is too much`,
+      usage,
+    );
   }
   try {
     const key = await withStore(ctx, (store) => store.keys.setKeyPlan(id, plan));
@@ -136,7 +150,7 @@ async function setPlan(args: string[], ctx: CliContext): Promise<number> {
 }
 
 async function revoke(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = oneId(args, {}, "keys revoke", ctx);
+  const parsed = oneId(args, {}, "revoke", ctx);
   if (parsed.id === undefined) return parsed.code;
   if (!(await withStore(ctx, (store) => store.keys.revokeKey(parsed.id, new Date())))) {
     return unknownKey(ctx, parsed.id);

@@ -1,8 +1,9 @@
 /** `mailrisk migrate` (docs/api.md §9): applies pending database migrations. */
 import { parseArguments, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
+import { usageOf } from "./usage.js";
 
-const USAGE = "usage: mailrisk migrate";
+const USAGE = usageOf("migrate");
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const parsed = parseArguments({ args, options: {}, allowPositionals: false });

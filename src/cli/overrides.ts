@@ -15,12 +15,10 @@ import type { Override } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
+import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
-const USAGE = `usage: mailrisk overrides add allow|deny <domain> [--note T]
-       mailrisk overrides add never-disposable mx-host|mx-ip|ns <value> [--note T]
-       mailrisk overrides remove <domain> | mailrisk overrides remove mx-host|mx-ip|ns <value>
-       mailrisk overrides list [--json]`;
+const USAGE = usageOf("overrides");
 
 const INFRASTRUCTURE: Record<string, OverrideKind> = { "mx-host": "mx_host", "mx-ip": "mx_ip", ns: "ns" };
 
@@ -29,8 +27,10 @@ type Target = { ok: true; kind: OverrideKind; value: string } | { ok: false; mes
 /** `<domain>` or `mx-host|mx-ip|ns <value>`, normalised as the check sees them. */
 function target(words: readonly string[]): Target {
   const [first, second, ...extra] = words;
-  if (first === undefined || extra.length > 0)
-    return { ok: false, message: "expected a domain or a kind and a value" };
+  if (first === undefined)
+    return { ok: false, message: "needs a domain, or mx-host, mx-ip or ns and a value" };
+  if (extra.length > 0)
+    return { ok: false, message: `"${extra.join(" ")}" is too much after ${first} ${second}` };
   const kind = INFRASTRUCTURE[first];
   if (kind !== undefined) {
     if (second === undefined) return { ok: false, message: `${first} needs a value` };
@@ -53,20 +53,23 @@ export function overrideRow(override: Override): string[] {
 }
 
 async function add(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("overrides", "add");
   const result = parseArguments({ args, options: { note: { type: "string" } }, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usage);
   const [verb, ...rest] = result.parsed.positionals;
   const action: OverrideAction | undefined =
     verb === "allow" || verb === "deny" ? verb : verb === "never-disposable" ? "never_disposable" : undefined;
-  if (action === undefined)
-    return usageError(ctx, "overrides add needs allow, deny or never-disposable", USAGE);
+  if (action === undefined) {
+    const got = verb === undefined ? "" : ` (got "${verb}")`;
+    return usageError(ctx, `overrides add needs allow, deny or never-disposable${got}`, usage);
+  }
   const what = target(rest);
-  if (!what.ok) return usageError(ctx, what.message, USAGE);
+  if (!what.ok) return usageError(ctx, `overrides add ${verb} ${what.message}`, usage);
   if ((what.kind === "domain") !== (action !== "never_disposable")) {
     return usageError(
       ctx,
       "allow and deny take a domain; never-disposable takes mx-host, mx-ip or ns",
-      USAGE,
+      usage,
     );
   }
   const override: Override = {
@@ -82,10 +85,11 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
 }
 
 async function remove(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("overrides", "remove");
   const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usage);
   const what = target(result.parsed.positionals);
-  if (!what.ok) return usageError(ctx, what.message, USAGE);
+  if (!what.ok) return usageError(ctx, `overrides remove ${what.message}`, usage);
   const removed = await withStore(ctx, (store) => store.overrides.removeOverride(what.kind, what.value));
   if (!removed) {
     ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
@@ -97,7 +101,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
 
 async function list(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  if (!result.ok) return usageError(ctx, result.message, usageOf("overrides", "list"));
   const overrides = await withStore(ctx, (store) => store.overrides.listOverrides());
   if (result.parsed.values.json) {
     ctx.stdout.write(`${JSON.stringify(overrides.map(overrideJson))}\n`);

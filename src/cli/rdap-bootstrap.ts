@@ -7,7 +7,6 @@
  * Exit code 0 when written, 1 when the download or its shape failed, 2 on usage errors.
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import type { Config } from "../config.js";
 import { stateRdapBootstrapFile } from "../data/registry-files.js";
 import {
@@ -15,8 +14,10 @@ import {
   parseRdapBootstrapFile,
   type RdapBootstrapFile,
 } from "../registry/rdap-bootstrap.js";
+import { EXIT_USAGE, parseArguments } from "./arguments.js";
+import { usageOf } from "./usage.js";
 
-const USAGE = "usage: mailrisk rdap-bootstrap update [--url URL] [--out FILE]";
+const USAGE = usageOf("rdap-bootstrap");
 const IANA_URL = "https://data.iana.org/rdap/dns.json";
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 const OPTIONS = { url: { type: "string" }, out: { type: "string" } } as const;
@@ -43,16 +44,16 @@ async function download(url: string): Promise<RdapBootstrapFile> {
 }
 
 export async function run(args: string[], io: RdapBootstrapIo): Promise<number> {
-  let parsed: { values: { url?: string; out?: string }; positionals: string[] };
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
-  } catch (error) {
-    io.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
+  const result = parseArguments({ args, options: OPTIONS, allowPositionals: true });
+  if (!result.ok) {
+    io.stderr.write(`mailrisk: ${result.message}\n${USAGE}\n`);
+    return EXIT_USAGE;
   }
+  const parsed = result.parsed;
   if (parsed.positionals.length !== 1 || parsed.positionals[0] !== "update") {
-    io.stderr.write(`${USAGE}\n`);
-    return 2;
+    const got = parsed.positionals.length === 0 ? "" : ` (got "${parsed.positionals.join(" ")}")`;
+    io.stderr.write(`mailrisk: rdap-bootstrap needs the command update${got}\n${USAGE}\n`);
+    return EXIT_USAGE;
   }
   const url = parsed.values.url ?? IANA_URL;
   const out = parsed.values.out ?? io.config.rdapBootstrapFile ?? stateRdapBootstrapFile(io.config.stateDir);

@@ -7,18 +7,26 @@
 import { parseDomain } from "../core/input.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
+import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
-const USAGE = `usage: mailrisk records purge <domain>…
-       mailrisk records purge --all`;
+const USAGE = usageOf("records");
 
 async function purge(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { all: { type: "boolean" } }, allowPositionals: true });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const all = result.parsed.values.all === true;
   const inputs = result.parsed.positionals;
-  if (all === inputs.length > 0)
-    return usageError(ctx, "records purge needs domains or --all, not both", USAGE);
+  if (!all && inputs.length === 0) {
+    return usageError(ctx, "records purge needs the domains to purge, or --all for every record", USAGE);
+  }
+  if (all && inputs.length > 0) {
+    return usageError(
+      ctx,
+      `records purge takes domains or --all, not both (got --all and ${inputs.join(" ")})`,
+      USAGE,
+    );
+  }
   const domains: string[] = [];
   for (const input of inputs) {
     const parsed = parseDomain(input);

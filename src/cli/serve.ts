@@ -5,9 +5,9 @@
 import { defaultWorkerCount, runCluster } from "../cluster.js";
 import { parseArguments, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
+import { usageOf } from "./usage.js";
 
-const USAGE =
-  "usage: mailrisk serve [--workers N]   (N ≥ 1, default: the number of cores; configure with HOST, PORT, …)";
+const USAGE = usageOf("serve");
 const MAX_WORKERS = 256;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -18,5 +18,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (workers === undefined || workers < 1 || workers > MAX_WORKERS) {
     return usageError(ctx, `serve: --workers must be a whole number from 1 to ${MAX_WORKERS}`, USAGE);
   }
+  ctx.announceDatabase?.();
   return runCluster(ctx.config, { workers, stdout: ctx.stdout });
 }

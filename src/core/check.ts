@@ -10,6 +10,8 @@
 import { type DomainAgeLookup, domainAgeFields } from "./age.js";
 import { CATEGORIES, hasCategory, PRECEDENCE } from "./categories.js";
 import type { DnsResolver } from "./dns.js";
+import type { EvidenceItem } from "./evidence.js";
+import { explainAddress, explainDomain } from "./explain.js";
 import { gatherSignals, type SignalSources, type Signals } from "./gathered-signals.js";
 import type { ParsedInput } from "./input.js";
 import type { Evidence, LearnedInfrastructure } from "./learned.js";
@@ -139,6 +141,24 @@ export interface DomainCheck {
   heaviest: SoftSignal | null;
   /** What the look-up saw of the domain's mail infrastructure, for learning. */
   evidence?: Evidence;
+  /**
+   * The evidence behind the answer (docs/api.md §4.3), made from the same signals and
+   * basis when first asked and then kept: never made on an answer that does not ask.
+   */
+  explain(): readonly EvidenceItem[];
+}
+
+/** `make()` once, when first asked; what it was made from is let go then. */
+function once<T>(make: () => T): () => T {
+  let maker: (() => T) | undefined = make;
+  let made: T | undefined;
+  return () => {
+    if (maker !== undefined) {
+      made = maker();
+      maker = undefined;
+    }
+    return made as T;
+  };
 }
 
 /**
@@ -152,7 +172,12 @@ export interface DomainFacts {
 }
 
 /** The domain's check from its signals (pure; `now` stamps the record and ages the domain). */
-function checkSignals(signals: Signals, now: Date): DomainCheck {
+function checkSignals(
+  signals: Signals,
+  sources: SignalSources,
+  answered: MailRouting,
+  now: Date,
+): DomainCheck {
   const basis = verdictBasis(signals, now);
   const verdict = decide(basis);
   return {
@@ -160,6 +185,9 @@ function checkSignals(signals: Signals, now: Date): DomainCheck {
     status: verdict.status,
     heaviest: basis.row === null ? basis.soft.heaviest : null,
     evidence: signals.evidence,
+    explain: once(() =>
+      explainDomain({ signals, basis, risk: verdict.risk, sources, answered: answered.status, now }),
+    ),
   };
 }
 
@@ -172,6 +200,8 @@ export function decideDomain(
 ): DomainCheck {
   return checkSignals(
     gatherSignals(sources, { domain, ...suffixFacts(domain) }, facts.routing, facts.createdAt),
+    sources,
+    facts.routing,
     now,
   );
 }
@@ -230,9 +260,13 @@ export function forAddress(domain: DomainCheck, input: ParsedInput, lists: Domai
   }
   if (address === NOTHING_WEIGHED) return domain;
   const { status, valid, block, risk, text, reason } = decide(domainBasis(domain), address);
+  const domainRisk = domain.record.risk;
   return {
     record: { ...domain.record, ...flags, valid, block, risk, text, reason },
     status,
     heaviest: heavier(domain.heaviest, address.heaviest),
+    explain: once(() =>
+      explainAddress(domain.explain(), domainRisk, risk, flags.is_role_based_email === true),
+    ),
   };
 }

@@ -55,9 +55,11 @@ export class BundledDomainLists implements DomainLists {
    */
   private readonly names = new Map<string, NameEntry>();
   private readonly hosts = new Map<string, HostFacts>();
+  private readonly since: ReadonlyMap<string, ReadonlyMap<string, number>>;
 
   constructor(data: DomainListData) {
     this.popular = Object.freeze([...data.popular]);
+    this.since = data.listedSince ?? new Map();
     this.disposableSources = data.disposable;
     this.mxProviders = new Map(data.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));
     this.parkingHosts = new Map(data.parkingHosts.map((e) => [e.entry, e.name]));
@@ -141,6 +143,11 @@ export class BundledDomainLists implements DomainLists {
 
   disposable(domain: string, baseDomain: string): DomainMatch | undefined {
     return this.domainFacts(domain, baseDomain).disposable;
+  }
+
+  listedSince(entry: string, source: string): Date | null {
+    const at = this.since.get(source)?.get(entry);
+    return at === undefined ? null : new Date(at);
   }
 
   mxProvider(mxHost: string): MxProvider | undefined {

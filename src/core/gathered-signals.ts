@@ -19,10 +19,20 @@ import { neverReceivesMail } from "./reserved-names.js";
 import type { TypoIndex } from "./typo.js";
 
 export interface DisposableHint {
-  /** What was seen, e.g. `MX mx1.mailinator.com`. */
-  evidence: string;
+  /** What kind of infrastructure was seen: an MX host, an MX host's address, a name server. */
+  kind: InfrastructureKind;
+  /** The host name or address seen, e.g. `mx1.mailinator.com`. */
+  value: string;
+  /** Learnt from traffic (src/core/learned.ts), rather than curated infrastructure or a listed host. */
+  learnt: boolean;
   /** The disposable service's domain or name. */
   provider: string;
+}
+
+/** Where a parked domain meets its parking service: a name server, an MX host, or one of its own addresses. */
+export interface ParkedOn {
+  kind: "ns" | "mx_host" | "address";
+  value: string;
 }
 
 export interface Signals {
@@ -40,6 +50,8 @@ export interface Signals {
   selfHosted: boolean;
   /** Parking service name, when NS, MX or address points at one. */
   parking: string | undefined;
+  /** The name server, MX host or address that points at the parking service. */
+  parkedOn?: ParkedOn;
   /** MX records exist but none of their hosts resolves to an address. */
   mxUnresolvable: boolean;
   typos: string[];
@@ -89,23 +101,23 @@ function disposableHints(
   learned: LearnedInfrastructure,
 ): DisposableHint[] {
   const hints: DisposableHint[] = [];
-  for (const [kind, seen, infra] of [
-    ["MX", mx, "mx_host"],
-    ["NS", ns, "ns"],
+  for (const [seen, kind] of [
+    [mx, "mx_host"],
+    [ns, "ns"],
   ] as const) {
     const providers: string[] = [];
     for (const { host, facts } of seen) {
       const provider = facts.disposableService;
       if (provider === undefined || facts.baseDomain === baseDomain || providers.includes(provider)) continue;
-      if (learned.neverDisposable(infra, host)) continue;
+      if (learned.neverDisposable(kind, host)) continue;
       providers.push(provider);
-      hints.push({ evidence: `${kind} ${host}`, provider });
+      hints.push({ kind, value: host, learnt: false, provider });
     }
   }
   if (evidence === undefined || learned === NOTHING_LEARNED) return hints;
-  learnedHint(hints, "mx_host", evidence.mxHosts, learned, "MX host");
-  learnedHint(hints, "mx_ip", evidence.mxIps, learned, "MX address");
-  if (hints.length > 0) learnedHint(hints, "ns", evidence.nameServers, learned, "NS");
+  learnedHint(hints, "mx_host", evidence.mxHosts, learned);
+  learnedHint(hints, "mx_ip", evidence.mxIps, learned);
+  if (hints.length > 0) learnedHint(hints, "ns", evidence.nameServers, learned);
   return hints;
 }
 
@@ -115,12 +127,11 @@ function learnedHint(
   kind: InfrastructureKind,
   values: readonly string[],
   learned: LearnedInfrastructure,
-  label: string,
 ): void {
   for (const value of values) {
     const provider = learned.disposableService(kind, value);
     if (provider === undefined) continue;
-    hints.push({ evidence: `${label} ${value} (learnt)`, provider });
+    hints.push({ kind, value, learnt: true, provider });
     return;
   }
 }
@@ -169,6 +180,11 @@ function evidenceOf(
   return { domain: baseDomain, mxHosts, mxIps, nameServers, listed, service };
 }
 
+/** A parking service and where the domain meets it. */
+interface Parking extends ParkedOn {
+  service: string;
+}
+
 /**
  * The parking service the name servers, MX hosts or addresses point at, in that order;
  * a parking service's own domain runs on its own servers, which is not parking.
@@ -179,15 +195,20 @@ function parkingService(
   ns: readonly SeenHost[],
   addresses: readonly string[],
   baseDomain: string,
-): string | undefined {
-  for (const seen of [ns, mx]) {
-    for (const { facts } of seen) {
-      if (facts.parkingService !== undefined && facts.baseDomain !== baseDomain) return facts.parkingService;
+): Parking | undefined {
+  for (const [seen, kind] of [
+    [ns, "ns"],
+    [mx, "mx_host"],
+  ] as const) {
+    for (const { host, facts } of seen) {
+      if (facts.parkingService !== undefined && facts.baseDomain !== baseDomain) {
+        return { service: facts.parkingService, kind, value: host };
+      }
     }
   }
   for (const ip of addresses) {
     const service = lists.parkingAddress(ip);
-    if (service) return service;
+    if (service) return { service, kind: "address", value: ip };
   }
   return undefined;
 }
@@ -261,7 +282,8 @@ export function gatherSignals(
     mxProvider,
     // A parked domain's mail host is the parking service's, whatever its name: not self-hosted.
     selfHosted: ownsMailHost && mxProvider === undefined && parking === undefined,
-    parking,
+    parking: parking?.service,
+    parkedOn: parking && { kind: parking.kind, value: parking.value },
     mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
     // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example;
     // a listed domain two slips from a popular one is a service of its own (src/core/typo.ts).

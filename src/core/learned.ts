@@ -41,6 +41,16 @@ export interface LearnedInfrastructure {
   neverDisposable(kind: InfrastructureKind, value: string): boolean;
   /** The operator's override of this domain (or its base domain), if any. */
   domainOverride(domain: string, baseDomain: string): DomainOverride | undefined;
+  /** Up to five listed disposable domains seen on learnt infrastructure, for the evidence; absent: none known. */
+  learntExamples?(kind: InfrastructureKind, value: string): readonly string[];
+  /** The operator's override of exactly this kind and value, with its note, for the evidence. */
+  overrideNote?(kind: OverrideKind, value: string): OverrideNote | undefined;
+}
+
+/** An override as the evidence names it. */
+export interface OverrideNote {
+  action: OverrideAction;
+  note: string | null;
 }
 
 export const NOTHING_LEARNED: LearnedInfrastructure = Object.freeze({

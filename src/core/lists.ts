@@ -61,6 +61,24 @@ export interface DomainLists {
   /** Popular mailbox domains, for typo suggestions. */
   readonly popular: readonly string[];
   isRoleLocalPart(localPart: string): boolean;
+  /** When `source` first listed the disposable entry (a synced list's provenance); null when unknown (bundled lists). */
+  listedSince(entry: string, source: string): Date | null;
+}
+
+/** Lists that change while the service runs (synced upstream sources, src/service/lists-in-force.ts). */
+export interface ChangingDomainLists extends DomainLists {
+  /** Raised whenever the lists in force change. */
+  readonly version: number;
+  /** Whether the first load has finished (or failed), and the promise of it. */
+  readonly loaded: boolean;
+  readonly ready: Promise<void>;
+  /** Loads the lists in force now (after a change); never rejects. */
+  reloadAfterChange(): Promise<void>;
+}
+
+/** Whether the lists change while the service runs. */
+export function isChanging(lists: DomainLists): lists is ChangingDomainLists {
+  return "reloadAfterChange" in lists;
 }
 
 /** A list entry (domain, host suffix or address) with the name the list gives it. */
@@ -97,4 +115,6 @@ export interface DomainListData {
   /** Host suffix → the disposable service's own domain. */
   disposableInfrastructure: readonly NamedEntry[];
   roleLocalParts: readonly string[];
+  /** Synced sources' provenance: source → entry → when it first listed it (epoch ms). */
+  listedSince?: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }

@@ -11,7 +11,13 @@ import { ageInDays } from "./age.js";
 import { CATEGORY, PRECEDENCE } from "./categories.js";
 import type { Signals } from "./gathered-signals.js";
 import { DOMAIN_SIGNALS } from "./signals/index.js";
-import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
+import {
+  type DomainSignal,
+  heavier,
+  NOTHING_WEIGHED,
+  type SoftSignal,
+  type Weighing,
+} from "./signals/soft-signal.js";
 
 /** One status per row of docs/api.md §4.1; rows 8 and 9 are `risky` and `ok`. */
 export type VerdictStatus =
@@ -207,18 +213,28 @@ export interface VerdictBasis {
   mainCategory: string;
 }
 
-/** The domain's soft signals, weighed. */
-function weighDomain(signals: Signals, now: Date): Weighing {
-  if (signals.knownGood || signals.operator === "allow") return NOTHING_WEIGHED;
+/** A domain's basis with the signals weighed into `soft`, in their tie-breaking order (what its evidence explains). */
+export interface DomainBasis extends VerdictBasis {
+  weighed: readonly DomainSignal[];
+}
+
+/** No signal weighed. */
+const NONE_SEEN: readonly DomainSignal[] = Object.freeze([]);
+
+/** The domain's soft signals, weighed, and which were seen. */
+function weighDomain(signals: Signals, now: Date): { soft: Weighing; weighed: readonly DomainSignal[] } {
+  if (signals.knownGood || signals.operator === "allow") return { soft: NOTHING_WEIGHED, weighed: NONE_SEEN };
   const ageDays = signals.createdAt ? ageInDays(signals.createdAt, now) : null;
   let risk = 0;
   let heaviest: SoftSignal | null = null;
+  const weighed: DomainSignal[] = [];
   for (const signal of DOMAIN_SIGNALS) {
     if (!signal.seen(signals, ageDays)) continue;
     risk += signal.weight;
     heaviest = heavier(heaviest, signal);
+    weighed.push(signal);
   }
-  return heaviest === null ? NOTHING_WEIGHED : { risk, heaviest };
+  return heaviest === null ? { soft: NOTHING_WEIGHED, weighed } : { soft: { risk, heaviest }, weighed };
 }
 
 function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
@@ -269,10 +285,10 @@ export function mainCategory(signals: Signals): string {
 }
 
 /** What the domain's verdict is decided from. */
-export function verdictBasis(signals: Signals, now: Date): VerdictBasis {
-  const soft = weighDomain(signals, now);
+export function verdictBasis(signals: Signals, now: Date): DomainBasis {
+  const { soft, weighed } = weighDomain(signals, now);
   const row = fixedRow(signals, soft);
-  return { row, soft, mainCategory: row === null ? mainCategory(signals) : "" };
+  return { row, soft, mainCategory: row === null ? mainCategory(signals) : "", weighed };
 }
 
 /**

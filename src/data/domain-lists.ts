@@ -78,12 +78,17 @@ function readGenerated(dataDir: string, file: string): GeneratedList {
   return parseGeneratedFile(text, `data/${file}`);
 }
 
-/** Reads every list once; call once per instance and share the result. */
-export function loadDomainLists(dataDir: string = DATA_DIR): DomainLists {
-  return createDomainLists({
+/** Reads every bundled list once; call once per instance and share the result. */
+export function readListData(dataDir: string = DATA_DIR): ListData {
+  return {
     curated: readCuratedLists(dataDir),
     disposable: readGenerated(dataDir, GENERATED_FILES.disposable),
     forwarders: readGenerated(dataDir, GENERATED_FILES.forwarders),
     roleLocalParts: readRoleLocalParts(),
-  });
+  };
+}
+
+/** The bundled lists as the engine sees them. */
+export function loadDomainLists(dataDir: string = DATA_DIR): DomainLists {
+  return createDomainLists(readListData(dataDir));
 }

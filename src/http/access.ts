@@ -62,20 +62,33 @@ export interface AccessDeps {
 
 const BEARER_CHALLENGE = 'Bearer realm="mailrisk"';
 
-function unauthorized(scheme: CredentialScheme, code: "missing_api_key" | "invalid_api_key"): HttpProblem {
-  const where = scheme === "bearer" ? "an Authorization: Bearer header" : "an X-Gateway-Key header";
-  const detail =
-    code === "missing_api_key"
-      ? `Send your API key in ${where}.`
-      : `The API key in ${where} is incorrect or revoked.`;
+type Unauthorized = "missing_api_key" | "wrong_auth_scheme" | "invalid_api_key";
+
+/** What a 401 says: which part of the request is wrong, and where the key goes on this route. */
+function unauthorizedDetail(scheme: CredentialScheme, code: Unauthorized, request: FastifyRequest): string {
+  if (scheme === "gateway") {
+    if (code === "invalid_api_key") return "The API key in the X-Gateway-Key header is incorrect or revoked.";
+    const elsewhere = request.headers.authorization ? " (this route does not read Authorization)" : "";
+    return `Send your API key in an X-Gateway-Key header${elsewhere}.`;
+  }
+  if (code === "wrong_auth_scheme") {
+    return "The Authorization header does not use the Bearer scheme; send Authorization: Bearer <API key>.";
+  }
+  if (code === "invalid_api_key")
+    return "The API key in the Authorization: Bearer header is incorrect or revoked.";
+  const elsewhere = request.headers["x-gateway-key"] ? " (this route does not read X-Gateway-Key)" : "";
+  return `Send your API key in an Authorization: Bearer header${elsewhere}.`;
+}
+
+function unauthorized(scheme: CredentialScheme, code: Unauthorized, request: FastifyRequest): HttpProblem {
   const headers: Record<string, string> =
     scheme === "bearer"
       ? {
           "www-authenticate":
-            code === "missing_api_key" ? BEARER_CHALLENGE : `${BEARER_CHALLENGE}, error="invalid_token"`,
+            code === "invalid_api_key" ? `${BEARER_CHALLENGE}, error="invalid_token"` : BEARER_CHALLENGE,
         }
       : {};
-  return new HttpProblem(code, detail, headers);
+  return new HttpProblem(code, unauthorizedDetail(scheme, code, request), headers);
 }
 
 function secondsUntil(when: Date, now: Date): number {
@@ -123,11 +136,12 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
   if (!scheme) throw new Error(`checking route ${route.method} ${route.url} names no credentials`);
   return async (request) => {
     const credentials = readCredentials(scheme, request.headers);
-    if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key");
-    if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key");
+    if (credentials.kind === "missing") throw unauthorized(scheme, "missing_api_key", request);
+    if (credentials.kind === "wrong_scheme") throw unauthorized(scheme, "wrong_auth_scheme", request);
+    if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key", request);
     const now = deps.clock();
     const caller = await authorize(deps.usage, credentials.candidates, now, units);
-    if (!caller) throw unauthorized(scheme, "invalid_api_key");
+    if (!caller) throw unauthorized(scheme, "invalid_api_key", request);
     request.caller = caller;
     if (!caller.quota.allowed) throw quotaExceeded(caller.quota, now, units);
   };
@@ -146,7 +160,7 @@ export function countUnitsOfBody(deps: AccessDeps): preHandlerAsyncHookHandler {
     const units = cost(request);
     const { credentials: scheme = "bearer" } = request.routeOptions.config;
     const counted = await deps.usage.authorize(caller.secret, caller.now, units);
-    if (!counted) throw unauthorized(scheme, "invalid_api_key");
+    if (!counted) throw unauthorized(scheme, "invalid_api_key", request);
     if (counted.quota.allowed) {
       request.caller = { ...caller, quota: counted.quota, units };
       return;
@@ -176,31 +190,35 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
 }
 
 /**
- * The `onSend` hook of every answer on a checking path (its 405 answers too). An
- * unlimited plan reports MAX_QUOTA as its limit and remaining requests: the headers stay
- * whole numbers.
+ * The `onSend` hook of every answer on a checking path. The headers describe a key's
+ * quota, so they go only on answers to a request whose key was found (200, 4xx after
+ * the key, 429, a 5xx of a check); a 401, a 405 or a 503 before the key was read has
+ * no quota to tell and carries none. An unlimited plan reports MAX_QUOTA as its limit
+ * and remaining requests: the headers stay whole numbers.
  */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
-  const setHeaders = (request: FastifyRequest, reply: FastifyReply, remaining: number | null) => {
-    const caller = request.caller;
-    const limit = caller ? caller.quota.limit : 0;
+  const setHeaders = (reply: FastifyReply, caller: Caller, remaining: number | null) => {
     reply.headers({
       "x-ratelimit-requests-remaining": String(remaining ?? MAX_QUOTA),
-      "x-ratelimit-requests-limit": String(limit ?? MAX_QUOTA),
-      "x-ratelimit-requests-reset": String(caller ? secondsUntil(caller.quota.resetAt, caller.now) : 0),
+      "x-ratelimit-requests-limit": String(caller.quota.limit ?? MAX_QUOTA),
+      "x-ratelimit-requests-reset": String(secondsUntil(caller.quota.resetAt, caller.now)),
     });
   };
   // Synchronous unless a 5xx has units to give back: the hook runs on every answer.
   return (request, reply, payload, done) => {
     const caller = request.caller;
-    if (caller && mustRefund(caller, reply)) {
+    if (!caller) {
+      done(null, payload);
+      return;
+    }
+    if (mustRefund(caller, reply)) {
       refund(deps, request, caller).then((remaining) => {
-        setHeaders(request, reply, remaining);
+        setHeaders(reply, caller, remaining);
         done(null, payload);
       }, done);
       return;
     }
-    setHeaders(request, reply, caller ? caller.quota.remaining : 0);
+    setHeaders(reply, caller, caller.quota.remaining);
     done(null, payload);
   };
 }

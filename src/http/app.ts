@@ -10,9 +10,10 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type { ListSource } from "../config-table.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
-import type { RecentRepository } from "../store/types.js";
+import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/index.js";
 import { checkingPlugin } from "./checking.js";
@@ -23,17 +24,25 @@ import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics.js";
 import { addMultipartParser } from "./multipart.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
-import { DEFAULT_PAGE_RATE_LIMIT, isResultPageUrl, pagesPlugin, sendEarlyErrorPage } from "./pages/index.js";
-import { HttpProblem, problemFor, sendProblem, shuttingDown, toProblem } from "./problems.js";
+import { DEFAULT_PAGE_RATE_LIMIT, isResultPageUrl, pagesPlugin } from "./pages/index.js";
+import {
+  HttpProblem,
+  problemFor,
+  sendProblem,
+  sendProblemPage,
+  shuttingDown,
+  toProblem,
+} from "./problems.js";
 import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 
-/** The slice of the store the app uses: quota for the checking routes, recent domains for the pages, `ping` for /readyz. */
+/** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {
   usage: QuotaGate;
   recent: Pick<RecentRepository, "listRecent">;
+  reports: Pick<ReportsRepository, "fileReport" | "getReport">;
   ping(): Promise<void>;
 }
 
@@ -49,7 +58,13 @@ export interface AppDeps {
    * (404). `changes`: this server's watcher of the change signal, so that an admin
    * change holds here before its answer.
    */
-  admin?: { token: string; store: AdminStore; changes: Pick<ChangeWatcher, "settle"> };
+  admin?: {
+    token: string;
+    store: AdminStore;
+    changes: Pick<ChangeWatcher, "settle">;
+    /** LIST_SOURCES (default none). */
+    listSources?: readonly ListSource[];
+  };
   /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
   pageRateLimit?: number;
   /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
@@ -71,7 +86,7 @@ const OPENAPI_DOCUMENT = {
     title: "mailrisk",
     version: "2",
     description:
-      "Email and domain risk checks. Every checking response carries x-ratelimit-requests-remaining, x-ratelimit-requests-limit and x-ratelimit-requests-reset; errors are RFC 9457 problem details.",
+      "Email and domain risk checks. Every answer of a checking route to a request whose key was found carries x-ratelimit-requests-remaining, x-ratelimit-requests-limit and x-ratelimit-requests-reset; errors are RFC 9457 problem details (an HTML page when the client prefers text/html).",
   },
   tags: [
     { name: "check", description: "The checking routes; each request counts against the key's quota." },
@@ -104,6 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Strict types: a JSON 42 or true is no string (Fastify's default would turn it into
+    // "42"), and an array is not one value. Query strings and paths hold text anyway.
+    ajv: { customOptions: { coerceTypes: false } },
     // A hop count as the function Fastify builds from one (its types take no number).
     trustProxy: typeof deps.trustProxy === "number" ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     routerOptions: {
@@ -113,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     frameworkErrors: (error, request, reply) =>
       isResultPageUrl(request.url)
-        ? sendEarlyErrorPage(reply, toProblem(error))
+        ? sendProblemPage(reply, toProblem(error))
         : sendProblem(reply, toProblem(error)),
     // Errors before routing (URL and headers over 16 KiB, not HTTP) as problem JSON too.
     clientErrorHandler,
@@ -162,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     clock,
     bulkMaxItems: deps.bulkMaxItems,
+    reports: deps.store.reports,
   });
   await app.register(pagesPlugin, {
     checker: deps.checker,
@@ -177,8 +196,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   if (deps.admin) {
-    const { token, store, changes } = deps.admin;
-    await app.register(adminPlugin, { token, store, clock, settle: () => changes.settle() });
+    const { token, store, changes, listSources = [] } = deps.admin;
+    await app.register(adminPlugin, {
+      token,
+      store,
+      clock,
+      settle: () => changes.settle(),
+      listSources,
+      checker: deps.checker,
+    });
   }
   return app;
 }

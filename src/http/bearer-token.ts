@@ -7,9 +7,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { onRequestAsyncHookHandler } from "fastify";
 import type { ProblemCode } from "../service/problems.js";
+import { readBearer } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
-
-const BEARER = /^Bearer +(\S+) *$/i;
 
 function digest(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
@@ -29,17 +28,26 @@ export interface BearerTokenRules {
   invalid: { code: ProblemCode; detail: string };
 }
 
-/** An `onRequest` hook: 401 unless the request carries the token. */
+/**
+ * An `onRequest` hook: 401 unless the request carries the token; no header or an empty
+ * Bearer is `missing`, another scheme (`Basic …`) `wrong_auth_scheme`, a wrong token `invalid`.
+ */
 export function bearerTokenHook(rules: BearerTokenRules): onRequestAsyncHookHandler {
   const matches = tokenMatcher(rules.token);
   const challenge = `Bearer realm="${rules.realm}"`;
   return async (request) => {
-    const header = request.headers.authorization;
-    if (header === undefined || header.trim() === "") {
+    const bearer = readBearer(request.headers.authorization);
+    if (bearer.kind === "missing") {
       throw new HttpProblem(rules.missing.code, rules.missing.detail, { "www-authenticate": challenge });
     }
-    const presented = BEARER.exec(header)?.[1];
-    if (presented === undefined || !matches(presented)) {
+    if (bearer.kind === "wrong_scheme") {
+      throw new HttpProblem(
+        "wrong_auth_scheme",
+        "The Authorization header does not use the Bearer scheme; send Authorization: Bearer <token>.",
+        { "www-authenticate": challenge },
+      );
+    }
+    if (bearer.kind === "malformed" || !matches(bearer.token)) {
       throw new HttpProblem(rules.invalid.code, rules.invalid.detail, {
         "www-authenticate": `${challenge}, error="invalid_token"`,
       });

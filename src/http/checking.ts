@@ -9,6 +9,7 @@
  *                    the config names (default 1)
  *       GET /  (gateway)   POST /v2/  (direct)   GET /v2/usage  (units 0: counts nothing)
  *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
+ *       POST /v2/reports, GET /v2/reports/{id}  (units 0: reports have a daily limit of their own)
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
@@ -19,6 +20,7 @@ import type { CheckingDeps, TypedApp } from "./route-deps.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
+import { type ReportsGate, reportRoutes } from "./routes/reports.js";
 import { usageRoute } from "./routes/usage.js";
 
 function asArray<T>(value: T | T[] | undefined): T[] {
@@ -28,7 +30,7 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 
 export async function checkingPlugin(
   app: TypedApp,
-  deps: CheckingDeps & { bulkMaxItems?: number },
+  deps: CheckingDeps & { bulkMaxItems?: number; reports: ReportsGate },
 ): Promise<void> {
   app.decorateRequest("caller", null);
   app.addHook("onSend", rateLimitHeadersHook(deps));
@@ -42,6 +44,7 @@ export async function checkingPlugin(
       directCheckRoute(access, deps);
       usageRoute(access);
       bulkCheckRoute(access, { ...deps, bulkMaxItems: deps.bulkMaxItems ?? DEFAULT_BULK_MAX_ITEMS });
+      reportRoutes(access, deps);
     });
   });
 }

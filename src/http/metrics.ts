@@ -5,6 +5,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "../service/checker.js";
+import type { ListGauges } from "../service/list-schedule.js";
+import type { DeliveryCounts } from "../service/webhook-delivery.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -61,13 +63,74 @@ class PendingObservations {
   }
 }
 
+/** The synced lists (docs/data.md, "Synced lists"): entries and age in force, failures by source and reason. */
+function listMetrics(registry: Registry, lists: ListGauges): void {
+  new Gauge({
+    name: "mailrisk_list_entries",
+    help: "Entries of each synced list's version in force.",
+    labelNames: ["source"] as const,
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.reset();
+      for (const { source, entries } of lists.states()) this.set({ source }, entries);
+    },
+  });
+  new Gauge({
+    name: "mailrisk_list_age_seconds",
+    help: "Seconds since each synced list last confirmed its version in force.",
+    labelNames: ["source"] as const,
+    registers: [registry],
+    aggregator: "min",
+    collect() {
+      this.reset();
+      const now = Date.now();
+      for (const { source, lastSuccess } of lists.states()) {
+        if (lastSuccess) this.set({ source }, Math.floor((now - lastSuccess.getTime()) / 1000));
+      }
+    },
+  });
+  new Counter({
+    name: "mailrisk_list_sync_failures_total",
+    help: "Syncs of a list that failed or whose version was refused, by source and reason (status, timeout, too_large, redirect, network, not_a_list, empty, shrank).",
+    labelNames: ["source", "reason"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { source, reason, count } of lists.failures()) this.inc({ source, reason }, count);
+    },
+  });
+}
+
+/** Webhook events (docs/webhooks.md) by webhook and status: delivered, failed, pending; the database's counts, read every 10 s. */
+function webhookMetrics(registry: Registry, webhooks: { counts(): DeliveryCounts }): void {
+  new Gauge({
+    name: "mailrisk_webhook_events",
+    help: "Webhook events in the outbox by webhook and status (delivered, failed, pending), as the database counts them.",
+    labelNames: ["webhook", "status"] as const,
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.reset();
+      for (const { webhookId, status, count } of webhooks.counts())
+        this.set({ webhook: webhookId, status }, count);
+    },
+  });
+}
+
 /** The checker's side of the metrics: the resolver canary and the bounded queues. */
 export type CheckerGauges = Pick<Checker, "resolverHealth" | "load">;
 
-export function createMetrics(checker: CheckerGauges = {}): HttpMetrics {
+export function createMetrics(
+  checker: CheckerGauges = {},
+  lists?: ListGauges,
+  webhooks?: { counts(): DeliveryCounts },
+): HttpMetrics {
   const { resolverHealth } = checker;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "mailrisk_" });
+  if (lists) listMetrics(registry, lists);
+  if (webhooks) webhookMetrics(registry, webhooks);
   new Gauge({
     name: "mailrisk_dns_resolver_state",
     help: "The DNS canary's last verdict on the resolver: 1 for the current state (ok, broken, unreachable), 0 for the others; none before the first probe.",

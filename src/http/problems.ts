@@ -1,13 +1,19 @@
 /**
  * The one error model of the HTTP API (docs/api.md §5): the codes and bodies of
- * src/service/problems.ts, raised as `HttpProblem` and sent as RFC 9457 problem JSON.
+ * src/service/problems.ts, raised as `HttpProblem` and sent as RFC 9457 problem JSON,
+ * or as the HTML error page to a client that prefers text/html (a browser).
  * Anything unexpected becomes `internal_error` with a fixed sentence, so a 5xx never
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { PROBLEM_STATUS, type ProblemBody, type ProblemCode, problemBody } from "../service/problems.js";
+import { ReportProblem } from "../service/reports.js";
 import { StoreUnavailableError } from "../store/errors.js";
+import { prefersHtml } from "./accept.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
+import { renderErrorPage } from "./pages/error-page.js";
+import { HTML_CONTENT_TYPE } from "./pages/layout.js";
+import { BASIC_PAGE_HEADERS } from "./pages/security.js";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -86,6 +92,7 @@ function validationProblem(error: FastifyError): HttpProblem {
   if (path.startsWith("/domain")) {
     return new HttpProblem("invalid_domain", "`domain` must be one text value.");
   }
+  if (path.startsWith("/explain")) return new HttpProblem("invalid_body", "`explain` takes true or false.");
   return new HttpProblem(
     "invalid_body",
     "The request must carry an object with a `domain` or `email` field.",
@@ -98,6 +105,10 @@ function validationProblem(error: FastifyError): HttpProblem {
  */
 export function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof ReportProblem) {
+    const seconds = error.retryAfterSeconds;
+    return new HttpProblem(error.code, error.message, seconds ? { "retry-after": String(seconds) } : {});
+  }
   const fastifyError = error as Partial<FastifyError> | null;
   if (fastifyError?.validation) return validationProblem(fastifyError as FastifyError);
   const known = fastifyError?.code ? FASTIFY_PROBLEMS[fastifyError.code] : undefined;
@@ -134,6 +145,21 @@ export function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem 
   return problem;
 }
 
+/** Sends a problem: the HTML error page when the client prefers text/html, else problem JSON. */
 export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  return reply.code(problem.status).headers(problem.headers).type(PROBLEM_CONTENT_TYPE).send(problem.body());
+  if (prefersHtml(reply.request.headers.accept)) return sendProblemPage(reply, problem);
+  return reply
+    .code(problem.status)
+    .headers({ ...problem.headers, vary: "Accept" })
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problem.body());
+}
+
+/** The problem as the HTML error page, with the pages' essential security headers. */
+export function sendProblemPage(reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  return reply
+    .code(problem.status)
+    .headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" })
+    .type(HTML_CONTENT_TYPE)
+    .send(renderErrorPage(problem));
 }

@@ -4,16 +4,19 @@
  * classified here: the error handler maps it by type (503 for an unreachable database,
  * else 500).
  */
-import type { FastifyRequest } from "fastify";
+import type { TSchema } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
-import type { CheckRecord } from "../core/record.js";
-import type { Checker } from "../service/checker.js";
+import type { Checker, CheckResult } from "../service/checker.js";
 import type { HttpMetrics } from "./metrics.js";
 import { HttpProblem } from "./problems.js";
 
 export interface CheckInput {
   email?: string | undefined;
   domain?: string | undefined;
+  /** Append the evidence behind the verdict (docs/api.md §4.3). */
+  explain?: boolean | "true" | "false" | undefined;
 }
 
 export interface RunCheckDeps {
@@ -57,7 +60,7 @@ export async function runCheck(
   deps: RunCheckDeps,
   request: FastifyRequest,
   fields: CheckInput,
-): Promise<CheckRecord> {
+): Promise<CheckResult> {
   const parsed = selectInput(fields);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
   return checkParsed(deps, request, parsed.input);
@@ -68,10 +71,42 @@ export async function checkParsed(
   deps: RunCheckDeps,
   request: FastifyRequest,
   input: ParsedInput,
-): Promise<CheckRecord> {
+): Promise<CheckResult> {
   request.checkedDomain = input.domain;
   const started = performance.now();
   const result = await deps.checker.check(input);
   deps.metrics.observeCheck(result, (performance.now() - started) / 1000);
-  return result.record;
+  return result;
+}
+
+const NO_EVIDENCE: readonly EvidenceItem[] = Object.freeze([]);
+
+/**
+ * The writer of `explain=true` answers of one route (docs/api.md §4.3): the record by its
+ * shape's own serialiser, then `evidence`, serialised by EvidenceSchema's once per
+ * decided answer and kept beside it, so that a cached explained answer costs about what
+ * a plain one does. The text is what the route's response schema says (the record, then
+ * `evidence`); Fastify sends a JSON string as it is.
+ */
+export function explainedAnswers(): (
+  reply: FastifyReply,
+  shape: TSchema,
+  record: object,
+  result: Pick<CheckResult, "explain">,
+) => string {
+  const written = new WeakMap<readonly EvidenceItem[], string>();
+  // Compiled once per route and schema, and kept, by Fastify.
+  const serialiser = (reply: FastifyReply, schema: TSchema) =>
+    reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
+  return (reply, shape, record, result) => {
+    const items = result.explain?.() ?? NO_EVIDENCE;
+    let evidence = written.get(items);
+    if (evidence === undefined) {
+      evidence = serialiser(reply, EvidenceSchema)(items);
+      written.set(items, evidence);
+    }
+    const text = serialiser(reply, shape)(record);
+    reply.type("application/json; charset=utf-8");
+    return `${text.slice(0, -1)},"evidence":${evidence}}`;
+  };
 }

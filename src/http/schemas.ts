@@ -4,12 +4,35 @@
  * two shapes (docs/api.md §4) are src/core/record.ts's, re-exported here.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
+import { EvidenceSchema } from "../core/evidence.js";
 import { MAX_INPUT_LENGTH } from "../core/input.js";
+import { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
 import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
 import { PROBLEM_CONTENT_TYPE } from "./problems.js";
 
 export { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
 export { nullable, Timestamp } from "../core/schema-types.js";
+
+/**
+ * A 200 body of a checking route: the record, and `evidence` after its last field only
+ * with `explain=true` (src/core/evidence.ts `ExplainedRecordSchema`), so the record
+ * without it is exactly the record.
+ */
+function explainable<P extends object>(properties: P, description: string) {
+  return Type.Object({ ...properties, evidence: Type.Optional(EvidenceSchema) }, { description });
+}
+
+/** `POST /v2/`: the full record, with `evidence` when asked. */
+export const ExplainableRecordSchema = explainable(
+  CheckRecordSchema.properties,
+  "Domain check record, full shape; `evidence` only with explain=true.",
+);
+
+/** `GET /`: the simple record, with `evidence` when asked. */
+export const ExplainableSimpleRecordSchema = explainable(
+  SimpleRecordSchema.properties,
+  "Domain check record, simple shape of the gateway route; `evidence` only with explain=true.",
+);
 
 export const ProblemSchema = Type.Object(
   {
@@ -28,17 +51,31 @@ export const ProblemSchema = Type.Object(
 
 const inputDescription = `At most ${MAX_INPUT_LENGTH} characters. When both fields are sent, a non-empty \`email\` wins.`;
 
+/** `explain`: a query parameter, a form field or a JSON field; text in a query or form. */
+export const ExplainField = Type.Optional(
+  Type.Union([Type.Boolean(), Type.Literal("true"), Type.Literal("false")], {
+    description:
+      "true: append `evidence`, the evidence behind the verdict, after the record's last field (docs/api.md §4.3).",
+  }),
+);
+
+/** Whether `explain` asks for the evidence. */
+export function explains(value: boolean | "true" | "false" | undefined): boolean {
+  return value === true || value === "true";
+}
+
 /** The input fields, in the query of `GET /` and the body of `POST /v2/`. */
 export const CheckInputSchema = Type.Object({
   email: Type.Optional(
     Type.String({ description: `An email address <local>@<domain>. ${inputDescription}` }),
   ),
   domain: Type.Optional(Type.String({ description: `A domain name. ${inputDescription}` })),
+  explain: ExplainField,
 });
 
 const RATE_LIMIT_HEADERS = {
   "x-ratelimit-requests-remaining": Type.Integer({
-    description: "Requests left in the current period (0 when the key is missing or unknown).",
+    description: "Requests left in the current period; only on answers to a request whose key was found.",
   }),
   "x-ratelimit-requests-limit": Type.Integer({ description: "Requests per period of the key's plan." }),
   "x-ratelimit-requests-reset": Type.Integer({ description: "Seconds until the current period resets." }),
@@ -48,18 +85,19 @@ const RETRY_AFTER = { "retry-after": Type.Integer({ description: "Seconds to wai
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: "Missing or invalid input (missing_input, input_too_long, invalid_email, invalid_domain, invalid_body).",
-  401: "Missing, incorrect or revoked API key (missing_api_key, invalid_api_key).",
+  401: "No API key, another scheme than Bearer, or an incorrect or revoked key (missing_api_key, wrong_auth_scheme, invalid_api_key); no rate-limit headers.",
   413: "Body larger than 16 KiB (body_too_large).",
   415: "Body content type other than form, multipart or JSON (unsupported_media_type).",
   429: "Quota of the plan used up for this period (quota_exceeded).",
   500: "Unexpected failure (internal_error); not counted.",
-  503: "Database unreachable (database_unavailable); not counted.",
+  503: "Database unreachable (database_unavailable); not counted. Rate-limit headers only when the key was read before.",
 };
 
 function problemResponse(status: number, extraHeaders: Record<string, TSchema> = {}) {
+  // A 401 knows no key, so no quota to tell.
   return {
     description: STATUS_DESCRIPTIONS[status] ?? "Problem",
-    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    headers: { ...(status === 401 ? {} : RATE_LIMIT_HEADERS), ...extraHeaders },
     content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
   };
 }

@@ -15,8 +15,10 @@
  * are looked up again first. Every look-up runs within one budget (lookup-budget.ts).
  *
  * `block_status_changed_at` is the time the answered block status last changed: an
- * answer whose block differs from the one last answered for the domain records the
- * flip in the store (first writer wins across instances).
+ * answer, or a look-up's save, whose block differs from the one last answered for the
+ * domain records the flip in the store with `noteBlock` (first writer wins across
+ * instances), which writes the flip's webhook events with it (docs/webhooks.md);
+ * `redecide()` does the same for a watched domain nobody checks after a change of policy.
  *
  * Learning (docs/verdicts.md, "Learned infrastructure"): every fresh look-up's evidence
  * goes to the `evidence` observer (an answer from stored facts carries none).
@@ -25,11 +27,11 @@ import { LRUCache } from "lru-cache";
 import { type DomainCheck, type DomainFacts, decideDomain, forAddress } from "../core/check.js";
 import type { ParsedInput } from "../core/input.js";
 import type { LearnedInfrastructure } from "../core/learned.js";
-import type { DomainLists } from "../core/lists.js";
+import { type DomainLists, isChanging } from "../core/lists.js";
 import { formatTimestamp } from "../core/record.js";
 import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
-import type { BlockStatus, RecordsRepository } from "../store/types.js";
+import type { BlockStatus, FlipNotice, RecordsRepository, WatchedFacts } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
@@ -46,6 +48,7 @@ export interface CachingCheckerOptions {
   observer?: Observer;
   /** Told of every fresh look-up's evidence of mail infrastructure (learning from traffic). */
   evidence?: Observer<EvidenceObservation>;
+  /** The lists, bundled, or in force with synced sources (src/service/lists-in-force.ts). */
   lists: DomainLists;
   typos: TypoIndex;
   /** What was learnt from traffic and the operator's overrides, with their version; default nothing. */
@@ -70,6 +73,8 @@ export interface CachingCheckerOptions {
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
   dnsLoad?: () => ResolverLoad;
+  /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it; default 30. */
+  webhookWatchDays?: number;
 }
 
 /** The check with block_status_changed_at set to the domain's. */
@@ -107,8 +112,9 @@ export class CachingChecker implements Checker {
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
-    const { learned } = this.options;
+    const { learned, lists } = this.options;
     if (learned && !learned.loaded) await learned.ready;
+    if (isChanging(lists) && !lists.loaded) await lists.ready;
     // One reading of the clock per check (an answer from memory takes microseconds).
     const now = this.options.clock();
     learned?.refreshIfOld(now);
@@ -130,13 +136,14 @@ export class CachingChecker implements Checker {
     }
     const check = await this.answer(known, now);
     this.options.observer?.observe({ domain, at: now, cache, record: check.record });
-    const { record, status } = forAddress(check, input, this.options.lists);
-    return { record, status, cache };
+    const { record, status, explain } = forAddress(check, input, this.options.lists);
+    return { record, status, cache, explain };
   }
 
-  /** The version of what decides verdicts: a decided answer is kept while it stands. */
+  /** The version of what decides verdicts (both parts only grow): a decided answer is kept while it stands. */
   private version(): number {
-    return this.options.learned?.version ?? 0;
+    const { learned, lists } = this.options;
+    return (learned?.version ?? 0) + (isChanging(lists) ? lists.version : 0);
   }
 
   /** The domain's check decided from these facts with the sources in force now. */
@@ -158,8 +165,48 @@ export class CachingChecker implements Checker {
   private async answer(known: KnownDomain, now: Date): Promise<DomainCheck> {
     const check = this.decided(known, now);
     if (check.record.block === known.block) return check;
-    this.noteBlockStatus(known, await this.options.records.noteBlock(known.domain, check.record.block, now));
+    const status = await this.options.records.noteBlock(
+      known.domain,
+      check.record.block,
+      now,
+      this.flipNotice(check, now),
+    );
+    this.noteBlockStatus(known, status);
     return this.decided(known, now);
+  }
+
+  /** What a flip decided now tells the webhooks (docs/webhooks.md). */
+  private flipNotice(check: DomainCheck, at: Date): FlipNotice {
+    const watchDays = this.options.webhookWatchDays ?? 30;
+    return {
+      watchedSince: new Date(at.getTime() - watchDays * 86_400_000),
+      record: stamped(check, at).record as unknown as FlipNotice["record"],
+    };
+  }
+
+  /** The version of what decides verdicts: it moves when overrides, lists or learned infrastructure change. */
+  sourcesVersion(): number {
+    return this.version();
+  }
+
+  /**
+   * Decides a watched domain again from its stored facts with the sources in force and
+   * records a flip (with its webhook events); whether this call recorded one.
+   */
+  async redecide(watched: WatchedFacts, now: Date): Promise<boolean> {
+    const { learned, lists } = this.options;
+    if (learned && !learned.loaded) await learned.ready;
+    if (isChanging(lists) && !lists.loaded) await lists.ready;
+    if (watched.facts === null) return false;
+    const check = this.decide(watched.domain, watched.facts, now);
+    if (check.record.block === watched.block) return false;
+    const status = await this.options.records.noteBlock(
+      watched.domain,
+      check.record.block,
+      now,
+      this.flipNotice(check, now),
+    );
+    return status.flipped;
   }
 
   private noteBlockStatus(known: KnownDomain, status: BlockStatus): void {
@@ -207,7 +254,16 @@ export class CachingChecker implements Checker {
     decided: { version: number; check: DomainCheck },
   ): Promise<KnownDomain> {
     const { version, check } = decided;
-    const status = await this.options.records.saveFacts(domain, facts, checkedAt, check.record.block);
+    let status = await this.options.records.saveFacts(domain, facts, checkedAt, check.record.block);
+    // A stored domain keeps its block status through a save: its flip is recorded here, once.
+    if (status.block !== check.record.block) {
+      status = await this.options.records.noteBlock(
+        domain,
+        check.record.block,
+        checkedAt,
+        this.flipNotice(check, checkedAt),
+      );
+    }
     const known = this.remembered.remember(domain, { facts, checkedAt, ...status }, checkedAt);
     if (status.block === check.record.block)
       known.decided = { version, check: stamped(check, status.changedAt) };
@@ -253,8 +309,10 @@ export class CachingChecker implements Checker {
     this.remembered.forgetAll();
   }
 
-  async reloadSources(): Promise<void> {
-    await this.options.learned?.reloadAfterChange();
+  async reloadSources(which: "overrides" | "lists"): Promise<void> {
+    const { learned, lists } = this.options;
+    if (which === "overrides") await learned?.reloadAfterChange();
+    else if (isChanging(lists)) await lists.reloadAfterChange();
   }
 
   async drain(): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import type { ChangesRepository, ChangeTopic, Store } from "../store/types.js";
 import type { Checker } from "./checker.js";
+import { OneAtATime } from "./one-at-a-time.js";
 
 /** How often the counters are read: a change holds everywhere within about this much. */
 export const CHANGE_POLL_MS = 500;
@@ -23,11 +24,22 @@ export interface ChangeWatcherOptions {
 export class ChangeWatcher {
   /** The counters last seen; undefined before the first poll. */
   private seen: Map<string, number> | undefined;
-  private polling: Promise<void> | undefined;
+  private readonly polling: OneAtATime;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
 
-  constructor(private readonly options: ChangeWatcherOptions) {}
+  constructor(private readonly options: ChangeWatcherOptions) {
+    this.polling = new OneAtATime(
+      () =>
+        this.read().then(() => {
+          this.failing = false;
+        }),
+      (error) => {
+        if (!this.failing) this.options.onError?.(error);
+        this.failing = true;
+      },
+    );
+  }
 
   /** Reads the counters now and at every `pollMs`; the first reading only sets what was seen. */
   start(): Promise<void> {
@@ -37,25 +49,13 @@ export class ChangeWatcher {
   }
 
   /** Resolves once every change made before the call holds here; never rejects. */
-  async settle(): Promise<void> {
-    await this.polling;
-    await this.poll();
+  settle(): Promise<void> {
+    return this.polling.again();
   }
 
   /** One reading at a time; never rejects. */
   poll(): Promise<void> {
-    this.polling ??= this.read()
-      .then(() => {
-        this.failing = false;
-      })
-      .catch((error: unknown) => {
-        if (!this.failing) this.options.onError?.(error);
-        this.failing = true;
-      })
-      .finally(() => {
-        this.polling = undefined;
-      });
-    return this.polling;
+    return this.polling.run();
   }
 
   private async read(): Promise<void> {
@@ -71,11 +71,11 @@ export class ChangeWatcher {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.polling;
+    await this.polling.idle();
   }
 }
 
-/** The watcher of a server: keys and plans forget remembered keys, overrides reload, purges forget remembered facts. */
+/** The watcher of a server: keys and plans forget remembered keys, overrides and lists reload, purges forget remembered facts. */
 export function watchChanges(
   store: Pick<Store, "changes" | "forgetKeys">,
   checker: Pick<Checker, "forgetRemembered" | "reloadSources">,
@@ -86,7 +86,8 @@ export function watchChanges(
     changes: store.changes,
     onChange: {
       keys: () => store.forgetKeys(),
-      overrides: () => checker.reloadSources?.(),
+      overrides: () => checker.reloadSources?.("overrides"),
+      lists: () => checker.reloadSources?.("lists"),
       records: () => checker.forgetRemembered?.(),
     },
     onError,

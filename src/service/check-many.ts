@@ -13,13 +13,16 @@
  */
 
 import pLimit from "p-limit";
+import type { EvidenceItem } from "../core/evidence.js";
 import { type InputProblem, type ParsedInput, parseInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
 import type { Checker, CheckResult } from "./checker.js";
 import { inputProblemDetails, type ProblemBody } from "./problems.js";
 
-/** One input as given, and what came of it. */
-export type CheckOutcome = { input: string; record: CheckRecord } | { input: string; problem: InputProblem };
+/** One input as given, and what came of it (with the evidence behind a record, made when asked). */
+export type CheckOutcome =
+  | { input: string; record: CheckRecord; explain?: CheckResult["explain"] }
+  | { input: string; problem: InputProblem };
 
 export interface Checked<T> {
   item: T;
@@ -36,12 +39,20 @@ export interface CheckManyOptions {
   onChecked?: (result: CheckResult, seconds: number) => void;
 }
 
-/** An outcome as JSON (a `check --json` line, a bulk result): the input as given, then the full record or the problem object. */
-export type OutcomeBody = { input: string } & (CheckRecord | ProblemBody);
+/**
+ * An outcome as JSON (a `check --json` line, a bulk result): the input as given, then the
+ * full record or the problem object; with `explain`, a record ends with its evidence.
+ */
+export type OutcomeBody = { input: string } & (
+  | CheckRecord
+  | (CheckRecord & { evidence: readonly EvidenceItem[] })
+  | ProblemBody
+);
 
-export function outcomeBody(outcome: CheckOutcome): OutcomeBody {
-  const body = "problem" in outcome ? inputProblemDetails(outcome.problem) : outcome.record;
-  return { input: outcome.input, ...body };
+export function outcomeBody(outcome: CheckOutcome, explain = false): OutcomeBody {
+  if ("problem" in outcome) return { input: outcome.input, ...inputProblemDetails(outcome.problem) };
+  if (!explain) return { input: outcome.input, ...outcome.record };
+  return { input: outcome.input, ...outcome.record, evidence: outcome.explain?.() ?? [] };
 }
 
 type Source<T> = AsyncIterable<T> | Iterable<T>;
@@ -53,17 +64,18 @@ export async function checkOne(
 ): Promise<CheckOutcome> {
   const parsed = parseInput(input);
   if (!parsed.ok) return { input, problem: parsed.problem };
-  return { input, record: await timedCheck(parsed.input, options) };
+  const { record, explain } = await timedCheck(parsed.input, options);
+  return { input, record, explain };
 }
 
 async function timedCheck(
   input: ParsedInput,
   options: Pick<CheckManyOptions, "checker" | "onChecked">,
-): Promise<CheckRecord> {
+): Promise<CheckResult> {
   const started = performance.now();
   const result = await options.checker.check(input);
   options.onChecked?.(result, (performance.now() - started) / 1000);
-  return result.record;
+  return result;
 }
 
 /** A flag to wait on: `wait()` resolves at the next `wake()`. */

@@ -3,6 +3,7 @@
  * through the record cache (fresh facts → answered, stale → answered while one refresh
  * runs, missing → one shared look-up for concurrent callers).
  */
+import type { EvidenceItem } from "../core/evidence.js";
 import type { ParsedInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
 import type { VerdictStatus } from "../core/verdict.js";
@@ -15,6 +16,8 @@ export interface CheckResult {
   /** The verdict's row (docs/api.md §4.1), for cache lifetimes and metrics. */
   status: VerdictStatus;
   cache: CacheOutcome;
+  /** The evidence behind the answer (docs/api.md §4.3), made when first asked; absent in test fakes. */
+  explain?: () => readonly EvidenceItem[];
 }
 
 /** How full the checker's bounded queues are now; the operator's view of the bounds (/metrics). */
@@ -43,8 +46,8 @@ export interface Checker {
   /** Drops every domain's facts this process remembers: records were purged (the change signal). */
   forgetRemembered?(): void;
   /**
-   * Reloads what decides verdicts (the overrides) now: they changed (the change signal).
-   * Never rejects (a failed load is reported like any other and retried).
+   * Reloads what decides verdicts now, the overrides or the lists in force: they changed
+   * (the change signal). Never rejects (a failed load is reported and retried).
    */
-  reloadSources?(): Promise<void>;
+  reloadSources?(which: "overrides" | "lists"): Promise<void>;
 }

@@ -1,36 +1,52 @@
 /**
- * Wires the engine from configuration: bundled lists, DNS over the wire, domain age,
+ * Wires the engine from configuration: the lists in force, DNS over the wire, domain age,
  * and the record cache on the store. The server and the CLI both start here, so a
  * `mailrisk check` sees exactly what the API sees.
  */
+import { getServers } from "node:dns";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { CheckDeps } from "../core/check.js";
 import type { DomainLists } from "../core/lists.js";
 import { TypoIndex } from "../core/typo.js";
-import { loadDomainLists } from "../data/domain-lists.js";
+import { domainListData, readListData } from "../data/domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
 import { lookupWithinAgeBudget } from "./age-budget.js";
 import { CachingChecker } from "./cached-checker.js";
-import type { Checker } from "./checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
-import { type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
-import { GuardedResolver, ResolverHealth } from "./resolver-health.js";
+import { ListsInForce } from "./lists-in-force.js";
+import { answeredSink, type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
+import {
+  describeResolverState,
+  GuardedResolver,
+  ResolverHealth,
+  type ResolverHealthReport,
+  type ResolverState,
+} from "./resolver-health.js";
 
 export interface CreateCheckerOptions {
   config: Config;
-  store: Pick<Store, "records" | "recent" | "infrastructure" | "overrides">;
+  store: Pick<Store, "records" | "recent" | "infrastructure" | "overrides" | "lists">;
   logger?: Logger;
-  /** Already loaded lists (tests and benchmarks share one load). */
+  /** Already loaded lists (tests and benchmarks share one load); default the lists in force (bundled and synced). */
   lists?: DomainLists;
   clock?: () => Date;
   /** Look-ups at a time, callers' and background refreshes together (see CachingChecker). */
   lookupConcurrency?: number;
   /** false: a stale record is looked up again before it is answered (batch runs). */
   serveStale?: boolean;
+  /**
+   * Told of the resolver canary's first state and every change, with a sentence for a
+   * person (naming DNS_SERVERS). Default: logged, a failure at warn, `ok` at info.
+   */
+  onResolverState?: (
+    report: ResolverHealthReport,
+    previous: ResolverState | undefined,
+    message: string,
+  ) => void;
 }
 
 /**
@@ -39,14 +55,27 @@ export interface CreateCheckerOptions {
  */
 export const CANARY_DOMAINS = ["gmail.com", "outlook.com", "yahoo.com"] as const;
 
+/** The resolvers DNS goes to, for a person: DNS_SERVERS, or the system's. */
+export function resolverServers(config: Pick<Config, "dnsServers">): string {
+  if (config.dnsServers.length > 0) return `DNS_SERVERS=${config.dnsServers.join(",")}`;
+  const system = getServers();
+  return `the system's, ${system.length > 0 ? system.join(", ") : "none configured"} (DNS_SERVERS unset)`;
+}
+
 /** The engine's dependencies from configuration; the resolver answers "does not exist" only while the canary is sound. */
 export function createCheckDeps(
   config: Config,
   lists: DomainLists,
   clock: () => Date,
+  onStateChange?: (report: ResolverHealthReport, previous: ResolverState | undefined) => void,
 ): CheckDeps & { resolverHealth: ResolverHealth; dnsLoad: () => ResolverLoad } {
   const wire = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
-  const resolverHealth = new ResolverHealth({ resolver: wire, canaries: CANARY_DOMAINS, clock });
+  const resolverHealth = new ResolverHealth({
+    resolver: wire,
+    canaries: CANARY_DOMAINS,
+    clock,
+    ...(onStateChange ? { onStateChange } : {}),
+  });
   return {
     lists,
     typos: new TypoIndex(lists.popular),
@@ -65,9 +94,16 @@ export function createCheckDeps(
   };
 }
 
-export function createChecker(options: CreateCheckerOptions): Checker {
+export function createChecker(options: CreateCheckerOptions): CachingChecker {
   const clock = options.clock ?? (() => new Date());
-  const lists = options.lists ?? loadDomainLists();
+  const lists =
+    options.lists ??
+    new ListsInForce({
+      bundled: domainListData(readListData()),
+      store: options.store,
+      sources: options.config.listSources.map((s) => s.name),
+      onError: (error) => options.logger?.warn({ err: error }, "could not load the synced lists in force"),
+    });
   // What was learnt from traffic, reloaded from the store while checks come (docs/verdicts.md).
   const learned = new LearnedSnapshot({
     store: options.store,
@@ -75,13 +111,23 @@ export function createChecker(options: CreateCheckerOptions): Checker {
     onError: (error) =>
       options.logger?.warn({ err: error }, "could not reload learnt infrastructure and overrides"),
   });
-  const deps = createCheckDeps(options.config, lists, clock);
+  const servers = resolverServers(options.config);
+  const tell =
+    options.onResolverState ??
+    ((report: ResolverHealthReport, _previous: ResolverState | undefined, message: string) => {
+      const fields = { dnsState: report.state, dnsServers: servers, canaries: report.canaries };
+      if (report.state === "ok") options.logger?.info(fields, message);
+      else options.logger?.warn(fields, message);
+    });
+  const deps = createCheckDeps(options.config, lists, clock, (report, previous) =>
+    tell(report, previous, describeResolverState(report, previous, servers)),
+  );
   deps.resolverHealth.start();
   return new CachingChecker({
     records: options.store.records,
     resolverHealth: deps.resolverHealth,
     observer: new Observer({
-      sinks: [recentSink(options.store.recent)],
+      sinks: [recentSink(options.store.recent), answeredSink(options.store.records)],
       onSinkError: (error) => options.logger?.warn({ err: error }, "could not write observed checks"),
     }),
     evidence: new Observer<EvidenceObservation>({
@@ -98,6 +144,7 @@ export function createChecker(options: CreateCheckerOptions): Checker {
     lookupConcurrency: options.lookupConcurrency,
     serveStale: options.serveStale,
     dnsLoad: deps.dnsLoad,
+    webhookWatchDays: options.config.webhookWatchDays,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

@@ -1,8 +1,10 @@
 /**
  * How long a domain's facts stay fresh (docs/api.md §8), by the verdict decided from
  * them: RECORD_TTL in general; NEGATIVE_TTL for a domain that does not exist or takes no
- * mail (like DNS negative caching); 60 s when a look-up failed for the time being
- * (a DNS timeout or failure), whatever decided the verdict. Pure.
+ * mail (like DNS negative caching); 60 s when any DNS look-up failed for the time being
+ * (a timeout, SERVFAIL or REFUSED, of the MX, the A/AAAA, the name servers or an MX
+ * host's addresses), whatever decided the verdict. A domain-age look-up that failed is
+ * no DNS failure: its facts keep their lifetime (docs/http.md, "Records"). Pure.
  */
 import type { DomainFacts } from "../core/check.js";
 import { isTemporaryFailure, type VerdictStatus } from "../core/verdict.js";
@@ -27,10 +29,16 @@ export function isNegative(status: VerdictStatus): boolean {
   );
 }
 
-/** Whether a look-up failed for the time being: its facts are kept briefly and never replace good ones. */
+/** Whether a DNS look-up failed for the time being: its facts are kept briefly and never replace good ones. */
 export function failedForNow(facts: DomainFacts, status: VerdictStatus): boolean {
-  const routing = facts.routing.status;
-  return isTemporaryFailure(status) || routing === "dns_timeout" || routing === "dns_failure";
+  const { routing } = facts;
+  return (
+    isTemporaryFailure(status) ||
+    routing.status === "dns_timeout" ||
+    routing.status === "dns_failure" ||
+    routing.nameServers === null ||
+    routing.incomplete === true
+  );
 }
 
 /** How long facts with this verdict stay fresh, in ms. */

@@ -19,8 +19,10 @@ import {
   type LearningThresholds,
   type OverrideAction,
   type OverrideKind,
+  type OverrideNote,
 } from "../core/learned.js";
 import type { InfrastructureSummary, Store } from "../store/types.js";
+import { OneAtATime } from "./one-at-a-time.js";
 
 export interface LearnedSnapshotOptions {
   store: Pick<Store, "infrastructure" | "overrides">;
@@ -61,12 +63,16 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   private services = new Map<string, string>();
   /** `kind value` → the action of every override. */
   private actions = new Map<string, OverrideAction>();
+  /** `kind value` → every override with its note (the evidence names it). */
+  private notes = new Map<string, OverrideNote>();
+  /** `kind value` → listed disposable domains seen on learnt infrastructure (the evidence names them). */
+  private seenOn = new Map<string, readonly string[]>();
   private never = new Set<string>();
   private domains = new Map<string, DomainOverride>();
   /** Raised by every load that finds the overrides or the learnt infrastructure changed. */
   version = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
-  private loading: Promise<void> | undefined;
+  private readonly loading: OneAtATime;
   private readonly reloadMs: number;
   /** The first load: a check waits for it once. */
   readonly ready: Promise<void>;
@@ -75,6 +81,7 @@ export class LearnedSnapshot implements LearnedInfrastructure {
 
   constructor(private readonly options: LearnedSnapshotOptions) {
     this.reloadMs = options.reloadMs ?? LEARNED_RELOAD_MS;
+    this.loading = new OneAtATime(() => this.load(), options.onError);
     this.ready = this.reload().finally(() => {
       this.loaded = true;
     });
@@ -82,7 +89,7 @@ export class LearnedSnapshot implements LearnedInfrastructure {
 
   /** Starts a reload when the snapshot is older than `reloadMs` at `now` and none runs. */
   refreshIfOld(now: Date): void {
-    if (this.loading === undefined && now.getTime() - this.loadedAt >= this.reloadMs) {
+    if (!this.loading.busy && now.getTime() - this.loadedAt >= this.reloadMs) {
       void this.reload();
     }
   }
@@ -91,19 +98,13 @@ export class LearnedSnapshot implements LearnedInfrastructure {
    * Loads the snapshot after a change: a load already running may have read the store
    * before it, so it is waited for and another one started. Never rejects.
    */
-  async reloadAfterChange(): Promise<void> {
-    await this.loading;
-    await this.reload();
+  reloadAfterChange(): Promise<void> {
+    return this.loading.again();
   }
 
   /** Loads the snapshot now (one load at a time); never rejects. */
   reload(): Promise<void> {
-    this.loading ??= this.load()
-      .catch((error: unknown) => this.options.onError?.(error))
-      .finally(() => {
-        this.loading = undefined;
-      });
-    return this.loading;
+    return this.loading.run();
   }
 
   private async load(): Promise<void> {
@@ -116,18 +117,30 @@ export class LearnedSnapshot implements LearnedInfrastructure {
     const never = new Set<string>();
     const domains = new Map<string, DomainOverride>();
     const actions = new Map<string, OverrideAction>();
-    for (const { kind, value, action } of overrides) {
+    const notes = new Map<string, OverrideNote>();
+    for (const { kind, value, action, note } of overrides) {
       actions.set(key(kind, value), action);
+      notes.set(key(kind, value), { action, note });
       if (kind === "domain" && action !== "never_disposable") domains.set(value, action);
       else if (kind !== "domain") never.add(key(kind, value));
     }
     const services = new Map<string, string>();
+    const seenOn = new Map<string, readonly string[]>();
     for (const summary of learnedDisposable(summaries, never, thresholds)) {
       services.set(key(summary.kind, summary.value), summary.service ?? summary.value);
+      seenOn.set(key(summary.kind, summary.value), summary.examples);
     }
-    if (!sameEntries(actions, this.actions) || !sameEntries(services, this.services)) this.version++;
+    // A domain override's note is part of the evidence of the domain's answers: a new one moves the version too.
+    const notesChanged = overrides.some(
+      ({ kind, value, note }) => kind === "domain" && this.notes.get(key(kind, value))?.note !== note,
+    );
+    if (!sameEntries(actions, this.actions) || !sameEntries(services, this.services) || notesChanged) {
+      this.version++;
+    }
     this.services = services;
     this.actions = actions;
+    this.notes = notes;
+    this.seenOn = seenOn;
     this.never = never;
     this.domains = domains;
   }
@@ -143,6 +156,14 @@ export class LearnedSnapshot implements LearnedInfrastructure {
   domainOverride(domain: string, baseDomain: string): DomainOverride | undefined {
     if (this.domains.size === 0) return undefined;
     return this.domains.get(domain) ?? this.domains.get(baseDomain);
+  }
+
+  learntExamples(kind: InfrastructureKind, value: string): readonly string[] {
+    return this.seenOn.get(key(kind, value)) ?? [];
+  }
+
+  overrideNote(kind: OverrideKind, value: string): OverrideNote | undefined {
+    return this.notes.get(key(kind, value));
   }
 
   /** How many pieces of infrastructure are learnt disposable now. */

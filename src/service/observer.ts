@@ -11,9 +11,11 @@
  * up (the database is down), at most `maxWaiting` domains wait and later ones are
  * dropped and counted: observations are hints, never worth slowing a check for.
  */
+import { LRUCache } from "lru-cache";
 import type { Evidence } from "../core/learned.js";
 import type { CheckRecord } from "../core/record.js";
-import type { InfrastructureRepository, RecentRepository } from "../store/types.js";
+import { DAY_MS } from "../core/time.js";
+import type { InfrastructureRepository, RecentRepository, RecordsRepository } from "../store/types.js";
 import type { CacheOutcome } from "./checker.js";
 
 export interface Observation {
@@ -102,6 +104,26 @@ export class Observer<T extends { domain: string } = Observation> {
 /** The recently checked list (docs/api.md §7): domains only, never addresses. */
 export function recentSink(recent: Pick<RecentRepository, "addRecent">): ObservationSink {
   return (batch) => recent.addRecent(batch.map(({ domain, at }) => ({ domain, checkedAt: at })));
+}
+
+/**
+ * When each domain was last answered (the domains webhooks watch, docs/webhooks.md): a
+ * domain's row is written at most once a day, and a domain this process marked within the
+ * day is not even sent.
+ */
+export function answeredSink(records: Pick<RecordsRepository, "markAnswered">): ObservationSink {
+  const marked = new LRUCache<string, true>({ max: 200_000, ttl: DAY_MS, ttlAutopurge: false });
+  return async (batch) => {
+    const fresh = batch.filter(({ domain }) => !marked.has(domain));
+    if (fresh.length === 0) return;
+    const at = fresh.reduce((latest, { at }) => (at > latest ? at : latest), fresh[0]?.at ?? new Date());
+    await records.markAnswered(
+      fresh.map(({ domain }) => domain),
+      at,
+      new Date(at.getTime() - DAY_MS),
+    );
+    for (const { domain } of fresh) marked.set(domain, true);
+  };
 }
 
 /** Evidence of mail infrastructure, for learning disposable infrastructure (docs/verdicts.md). */

@@ -46,3 +46,20 @@ export function parseDatabaseUrl(
   // The value is not echoed: a mistyped PostgreSQL URL may hold a password.
   throw new DatabaseUrlError("DATABASE_URL must start with postgres://, postgresql:// or sqlite:");
 }
+
+/**
+ * The database for a person (the CLI names it, the server logs it): `SQLite <path>`, or
+ * `PostgreSQL postgres://user@host:port/name` without its password or parameters.
+ */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (location.dialect === "sqlite") {
+    return location.path === ":memory:" ? "SQLite in memory (sqlite::memory:)" : `SQLite ${location.path}`;
+  }
+  try {
+    const url = new URL(location.connectionString);
+    const user = url.username === "" ? "" : `${url.username}@`;
+    return `PostgreSQL ${url.protocol}//${user}${url.host}${url.pathname}`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}

@@ -26,15 +26,43 @@ export class InvalidPlanError extends Error {
   override name = "InvalidPlanError";
 }
 
+/** A plan that keys still use cannot be deleted; `keys` counts them, revoked ones included. */
+export class PlanInUseError extends Error {
+  override name = "PlanInUseError";
+  constructor(
+    readonly plan: string,
+    readonly keys: number,
+  ) {
+    super(`plan "${plan}" is used by ${keys} key${keys === 1 ? "" : "s"} (revoked ones included)`);
+  }
+}
+
+/** What a driver's error says, in one line: its message, else its code (an AggregateError's first message). */
+export function driverMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message !== "") return error.message;
+  const inner = (error as { errors?: unknown[] }).errors?.[0];
+  if (inner instanceof Error && inner.message !== "") return inner.message;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : error.name;
+}
+
 /**
  * The database could not be reached or could not serve the request right now (connection
- * refused or lost, pool exhausted, SQLite file locked, read-only or unopenable). Raised in
- * one place, `translateStoreErrors` in unavailable.ts; `cause` is the driver's error.
- * HTTP answers it with 503 `database_unavailable`.
+ * refused or lost, host unknown, authentication refused, pool exhausted, SQLite file
+ * locked, read-only or unopenable). Raised in one place, `translateStoreErrors` in
+ * unavailable.ts; `cause` is the driver's error (pino's logs print its message after
+ * this one's), `detail` the message with the cause, for a person (never the DATABASE_URL,
+ * which may hold a password). HTTP answers it with 503 `database_unavailable`.
  */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
   constructor(cause: unknown) {
     super("the database is unavailable", { cause });
+  }
+
+  /** `the database is unavailable: connect ECONNREFUSED 127.0.0.1:5432`. */
+  get detail(): string {
+    return `${this.message}: ${driverMessage(this.cause)}`;
   }
 }

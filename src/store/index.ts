@@ -5,10 +5,11 @@ import { createKyselyStore } from "./kysely-store.js";
 import type { Store } from "./types.js";
 import { toStoreError } from "./unavailable.js";
 
-export type { DatabaseLocation } from "./database-url.js";
+export { type DatabaseLocation, describeDatabase } from "./database-url.js";
 export {
   InvalidPlanError,
   PlanExistsError,
+  PlanInUseError,
   StoreUnavailableError,
   UnknownKeyError,
   UnknownPlanError,

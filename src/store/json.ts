@@ -3,7 +3,7 @@
  * and the CLI's `--json` output, so both print the same fields in the same order.
  */
 import { formatTimestamp } from "../core/record.js";
-import type { ApiKey, KeyUsage, Override, Plan } from "./types.js";
+import type { ApiKey, KeyUsage, ListSourceState, ListVersionSummary, Override, Plan } from "./types.js";
 
 export function keyJson(key: ApiKey) {
   return {
@@ -47,5 +47,24 @@ export function overrideJson(override: Override) {
     action: override.action,
     note: override.note,
     created_at: formatTimestamp(override.createdAt),
+  };
+}
+
+/**
+ * A synced source as `mailrisk lists status --json` and `GET /admin/lists` show it;
+ * `age_seconds`: since the source last confirmed its version in force (null: never).
+ */
+export function listSourceJson(url: string, state: ListSourceState | undefined, now: Date) {
+  const version = (v: ListVersionSummary | null | undefined) =>
+    v ? { hash: v.hash, entries: v.entryCount, accepted_at: formatTimestamp(v.acceptedAt) } : null;
+  const lastSuccess = state?.lastSuccess ?? null;
+  return {
+    url,
+    last_attempt: state ? formatTimestamp(state.lastAttempt) : null,
+    last_success: lastSuccess ? formatTimestamp(lastSuccess) : null,
+    last_error: state?.lastError ?? null,
+    age_seconds: lastSuccess ? Math.floor((now.getTime() - lastSuccess.getTime()) / 1000) : null,
+    in_force: version(state?.current),
+    previous: version(state?.previous),
   };
 }

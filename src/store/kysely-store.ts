@@ -5,15 +5,19 @@ import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping.js";
 import { createInfrastructureRepository } from "./infrastructure.js";
 import { createKeysRepository } from "./keys.js";
+import { createListsRepository } from "./lists.js";
+import { createLocksRepository } from "./locks.js";
 import { migrateToLatest } from "./migrate.js";
 import { createOverridesRepository } from "./overrides.js";
 import { createPlansRepository } from "./plans.js";
 import { createRecentRepository } from "./recent.js";
 import { createRecordsRepository } from "./records.js";
+import { createReportsRepository } from "./reports.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 import { translateStoreErrors } from "./unavailable.js";
 import { createUsageRepository } from "./usage.js";
+import { createWebhooksRepository } from "./webhooks.js";
 
 export interface KyselyStoreOptions {
   /** About how many recently checked domains are kept. */
@@ -55,6 +59,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     "records",
     changes,
   );
+  const lists = raisingAfter(createListsRepository(db), ["acceptVersion", "rollback"], "lists", changes);
   return {
     plans: translateStoreErrors(plans),
     keys: translateStoreErrors(keys),
@@ -64,7 +69,11 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     housekeeping: translateStoreErrors(createHousekeepingRepository(db)),
     infrastructure: translateStoreErrors(createInfrastructureRepository(db)),
     overrides: translateStoreErrors(overrides),
+    reports: translateStoreErrors(createReportsRepository(db)),
     changes,
+    lists: translateStoreErrors(lists),
+    locks: translateStoreErrors(createLocksRepository(db)),
+    webhooks: translateStoreErrors(createWebhooksRepository(db)),
     migrate,
     ping,
     forgetKeys,

@@ -1,6 +1,6 @@
 /** Plans (docs/api.md §6): a name, a quota (null: unlimited) and the length of its period in days. */
 import type { Kysely, Selectable } from "kysely";
-import { InvalidPlanError, PlanExistsError, UnknownPlanError } from "./errors.js";
+import { InvalidPlanError, PlanExistsError, PlanInUseError, UnknownPlanError } from "./errors.js";
 import type { Database, PlansTable } from "./schema.js";
 import type { Plan, PlanChanges, PlansRepository } from "./types.js";
 
@@ -87,11 +87,32 @@ async function updatePlan(db: Kysely<Database>, name: string, changes: PlanChang
   return updated;
 }
 
+/** Deletes a plan no key uses, in one statement (a key created meanwhile makes its foreign key refuse). */
+async function deletePlan(db: Kysely<Database>, name: string): Promise<void> {
+  const deleted = await db
+    .deleteFrom("plans")
+    .where("name", "=", name)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("api_keys").select("id").where("api_keys.plan", "=", name))),
+    )
+    .returning("name")
+    .executeTakeFirst();
+  if (deleted) return;
+  const { keys } = await db
+    .selectFrom("api_keys")
+    .select((eb) => eb.fn.countAll<number | string>().as("keys"))
+    .where("plan", "=", name)
+    .executeTakeFirstOrThrow();
+  if (Number(keys) > 0) throw new PlanInUseError(name, Number(keys));
+  throw new UnknownPlanError(name);
+}
+
 export function createPlansRepository(db: Kysely<Database>): PlansRepository {
   return {
     createPlan: (plan) => createPlan(db, plan, new Date()),
     listPlans: () => listPlans(db),
     getPlan: (name) => getPlan(db, name),
     updatePlan: (name, changes) => updatePlan(db, name, changes),
+    deletePlan: (name) => deletePlan(db, name),
   };
 }

@@ -6,8 +6,16 @@
 import { type Kysely, sql } from "kysely";
 import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
-import { type Database, toDate } from "./schema.js";
-import type { BlockStatus, RecordsRepository, StoredFacts } from "./types.js";
+import { type Database, toDate, toMillis } from "./schema.js";
+import type {
+  BlockStatus,
+  FlipNotice,
+  NotedBlock,
+  RecordsRepository,
+  StoredFacts,
+  WatchedFacts,
+} from "./types.js";
+import { enqueueFlipEvents } from "./webhooks.js";
 
 /** The facts as stored. */
 interface FactsJson {
@@ -57,9 +65,10 @@ async function readBlock(db: Kysely<Database>, domain: string): Promise<BlockSta
 }
 
 /**
- * One atomic upsert of a look-up's facts with the block status decided from them. The
- * time it changed moves only when `block` differs from the stored one. A save older than
- * the stored facts (another instance finished a later look-up first) changes nothing.
+ * One atomic upsert of a look-up's facts. A new row takes `block`; a stored row keeps its
+ * block status and time, so every flip goes through `noteBlock` (and raises its webhook
+ * events there). A save older than the stored facts (another instance finished a later
+ * look-up first) changes nothing.
  */
 async function saveFacts(
   db: Kysely<Database>,
@@ -77,20 +86,14 @@ async function saveFacts(
       block: block ? 1 : 0,
       checked_at: at,
       block_status_changed_at: at,
+      last_answered_at: at,
     })
     .onConflict((oc) =>
       oc
         .column("domain")
         .doUpdateSet((eb) => ({
           facts: eb.ref("excluded.facts"),
-          block: eb.ref("excluded.block"),
           checked_at: eb.ref("excluded.checked_at"),
-          block_status_changed_at: eb
-            .case()
-            .when("records.block", "=", eb.ref("excluded.block"))
-            .then(eb.ref("records.block_status_changed_at"))
-            .else(eb.ref("excluded.block_status_changed_at"))
-            .end(),
         }))
         .where("records.checked_at", "<=", (eb) => eb.ref("excluded.checked_at")),
     )
@@ -102,24 +105,72 @@ async function saveFacts(
 
 /**
  * Records the block status answered for a domain when it differs from the stored one
- * (an override, a list or learned infrastructure changed the verdict): the time it
- * changed becomes `at`. Whoever records a flip first wins; the stored status is returned.
+ * (a look-up, an override, a list or learned infrastructure changed the verdict): the
+ * time it changed becomes `at`. Whoever records a flip first wins (`flipped` says whether
+ * this call did); with a notice, the flip's webhook events are written in the same
+ * transaction when the domain is watched, so a flip raises its events exactly once.
  */
 async function noteBlock(
   db: Kysely<Database>,
   domain: string,
   block: boolean,
   at: Date,
-): Promise<BlockStatus> {
-  const updated = await db
+  notice?: FlipNotice,
+): Promise<NotedBlock> {
+  const flip = (executor: Kysely<Database>) =>
+    executor
+      .updateTable("records")
+      .set({ block: block ? 1 : 0, block_status_changed_at: at.getTime() })
+      .where("domain", "=", domain)
+      .where("block", "<>", block ? 1 : 0)
+      .returning(["block", "block_status_changed_at", "last_answered_at"])
+      .executeTakeFirst();
+  const updated = !notice
+    ? await flip(db)
+    : await db.transaction().execute(async (trx) => {
+        const row = await flip(trx);
+        const answered = row?.last_answered_at;
+        if (answered != null && toMillis(answered) >= notice.watchedSince.getTime()) {
+          await enqueueFlipEvents(trx, { domain, block, at, record: notice.record });
+        }
+        return row;
+      });
+  if (updated) return { ...blockStatus(updated), flipped: true };
+  return { ...((await readBlock(db, domain)) ?? { block, changedAt: at }), flipped: false };
+}
+
+/** One statement per batch; a domain marked since `olderThan` is left alone (at most one write a day). */
+async function markAnswered(
+  db: Kysely<Database>,
+  domains: readonly string[],
+  at: Date,
+  olderThan: Date,
+): Promise<void> {
+  if (domains.length === 0) return;
+  await db
     .updateTable("records")
-    .set({ block: block ? 1 : 0, block_status_changed_at: at.getTime() })
-    .where("domain", "=", domain)
-    .where("block", "<>", block ? 1 : 0)
-    .returning(["block", "block_status_changed_at"])
-    .executeTakeFirst();
-  if (updated) return blockStatus(updated);
-  return (await readBlock(db, domain)) ?? { block, changedAt: at };
+    .set({ last_answered_at: at.getTime() })
+    .where("domain", "in", domains)
+    .where((eb) =>
+      eb.or([eb("last_answered_at", "is", null), eb("last_answered_at", "<", olderThan.getTime())]),
+    )
+    .execute();
+}
+
+/** Walks the records in domain order (the primary key): each batch is one short read. */
+async function watchedFacts(
+  db: Kysely<Database>,
+  since: Date,
+  after: string | null,
+  limit: number,
+): Promise<WatchedFacts[]> {
+  let query = db
+    .selectFrom("records")
+    .select(["domain", "facts", "block"])
+    .where("last_answered_at", ">=", since.getTime());
+  if (after !== null) query = query.where("domain", ">", after);
+  const rows = await query.orderBy("domain").limit(limit).execute();
+  return rows.map((row) => ({ domain: row.domain, facts: decodeFacts(row.facts), block: row.block === 1 }));
 }
 
 /** Rows one delete statement takes at most: each statement holds its lock only briefly. */
@@ -160,7 +211,9 @@ export function createRecordsRepository(db: Kysely<Database>): RecordsRepository
   return {
     getFacts: (domain) => getFacts(db, domain),
     saveFacts: (domain, facts, checkedAt, block) => saveFacts(db, domain, facts, checkedAt, block),
-    noteBlock: (domain, block, at) => noteBlock(db, domain, block, at),
+    noteBlock: (domain, block, at, notice) => noteBlock(db, domain, block, at, notice),
+    markAnswered: (domains, at, olderThan) => markAnswered(db, domains, at, olderThan),
+    watchedFacts: (since, after, limit) => watchedFacts(db, since, after, limit),
     purgeRecords: (domains) => purgeRecords(db, domains),
     purgeAllRecords: () => purgeAllRecords(db),
   };

@@ -41,6 +41,37 @@ export interface RecordsTable {
   checked_at: Millis;
   /** When the answered block status last changed. */
   block_status_changed_at: Millis;
+  /** When the domain was last answered through the service, moved at most daily (migration 0010). */
+  last_answered_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+/** An accepted version of a synced list (src/store/lists.ts). */
+export interface ListVersionsTable {
+  source: string;
+  /** `current` or `previous`. */
+  state: string;
+  hash: string;
+  /** `domain<TAB>first listed (epoch ms)` lines. */
+  entries: string;
+  entry_count: number;
+  url: string;
+  accepted_at: Millis;
+}
+
+/** A synced list's last attempt. */
+export interface ListSourcesTable {
+  source: string;
+  url: string;
+  last_attempt: Millis;
+  last_success: ColumnType<number | string | null, number | null, number | null>;
+  last_error: string | null;
+}
+
+/** Named locks with an expiry (src/store/locks.ts). */
+export interface LocksTable {
+  name: string;
+  holder: string;
+  expires_at: Millis;
 }
 
 /** One counter per kind of change (src/store/changes.ts). */
@@ -80,6 +111,59 @@ export interface OverridesTable {
   created_at: Millis;
 }
 
+/** Reports of wrong answers (src/store/reports.ts, migration 0009). */
+export interface ReportsTable {
+  id: string;
+  key_id: string;
+  /** The reported domain (never an address). */
+  domain: string;
+  /** `allow` or `block`. */
+  expected: string;
+  note: string | null;
+  /** `open`, `accepted` or `rejected`. */
+  status: string;
+  filed_at: Millis;
+  reviewed_at: ColumnType<number | string | null, number | null, number | null>;
+  review_note: string | null;
+}
+
+/** A webhook subscription (src/store/webhooks.ts, migration 0010). */
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  secret: string;
+  /** Comma list of event types. */
+  events: string;
+  created_at: Millis;
+}
+
+/** An event in the outbox and its delivery state. */
+export interface WebhookEventsTable {
+  id: string;
+  webhook_id: string;
+  domain: string;
+  type: string;
+  body: string;
+  created_at: Millis;
+  /** `pending`, `delivered` or `failed`. */
+  status: string;
+  attempts: number;
+  next_attempt_at: Millis;
+  claimed_by: string | null;
+  claimed_until: ColumnType<number | string | null, number | null, number | null>;
+  finished_at: ColumnType<number | string | null, number | null, number | null>;
+}
+
+/** One delivery attempt of an event. */
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt: number;
+  at: Millis;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 /** One row, written by every readiness probe (migration 0005). */
 export interface ReadinessProbeTable {
   id: number;
@@ -96,6 +180,13 @@ export interface Database {
   overrides: OverridesTable;
   readiness_probe: ReadinessProbeTable;
   changes: ChangesTable;
+  reports: ReportsTable;
+  list_versions: ListVersionsTable;
+  list_sources: ListSourcesTable;
+  locks: LocksTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export function toMillis(value: number | string): number {

@@ -41,3 +41,8 @@ export function hashSecret(secret: string): string {
 export function newKeyId(): string {
   return `key_${randomString(ID_ALPHABET, ID_LENGTH)}`;
 }
+
+/** A report's public id, e.g. `rpt_7fk2mq9xa3bc`. */
+export function newReportId(): string {
+  return `rpt_${randomString(ID_ALPHABET, 12)}`;
+}

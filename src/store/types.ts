@@ -69,6 +69,27 @@ export interface BlockStatus {
   changedAt: Date;
 }
 
+/** A recorded block status, and whether this call recorded the flip (the first writer across instances). */
+export interface NotedBlock extends BlockStatus {
+  flipped: boolean;
+}
+
+/** What a flip tells the webhooks (docs/webhooks.md): events are written with the flip, when the domain is watched. */
+export interface FlipNotice {
+  /** The domain is watched when it was answered at or after this time. */
+  watchedSince: Date;
+  /** The record answered with the new status (JSON), and its reason. */
+  record: { reason: string } & Record<string, unknown>;
+}
+
+/** A watched domain's stored facts and answered block status, for deciding it again. */
+export interface WatchedFacts {
+  domain: string;
+  /** Null for a row saved before migration 0007 (nothing to decide from). */
+  facts: DomainFacts | null;
+  block: boolean;
+}
+
 /** A domain's stored facts, when they were looked up, and its answered block status. */
 export interface StoredFacts extends BlockStatus {
   facts: DomainFacts;
@@ -85,6 +106,8 @@ export interface PlansRepository {
    * count against the new quota at once; a new period length starts new periods.
    */
   updatePlan(name: string, changes: PlanChanges): Promise<Plan>;
+  /** Deletes a plan that no key uses, revoked ones included (`UnknownPlanError`, `PlanInUseError`). */
+  deletePlan(name: string): Promise<void>;
 }
 
 /** Keys (docs/api.md §6): created, listed, revoked and counted by the CLI and the server's first start. */
@@ -135,12 +158,20 @@ export interface RecordsRepository {
   /** The domain's facts; undefined when none are stored (or only a record saved before migration 0007). */
   getFacts(domain: string): Promise<StoredFacts | undefined>;
   /**
-   * Saves a look-up's facts with the block status decided from them; the time it changed
-   * keeps its stored value when `block` did not change, else becomes `checkedAt`.
+   * Saves a look-up's facts. A new domain's row takes `block` (changed at `checkedAt`); a
+   * stored domain keeps its block status: a flip is recorded by `noteBlock` only.
    */
   saveFacts(domain: string, facts: DomainFacts, checkedAt: Date, block: boolean): Promise<BlockStatus>;
-  /** Records an answered block status that differs from the stored one (its time becomes `at`). */
-  noteBlock(domain: string, block: boolean, at: Date): Promise<BlockStatus>;
+  /**
+   * Records an answered block status that differs from the stored one (its time becomes
+   * `at`); with a notice, the webhook events of the flip are written with it, in one
+   * transaction, when the domain is watched.
+   */
+  noteBlock(domain: string, block: boolean, at: Date, notice?: FlipNotice): Promise<NotedBlock>;
+  /** Marks domains answered at `at`, those not marked since `olderThan` only (one statement). */
+  markAnswered(domains: readonly string[], at: Date, olderThan: Date): Promise<void>;
+  /** Watched domains (answered since `since`) with facts, after `after` in domain order, at most `limit`. */
+  watchedFacts(since: Date, after: string | null, limit: number): Promise<WatchedFacts[]>;
   /** Deletes the records of these domains (the next check of each is fresh); how many were stored. */
   purgeRecords(domains: readonly string[]): Promise<number>;
   /** Deletes every record, in short batches; how many. */
@@ -223,8 +254,209 @@ export interface OverridesRepository {
   listOverrides(): Promise<Override[]>;
 }
 
+/** An accepted version of a synced disposable list (docs/data.md, "Synced lists"). */
+export interface ListVersion {
+  source: string;
+  /** SHA-256 of its sorted entries, hex. */
+  hash: string;
+  url: string;
+  acceptedAt: Date;
+  /** Entry → when the source first listed it (epoch ms). */
+  entries: ReadonlyMap<string, number>;
+}
+
+/** An accepted version without its entries. */
+export interface ListVersionSummary {
+  hash: string;
+  entryCount: number;
+  acceptedAt: Date;
+}
+
+/** A synced source as the operator sees it. */
+export interface ListSourceState {
+  source: string;
+  url: string;
+  lastAttempt: Date;
+  lastSuccess: Date | null;
+  lastError: string | null;
+  /** The version in force and the one a rollback returns to. */
+  current: ListVersionSummary | null;
+  previous: ListVersionSummary | null;
+}
+
+/** Synced lists (src/store/lists.ts): their accepted versions and attempts. */
+export interface ListsRepository {
+  /** The versions in force, one per source that has one, with their entries. */
+  currentVersions(): Promise<ListVersion[]>;
+  /** One source's version in force; undefined when none was accepted. */
+  currentVersion(source: string): Promise<ListVersion | undefined>;
+  /** Every source ever attempted. */
+  listStates(): Promise<ListSourceState[]>;
+  /** Records an attempt: its error, or null for a success. */
+  recordAttempt(source: string, url: string, at: Date, error: string | null): Promise<void>;
+  /** Puts a version in force; the one in force becomes the previous one. */
+  acceptVersion(version: ListVersion): Promise<void>;
+  /** Puts the previous version back in force (the current one becomes previous); false when there is none. */
+  rollback(source: string): Promise<boolean>;
+}
+
+/** Named locks that expire (src/store/locks.ts): one instance at a time does a job. */
+export interface LocksRepository {
+  /** Takes the lock until `until` unless another holder has it unexpired at `now`. */
+  tryLock(name: string, holder: string, now: Date, until: Date): Promise<boolean>;
+  unlock(name: string, holder: string): Promise<void>;
+}
+
+/** The answer a reporter expected (docs/api.md §3.5). */
+export type ExpectedAnswer = "allow" | "block";
+
+/** Where a report stands: open until the operator accepts or rejects it. */
+export type ReportStatus = "open" | "accepted" | "rejected";
+
+export const REPORT_STATUSES: readonly ReportStatus[] = ["open", "accepted", "rejected"];
+
+/** A report of a wrong answer, filed by a key (docs/api.md §3.5). Only the domain is kept, never an address. */
+export interface Report {
+  id: string;
+  keyId: string;
+  domain: string;
+  expected: ExpectedAnswer;
+  note: string | null;
+  status: ReportStatus;
+  filedAt: Date;
+  reviewedAt: Date | null;
+  reviewNote: string | null;
+}
+
+/** A report in the operator's queue, with how many distinct keys reported its domain with the same status. */
+export interface ReportForReview extends Report {
+  reporters: number;
+}
+
+/** How many reports a key may file within a window. */
+export interface ReportLimit {
+  max: number;
+  windowMs: number;
+}
+
+export type FiledReport =
+  /** Filed now, or the key's open report of the domain, returned instead of a second one. */
+  | { outcome: "filed" | "duplicate"; report: Report }
+  /** Refused (it expected today's answer): kept only to count towards the limit. */
+  | { outcome: "refused" }
+  /** The key filed `max` reports within the window: none filed; another may be filed at `retryAt`. */
+  | { outcome: "limited"; retryAt: Date };
+
+export type ClosedReports =
+  /** The report and every other open report of its domain expecting the same answer, closed. */
+  | { outcome: "closed"; report: Report; closed: string[] }
+  | { outcome: "not_open"; report: Report }
+  | { outcome: "unknown" };
+
+/** Reports of wrong answers (src/store/reports.ts): filed by keys, reviewed by the operator. */
+export interface ReportsRepository {
+  /**
+   * Files a report, exactly across instances: a key's open report of the same domain is
+   * returned instead, and a key with `limit.max` reports or refusals within the window
+   * before `report.filedAt` files nothing. `refused`: the report expected today's answer;
+   * it is kept as a refusal, never shown, which counts towards the limit (so refusals
+   * cannot tell a key answers for free).
+   */
+  fileReport(
+    report: Omit<Report, "id" | "status" | "reviewedAt" | "reviewNote"> & { refused?: boolean },
+    limit: ReportLimit,
+  ): Promise<FiledReport>;
+  getReport(id: string): Promise<Report | undefined>;
+  /** Reports with a status, at most `limit`: open ones by reporters (most first), then oldest first; others newest review first. */
+  listReports(status: ReportStatus, limit: number): Promise<ReportForReview[]>;
+  /** Accepts or rejects an open report, with every other open report of its domain expecting the same answer. */
+  closeReports(
+    id: string,
+    status: Exclude<ReportStatus, "open">,
+    note: string | null,
+    at: Date,
+  ): Promise<ClosedReports>;
+}
+
+/** The events a webhook can subscribe to (docs/webhooks.md). */
+export const WEBHOOK_EVENT_TYPES = ["domain.blocked", "domain.unblocked"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A webhook subscription; its secret is shown once, when created. */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: Date;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+/** An event claimed for one delivery attempt. */
+export interface DueEvent {
+  id: string;
+  webhookId: string;
+  url: string;
+  secret: string;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  createdAt: Date;
+}
+
+/** One delivery attempt: the status code, or the error when no answer came. */
+export interface DeliveryAttempt {
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** An event with its delivery state and attempts. */
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  domain: string;
+  type: string;
+  status: DeliveryStatus;
+  createdAt: Date;
+  /** When the next attempt is due; null once delivered or failed. */
+  nextAttemptAt: Date | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** Webhooks (src/store/webhooks.ts): subscriptions and the outbox of their events. */
+export interface WebhooksRepository {
+  createWebhook(input: {
+    url: string;
+    secret: string;
+    events: readonly WebhookEventType[];
+    now: Date;
+  }): Promise<Webhook>;
+  listWebhooks(): Promise<Webhook[]>;
+  /** Removes a webhook with its events and attempts; whether there was one. */
+  removeWebhook(id: string): Promise<boolean>;
+  /**
+   * Claims due pending events for `holder` until `until` (one conditional update, so each
+   * is claimed by one instance at a time): per webhook and domain, only the oldest pending one.
+   */
+  claimDue(holder: string, now: Date, until: Date, limit: number): Promise<DueEvent[]>;
+  /** Records an attempt of an event `holder` claimed, and what comes next: done, another try at `nextAttemptAt`, or failed. */
+  finishAttempt(
+    eventId: string,
+    holder: string,
+    attempt: DeliveryAttempt,
+    next: { status: DeliveryStatus; nextAttemptAt: Date },
+  ): Promise<void>;
+  /** Events newest first, of one webhook or all, with their attempts; at most `limit`. */
+  deliveries(webhookId: string | null, limit: number): Promise<Delivery[]>;
+  /** How many events each webhook has by status. */
+  deliveryCounts(): Promise<{ webhookId: string; status: DeliveryStatus; count: number }[]>;
+}
+
 /** The kinds of change every server must take at once (src/store/changes.ts). */
-export const CHANGE_TOPICS = ["keys", "overrides", "records"] as const;
+export const CHANGE_TOPICS = ["keys", "overrides", "records", "lists"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** The change signal: a counter per topic, raised by the store after each change of that kind. */
@@ -250,6 +482,10 @@ export interface Store {
   infrastructure: InfrastructureRepository;
   overrides: OverridesRepository;
   changes: ChangesRepository;
+  reports: ReportsRepository;
+  lists: ListsRepository;
+  locks: LocksRepository;
+  webhooks: WebhooksRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -27,10 +27,11 @@ const NETWORK_CODES = new Set([
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|READONLY|CANTOPEN|IOERR|FULL|PROTOCOL)(_|$)/;
 
 /**
- * PostgreSQL SQLSTATEs: class 08 (connection exception), 53300 too many connections,
- * 57P01–57P03 (server shutting down, crashed, starting up).
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), class 28 (the role or its
+ * password refused), 3D000 (no such database), 53300 too many connections, 57P01–57P03
+ * (server shutting down, crashed, starting up).
  */
-const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[123])$/;
+const POSTGRES_UNAVAILABLE = /^(08...|28...|3D000|53300|57P0[123])$/;
 
 /** node-postgres and pg-pool raise these without a code. */
 const POSTGRES_MESSAGES =

@@ -175,6 +175,29 @@ describe("mailrisk check without --json", () => {
     expect(lines[3]).toMatch(/^does-not-exist\.test\s+false\s+true\s+100\s+NXDOMAIN$/);
     expect(lines[4]).toMatch(/^tie\.test\s+true\s+false\s+0\s+Self-hosted\s+mx-a\.tie\.test$/);
   });
+
+  /** Where each column of a line starts (two spaces or more end a cell). */
+  const starts = (line: string) => [
+    0,
+    ...[...line.matchAll(/ {2,}(?=\S)/g)].map((m) => m.index + m[0].length),
+  ];
+  const LONG = `a-very-long-local-part-of-an-address.${"x".repeat(20)}@gmail.com`;
+
+  it("fits the table of arguments to its widest cells, so every column stays aligned", async () => {
+    const { stdout } = await check([LONG, "tie.test", "gmail.com"]);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines[1]?.startsWith(`${LONG}  `)).toBe(true);
+    const header = starts(lines[0] ?? "");
+    for (const line of lines.slice(1)) expect(starts(line)).toEqual(header.slice(0, starts(line).length));
+  });
+
+  it("streams the table of stdin in fixed columns, a cell too wide cut with …", async () => {
+    const { stdout } = await check(["-"], `${LONG}\ntie.test\n`);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines[1]).toMatch(/^a-very-long-local-part-of-an-ad… {2}true/);
+    const header = starts(lines[0] ?? "");
+    for (const line of lines.slice(1)) expect(starts(line)).toEqual(header.slice(0, starts(line).length));
+  });
 });
 
 describe("mailrisk check usage errors", () => {
@@ -187,7 +210,13 @@ describe("mailrisk check usage errors", () => {
     [["-", "gmail.com", "-", "--json"], /- \(stdin\) may be given once/],
     [["gmail.com", "--only", "maybe"], /--only takes block or allow/],
     [["gmail.com", "--json", "--csv"], /exclude each other/],
-    [["gmail.com", "--column", "email"], /go with --csv/],
+    [["gmail.com", "--column", "email"], /^mailrisk: --column goes with --csv\n/],
+    [["gmail.com", "--encoding", "latin1"], /^mailrisk: --encoding goes with --csv\n/],
+    [
+      ["--csv", "--encoding", "ebcdic"],
+      /--encoding takes utf-8, latin1, windows-1252 or utf-16; got "ebcdic"/,
+    ],
+    [["gmail.com", "--xml"], /^mailrisk: unknown option --xml \(this command takes --json, --csv/],
   ])("%j exits 2 and prints nothing on stdout", async (args, message) => {
     const { code, stdout, stderr } = await check(args);
     expect({ code, stdout }).toEqual({ code: 2, stdout: "" });

@@ -58,10 +58,15 @@ describe("keys create", () => {
 
   it.each([
     [["create"], /needs --plan/],
-    [["create", "--plan"], /argument missing/],
-    [["create", "--plan", "free", "--colour"], /Unknown option '--colour'/],
-    [["create", "--plan", "free", "extra"], /positional/],
-    [[], /keys needs a command/],
+    [["create", "--plan"], /^mailrisk: --plan needs a value\n/],
+    [["create", "--plan", "--json"], /^mailrisk: --plan needs a value, not "--json"/],
+    [
+      ["create", "--plan", "free", "--colour"],
+      /^mailrisk: unknown option --colour \(this command takes --plan, --name, --json\)\n/,
+    ],
+    [["create", "--plan", "free", "--json=yes"], /^mailrisk: --json takes no value\n/],
+    [["create", "--plan", "free", "extra"], /^mailrisk: unexpected argument "extra"/],
+    [[], /^mailrisk: keys needs a command: create, list, show, set-plan, revoke\n/],
     [["rotate"], /unknown keys command "rotate"/],
   ])("exits 2 on bad arguments %j", async (args, message) => {
     const { code, stderr } = await keys(...args);

@@ -46,7 +46,11 @@ async function seen(entries: Evidence[]): Promise<void> {
 
 describe("mailrisk overrides", () => {
   it("adds, lists and removes overrides of domains and infrastructure, normalised", async () => {
-    expect((await cli(overrides, "add", "deny", "Spam.Example.", "--note", "abuse")).code).toBe(0);
+    expect(await cli(overrides, "add", "deny", "Spam.Example.", "--note", "abuse")).toEqual({
+      code: 0,
+      stdout: "Set override: domain spam.example deny. Running servers take it within a second.\n",
+      stderr: "",
+    });
     expect((await cli(overrides, "add", "never-disposable", "mx-host", "MX.Shared.Example")).code).toBe(0);
     const listed = JSON.parse((await cli(overrides, "list", "--json")).stdout) as {
       kind: string;
@@ -58,7 +62,9 @@ describe("mailrisk overrides", () => {
       ["domain", "spam.example", "deny", "abuse"],
       ["mx_host", "mx.shared.example", "never_disposable", null],
     ]);
-    expect((await cli(overrides, "remove", "spam.example")).code).toBe(0);
+    expect((await cli(overrides, "remove", "spam.example")).stdout).toBe(
+      "Removed override: domain spam.example. Running servers take it within a second.\n",
+    );
     expect((await cli(overrides, "remove", "spam.example")).code).toBe(1);
     expect(JSON.parse((await cli(overrides, "list", "--json")).stdout)).toHaveLength(1);
   });
@@ -69,10 +75,22 @@ describe("mailrisk overrides", () => {
     [["add", "block", "example.com"]],
     [["add", "deny", "not a domain"]],
     [["remove"]],
+    [["remove", "example.com", "extra"]],
   ])("refuses %j as a usage error", async (args) => {
     const { code, stderr } = await cli(overrides, ...args);
     expect(code).toBe(2);
     expect(stderr).toContain("usage: mailrisk overrides");
+  });
+
+  it.each([
+    [["add"], /^mailrisk: overrides add needs allow, deny or never-disposable\n/],
+    [
+      ["add", "block", "example.com"],
+      /^mailrisk: overrides add needs allow, deny or never-disposable \(got "block"\)\n/,
+    ],
+    [["remove"], /^mailrisk: overrides remove needs a domain, or mx-host, mx-ip or ns and a value\n/],
+  ])("says exactly what is wrong with %j", async (args, message) => {
+    expect((await cli(overrides, ...args)).stderr).toMatch(message);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/plans.js";
+import { openStore } from "../../src/store/index.js";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -46,19 +47,51 @@ describe("plans", () => {
 
   it.each([
     [["create", "pro"], /needs --quota/],
-    [["create", "--quota", "5"], /exactly one name/],
+    [["create", "--quota", "5"], /plans create needs a plan name/],
+    [["create", "pro", "gold", "--quota", "5"], /plans create takes one plan name; "gold" is too much/],
     [["create", "pro", "--quota", "lots"], /--quota must be a whole number/],
     [["create", "pro", "--quota=-5"], /--quota must be a whole number/],
     [["create", "pro", "--quota", "1.5"], /--quota must be a whole number/],
     [["create", "pro", "--quota", "5", "--period-days", "0"], /period must be a whole number of days/],
     [["create", "Pro!", "--quota", "5"], /plan name/],
-    [["list", "extra"], /positional/],
-    [["delete", "pro"], /unknown plans command "delete"/],
+    [["list", "extra"], /unexpected argument "extra"/],
+    [["delete"], /plans delete needs a plan name/],
+    [["remove", "pro"], /unknown plans command "remove" \(plans takes create, update, list, delete\)/],
   ])("exits 2 on bad arguments %j", async (args, message) => {
     const { code, stderr } = await plans(...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
-    expect(stderr).toMatch(/usage: mailrisk plans create/);
+    expect(stderr).toMatch(/usage: mailrisk plans /);
+  });
+});
+
+describe("plans delete", () => {
+  it("deletes a plan no key uses, and refuses one keys use until they moved, revoked ones included", async () => {
+    await plans("create", "trial", "--quota", "10");
+    await plans("create", "spare", "--quota", "10");
+    expect(await plans("delete", "spare")).toEqual({ code: 0, stdout: "Deleted plan spare.\n", stderr: "" });
+
+    const store = await openStore(database.location);
+    try {
+      const { key } = await store.keys.createKey({ plan: "trial", now: new Date() });
+      await store.keys.revokeKey(key.id, new Date());
+      const refused = await plans("delete", "trial");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^mailrisk: plan "trial" is used by 1 key \(revoked ones included\); move them/,
+      );
+      expect(await store.plans.getPlan("trial")).toBeDefined();
+      await store.keys.setKeyPlan(key.id, "free");
+    } finally {
+      await store.close();
+    }
+    expect((await plans("delete", "trial")).code).toBe(0);
+    expect(
+      JSON.parse((await plans("list", "--json")).stdout).map((plan: { name: string }) => plan.name),
+    ).toEqual(["free", "unlimited"]);
+    const unknown = await plans("delete", "trial");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/unknown plan "trial"/);
   });
 });
 
@@ -87,7 +120,7 @@ describe("plans update and unlimited", () => {
     [["update", "free"], 2, /needs --quota or --period-days/],
     [["update", "free", "--quota", "many"], 2, /--quota must be a whole number or "unlimited"/],
     [["update", "free", "--period-days", "0"], 2, /period must be a whole number of days/],
-    [["update"], 2, /exactly one name/],
+    [["update"], 2, /plans update needs a plan name/],
   ])("plans %j exits %i", async (args, code, message) => {
     const result = await plans(...args);
     expect(result.code).toBe(code);

@@ -54,8 +54,8 @@ it("purges every record with --all", async () => {
 });
 
 it.each([
-  [["purge"], /needs domains or --all/],
-  [["purge", "--all", "example.com"], /needs domains or --all/],
+  [["purge"], /^mailrisk: records purge needs the domains to purge, or --all for every record\n/],
+  [["purge", "--all", "example.com"], /takes domains or --all, not both \(got --all and example\.com\)/],
   [["purge", "not a domain"], /is not a domain/],
   [["wipe"], /unknown records command/],
 ])("exits 2 on %j", async (args, message) => {

@@ -119,10 +119,11 @@ describe("lookupMailRouting over the wire (fixture engine.json)", () => {
     expect(routing.addresses).toEqual(["203.0.113.90"]);
   });
 
-  it("reports name servers that fail as null without changing the status", async () => {
+  it("reports name servers that fail as null without changing the status, the routing incomplete", async () => {
     const routing = await lookup("ns-servfail.test");
     expect(routing.status).toBe("mx");
     expect(routing.nameServers).toBeNull();
+    expect(routing.incomplete).toBe(true);
   });
 
   it("resolves a self-hosted domain's MX under the domain itself", async () => {

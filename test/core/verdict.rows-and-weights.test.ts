@@ -83,7 +83,11 @@ describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
     ],
     [
       "one heuristic",
-      { disposableHints: [{ evidence: "MX mx.tempmail.test", provider: "temp-mail.org" }] },
+      {
+        disposableHints: [
+          { kind: "mx_host", value: "mx.tempmail.test", learnt: false, provider: "temp-mail.org" },
+        ],
+      },
       true,
       true,
       90,
@@ -94,8 +98,8 @@ describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
       "two heuristics",
       {
         disposableHints: [
-          { evidence: "MX a", provider: "x" },
-          { evidence: "NS b", provider: "x" },
+          { kind: "mx_host", value: "a", learnt: false, provider: "x" },
+          { kind: "ns", value: "b", learnt: false, provider: "x" },
         ],
       },
       true,

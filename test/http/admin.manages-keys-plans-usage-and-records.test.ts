@@ -12,10 +12,14 @@ beforeEach(async () => {
 });
 afterEach(() => fixture.close());
 
-const admin = (options: InjectOptions, token: string | null = TOKEN) =>
+/** With the token as `Bearer <token>`, or `authorization` as given when it is an object. */
+const admin = (options: InjectOptions, token: string | null | { authorization: string } = TOKEN) =>
   fixture.app.inject({
     ...options,
-    headers: { ...options.headers, ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+    headers: {
+      ...options.headers,
+      ...(token === null ? {} : typeof token === "object" ? token : { authorization: `Bearer ${token}` }),
+    },
   });
 const check = (secret: string) => directCheck(fixture, secret);
 
@@ -29,7 +33,8 @@ describe("admin token", () => {
     ["no Authorization header", null, "missing_admin_token"],
     ["a wrong token of the same length", TOKEN.replace(/.$/, "X"), "invalid_admin_token"],
     ["a shorter token", "short", "invalid_admin_token"],
-    ["an API key's scheme only", "", "invalid_admin_token"],
+    ["an empty Bearer", "", "missing_admin_token"],
+    ["another scheme (Basic)", { authorization: `Basic ${btoa(`admin:${TOKEN}`)}` }, "wrong_auth_scheme"],
   ])("refuses %s with 401", async (_, token, code) => {
     for (const options of [
       { method: "GET", url: "/admin/keys" },
@@ -261,11 +266,20 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/revoke",
+    "/admin/lists",
+    "/admin/lists/rollback",
+    "/admin/lists/update",
     "/admin/overrides",
     "/admin/overrides/remove",
     "/admin/plans",
     "/admin/plans/{name}",
     "/admin/records/purge",
+    "/admin/reports",
+    "/admin/reports/{id}/accept",
+    "/admin/reports/{id}/reject",
+    "/admin/webhooks",
+    "/admin/webhooks/deliveries",
+    "/admin/webhooks/{id}",
   ]);
   expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: "http", scheme: "bearer" });
   const patch = doc.paths["/admin/keys/{id}"].patch;

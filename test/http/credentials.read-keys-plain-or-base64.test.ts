@@ -18,8 +18,11 @@ it.each([
   ],
   [{}, { kind: "missing" }],
   [{ authorization: "  " }, { kind: "missing" }],
-  [{ authorization: `Basic ${ENCODED}` }, { kind: "malformed" }],
-  [{ authorization: "Bearer" }, { kind: "malformed" }],
+  [{ authorization: `Basic ${ENCODED}` }, { kind: "wrong_scheme" }],
+  [{ authorization: SECRET }, { kind: "wrong_scheme" }],
+  [{ authorization: "Token abc" }, { kind: "wrong_scheme" }],
+  [{ authorization: "Bearer" }, { kind: "missing" }],
+  [{ authorization: "bearer   " }, { kind: "missing" }],
   [{ authorization: "Bearer a b" }, { kind: "malformed" }],
 ])("bearer %j → %j", (headers, expected) => {
   expect(readCredentials("bearer", headers)).toEqual(expected);

@@ -25,6 +25,12 @@ function switchableStore() {
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
     },
     recent: { listRecent: guard((limit: number) => store.recent.listRecent(limit)) },
+    reports: {
+      fileReport: guard((...args: Parameters<AppStore["reports"]["fileReport"]>) =>
+        store.reports.fileReport(...args),
+      ),
+      getReport: guard((id: string) => store.reports.getReport(id)),
+    },
     ping: guard(() => store.ping()),
   });
   return { state, wrap };
@@ -72,13 +78,16 @@ it("answers a checking request with 503 when authentication cannot reach the dat
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe("database_unavailable");
     expect(response.headers["retry-after"]).toMatch(/^\d+$/);
-    expect(response.headers["x-ratelimit-requests-remaining"]).toBe("0");
+    // The key was never read: no quota to tell.
+    expect(response.headers["x-ratelimit-requests-remaining"]).toBeUndefined();
     expect(response.body).not.toMatch(/ECONNREFUSED|password/);
   }
   const logged = lines
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.msg === "database unavailable");
   expect(logged.map((entry) => entry.level)).toEqual([40, 40]);
+  // The log names the cause; the answer does not.
+  expect(logged[0].err.message).toMatch(/^the database is unavailable: connect ECONNREFUSED/);
 });
 
 it("answers 503 when a check fails because the database went away, and gives the request back", async () => {

@@ -77,7 +77,7 @@ describe("POST /v2/ bodies", () => {
     );
     const basic = await post("application/json", '{"domain":"a.example"}', `Basic ${encoded}`);
     expect(basic.statusCode).toBe(401);
-    expect(basic.json().code).toBe("invalid_api_key");
+    expect(basic.json().code).toBe("wrong_auth_scheme");
   });
 
   it("answers 400 with the parser's code for missing or bad input", async () => {
@@ -90,6 +90,11 @@ describe("POST /v2/ bodies", () => {
       ["application/json", '{"domain":"1.2.3.4"}', "invalid_domain"],
       ["application/json", '{"email":"no-at-sign.example"}', "invalid_email"],
       ["application/json", '{"domain":["a.example","b.example"]}', "invalid_domain"],
+      // Strict types: a number, a boolean or a one-item array is not turned into text.
+      ["application/json", '{"domain":42}', "invalid_domain"],
+      ["application/json", '{"email":true}', "invalid_email"],
+      ["application/json", '{"domain":["a.example"]}', "invalid_domain"],
+      ["application/json", '{"domain":null}', "invalid_domain"],
       ["application/json", '{"email":{"nested":true}}', "invalid_email"],
       ["application/json", '["a.example"]', "invalid_body"],
       ["application/json", "null", "invalid_body"],

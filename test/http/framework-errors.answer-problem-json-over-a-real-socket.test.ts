@@ -75,6 +75,20 @@ describe("framework errors as problem JSON", () => {
     expect(JSON.parse(answer.body).detail).toContain("POST");
   });
 
+  it("answers a browser's URL over 16 KiB (a result page's, or any with Accept: text/html) as the HTML 431 page", async () => {
+    for (const request of [
+      `GET /domain/${"a".repeat(20_000)}.com HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /?domain=${"a".repeat(20_000)}.com HTTP/1.1\r\nHost: x\r\nAccept: text/html,application/xhtml+xml,*/*;q=0.8\r\n\r\n`,
+    ]) {
+      const answer = await exchange(request);
+      expect(answer.status).toBe(431);
+      expect(answer.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(answer.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+      expect(answer.body).toContain("431 Request Header Fields Too Large");
+      expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+    }
+  });
+
   it("answers headers over 16 KiB with 431, and bytes that are not HTTP with 400 invalid_request", async () => {
     expectProblem(
       await exchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"k".repeat(64 * 1024)}\r\n\r\n`),

@@ -61,16 +61,20 @@ describe("GET /", () => {
     expect(response.body).not.toMatch(/<script\b|\b(?:src|href|action)="(?!\/|data:)/);
   });
 
-  it("follows the API rules for a browser that sends a query, and for non-browsers", async () => {
+  it("follows the API rules for a browser that sends a query, answering its 401 as an HTML page", async () => {
     const withQuery = await fixture.app.inject({
       url: "/?domain=example.com",
       headers: { accept: BROWSER_ACCEPT },
     });
     expect(withQuery.statusCode).toBe(401);
+    expect(withQuery.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(withQuery.body).toContain("X-Gateway-Key");
+    expect(withQuery.headers["x-ratelimit-requests-remaining"]).toBeUndefined();
     for (const accept of [undefined, "*/*", "application/json", "text/html;q=0.5, application/json"]) {
       const response = await fixture.app.inject({ url: "/", headers: accept ? { accept } : {} });
       expect(response.statusCode, accept).toBe(401);
-      expect(response.headers["x-ratelimit-requests-remaining"]).toBe("0");
+      expect(response.headers["content-type"], accept).toMatch(/^application\/problem\+json/);
+      expect(response.headers["x-ratelimit-requests-remaining"]).toBeUndefined();
     }
   });
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
+import type { ListSource } from "../../src/config-table.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppStore, buildApp } from "../../src/http/app.js";
 import { watchChanges } from "../../src/service/change-watcher.js";
@@ -91,6 +92,8 @@ export interface FixtureOptions {
   bulkMaxItems?: number;
   /** ADMIN_TOKEN: serves the admin API under /admin/ on the fixture's store. */
   adminToken?: string;
+  /** LIST_SOURCES of the admin API's list routes (default none). */
+  listSources?: ListSource[];
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN) or false (METRICS_PORT serves it). Default: open. */
   metricsRoute?: { token: string | null } | false;
   /** TRUST_PROXY (default: none). */
@@ -120,7 +123,9 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     clock: clock.now,
     ...(options.pageRateLimit === undefined ? {} : { pageRateLimit: options.pageRateLimit }),
     ...(options.bulkMaxItems === undefined ? {} : { bulkMaxItems: options.bulkMaxItems }),
-    ...(options.adminToken === undefined ? {} : { admin: { token: options.adminToken, store, changes } }),
+    ...(options.adminToken === undefined
+      ? {}
+      : { admin: { token: options.adminToken, store, changes, listSources: options.listSources } }),
     ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });

@@ -52,11 +52,12 @@ describe("METRICS_TOKEN on the main port", () => {
       "invalid_metrics_token",
       'Bearer realm="mailrisk-metrics", error="invalid_token"',
     ],
+    ["an empty Bearer", "Bearer", "missing_metrics_token", 'Bearer realm="mailrisk-metrics"'],
     [
-      "an API key's header only",
-      "Bearer",
-      "invalid_metrics_token",
-      'Bearer realm="mailrisk-metrics", error="invalid_token"',
+      "another scheme (Basic)",
+      `Basic ${btoa(`x:${TOKEN}`)}`,
+      "wrong_auth_scheme",
+      'Bearer realm="mailrisk-metrics"',
     ],
   ])("refuses %s with 401 problem JSON", async (_, authorization, code, challenge) => {
     fixture = await openHttpFixture({ metricsRoute: { token: TOKEN } });
@@ -123,6 +124,7 @@ describe("METRICS_PORT over real sockets", () => {
   it("in one process: /metrics on METRICS_PORT (with the token), not on PORT", async () => {
     const metricsPort = await freePort();
     const config = loadConfig({
+      LIST_SOURCES: "off",
       DATABASE_URL: `sqlite:${join(dir, "one.db")}`,
       PORT: "0",
       METRICS_PORT: String(metricsPort),

@@ -31,7 +31,7 @@ it("is an OpenAPI 3.1 document with both checking routes", () => {
   });
 });
 
-it("lists every status with its body and the rate-limit headers", () => {
+it("lists every status with its body and the rate-limit headers (none on a 401, which knows no key)", () => {
   const get = doc.paths["/"].get;
   const post = doc.paths["/v2/"].post;
   expect(Object.keys(get.responses)).toEqual(["200", "400", "401", "429", "500", "503"]);
@@ -40,13 +40,16 @@ it("lists every status with its body and the rate-limit headers", () => {
     [get, SIMPLE_FIELDS],
     [post, FULL_FIELDS],
   ] as const) {
-    expect(Object.keys(operation.responses["200"].content["application/json"].schema.properties)).toEqual(
-      success,
-    );
+    // The record, and its evidence last: only with explain=true.
+    const properties = operation.responses["200"].content["application/json"].schema.properties;
+    expect(Object.keys(properties)).toEqual([...success, "evidence"]);
+    expect(operation.responses["200"].content["application/json"].schema.required).not.toContain("evidence");
     for (const [status, response] of Object.entries<{ headers: object; content: object }>(
       operation.responses,
     )) {
-      expect(Object.keys(response.headers), status).toEqual(expect.arrayContaining(RATE_LIMIT));
+      if (status === "401") {
+        for (const name of RATE_LIMIT) expect(Object.keys(response.headers), status).not.toContain(name);
+      } else expect(Object.keys(response.headers), status).toEqual(expect.arrayContaining(RATE_LIMIT));
       if (status !== "200") expect(Object.keys(response.content)).toEqual(["application/problem+json"]);
     }
     expect(Object.keys(operation.responses["429"].headers)).toContain("retry-after");
@@ -59,7 +62,7 @@ it("describes the inputs of both routes", () => {
   const parameters = doc.paths["/"].get.parameters.map(
     (p: { in: string; name: string }) => `${p.in}:${p.name}`,
   );
-  expect(parameters).toEqual(["query:email", "query:domain"]);
+  expect(parameters).toEqual(["query:email", "query:domain", "query:explain"]);
   expect(doc.paths["/"].get.security).toEqual([{ gatewayKey: [] }]);
   const body = doc.paths["/v2/"].post.requestBody.content;
   expect(Object.keys(body)).toEqual([
@@ -67,7 +70,7 @@ it("describes the inputs of both routes", () => {
     "multipart/form-data",
     "application/json",
   ]);
-  expect(Object.keys(body["application/json"].schema.properties)).toEqual(["email", "domain"]);
+  expect(Object.keys(body["application/json"].schema.properties)).toEqual(["email", "domain", "explain"]);
   expect(doc.paths["/v2/"].post.security).toEqual([{ bearerKey: [] }]);
 });
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   testStore = await openTestStore("sqlite");
-  const config = loadConfig({ ...network.env, DATABASE_URL: testStore.database.url });
+  const config = loadConfig({ ...network.env, DATABASE_URL: testStore.database.url, LIST_SOURCES: "off" });
   checker = createChecker({ config, store: testStore.store });
   app = await buildApp({ store: testStore.store, checker, logger: false });
   base = await app.listen({ host: "127.0.0.1", port: 0 });

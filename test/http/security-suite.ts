@@ -29,6 +29,11 @@ function problem(response: LightMyRequestResponse) {
   return body as { title: string; status: number; detail: string; code: string };
 }
 
+/** The answer carries no rate-limit header: it knows no key, so no quota to tell. */
+function noRateLimit(response: LightMyRequestResponse) {
+  expect(Object.keys(response.headers).filter((name) => name.startsWith("x-ratelimit"))).toEqual([]);
+}
+
 function rateLimit(response: LightMyRequestResponse) {
   const header = (name: string) => {
     const value = response.headers[name];
@@ -54,11 +59,11 @@ export function securitySuite(route: CheckingRoute): void {
 
     const send = (options: InjectOptions) => fixture.app.inject(options);
 
-    it("answers a request without key with 401 missing_api_key and remaining 0", async () => {
+    it("answers a request without key with 401 missing_api_key and no rate-limit headers", async () => {
       const response = await send(route.request(null, "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("missing_api_key");
-      expect(rateLimit(response).remaining).toBe(0);
+      noRateLimit(response);
       if (route.challenges) expect(response.headers["www-authenticate"]).toBe('Bearer realm="mailrisk"');
       expect(fixture.checker.calls).toHaveLength(0);
     });
@@ -67,9 +72,32 @@ export function securitySuite(route: CheckingRoute): void {
       const response = await send(route.request("mr_notARealKey000000000000000000000", "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("invalid_api_key");
-      expect(rateLimit(response).remaining).toBe(0);
+      noRateLimit(response);
       if (route.challenges) expect(response.headers["www-authenticate"]).toMatch(/^Bearer realm="mailrisk"/);
     });
+
+    if (route.challenges) {
+      it("tells an empty Bearer (missing_api_key) from another scheme (wrong_auth_scheme)", async () => {
+        const { secret } = await fixture.newKey();
+        const cases: [string, string][] = [
+          ["Bearer", "missing_api_key"],
+          ["Bearer   ", "missing_api_key"],
+          [`Basic ${btoa(`user:${secret}`)}`, "wrong_auth_scheme"],
+          [secret, "wrong_auth_scheme"],
+          ["Bearer two words", "invalid_api_key"],
+        ];
+        for (const [authorization, code] of cases) {
+          const request = route.request(null, "example.com");
+          const response = await send({ ...request, headers: { ...request.headers, authorization } });
+          expect(response.statusCode, authorization).toBe(401);
+          const body = problem(response);
+          expect(body.code, authorization).toBe(code);
+          expect(body.detail).not.toContain(secret);
+          noRateLimit(response);
+        }
+        expect(fixture.checker.calls).toHaveLength(0);
+      });
+    }
 
     it("answers a revoked key with 401 invalid_api_key", async () => {
       const { id, secret } = await fixture.newKey();
@@ -104,14 +132,30 @@ export function securitySuite(route: CheckingRoute): void {
       expect(over.statusCode).toBe(429);
     });
 
-    it("answers a wrong method with 405 and Allow, before looking at the key", async () => {
+    it("answers a wrong method with 405 and Allow, before looking at the key, without rate-limit headers", async () => {
+      const { secret } = await fixture.newKey();
+      for (const key of [null, secret]) {
+        const request = route.request(key, "example.com");
+        const response = await send({ ...request, method: route.wrongMethod.method });
+        expect(response.statusCode).toBe(405);
+        expect(problem(response).code).toBe("method_not_allowed");
+        expect(response.headers.allow).toBe(route.wrongMethod.allow);
+        noRateLimit(response);
+      }
+    });
+
+    it("answers a browser's refusal as the HTML error page, with the problem's status and headers", async () => {
       const response = await send({
         ...route.request(null, "example.com"),
-        method: route.wrongMethod.method,
+        headers: { ...route.request(null, "example.com").headers, accept: "text/html,*/*;q=0.8" },
       });
-      expect(response.statusCode).toBe(405);
-      expect(problem(response).code).toBe("method_not_allowed");
-      expect(response.headers.allow).toBe(route.wrongMethod.allow);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+      expect(response.headers.vary).toMatch(/Accept/);
+      expect(response.body).toContain("401 Unauthorized");
+      if (route.challenges) expect(response.headers["www-authenticate"]).toBe('Bearer realm="mailrisk"');
+      noRateLimit(response);
     });
 
     if (route.readsBody) {

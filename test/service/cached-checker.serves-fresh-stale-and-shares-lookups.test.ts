@@ -66,6 +66,18 @@ const TIMED_OUT: DomainFacts = {
   createdAt: null,
 };
 
+/** A working domain whose name-server look-up failed: the facts miss what NS would have said. */
+function withoutNameServers(domain: string): DomainFacts {
+  const facts = working(domain);
+  return { ...facts, routing: { ...facts.routing, nameServers: null } };
+}
+
+/** A working domain of which some other look-up failed (an MX host's addresses, the domain's AAAA). */
+function incomplete(domain: string): DomainFacts {
+  const facts = working(domain);
+  return { ...facts, routing: { ...facts.routing, incomplete: true } };
+}
+
 /** A look-up that counts its calls and answers the facts the test queues (default: a working domain). */
 function scriptedLookup() {
   const calls: string[] = [];
@@ -211,11 +223,14 @@ describe("CachingChecker", () => {
 
   // A temporary failure shows in the routing (a DNS timeout), whatever the verdict
   // (a listed disposable domain's is decided by the list), or only in the verdict (a
-  // mailbox provider's domain DNS calls non-existent is a DNS failure, not a fact).
+  // mailbox provider's domain DNS calls non-existent is a DNS failure, not a fact), or
+  // in a look-up beside a working MX (the name servers, an MX host's addresses).
   const failures: [string, string, DomainFacts, string][] = [
     ["in the routing and the verdict", DOMAIN, TIMED_OUT, "dns_timeout"],
     ["in the routing only", "mailinator.com", TIMED_OUT, "disposable"],
     ["in the verdict only", "gmail.com", NXDOMAIN, "dns_failure"],
+    ["in the name servers only", DOMAIN, withoutNameServers(DOMAIN), "ok"],
+    ["in another look-up only", "mailinator.com", incomplete("mailinator.com"), "disposable"],
   ];
 
   it.each(failures)(

@@ -41,6 +41,9 @@ function loggingWatcher(changes: Pick<Store["changes"], "versions"> = store.chan
       overrides: () => {
         ran.push("overrides");
       },
+      lists: () => {
+        ran.push("lists");
+      },
       records: () => {
         ran.push("records");
       },
@@ -157,7 +160,7 @@ describe("ChangeWatcher", () => {
 });
 
 describe("watchChanges: a server's watcher", () => {
-  it("forgets remembered keys, reloads the sources of verdicts, or forgets remembered facts", async () => {
+  it("forgets remembered keys, reloads overrides or lists, or forgets remembered facts", async () => {
     const calls: string[] = [];
     const watched = {
       changes: store.changes,
@@ -169,8 +172,8 @@ describe("watchChanges: a server's watcher", () => {
       forgetRemembered: () => {
         calls.push("forgetRemembered");
       },
-      reloadSources: async () => {
-        calls.push("reloadSources");
+      reloadSources: async (which: "overrides" | "lists") => {
+        calls.push(`reloadSources ${which}`);
       },
     };
     const watcher = watchChanges(watched, checker, undefined, NO_TIMER);
@@ -183,6 +186,19 @@ describe("watchChanges: a server's watcher", () => {
     await watcher.settle();
     await purge("a.test");
     await watcher.settle();
-    expect(calls).toEqual(["forgetKeys", "reloadSources", "forgetRemembered"]);
+    await store.lists.acceptVersion({
+      source: "upstream",
+      hash: "h1",
+      url: "http://127.0.0.1:9/list.txt",
+      acceptedAt: AT,
+      entries: new Map([["throwaway.test", AT.getTime()]]),
+    });
+    await watcher.settle();
+    expect(calls).toEqual([
+      "forgetKeys",
+      "reloadSources overrides",
+      "forgetRemembered",
+      "reloadSources lists",
+    ]);
   });
 });

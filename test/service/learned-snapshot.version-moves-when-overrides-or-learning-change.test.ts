@@ -110,6 +110,20 @@ describe("LearnedSnapshot's version", () => {
     expect(snapshot.domainOverride("shop.test", "shop.test")).toBeUndefined();
   });
 
+  it("moves when a domain override's note changes (the domain's evidence names it), and keeps the notes", async () => {
+    const overrides = [override("domain", "shop.test", "deny", "chargebacks")];
+    const { snapshot } = snapshotOver(overrides);
+    await snapshot.ready;
+    const start = snapshot.version;
+    expect(snapshot.overrideNote("domain", "shop.test")).toEqual({ action: "deny", note: "chargebacks" });
+    overrides[0] = override("domain", "shop.test", "deny", "report rpt_x: chargebacks");
+    await snapshot.reload();
+    expect(snapshot.version).toBe(start + 1);
+    expect(snapshot.overrideNote("domain", "shop.test")?.note).toBe("report rpt_x: chargebacks");
+    await snapshot.reload();
+    expect(snapshot.version).toBe(start + 1);
+  });
+
   it("moves when infrastructure passes the thresholds, and when it no longer does", async () => {
     const infrastructure = [mxHost("mx.tempmail.test", 2)];
     const overrides: Override[] = [];

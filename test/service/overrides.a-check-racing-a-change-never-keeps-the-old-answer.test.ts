@@ -145,7 +145,7 @@ describe("a check racing an override change", () => {
     const pending = check(instance, slow);
     // Set by another process while the look-up runs; the change signal reloads the snapshot.
     await deny(slow);
-    await instance.reloadSources?.();
+    await instance.reloadSources?.("overrides");
     expect(performance.now() - started).toBeLessThan(SLOW_MS);
     const answered = await pending;
     expect(answered.cache).toBe("miss");

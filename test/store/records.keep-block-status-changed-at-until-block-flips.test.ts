@@ -97,13 +97,24 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
       block: false,
       changedAt: T1,
     });
+    // A look-up decided otherwise keeps the stored status: its flip is recorded by noteBlock.
     expect(await db.store.records.saveFacts("shop.test", gone, T3, true)).toEqual({
+      block: false,
+      changedAt: T1,
+    });
+    expect(await db.store.records.noteBlock("shop.test", true, T3)).toEqual({
+      block: true,
+      changedAt: T3,
+      flipped: true,
+    });
+    expect(await db.store.records.saveFacts("shop.test", working(), T4, false)).toEqual({
       block: true,
       changedAt: T3,
     });
-    expect(await db.store.records.saveFacts("shop.test", working(), T4, false)).toEqual({
+    expect(await db.store.records.noteBlock("shop.test", false, T4)).toEqual({
       block: false,
       changedAt: T4,
+      flipped: true,
     });
     expect(await db.store.records.getFacts("shop.test")).toEqual({
       facts: working(),
@@ -146,8 +157,16 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
     await db.store.records.saveFacts("shop.test", working(), T1, false);
     const other = await db.openAnother();
     // An override denies the domain: two instances answer it, at T2 and T3.
-    expect(await db.store.records.noteBlock("shop.test", true, T2)).toEqual({ block: true, changedAt: T2 });
-    expect(await other.records.noteBlock("shop.test", true, T3)).toEqual({ block: true, changedAt: T2 });
+    expect(await db.store.records.noteBlock("shop.test", true, T2)).toEqual({
+      block: true,
+      changedAt: T2,
+      flipped: true,
+    });
+    expect(await other.records.noteBlock("shop.test", true, T3)).toEqual({
+      block: true,
+      changedAt: T2,
+      flipped: false,
+    });
     expect(await db.store.records.getFacts("shop.test")).toEqual({
       facts: working(),
       checkedAt: T1,
@@ -159,12 +178,20 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
       block: true,
       changedAt: T2,
     });
-    expect(await other.records.noteBlock("shop.test", false, T4)).toEqual({ block: false, changedAt: T4 });
+    expect(await other.records.noteBlock("shop.test", false, T4)).toEqual({
+      block: false,
+      changedAt: T4,
+      flipped: true,
+    });
     expect(await db.store.records.getFacts("shop.test")).toMatchObject({ block: false, changedAt: T4 });
   });
 
   it("notes nothing for a domain it has no facts of", async () => {
-    expect(await db.store.records.noteBlock("new.test", true, T1)).toEqual({ block: true, changedAt: T1 });
+    expect(await db.store.records.noteBlock("new.test", true, T1)).toEqual({
+      block: true,
+      changedAt: T1,
+      flipped: false,
+    });
     expect(await db.store.records.getFacts("new.test")).toBeUndefined();
   });
 
@@ -213,7 +240,7 @@ describe.each(DATABASE_KINDS)("a record saved before migration 0007, on %s", (ki
     await db.destroy();
     const store = await openStore(database.location);
     closers.push(() => store.close());
-    expect(await store.migrate()).toEqual(["0007_record_facts_and_changes"]);
+    expect((await store.migrate())[0]).toBe("0007_record_facts_and_changes");
     return store;
   }
 
@@ -232,12 +259,17 @@ describe.each(DATABASE_KINDS)("a record saved before migration 0007, on %s", (ki
     });
   });
 
-  it("moves block_status_changed_at when the first save's block differs from the old record's", async () => {
+  it("keeps the old record's block status through the first save; the flip is noted after it", async () => {
     const store = await storeWithOldRecord(true);
     expect(await store.records.getFacts("shop.test")).toBeUndefined();
     expect(await store.records.saveFacts("shop.test", working(), T3, false)).toEqual({
+      block: true,
+      changedAt: T1,
+    });
+    expect(await store.records.noteBlock("shop.test", false, T3)).toEqual({
       block: false,
       changedAt: T3,
+      flipped: true,
     });
   });
 });

@@ -6,7 +6,7 @@
  *                before anything about the body
  *   errors       the store's refusals as problems (unknown_key, unknown_plan, plan_exists,
  *                invalid_plan), a schema violation as `invalid_body` naming the field
- *   routes       keys.ts, plans.ts, records.ts, overrides.ts
+ *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts
  */
 import type { FastifyBaseLogger, FastifyError } from "fastify";
 import { InvalidPlanError, PlanExistsError, UnknownKeyError, UnknownPlanError } from "../../store/errors.js";
@@ -15,10 +15,13 @@ import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import type { AdminDeps } from "./deps.js";
 import { adminKeyRoutes } from "./keys.js";
+import { adminListRoutes } from "./lists.js";
 import { adminOverrideRoutes } from "./overrides.js";
 import { adminPlanRoutes } from "./plans.js";
 import { adminRecordRoutes } from "./records.js";
+import { adminReportRoutes } from "./reports.js";
 import { adminAuthHook } from "./token.js";
+import { adminWebhookRoutes } from "./webhooks.js";
 
 export type { AdminDeps, AdminStore } from "./deps.js";
 
@@ -54,5 +57,8 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
     adminPlanRoutes(app, options);
     adminRecordRoutes(app, options);
     adminOverrideRoutes(app, options);
+    adminReportRoutes(app, options);
+    adminListRoutes(app, options);
+    adminWebhookRoutes(app, options);
   });
 }

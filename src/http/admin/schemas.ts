@@ -101,7 +101,7 @@ export const PlanNameParams = Type.Object({ name: Type.String() });
 
 const PROBLEMS: Record<number, string> = {
   400: "Invalid body (invalid_body, invalid_plan, invalid_domain).",
-  401: "Missing or incorrect admin token (missing_admin_token, invalid_admin_token).",
+  401: "Missing or incorrect admin token, or another scheme than Bearer (missing_admin_token, invalid_admin_token, wrong_auth_scheme).",
   404: "No such key or plan (unknown_key, unknown_plan).",
   409: "A plan of that name exists already (plan_exists).",
   500: "Unexpected failure (internal_error).",

@@ -4,6 +4,7 @@
  * mail routing, the registration, curl examples for both routes and the recently
  * checked domains. Every value from the record is escaped.
  */
+import type { EvidenceItem } from "../../core/evidence.js";
 import { type CheckRecord, FLAGS, flagLabel } from "../../core/record.js";
 import { riskLevel } from "../../core/verdict.js";
 import { renderApiExamples } from "./api-examples.js";
@@ -11,6 +12,8 @@ import { card, domainLinks, escapeHtml, recentCard, renderPage, searchForm } fro
 
 export interface DomainView {
   record: CheckRecord;
+  /** The evidence behind the verdict (docs/api.md §4.3), shown under it. */
+  evidence: readonly EvidenceItem[];
   recent: readonly string[];
   baseUrl: string;
 }
@@ -77,12 +80,24 @@ ${row("Last updated", `${time(record.block_status_changed_at, true)} <span class
 </dl>`;
 }
 
+/** The evidence as a short list: each item's sentence, and what it added to the risk. */
+function evidenceList(evidence: readonly EvidenceItem[]): string {
+  if (evidence.length === 0) return "";
+  const items = evidence.map(
+    (item) =>
+      `<li>${escapeHtml(item.detail)}${item.risk ? ` <span class="adds" title="added to the risk">+${item.risk}</span>` : ""}</li>`,
+  );
+  return `<h2 class="why" id="evidence-heading">Why</h2>
+<ul class="evidence" aria-labelledby="evidence-heading">${items.join("")}</ul>
+`;
+}
+
 /** True when the page is about a domain that does not exist (answered 404, not indexed). */
 export function isNonExistent(record: CheckRecord): boolean {
   return record.reason === "NXDOMAIN";
 }
 
-export function renderDomainPage({ record, recent, baseUrl }: DomainView): string {
+export function renderDomainPage({ record, evidence, recent, baseUrl }: DomainView): string {
   const decision = record.block ? "Block" : "Allow";
   const level = riskLevel(record.risk);
   const verdictClass = record.block ? "block" : "allow";
@@ -103,7 +118,7 @@ ${nonExistent ? "<p><strong>This domain does not exist</strong>: DNS has no such
 <meter min="0" max="100" low="29.5" high="69.5" optimum="0" value="${record.risk}" aria-label="Risk ${record.risk} of 100, ${level}"></meter>
 </div>
 <p class="hint">Risk score 0–100: LOW below 30, MEDIUM 30–69, HIGH 70 and above. ${record.block ? "Sign-ups from this domain should be refused." : "Sign-ups from this domain can be accepted."}</p>
-</section>
+${evidenceList(evidence)}</section>
 ${card("flags-heading", "Flags", flagList(record))}
 <div class="grid">
 ${card("mail-heading", "Mail", mailDetails(record))}

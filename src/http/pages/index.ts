@@ -28,7 +28,7 @@ import { isNonExistent, renderDomainPage } from "./domain.js";
 import { type PageProblem, renderErrorPage } from "./error-page.js";
 import { renderHomePage } from "./home.js";
 import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
-import { BASIC_PAGE_HEADERS, protectPages, TooManyPageRequests } from "./security.js";
+import { protectPages, TooManyPageRequests } from "./security.js";
 
 export const DEFAULT_PAGE_RATE_LIMIT = 60;
 /** How many recently checked domains a page lists. */
@@ -51,11 +51,6 @@ function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: R
 /** Whether a URL is under the result pages' prefix (for answers given before routing). */
 export function isResultPageUrl(url: string): boolean {
   return /^\/domain(?:[/?]|$)/.test(url);
-}
-
-/** A failure found before routing (a URL Fastify cannot decode) on a result page URL, as an HTML page. */
-export function sendEarlyErrorPage(reply: FastifyReply, problem: HttpProblem) {
-  return sendErrorPage(reply.headers(BASIC_PAGE_HEADERS), problem);
 }
 
 async function recentDomains(deps: PagesDeps): Promise<string[]> {
@@ -90,9 +85,11 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
       const raw = request.params.domain;
       const domain = domainOf(raw);
       if (domain !== raw) return reply.redirect(domainPath(domain), 301);
-      const record = await checkParsed(deps, request, { kind: "domain", domain, localPart: null });
+      const result = await checkParsed(deps, request, { kind: "domain", domain, localPart: null });
+      const { record } = result;
       const page = renderDomainPage({
         record,
+        evidence: result.explain?.() ?? [],
         recent: await recentDomains(deps),
         baseUrl: baseUrlOf(request),
       });

@@ -62,6 +62,10 @@ dd{margin:0 0 .5rem;overflow-wrap:anywhere;min-width:0}
 .links a{display:inline-block;padding:.2rem .6rem;border:1px solid #c7cdd6;border-radius:.8rem;background:#fff;text-decoration:none;overflow-wrap:anywhere}
 .links a:hover{border-color:#1f4fbf}
 .muted{color:#4b5260}
+.why{margin:.9rem 0 0;font-size:.95rem}
+.evidence{margin:.25rem 0 0;padding:0 0 0 1.2rem}
+.evidence li{margin:.15rem 0;overflow-wrap:anywhere}
+.evidence .adds{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
 footer{border-top:1px solid #d9dce1;background:#fff;font-size:.9rem;color:#4b5260}
 footer .wrap{padding-top:.9rem;padding-bottom:.9rem}
 `;

@@ -11,6 +11,7 @@
  */
 import { type Static, Type } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
+import { EvidenceSchema } from "../../core/evidence.js";
 import { MAX_INPUT_LENGTH } from "../../core/input.js";
 import { SAMPLE_RECORD } from "../../core/record-example.js";
 import { checkMany, type OutcomeBody, outcomeBody } from "../../service/check-many.js";
@@ -18,7 +19,7 @@ import { countUnitsOfBody } from "../access.js";
 import { bulkBodyLimit } from "../limits.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
-import { CheckRecordSchema, checkingResponses, ProblemSchema } from "../schemas.js";
+import { CheckRecordSchema, checkingResponses, ExplainField, explains, ProblemSchema } from "../schemas.js";
 
 /** Checks of one bulk request at a time; the checker's look-up budget bounds all requests together. */
 const BULK_CONCURRENCY = 32;
@@ -34,6 +35,7 @@ function requestSchema(maxItems: number) {
         }),
         { minItems: 1, maxItems, description: `1 to ${maxItems} inputs; each costs one unit of quota.` },
       ),
+      explain: ExplainField,
     },
     { examples: [{ items: EXAMPLE_ITEMS }] },
   );
@@ -42,8 +44,14 @@ function requestSchema(maxItems: number) {
 type BulkBody = Static<ReturnType<typeof requestSchema>>;
 
 const RecordResultSchema = Type.Object(
-  { input: Type.String({ description: "The item as sent." }), ...CheckRecordSchema.properties },
-  { description: "A checked item: its input, then the full record." },
+  {
+    input: Type.String({ description: "The item as sent." }),
+    ...CheckRecordSchema.properties,
+    evidence: Type.Optional(EvidenceSchema),
+  },
+  {
+    description: "A checked item: its input, then the full record; with `explain: true`, its evidence last.",
+  },
 );
 const ProblemResultSchema = Type.Object(
   { input: Type.String({ description: "The item as sent." }), ...ProblemSchema.properties },
@@ -176,7 +184,7 @@ export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItem
     config: { credentials: "bearer", units: (request) => (request.body as BulkBody).items.length },
     schema: {
       summary: "Check many domains or email addresses at once (full records, in input order)",
-      description: `Authenticates with \`Authorization: Bearer KEY\` like \`POST /v2/\`. Takes \`{"items": [...]}\`, 1 to ${maxItems} inputs (BULK_MAX_ITEMS), and answers \`{"results": [...]}\` in the order of the items: for each, \`input\` (as sent) followed by the full record, or by the problem object when the item is no email address or domain. Each item costs one unit of quota, all or nothing: with fewer units left than items the answer is 429 and nothing is counted. A body that cannot be read (400, 413, 415) is not counted.`,
+      description: `Authenticates with \`Authorization: Bearer KEY\` like \`POST /v2/\`. Takes \`{"items": [...]}\`, 1 to ${maxItems} inputs (BULK_MAX_ITEMS), and \`"explain": true\` to append every record's evidence, and answers \`{"results": [...]}\` in the order of the items: for each, \`input\` (as sent) followed by the full record, or by the problem object when the item is no email address or domain. Each item costs one unit of quota, all or nothing: with fewer units left than items the answer is 429 and nothing is counted. A body that cannot be read (400, 413, 415) is not counted.`,
       tags: ["check"],
       security: [{ bearerKey: [] }],
       consumes: ["application/json"],
@@ -202,7 +210,8 @@ export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItem
         concurrency: BULK_CONCURRENCY,
         onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
       });
-      for await (const { outcome } of checked) results.push(outcomeBody(outcome));
+      const explain = explains((request.body as BulkBody).explain);
+      for await (const { outcome } of checked) results.push(outcomeBody(outcome, explain));
       return { results };
     },
   });

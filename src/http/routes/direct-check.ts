@@ -5,8 +5,14 @@
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
-import { runCheck } from "../run-check.js";
-import { CheckInputSchema, CheckRecordSchema, checkingResponses } from "../schemas.js";
+import { explainedAnswers, runCheck } from "../run-check.js";
+import {
+  CheckInputSchema,
+  CheckRecordSchema,
+  checkingResponses,
+  ExplainableRecordSchema,
+  explains,
+} from "../schemas.js";
 
 /** A POST without any body reads as an empty form: its answer is `missing_input`, not a schema error. */
 function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
@@ -16,6 +22,7 @@ function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: Ho
 
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
+  const explained = explainedAnswers();
   app.route({
     method: "POST",
     url: "/v2/",
@@ -23,14 +30,18 @@ export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
     schema: {
       summary: "Check a domain or email address (direct route, full record)",
       description:
-        "Authenticates with `Authorization: Bearer KEY` (KEY plain or base64-encoded), counts one request against the key's quota, and returns the full record. Also served at `/v2`.",
+        "Authenticates with `Authorization: Bearer KEY` (KEY plain or base64-encoded), counts one request against the key's quota, and returns the full record; with `explain: true` the record ends with `evidence`, the evidence behind its verdict. Also served at `/v2`.",
       tags: ["check"],
       security: [{ bearerKey: [] }],
       consumes: ["application/x-www-form-urlencoded", "multipart/form-data", "application/json"],
       body: CheckInputSchema,
-      response: checkingResponses(CheckRecordSchema, { readsBody: true, challenges: true }),
+      response: checkingResponses(ExplainableRecordSchema, { readsBody: true, challenges: true }),
     },
     preValidation: emptyBodyAsForm,
-    handler: async (request) => runCheck(deps, request, request.body),
+    handler: async (request, reply) => {
+      const result = await runCheck(deps, request, request.body);
+      if (!explains(request.body.explain)) return result.record;
+      return reply.send(explained(reply, CheckRecordSchema, result.record, result));
+    },
   });
 }

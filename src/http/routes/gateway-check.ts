@@ -7,11 +7,18 @@
 import { Type } from "@fastify/type-provider-typebox";
 import { toSimpleRecord } from "../../core/record.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
-import { runCheck } from "../run-check.js";
-import { CheckInputSchema, checkingResponses, SimpleRecordSchema } from "../schemas.js";
+import { explainedAnswers, runCheck } from "../run-check.js";
+import {
+  CheckInputSchema,
+  checkingResponses,
+  ExplainableSimpleRecordSchema,
+  explains,
+  SimpleRecordSchema,
+} from "../schemas.js";
 
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
+  const explained = explainedAnswers();
   app.route({
     method: "GET",
     url: "/",
@@ -19,11 +26,11 @@ export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
     schema: {
       summary: "Check an email address or domain (gateway route, simple record)",
       description:
-        "Authenticates with `X-Gateway-Key`, counts one request against the key's quota, and returns the simple record. A browser request without `email`/`domain` that prefers text/html gets the home page instead.",
+        "Authenticates with `X-Gateway-Key`, counts one request against the key's quota, and returns the simple record; with `explain=true` it ends with `evidence`, the evidence behind its verdict. A browser request without `email`/`domain` that prefers text/html gets the home page instead.",
       tags: ["check"],
       security: [{ gatewayKey: [] }],
       querystring: CheckInputSchema,
-      response: checkingResponses(SimpleRecordSchema, {
+      response: checkingResponses(ExplainableSimpleRecordSchema, {
         readsBody: false,
         challenges: false,
         html: Type.String(),
@@ -32,7 +39,10 @@ export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
     handler: async (request, reply) => {
       // The same URL serves the home page to browsers.
       reply.header("vary", "Accept");
-      return toSimpleRecord(await runCheck(deps, request, request.query));
+      const result = await runCheck(deps, request, request.query);
+      const simple = toSimpleRecord(result.record);
+      if (!explains(request.query.explain)) return simple;
+      return reply.send(explained(reply, SimpleRecordSchema, simple, result));
     },
   });
 }

@@ -10,6 +10,9 @@ import * as infrastructureEvidence from "./0004-infrastructure-evidence.js";
 import * as readinessProbe from "./0005-readiness-probe.js";
 import * as evidenceLastSeen from "./0006-evidence-last-seen.js";
 import * as recordFactsAndChanges from "./0007-record-facts-and-changes.js";
+import * as syncedLists from "./0008-synced-lists.js";
+import * as reports from "./0009-reports.js";
+import * as webhooks from "./0010-webhooks.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -19,4 +22,7 @@ export const migrations: Record<string, Migration> = {
   "0005_readiness_probe": readinessProbe,
   "0006_evidence_last_seen": evidenceLastSeen,
   "0007_record_facts_and_changes": recordFactsAndChanges,
+  "0008_synced_lists": syncedLists,
+  "0009_reports": reports,
+  "0010_webhooks": webhooks,
 };

@@ -1,0 +1,62 @@
+/**
+ * Several instances of the service as users run them, sharing one database, and the CLI
+ * as a process of its own beside them: the multi-instance tests' set-up and the checks
+ * they make on each instance.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { requestOnNewConnection, type ServiceProcess, startServiceProcess } from "./service-process.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** `count` processes of `mailrisk serve --workers 1` on `env`, started one after another. */
+export async function startInstances(count: number, env: Record<string, string>): Promise<ServiceProcess[]> {
+  const instances: ServiceProcess[] = [];
+  for (let i = 0; i < count; i++) instances.push(await startServiceProcess({ workers: 1, env }));
+  return instances;
+}
+
+/** `mailrisk <args>` as a process of its own on `env`: its exit code and what it printed on stdout. */
+export function runCli(args: readonly string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  return new Promise<{ code: number | null; stdout: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, stdout })),
+  );
+}
+
+/** `POST /v2/` of `body` with the key, on a connection of its own: the status and the answer. */
+export async function checkOn(instance: ServiceProcess, secret: string, body: Record<string, unknown>) {
+  const { status, text } = await requestOnNewConnection(`${instance.url}/v2/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}` },
+    body,
+  });
+  return { status, record: JSON.parse(text) as Record<string, unknown> };
+}
+
+/**
+ * Checks `body` on `instance` every 50 ms until `holds` says the answer is the awaited
+ * one, or 5 s after `since`: the last answer and how long after `since` it came.
+ */
+export async function firstAnswerOn(
+  instance: ServiceProcess,
+  secret: string,
+  body: Record<string, unknown>,
+  holds: (record: Record<string, unknown>) => boolean,
+  since: number,
+) {
+  for (;;) {
+    const { record } = await checkOn(instance, secret, body);
+    const after = Date.now() - since;
+    if (holds(record) || after > 5000) return { record, after };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
