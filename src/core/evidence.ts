@@ -61,7 +61,7 @@ export const ListItemSchema = Type.Object(
     flag: Type.Optional(Type.Literal("is_disposable")),
     risk,
   },
-  { description: "The domain is on a list: disposable (row 4) or reserved (row 0)." },
+  { description: "The domain is on a list: disposable (`disposable`) or reserved (`reserved`)." },
 );
 
 export const InfrastructureItemSchema = Type.Object(
@@ -82,7 +82,7 @@ export const InfrastructureItemSchema = Type.Object(
     flag: Type.Literal("is_disposable"),
     risk,
   },
-  { description: "The domain's mail or DNS runs on disposable infrastructure (row 5)." },
+  { description: "The domain's mail or DNS runs on disposable infrastructure (`heuristics`)." },
 );
 
 export const OverrideItemSchema = Type.Object(
@@ -97,7 +97,10 @@ export const OverrideItemSchema = Type.Object(
     note: nullable<string>("string", { description: "The operator's note; null when none." }),
     risk,
   },
-  { description: "The operator allowed or denied the domain (row 3a, or row 9's `Operator override`)." },
+  {
+    description:
+      "The operator allowed or denied the domain (`denied`, or an `ok` verdict's `Operator override`).",
+  },
 );
 
 export const DnsItemSchema = Type.Object(
@@ -120,7 +123,10 @@ export const DnsItemSchema = Type.Object(
     hosts: hosts("The MX hosts concerned; empty when none."),
     risk,
   },
-  { description: "What DNS says of the domain's mail (rows 1–3, 2a and 7, and two soft signals)." },
+  {
+    description:
+      "What DNS says of the domain's mail (`nxdomain`, `null_mx`, `no_mail`, `mx_missing`, a DNS failure, and two soft signals).",
+  },
 );
 
 export const ParkedItemSchema = Type.Object(
@@ -136,7 +142,7 @@ export const ParkedItemSchema = Type.Object(
     flag: Type.Literal("is_parked"),
     risk,
   },
-  { description: "The domain is parked (row 6)." },
+  { description: "The domain is parked (`parked`)." },
 );
 
 export const AgeItemSchema = Type.Object(

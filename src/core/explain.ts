@@ -9,8 +9,8 @@
  * - every flag that is true has the item that set it (the item's `flag`);
  * - the items that changed the risk carry what they added (`risk`), and those add up to
  *   the record's `risk`: the fixed row's item first, then the soft signals in their
- *   order, each adding its weight until the record's risk is reached (row 5's
- *   heuristics add 90, then 3 each; row 7 keeps the sum below 80).
+ *   order, each adding its weight until the record's risk is reached (`heuristics`
+ *   add 90, then 3 each; a temporary DNS failure keeps the sum below 80).
  */
 import { ageInDays } from "./age.js";
 import { CATEGORIES, type CategoryDefinition, hasCategory, type ProviderCategory } from "./categories.js";
@@ -375,7 +375,7 @@ class Drafts {
 /** An item with its key and what it adds at most. */
 type Keyed = [key: string, item: EvidenceItem | undefined, weight: number];
 
-/** The item of the fixed row the domain matched, or its items (row 5: one per heuristic). */
+/** The item of the fixed status the domain matched, or its items (`heuristics`: one per heuristic). */
 function rowItems(status: FixedStatus, x: DomainExplanation): Keyed[] {
   const risk = x.basis.row?.risk ?? 0;
   switch (status) {
@@ -410,7 +410,7 @@ export function explainDomain(x: DomainExplanation): EvidenceItem[] {
   const drafts = new Drafts();
   const row = basis.row;
   if (row !== null) for (const [key, item, weight] of rowItems(row.status, x)) drafts.add(key, item, weight);
-  // The soft signals add to rows 7–9 only; on the other rows they are evidence of facts.
+  // The soft signals add to the risk of a DNS failure, `risky` and `ok` only; elsewhere they are evidence of facts.
   const weighs = row === null || isTemporaryFailure(row.status);
   for (const signal of basis.weighed as readonly DomainSignal[]) {
     const explain = SIGNAL_ITEMS[signal.key];

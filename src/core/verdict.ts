@@ -4,7 +4,8 @@
  * is the table in prose and must be kept in step with this file.
  *
  * A verdict is decided in one place, `decide()`, from a basis: the fixed row the domain
- * matched (rows 0–7) or its weighed soft signals (rows 8–9), plus the signals of the
+ * matched (a fixed status, `reserved` to `dns_failure`) or its weighed soft signals
+ * (`risky` or `ok`), plus the signals of the
  * address checked, if any, weighed on top.
  */
 import { ageInDays } from "./age.js";
@@ -19,7 +20,7 @@ import {
   type Weighing,
 } from "./signals/soft-signal.js";
 
-/** One status per row of docs/api.md §4.1; rows 8 and 9 are `risky` and `ok`. */
+/** One status per verdict of docs/api.md §4.1; the soft signals' two are `risky` and `ok`. */
 export type VerdictStatus =
   | "reserved"
   | "nxdomain"
@@ -35,7 +36,7 @@ export type VerdictStatus =
   | "risky"
   | "ok";
 
-/** The statuses of the fixed rows 0–7. */
+/** The fixed statuses: every status but `risky` and `ok`. */
 export type FixedStatus = Exclude<VerdictStatus, "risky" | "ok">;
 
 /** Whether the verdict was made during a temporary DNS failure (timeout, SERVFAIL, REFUSED). */
@@ -55,11 +56,11 @@ export interface Verdict {
 const NO_EMAIL = "Domain does not accept email";
 const DISPOSABLE = "Disposable / temporary domain";
 const UNCHECKED = "Could not be checked right now";
-/** The reason of a verdict the operator's override of the domain decided (deny: blocked; allow: row 9). */
+/** The reason of a verdict the operator's override of the domain decided (deny: blocked; allow: `ok`). */
 const OPERATOR_OVERRIDE = "Operator override";
 
 /**
- * Rows 0–7: validity, text and reason (row 5's reason is followed by the number of
+ * The fixed statuses: validity, text and reason (`heuristics`' reason is followed by the number of
  * heuristics, `Heuristics x2`), and whether the row blocks whatever the risk.
  */
 export const FIXED_ROWS: Readonly<
@@ -101,17 +102,17 @@ export const FIXED_RISK = {
 
 export const BLOCK_THRESHOLD = 80;
 
-/** Soft signals adding up to this or more make row 8; below it a record "Looks okay" (row 9). */
+/** Soft signals adding up to this or more make a verdict `risky`; below it a record "Looks okay" (`ok`). */
 export const RISKY_THRESHOLD = 30;
 
-/** The text of row 9. */
+/** The text of an `ok` verdict. */
 export const LOOKS_OKAY = "Looks okay";
 
 /** A row of docs/api.md §4.1 in words, for the docs tables (`npm run docs:tables`); FIXED_ROWS gives the rest. */
 export interface VerdictRow {
   /** Its number in the docs ("2a", "3a": rows added between others). */
   row: string;
-  /** The statuses it gives: one, or row 7's two. */
+  /** The statuses it gives: one, or two for a temporary DNS failure. */
   statuses: readonly VerdictStatus[];
   /** When it matches (Markdown). */
   when: string;
@@ -205,11 +206,11 @@ export interface FixedRow {
 
 /** What a verdict is decided from (see `verdictBasis()` and, per address, src/core/check.ts). */
 export interface VerdictBasis {
-  /** The first of rows 0–7 that matched; null: rows 8–9 weigh the soft signals. */
+  /** The first fixed status that matched; null: the soft signals decide (`risky` or `ok`). */
   row: FixedRow | null;
-  /** The domain's soft signals, weighed (rows 7–9); none for a known-good domain. */
+  /** The domain's soft signals, weighed (they count for a DNS failure, `risky` and `ok`); none for a known-good domain. */
   soft: Weighing;
-  /** Row 9's reason: the domain's main category. */
+  /** An `ok` verdict's reason: the domain's main category. */
   mainCategory: string;
 }
 
@@ -294,7 +295,7 @@ export function verdictBasis(signals: Signals, now: Date): DomainBasis {
 /**
  * The verdict of a basis, with the address's signals (per-address, e.g. a role account)
  * weighed on top: they add to the risk of a valid record, also of a fixed row's, and
- * count towards row 8 like the domain's own.
+ * count towards `risky` like the domain's own.
  */
 export function decide(basis: VerdictBasis, address: Weighing = NOTHING_WEIGHED): Verdict {
   const { row } = basis;
