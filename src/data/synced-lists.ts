@@ -6,6 +6,7 @@
  * disposable; other sources add theirs. Built in slices that yield to the event loop,
  * so checks do not pause while a new version loads.
  */
+import { setImmediate } from "node:timers/promises";
 import type { DomainListData } from "../core/lists.js";
 
 /** A synced source's version as the merge needs it: entry → when the source first listed it (epoch ms). */
@@ -16,8 +17,6 @@ export interface SyncedSource {
 
 /** Entries merged between two yields to the event loop. */
 const SLICE = 5_000;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One frozen array per distinct list of sources, as the bundled loader keeps them. */
 class SourceLists {
@@ -46,13 +45,13 @@ export async function mergeSynced(
   for (const [entry, sources] of bundled) {
     const kept = sources.some((s) => replaced.has(s)) ? sources.filter((s) => !replaced.has(s)) : sources;
     if (kept.length > 0) merged.set(entry, kept === sources ? sources : interned.of(kept));
-    if (++done % SLICE === 0) await yieldToEventLoop();
+    if (++done % SLICE === 0) await setImmediate();
   }
   for (const { source, entries } of synced) {
     for (const entry of entries.keys()) {
       const sources = merged.get(entry);
       merged.set(entry, interned.of(sources ? [...sources, source] : [source]));
-      if (++done % SLICE === 0) await yieldToEventLoop();
+      if (++done % SLICE === 0) await setImmediate();
     }
   }
   return merged;

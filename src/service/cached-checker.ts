@@ -29,9 +29,10 @@ import type { ParsedInput } from "../core/input.js";
 import type { LearnedInfrastructure } from "../core/learned.js";
 import { type DomainLists, isChanging } from "../core/lists.js";
 import { formatTimestamp } from "../core/record.js";
+import { DAY_MS } from "../core/time.js";
 import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
-import type { BlockStatus, FlipNotice, RecordsRepository, WatchedFacts } from "../store/types.js";
+import type { BlockStatus, FlipNotice, NotedBlock, RecordsRepository, WatchedFacts } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
@@ -112,9 +113,9 @@ export class CachingChecker implements Checker {
 
   async check(input: ParsedInput): Promise<CheckResult> {
     const { domain } = input;
-    const { learned, lists } = this.options;
-    if (learned && !learned.loaded) await learned.ready;
-    if (isChanging(lists) && !lists.loaded) await lists.ready;
+    const loading = this.sourcesLoading();
+    if (loading) await loading;
+    const { learned } = this.options;
     // One reading of the clock per check (an answer from memory takes microseconds).
     const now = this.options.clock();
     learned?.refreshIfOld(now);
@@ -140,8 +141,20 @@ export class CachingChecker implements Checker {
     return { record, status, cache, explain };
   }
 
-  /** The version of what decides verdicts (both parts only grow): a decided answer is kept while it stands. */
-  private version(): number {
+  /** The first loads of the learned snapshot and the lists in force, while one runs; undefined once both are done. */
+  private sourcesLoading(): Promise<unknown> | undefined {
+    const { learned, lists } = this.options;
+    const learning = learned !== undefined && !learned.loaded;
+    const listing = isChanging(lists) && !lists.loaded;
+    if (!learning && !listing) return undefined;
+    return Promise.all([learning && learned.ready, listing && lists.ready]);
+  }
+
+  /**
+   * The version of what decides verdicts: it moves when overrides, lists or learned
+   * infrastructure change (both parts only grow). A decided answer is kept while it stands.
+   */
+  sourcesVersion(): number {
     const { learned, lists } = this.options;
     return (learned?.version ?? 0) + (isChanging(lists) ? lists.version : 0);
   }
@@ -154,7 +167,7 @@ export class CachingChecker implements Checker {
 
   /** The answer decided from the domain's facts with the sources in force, kept until their version moves. */
   private decided(known: KnownDomain, now: Date): DomainCheck {
-    const version = this.version();
+    const version = this.sourcesVersion();
     if (known.decided?.version === version) return known.decided.check;
     const check = stamped(this.decide(known.domain, known.facts, now), known.changedAt);
     known.decided = { version, check };
@@ -165,28 +178,17 @@ export class CachingChecker implements Checker {
   private async answer(known: KnownDomain, now: Date): Promise<DomainCheck> {
     const check = this.decided(known, now);
     if (check.record.block === known.block) return check;
-    const status = await this.options.records.noteBlock(
-      known.domain,
-      check.record.block,
-      now,
-      this.flipNotice(check, now),
-    );
-    this.noteBlockStatus(known, status);
+    this.noteBlockStatus(known, await this.recordFlip(known.domain, check, now));
     return this.decided(known, now);
   }
 
-  /** What a flip decided now tells the webhooks (docs/webhooks.md). */
-  private flipNotice(check: DomainCheck, at: Date): FlipNotice {
-    const watchDays = this.options.webhookWatchDays ?? 30;
-    return {
-      watchedSince: new Date(at.getTime() - watchDays * 86_400_000),
+  /** Records the block status of a check that differs from the stored one, with what the webhooks are told (docs/webhooks.md). */
+  private recordFlip(domain: string, check: DomainCheck, at: Date): Promise<NotedBlock> {
+    const notice: FlipNotice = {
+      watchedSince: new Date(at.getTime() - (this.options.webhookWatchDays ?? 30) * DAY_MS),
       record: stamped(check, at).record as unknown as FlipNotice["record"],
     };
-  }
-
-  /** The version of what decides verdicts: it moves when overrides, lists or learned infrastructure change. */
-  sourcesVersion(): number {
-    return this.version();
+    return this.options.records.noteBlock(domain, check.record.block, at, notice);
   }
 
   /**
@@ -194,19 +196,11 @@ export class CachingChecker implements Checker {
    * records a flip (with its webhook events); whether this call recorded one.
    */
   async redecide(watched: WatchedFacts, now: Date): Promise<boolean> {
-    const { learned, lists } = this.options;
-    if (learned && !learned.loaded) await learned.ready;
-    if (isChanging(lists) && !lists.loaded) await lists.ready;
+    await this.sourcesLoading();
     if (watched.facts === null) return false;
     const check = this.decide(watched.domain, watched.facts, now);
     if (check.record.block === watched.block) return false;
-    const status = await this.options.records.noteBlock(
-      watched.domain,
-      check.record.block,
-      now,
-      this.flipNotice(check, now),
-    );
-    return status.flipped;
+    return (await this.recordFlip(watched.domain, check, now)).flipped;
   }
 
   private noteBlockStatus(known: KnownDomain, status: BlockStatus): void {
@@ -225,7 +219,7 @@ export class CachingChecker implements Checker {
     return this.inFlight.share(domain, async () => {
       const { facts, later } = await this.budget.run(() => this.options.lookup(domain));
       const now = this.options.clock();
-      const version = this.version();
+      const version = this.sourcesVersion();
       const check = this.decide(domain, facts, now);
       if (failedForNow(facts, check.status)) {
         this.failedRecently.set(domain, true);
@@ -242,7 +236,7 @@ export class CachingChecker implements Checker {
     const facts = await later;
     if (facts === null) return;
     const now = this.options.clock();
-    const version = this.version();
+    const version = this.sourcesVersion();
     await this.save(domain, facts, now, { version, check: this.decide(domain, facts, now) });
   }
 
@@ -257,12 +251,7 @@ export class CachingChecker implements Checker {
     let status = await this.options.records.saveFacts(domain, facts, checkedAt, check.record.block);
     // A stored domain keeps its block status through a save: its flip is recorded here, once.
     if (status.block !== check.record.block) {
-      status = await this.options.records.noteBlock(
-        domain,
-        check.record.block,
-        checkedAt,
-        this.flipNotice(check, checkedAt),
-      );
+      status = await this.recordFlip(domain, check, checkedAt);
     }
     const known = this.remembered.remember(domain, { facts, checkedAt, ...status }, checkedAt);
     if (status.block === check.record.block)

@@ -6,7 +6,9 @@
  * signal: every process takes it within a second. A source that fails, or whose new
  * version is refused, keeps its version in force; the others are applied all the same.
  */
+
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import type { ListSource } from "../config-table.js";
 import { normaliseDomain } from "../core/names.js";
 import { readCuratedLists } from "../data/curated.js";
@@ -83,7 +85,7 @@ async function judge(raw: readonly string[], gate: ListGate) {
   const kept = new Set<string>();
   const refused: { entry: string; reason: string }[] = [];
   for (const [index, name] of raw.entries()) {
-    if (index % JUDGE_SLICE === JUDGE_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
+    if (index % JUDGE_SLICE === JUDGE_SLICE - 1) await setImmediate();
     const domain = normaliseDomain(name);
     if (domain === undefined) {
       refused.push({ entry: name, reason: "not a domain name" });

@@ -4,6 +4,7 @@
  * no redirect followed and a deadline, records the attempt, and schedules the next try
  * with exponential back-off until the event is `giveUpMs` old, when it is marked failed.
  */
+import { DAY_MS } from "../core/time.js";
 import type { DeliveryStatus, DueEvent, WebhooksRepository } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";
 import { signWebhook } from "./webhook-signature.js";
@@ -29,7 +30,7 @@ export const DELIVERY_TIMING: DeliveryTiming = {
   timeoutMs: 10_000,
   firstRetryMs: 10_000,
   maxRetryMs: 3_600_000,
-  giveUpMs: 86_400_000,
+  giveUpMs: DAY_MS,
   claimMs: 30_000,
   batch: 20,
 };

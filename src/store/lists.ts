@@ -3,6 +3,7 @@
  * force and the one before it, each with its entries and when the source first listed
  * each (`domain<TAB>epoch ms` lines, sorted), and the source's last attempt.
  */
+import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
 import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
@@ -26,7 +27,7 @@ async function decodeEntries(text: string): Promise<Map<string, number>> {
     const tab = text.indexOf("\t", start);
     entries.set(text.slice(start, tab), Number(text.slice(tab + 1, end)));
     start = end + 1;
-    if (line % DECODE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (line % DECODE_SLICE === 0) await setImmediate();
   }
   return entries;
 }
