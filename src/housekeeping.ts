@@ -9,7 +9,9 @@
  * - infrastructure evidence no fresh look-up has seen for EVIDENCE_RETENTION_DAYS (a
  *   domain still in traffic is looked up again at least every RECORD_TTL, which renews
  *   its evidence; what nobody has confirmed for a year no longer describes who runs that
- *   host, and the table would otherwise keep a row for every domain ever checked).
+ *   host, and the table would otherwise keep a row for every domain ever checked);
+ * - webhook events delivered or given up more than WEBHOOK_EVENT_RETENTION_DAYS ago,
+ *   with their attempts (pending events are never pruned).
  *
  * It runs a minute after start and then every hour, on an unref'd timer (it never keeps
  * the process alive), one run at a time. Each run deletes in batches of BATCH_SIZE rows,
@@ -26,6 +28,7 @@ import type { HousekeepingRepository } from "./store/types.js";
 export const USAGE_RETENTION_DAYS = 400;
 export const RECORD_GRACE_DAYS = 30;
 export const EVIDENCE_RETENTION_DAYS = 400;
+export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
 export const BATCH_SIZE = 1000;
@@ -47,6 +50,7 @@ export interface PruneCounts {
   usage: number;
   records: number;
   evidence: number;
+  webhookEvents: number;
 }
 
 export interface Housekeeping {
@@ -60,11 +64,17 @@ export interface Housekeeping {
 export function pruneCutoffs(
   now: Date,
   recordTtlSeconds: number,
-): { usageEndedBefore: Date; recordsCheckedBefore: Date; evidenceSeenBefore: Date } {
+): {
+  usageEndedBefore: Date;
+  recordsCheckedBefore: Date;
+  evidenceSeenBefore: Date;
+  webhookEventsFinishedBefore: Date;
+} {
   return {
     usageEndedBefore: new Date(now.getTime() - USAGE_RETENTION_DAYS * DAY_MS),
     recordsCheckedBefore: new Date(now.getTime() - recordTtlSeconds * 1000 - RECORD_GRACE_DAYS * DAY_MS),
     evidenceSeenBefore: new Date(now.getTime() - EVIDENCE_RETENTION_DAYS * DAY_MS),
+    webhookEventsFinishedBefore: new Date(now.getTime() - WEBHOOK_EVENT_RETENTION_DAYS * DAY_MS),
   };
 }
 
@@ -97,6 +107,9 @@ export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
       ),
       evidence: await pruneInBatches((limit) =>
         housekeeping.pruneEvidence(cutoffs.evidenceSeenBefore, limit),
+      ),
+      webhookEvents: await pruneInBatches((limit) =>
+        housekeeping.pruneWebhookEvents(cutoffs.webhookEventsFinishedBefore, limit),
       ),
     };
     if (Object.values(counts).some((deleted) => deleted > 0))

@@ -1,7 +1,7 @@
 /**
  * Pruning for the housekeeping task (docs/api.md §8; the schedule is src/housekeeping.ts).
  * Each call is one delete of at most `limit` rows, found through the indexes of
- * migrations 0002 and 0006, so no statement holds a lock for long.
+ * migrations 0002, 0006 and 0010, so no statement holds a lock for long.
  */
 import { type Kysely, sql } from "kysely";
 import { DAY_MS } from "../core/time.js";
@@ -36,10 +36,38 @@ async function pruneEvidence(db: Kysely<Database>, seenBefore: Date, limit: numb
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/**
+ * Webhook events that finished (delivered or given up) before `finishedBefore`, with
+ * their attempts. A finished event's `next_attempt_at` is never before its finish, so
+ * the delivery index (status, next_attempt_at) finds them; both deletes name the same
+ * ids, in one transaction.
+ */
+async function pruneWebhookEvents(
+  db: Kysely<Database>,
+  finishedBefore: Date,
+  limit: number,
+): Promise<number> {
+  const finished = await db
+    .selectFrom("webhook_events")
+    .select("id")
+    .where("status", "in", ["delivered", "failed"])
+    .where("next_attempt_at", "<", finishedBefore.getTime())
+    .limit(limit)
+    .execute();
+  const ids = finished.map((row) => row.id);
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("webhook_attempts").where("event_id", "in", ids).execute();
+    const deleted = await trx.deleteFrom("webhook_events").where("id", "in", ids).executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  });
+}
+
 export function createHousekeepingRepository(db: Kysely<Database>): HousekeepingRepository {
   return {
     pruneUsage: (endedBefore, limit) => pruneUsage(db, endedBefore, limit),
     pruneRecords: (checkedBefore, limit) => deleteRecordsBatch(db, checkedBefore, limit),
     pruneEvidence: (seenBefore, limit) => pruneEvidence(db, seenBefore, limit),
+    pruneWebhookEvents: (finishedBefore, limit) => pruneWebhookEvents(db, finishedBefore, limit),
   };
 }

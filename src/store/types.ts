@@ -189,6 +189,8 @@ export interface HousekeepingRepository {
   pruneRecords(checkedBefore: Date, limit: number): Promise<number>;
   /** Infrastructure evidence (one row per piece and domain) last seen before `seenBefore`. */
   pruneEvidence(seenBefore: Date, limit: number): Promise<number>;
+  /** Webhook events delivered or given up before `finishedBefore`, with their attempts. */
+  pruneWebhookEvents(finishedBefore: Date, limit: number): Promise<number>;
 }
 
 /** Recently checked domains (docs/api.md §7): domains only, never addresses. */

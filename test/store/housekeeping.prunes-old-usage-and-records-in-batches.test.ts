@@ -91,6 +91,41 @@ describe.each(DATABASE_KINDS)("housekeeping on %s", (kind) => {
     expect(host(after)).toMatchObject({ disposable: 17, unknown: 33 });
   });
 
+  it("deletes webhook events finished before the cut-off with their attempts, never pending ones", async () => {
+    const { records, webhooks, housekeeping } = db.store;
+    const hook = await webhooks.createWebhook({
+      url: "http://127.0.0.1:1/",
+      secret: "s",
+      events: ["domain.blocked"],
+      now: at(0),
+    });
+    const outcomes = {
+      "delivered.example": "delivered",
+      "failed.example": "failed",
+      "recent.example": "delivered",
+    };
+    for (const domain of [...Object.keys(outcomes), "pending.example"]) {
+      await records.saveFacts(domain, mxFacts(domain), at(0), false);
+      await records.noteBlock(domain, true, at(1), { watchedSince: at(-1), record: {} });
+    }
+    for (const event of await webhooks.claimDue("me", at(2), at(3), 10)) {
+      const { domain } = JSON.parse(event.body) as { domain: keyof typeof outcomes };
+      const status = outcomes[domain];
+      if (!status) continue;
+      const finished = domain === "recent.example" ? at(40) : at(2);
+      const attempt = { attempt: 1, at: finished, statusCode: 200, error: null, durationMs: 5 };
+      await webhooks.finishAttempt(event.id, "me", attempt, { status, nextAttemptAt: finished });
+    }
+    expect(await housekeeping.pruneWebhookEvents(at(30), 1)).toBe(1);
+    expect(await housekeeping.pruneWebhookEvents(at(30), 1)).toBe(1);
+    expect(await housekeeping.pruneWebhookEvents(at(30), 1)).toBe(0);
+    const left = await webhooks.deliveries(hook.id, 10);
+    expect(left.map((event) => [event.domain, event.status, event.attempts.length]).sort()).toEqual([
+      ["pending.example", "pending", 0],
+      ["recent.example", "delivered", 1],
+    ]);
+  });
+
   it("purges named records and all records", async () => {
     for (const domain of ["a.example", "b.example", "c.example"]) {
       await db.store.records.saveFacts(domain, mxFacts(domain), at(0), false);
