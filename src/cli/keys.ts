@@ -1,13 +1,14 @@
 /**
- * `mailrisk keys create --plan P [--name N] [--json]`, `keys list [--json]`,
- * `keys show <id> [--json]`, `keys set-plan <id> <plan>`, `keys revoke <id>`
- * (docs/api.md §6, §9). A new key's secret is printed once and never again.
- * Exit codes: 0 done, 1 unknown plan or key, 2 bad arguments.
+ * `mailrisk keys create --plan P [--name N] [--publishable --origin O…] [--json]`,
+ * `keys list [--json]`, `keys show <id> [--json]`, `keys set-plan <id> <plan>`,
+ * `keys set-origins <id> <origin>…`, `keys revoke <id>` (docs/api.md §6, §9). A new
+ * key's secret is printed once and never again.
+ * Exit codes: 0 done, 1 unknown plan or key, 2 bad arguments or origins.
  */
 import { formatTimestamp } from "../core/record.js";
-import { UnknownKeyError, UnknownPlanError } from "../store/errors.js";
+import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "../store/errors.js";
 import { keyJson, keyUsageJson } from "../store/json.js";
-import type { KeyUsage } from "../store/types.js";
+import type { ApiKey, KeyUsage } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
@@ -16,14 +17,25 @@ import { withStore } from "./with-store.js";
 
 const USAGE = usageOf("keys");
 
+/** Origins a store refused: what is wrong, then the usage; exit code 2. */
+function invalidOrigins(ctx: CliContext, error: InvalidOriginsError, sub: string): number {
+  return usageError(ctx, error.message, usageOf("keys", sub));
+}
+
 async function create(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({
     args,
-    options: { plan: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
+    options: {
+      plan: { type: "string" },
+      name: { type: "string" },
+      publishable: { type: "boolean" },
+      origin: { type: "string", multiple: true },
+      json: { type: "boolean" },
+    },
     allowPositionals: false,
   });
   if (!result.ok) return usageError(ctx, result.message, usageOf("keys", "create"));
-  const { plan, name, json } = result.parsed.values;
+  const { plan, name, publishable = false, origin: origins = [], json } = result.parsed.values;
   if (plan === undefined) {
     return usageError(
       ctx,
@@ -33,19 +45,24 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   }
   try {
     const { key, secret } = await withStore(ctx, (store) =>
-      store.keys.createKey({ plan, name: name ?? null, now: new Date() }),
+      store.keys.createKey({ plan, name: name ?? null, now: new Date(), publishable, origins }),
     );
     if (json) {
-      ctx.stdout.write(`${JSON.stringify({ id: key.id, key: secret, plan: key.plan })}\n`);
+      const shown = { id: key.id, key: secret, plan: key.plan };
+      ctx.stdout.write(`${JSON.stringify(key.publishable ? { ...shown, origins: key.origins } : shown)}\n`);
     } else {
+      const kind = key.publishable
+        ? `publishable key ${key.id} for ${key.origins.join(", ")}`
+        : `key ${key.id}`;
       ctx.stdout.write(
-        `Created key ${key.id} on plan ${key.plan}${key.name ? ` (${key.name})` : ""}.\n` +
+        `Created ${kind} on plan ${key.plan}${key.name ? ` (${key.name})` : ""}.\n` +
           "The key is shown only this once; store it now:\n\n" +
           `  ${secret}\n\n`,
       );
     }
     return 0;
   } catch (error) {
+    if (error instanceof InvalidOriginsError) return invalidOrigins(ctx, error, "create");
     if (!(error instanceof UnknownPlanError)) throw error;
     ctx.stderr.write(`mailrisk: ${error.message}; see "mailrisk plans list"\n`);
     return 1;
@@ -68,10 +85,18 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
       key.name ?? "-",
       formatTimestamp(key.createdAt),
       key.revokedAt ? `revoked ${formatTimestamp(key.revokedAt)}` : "active",
+      originsText(key),
     ]);
-    ctx.stdout.write(`${formatTable([["ID", "KEY", "PLAN", "NAME", "CREATED", "STATUS"], ...rows])}\n`);
+    ctx.stdout.write(
+      `${formatTable([["ID", "KEY", "PLAN", "NAME", "CREATED", "STATUS", "ORIGINS"], ...rows])}\n`,
+    );
   }
   return 0;
+}
+
+/** A key's origins for a person: a publishable key's, or "-" for a secret key (usable from anywhere but a page). */
+function originsText(key: ApiKey): string {
+  return key.publishable ? key.origins.join(" ") : "-";
 }
 
 /** `quota` of a plan or what is left of it, for a person: a number or "unlimited". */
@@ -83,6 +108,8 @@ function usageText({ key, plan, current, periods }: KeyUsage): string {
   const rows = [
     ["id", key.id],
     ["key", `${key.prefix}…`],
+    ["kind", key.publishable ? "publishable" : "secret"],
+    ["origins", originsText(key)],
     ["name", key.name ?? "-"],
     ["plan", `${plan.name} (${quotaText(plan.quota)} per ${plan.periodDays} days)`],
     ["created", formatTimestamp(key.createdAt)],
@@ -149,6 +176,30 @@ async function setPlan(args: string[], ctx: CliContext): Promise<number> {
   }
 }
 
+async function setOrigins(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("keys", "set-origins");
+  const result = parseArguments({ args, options: {}, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, usage);
+  const [id, ...origins] = result.parsed.positionals;
+  if (id === undefined) return usageError(ctx, "keys set-origins needs a key id and its origins", usage);
+  if (origins.length === 0) {
+    return usageError(
+      ctx,
+      `keys set-origins needs at least one origin for ${id}, e.g. https://shop.example`,
+      usage,
+    );
+  }
+  try {
+    const key = await withStore(ctx, (store) => store.keys.setKeyOrigins(id, origins));
+    ctx.stdout.write(`Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UnknownKeyError) return unknownKey(ctx, id);
+    if (error instanceof InvalidOriginsError) return invalidOrigins(ctx, error, "set-origins");
+    throw error;
+  }
+}
+
 async function revoke(args: string[], ctx: CliContext): Promise<number> {
   const parsed = oneId(args, {}, "revoke", ctx);
   if (parsed.id === undefined) return parsed.code;
@@ -160,5 +211,11 @@ async function revoke(args: string[], ctx: CliContext): Promise<number> {
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand("keys", { create, list, show, "set-plan": setPlan, revoke }, USAGE, args, ctx);
+  return runSubcommand(
+    "keys",
+    { create, list, show, "set-plan": setPlan, "set-origins": setOrigins, revoke },
+    USAGE,
+    args,
+    ctx,
+  );
 }

@@ -6,7 +6,10 @@
  * route whose cost is known only from its body (`POST /v2/bulk`: one unit per item)
  * names it as a function of the request: the key is still checked here (401, counting
  * nothing), and the units are counted by `countUnitsOfBody` once the body is read and
- * valid, so a bad body is refused (400/413/415) before the quota (429).
+ * valid, so a bad body is refused (400/413/415) before the quota (429). A publishable
+ * (`mrp_`) key is refused (403) on a route whose config does not name `publishable`; on
+ * one that does, its origin (403) and its visitor's limit (429) come before the quota
+ * (publishable-keys.ts).
  * `onSend` puts the rate-limit headers on every response of a checking path and gives
  * the counted units back when the answer is a 5xx. Store failures are not caught here:
  * the error handler tells an unreachable database (503) from anything else (500).
@@ -21,9 +24,12 @@ import type {
 } from "fastify";
 import { formatTimestamp } from "../core/record.js";
 import { MAX_QUOTA } from "../store/plans.js";
+import { isPublishableSecret } from "../store/secrets.js";
 import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
+import { admitPublishable, publishableKeyNotAllowed } from "./publishable-keys.js";
+import type { VisitorLimiter } from "./visitor-limit.js";
 
 /** What the access hook learnt about the caller of a checking route. */
 export interface Caller {
@@ -52,12 +58,14 @@ declare module "fastify" {
   }
 }
 
-/** The part of the usage repository the checking routes use. */
-export type QuotaGate = Pick<UsageRepository, "authorize" | "refund">;
+/** The part of the usage repository the checking routes use (publishable keys: `findKey`, `isPublishableOrigin`). */
+export type QuotaGate = Pick<UsageRepository, "authorize" | "refund" | "findKey" | "isPublishableOrigin">;
 
 export interface AccessDeps {
   usage: QuotaGate;
   clock: () => Date;
+  /** PUBLISHABLE_RATE_LIMIT's counts of this process. */
+  visitors: VisitorLimiter;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="mailrisk"';
@@ -131,7 +139,7 @@ function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem
  * not per request): 401 or 429, or lets the request on.
  */
 export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyncHookHandler {
-  const { credentials: scheme, units: cost = 1 } = route.config ?? {};
+  const { credentials: scheme, units: cost = 1, publishable: takesPublishable = false } = route.config ?? {};
   const units = typeof cost === "function" ? 0 : cost;
   if (!scheme) throw new Error(`checking route ${route.method} ${route.url} names no credentials`);
   return async (request) => {
@@ -140,7 +148,16 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
     if (credentials.kind === "wrong_scheme") throw unauthorized(scheme, "wrong_auth_scheme", request);
     if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key", request);
     const now = deps.clock();
-    const caller = await authorize(deps.usage, credentials.candidates, now, units);
+    let candidates = credentials.candidates;
+    const publishable = candidates.find(isPublishableSecret);
+    if (publishable !== undefined) {
+      if (!takesPublishable) throw publishableKeyNotAllowed();
+      const key = await deps.usage.findKey(publishable, now);
+      if (!key) throw unauthorized(scheme, "invalid_api_key", request);
+      admitPublishable(request, key, deps.visitors, now);
+      candidates = [publishable];
+    }
+    const caller = await authorize(deps.usage, candidates, now, units);
     if (!caller) throw unauthorized(scheme, "invalid_api_key", request);
     request.caller = caller;
     if (!caller.quota.allowed) throw quotaExceeded(caller.quota, now, units);

@@ -33,7 +33,9 @@ export async function withMethodNotAllowed(
   for (const [url, methods] of [...paths]) {
     const others = METHODS.filter((method) => !methods.has(method));
     if (others.length === 0) continue;
-    const allow = METHODS.filter((method) => methods.has(method)).join(", ");
+    // OPTIONS, where a path serves it, is the CORS preflight (cors.ts), not a method of
+    // the resource: `Allow` names the methods a client may call.
+    const allow = METHODS.filter((method) => methods.has(method) && method !== "OPTIONS").join(", ");
     scope.route({
       method: others,
       url,

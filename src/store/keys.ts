@@ -1,12 +1,29 @@
-/** API keys (docs/api.md §6): created on a plan, found by the hash of their secret, revoked for good. */
+/**
+ * API keys (docs/api.md §6): created on a plan, found by the hash of their secret,
+ * revoked for good. A publishable key (docs/security.md) carries the origins it may be
+ * used from; a secret key none.
+ */
 import { type Kysely, type Selectable, sql } from "kysely";
-import { UnknownKeyError, UnknownPlanError } from "./errors.js";
+import { parseOrigin } from "../core/origin.js";
+import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "./errors.js";
 import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
 import type { ApiKey, AuthenticatedKey, KeysRepository } from "./types.js";
 
-const KEY_COLUMNS = ["id", "prefix", "name", "plan", "created_at", "revoked_at"] as const;
+const KEY_COLUMNS = [
+  "id",
+  "prefix",
+  "name",
+  "plan",
+  "created_at",
+  "revoked_at",
+  "publishable",
+  "origins",
+] as const;
 type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
+
+/** Origins one publishable key may list. */
+export const MAX_KEY_ORIGINS = 20;
 
 function toApiKey(row: KeyRow): ApiKey {
   return {
@@ -16,16 +33,46 @@ function toApiKey(row: KeyRow): ApiKey {
     plan: row.plan,
     createdAt: toDate(row.created_at),
     revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
+    publishable: Number(row.publishable) === 1,
+    origins: row.origins === null ? [] : (JSON.parse(row.origins) as string[]),
   };
+}
+
+/** A publishable key's origins, normalised and without repeats (`InvalidOriginsError`). */
+function keyOrigins(texts: readonly string[]): string[] {
+  if (texts.length === 0) {
+    throw new InvalidOriginsError("a publishable key needs at least one origin, e.g. https://shop.example");
+  }
+  const origins = new Set<string>();
+  for (const text of texts) {
+    const parsed = parseOrigin(text);
+    if (!parsed.ok) throw new InvalidOriginsError(parsed.reason);
+    origins.add(parsed.origin);
+  }
+  if (origins.size > MAX_KEY_ORIGINS) {
+    throw new InvalidOriginsError(`a key lists at most ${MAX_KEY_ORIGINS} origins, not ${origins.size}`);
+  }
+  return [...origins];
 }
 
 async function createKey(
   db: Kysely<Database>,
-  input: { plan: string; name?: string | null; now: Date },
+  input: {
+    plan: string;
+    name?: string | null;
+    now: Date;
+    publishable?: boolean;
+    origins?: readonly string[];
+  },
 ): Promise<{ key: ApiKey; secret: string }> {
+  const publishable = input.publishable === true;
+  if (!publishable && input.origins && input.origins.length > 0) {
+    throw new InvalidOriginsError("only a publishable key has origins; a secret key is for servers");
+  }
+  const origins = publishable ? keyOrigins(input.origins ?? []) : [];
   const plan = await db.selectFrom("plans").select("name").where("name", "=", input.plan).executeTakeFirst();
   if (!plan) throw new UnknownPlanError(input.plan);
-  const secret = newSecret();
+  const secret = newSecret(publishable);
   const key: ApiKey = {
     id: newKeyId(),
     prefix: secretPrefix(secret),
@@ -33,6 +80,8 @@ async function createKey(
     plan: plan.name,
     createdAt: input.now,
     revokedAt: null,
+    publishable,
+    origins,
   };
   await db
     .insertInto("api_keys")
@@ -44,9 +93,40 @@ async function createKey(
       plan: key.plan,
       created_at: key.createdAt.getTime(),
       revoked_at: null,
+      publishable: publishable ? 1 : 0,
+      origins: publishable ? JSON.stringify(origins) : null,
     })
     .execute();
   return { key, secret };
+}
+
+/** Replaces a publishable key's origins; a revoked key's too (it stays revoked). */
+async function setKeyOrigins(db: Kysely<Database>, id: string, texts: readonly string[]): Promise<ApiKey> {
+  const current = await getKey(db, id);
+  if (!current) throw new UnknownKeyError(id);
+  if (!current.publishable) {
+    throw new InvalidOriginsError(`key ${id} is a secret key; only publishable keys have origins`);
+  }
+  const row = await db
+    .updateTable("api_keys")
+    .set({ origins: JSON.stringify(keyOrigins(texts)) })
+    .where("id", "=", id)
+    .returning(KEY_COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw new UnknownKeyError(id);
+  return toApiKey(row);
+}
+
+/** Every origin listed by a live publishable key, each once (a preflight carries no key to look up). */
+export async function publishableOrigins(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select("origins")
+    .where("publishable", "=", 1)
+    .where("revoked_at", "is", null)
+    .execute();
+  const origins = rows.flatMap((row) => (row.origins === null ? [] : (JSON.parse(row.origins) as string[])));
+  return [...new Set(origins)];
 }
 
 async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
@@ -109,7 +189,8 @@ export async function authenticateHash(
   hash: string,
 ): Promise<AuthenticatedKey | undefined> {
   const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
+    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
+      p.quota, p.period_days
     from api_keys k join plans p on p.name = k.plan
     where k.hash = ${hash} and k.revoked_at is null`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
@@ -118,7 +199,8 @@ export async function authenticateHash(
 /** The key of this id with its plan, revoked or not; undefined when unknown. */
 export async function keyWithPlan(db: Kysely<Database>, id: string): Promise<AuthenticatedKey | undefined> {
   const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, p.quota, p.period_days
+    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
+      p.quota, p.period_days
     from api_keys k join plans p on p.name = k.plan
     where k.id = ${id}`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
@@ -138,6 +220,7 @@ export function createKeysRepository(db: Kysely<Database>): KeysRepository {
     getKey: (id) => getKey(db, id),
     revokeKey: (id, now) => revokeKey(db, id, now),
     setKeyPlan: (id, plan) => setKeyPlan(db, id, plan),
+    setKeyOrigins: (id, origins) => setKeyOrigins(db, id, origins),
     countKeys: () => countKeys(db),
   };
 }

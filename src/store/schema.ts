@@ -24,6 +24,10 @@ export interface ApiKeysTable {
   plan: string;
   created_at: Millis;
   revoked_at: ColumnType<number | string | null, number | null, number | null>;
+  /** 1: a publishable key (migration 0011); 0: a secret key. */
+  publishable: ColumnType<number, number | undefined, number>;
+  /** JSON array of the publishable key's normalised origins; null for a secret key. */
+  origins: string | null;
 }
 
 export interface UsageTable {

@@ -22,9 +22,20 @@ function randomString(alphabet: string, length: number): string {
   return out;
 }
 
-/** A new secret: `mr_` and 32 base62 characters (letters and digits, easy to select and copy). */
-export function newSecret(): string {
-  return `mr_${randomString(BASE62, SECRET_LENGTH)}`;
+/** How a publishable key's secret begins; a secret key's begins with `mr_`. */
+export const PUBLISHABLE_PREFIX = "mrp_";
+
+/**
+ * A new secret: `mr_` (secret key) or `mrp_` (publishable key) and 32 base62 characters
+ * (letters and digits, easy to select and copy).
+ */
+export function newSecret(publishable = false): string {
+  return `${publishable ? PUBLISHABLE_PREFIX : "mr_"}${randomString(BASE62, SECRET_LENGTH)}`;
+}
+
+/** Whether a presented secret is a publishable key's, told by its prefix before any look-up. */
+export function isPublishableSecret(secret: string): boolean {
+  return secret.startsWith(PUBLISHABLE_PREFIX);
 }
 
 /** The part of a secret that may be shown and logged, e.g. `mr_3kP9q`. */

@@ -8,10 +8,12 @@
  * upsert itself refuses a revoked key. Requests of one key arriving together are
  * counted by one statement (quota-batch.ts). So a request costs at most one statement,
  * and a revocation still takes effect at once in every instance sharing the database.
+ * The origins of live publishable keys (for preflights, which carry no key) are
+ * remembered the same way: read at most once per KNOWN_KEY_TTL_MS, forgotten with the keys.
  */
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
-import { authenticateHash, isRevoked, keyWithPlan } from "./keys.js";
+import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys.js";
 import { countUnits, readQuota, refundUnits } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
@@ -65,6 +67,27 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
   };
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
+  /** The key for a hash: remembered, else read (and remembered once, so its time to live is not restarted). */
+  const liveKey = async (hash: string, now: Date): Promise<AuthenticatedKey | undefined> => {
+    const remembered = recall(hash, now);
+    if (remembered) return remembered;
+    const key = await authenticateHash(db, hash);
+    if (key) remember(hash, key, now);
+    return key;
+  };
+  // The origins of live publishable keys, one read shared by the requests waiting for it.
+  let origins: { set: Promise<Set<string>>; until: number } | undefined;
+  const originsAt = (now: Date): Promise<Set<string>> => {
+    if (origins === undefined || origins.until <= now.getTime()) {
+      const set = publishableOrigins(db).then((list) => new Set(list));
+      origins = { set, until: now.getTime() + KNOWN_KEY_TTL_MS };
+      const reading = origins;
+      set.catch(() => {
+        if (origins === reading) origins = undefined;
+      });
+    }
+    return origins.set;
+  };
   return {
     async authorize(secret, now, units = 1) {
       checkUnits(units, 0);
@@ -76,13 +99,8 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         remember(hash, key, now);
         return { key, quota: await readQuota(db, key, now) };
       }
-      let key = recall(hash, now);
-      if (!key) {
-        key = await authenticateHash(db, hash);
-        if (!key) return undefined;
-        // Set once, when read: setting it again on every request would restart its time to live.
-        remember(hash, key, now);
-      }
+      const key = await liveKey(hash, now);
+      if (!key) return undefined;
       const quota = await countRequest(key, now, units);
       if (!quota.allowed && (await isRevoked(db, key.id))) {
         known.delete(hash);
@@ -94,7 +112,12 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       checkUnits(units, 1);
       await refundUnits(db, key, periodStart, units);
     },
+    findKey: (secret, now) => liveKey(hashSecret(secret), now),
+    isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),
-    forgetKeys: () => known.clear(),
+    forgetKeys: () => {
+      known.clear();
+      origins = undefined;
+    },
   };
 }

@@ -62,11 +62,11 @@ describe("keys create", () => {
     [["create", "--plan", "--json"], /^mailrisk: --plan needs a value, not "--json"/],
     [
       ["create", "--plan", "free", "--colour"],
-      /^mailrisk: unknown option --colour \(this command takes --plan, --name, --json\)\n/,
+      /^mailrisk: unknown option --colour \(this command takes --plan, --name, --publishable, --origin, --json\)\n/,
     ],
     [["create", "--plan", "free", "--json=yes"], /^mailrisk: --json takes no value\n/],
     [["create", "--plan", "free", "extra"], /^mailrisk: unexpected argument "extra"/],
-    [[], /^mailrisk: keys needs a command: create, list, show, set-plan, revoke\n/],
+    [[], /^mailrisk: keys needs a command: create, list, show, set-plan, set-origins, revoke\n/],
     [["rotate"], /unknown keys command "rotate"/],
   ])("exits 2 on bad arguments %j", async (args, message) => {
     const { code, stderr } = await keys(...args);
@@ -95,6 +95,8 @@ describe("keys list and revoke", () => {
         plan: "free",
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
         revoked_at: null,
+        publishable: false,
+        origins: [],
       },
     ]);
     expect(listed.stdout).not.toContain(created.key);
@@ -107,7 +109,7 @@ describe("keys list and revoke", () => {
     expect(await authenticate(created.key)).toBeUndefined();
 
     const text = await keys("list");
-    expect(text.stdout).toMatch(/^ID\s+KEY\s+PLAN\s+NAME\s+CREATED\s+STATUS$/m);
+    expect(text.stdout).toMatch(/^ID\s+KEY\s+PLAN\s+NAME\s+CREATED\s+STATUS\s+ORIGINS$/m);
     expect(text.stdout).toMatch(
       new RegExp(`^${created.id}\\s+${created.key.slice(0, 8)}…\\s+free\\s+web\\s+.*revoked`, "m"),
     );

@@ -27,6 +27,8 @@ describe.each(DATABASE_KINDS)("keys on %s", (kind) => {
       plan: "free",
       createdAt: NOW,
       revokedAt: null,
+      publishable: false,
+      origins: [],
     });
   });
 

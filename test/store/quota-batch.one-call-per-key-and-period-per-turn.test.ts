@@ -13,6 +13,8 @@ function key(id: string): AuthenticatedKey {
     plan: "p",
     createdAt: CREATED,
     revokedAt: null,
+    publishable: false,
+    origins: [],
     quota: 100,
     periodDays: 30,
   };

@@ -1,4 +1,7 @@
-/** `/admin/keys` (docs/api.md §10): list, create, show with usage, move to a plan, revoke. */
+/**
+ * `/admin/keys` (docs/api.md §10): list, create (secret or publishable), show with usage,
+ * move to a plan, set a publishable key's origins, revoke.
+ */
 import { Type } from "@fastify/type-provider-typebox";
 import { formatTimestamp } from "../../core/record.js";
 import { UnknownKeyError } from "../../store/errors.js";
@@ -11,6 +14,7 @@ import {
   CreatedKeySchema,
   CreateKeyBody,
   KeyIdParams,
+  KeyOriginsBody,
   KeySchema,
   KeyWithUsageSchema,
   MoveKeyBody,
@@ -35,6 +39,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
       schema: {
         ...ADMIN_ROUTE,
         summary: "Create a key on a plan; the secret is in this answer only",
+        description:
+          "With `publishable: true` and `origins`, a publishable (`mrp_`) key: usable only on `GET /` and `POST /v2/`, only from those origins (docs/security.md).",
         body: CreateKeyBody,
         response: adminResponses(201, CreatedKeySchema, [400, 404]),
       },
@@ -44,6 +50,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         plan: request.body.plan,
         name: request.body.name ?? null,
         now: clock(),
+        publishable: request.body.publishable ?? false,
+        origins: request.body.origins ?? [],
       });
       reply.code(201);
       return {
@@ -53,6 +61,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         name: key.name,
         plan: key.plan,
         created_at: formatTimestamp(key.createdAt),
+        publishable: key.publishable,
+        origins: key.origins,
       };
     },
   );
@@ -89,6 +99,26 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
     },
     async (request) => {
       const key = await store.keys.setKeyPlan(request.params.id, request.body.plan);
+      await settle();
+      return keyJson(key);
+    },
+  );
+
+  app.put(
+    "/admin/keys/:id/origins",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Replace a publishable key's origins",
+        description:
+          "Exact origins, `scheme://host[:port]`, at least one; a secret key has none (400 `invalid_origins`). Applies like a move to another plan.",
+        params: KeyIdParams,
+        body: KeyOriginsBody,
+        response: adminResponses(200, KeySchema, [400, 404]),
+      },
+    },
+    async (request) => {
+      const key = await store.keys.setKeyOrigins(request.params.id, request.body.origins);
       await settle();
       return keyJson(key);
     },

@@ -13,6 +13,7 @@ import * as recordFactsAndChanges from "./0007-record-facts-and-changes.js";
 import * as syncedLists from "./0008-synced-lists.js";
 import * as reports from "./0009-reports.js";
 import * as webhooks from "./0010-webhooks.js";
+import * as publishableKeys from "./0011-publishable-keys.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "0008_synced_lists": syncedLists,
   "0009_reports": reports,
   "0010_webhooks": webhooks,
+  "0011_publishable_keys": publishableKeys,
 };

@@ -1,0 +1,30 @@
+/** The answers of the client, made of the server's wire types (wire-types.generated.ts). */
+import type { MailRiskError } from "./mail-risk-error.js";
+import type { CheckRecord, EvidenceItem, Problem } from "./wire-types.generated.js";
+
+export type { CheckRecord, EvidenceItem, Problem, Usage } from "./wire-types.generated.js";
+
+/** A problem code the server answers (docs/api.md §5). */
+export type ProblemCode = Problem["code"];
+
+/** The record `check()` answers: `evidence` follows only when `explain` was asked. */
+export type CheckedRecord = CheckRecord & { evidence?: EvidenceItem[] };
+
+/** A check that was answered. */
+export interface Checked {
+  outcome: "checked";
+  record: CheckedRecord;
+}
+
+/** With `failOpen`: the service did not answer in time, answered a 5xx, or could not be reached. */
+export interface Unknown {
+  outcome: "unknown";
+  /** Why: its `code` is `timeout`, `unreachable`, or the 5xx's problem code. */
+  error: MailRiskError;
+}
+
+/** What `check()` resolves to: only `Checked` unless the client fails open. */
+export type CheckOutcome<FailOpen extends boolean> = FailOpen extends true ? Checked | Unknown : Checked;
+
+/** One result of `bulk()`, in the order of the items: the record, or the problem of that item. */
+export type BulkResult = { input: string } & (CheckedRecord | Problem);

@@ -1,0 +1,111 @@
+/**
+ * A publishable key against `mailrisk serve` as users run it, PUBLISHABLE_RATE_LIMIT=2:
+ * real sockets from three loopback client addresses (127.0.0.2, .3, .4), a preflight and
+ * checks sent as a browser page of the key's origin sends them, real DNS over the wire
+ * to a loopback server; SQLite.
+ */
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { mailZones } from "../harness/mail-zones.js";
+import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+import { openStore } from "../src/store/index.js";
+
+const DOMAIN = "example-shop.com";
+const PAGE = "http://127.0.0.1:4173";
+
+let dns: DnsTestServer;
+let database: TestDatabase;
+let service: ServiceProcess;
+let secret: string;
+
+beforeAll(async () => {
+  dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
+  database = await createTestDatabase("sqlite");
+  service = await startServiceProcess({
+    workers: 1,
+    env: {
+      DATABASE_URL: database.url,
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: "1000",
+      AGE_LOOKUP: "off",
+      PUBLISHABLE_RATE_LIMIT: "2",
+    },
+  });
+  const store = await openStore(database.location);
+  try {
+    secret = (
+      await store.keys.createKey({ plan: "free", now: new Date(), publishable: true, origins: [PAGE] })
+    ).secret;
+  } finally {
+    await store.close();
+  }
+}, 60_000);
+
+afterAll(async () => {
+  if (service) expect(await service.stop()).toBe(0);
+  await dns?.close();
+  await database?.drop();
+});
+
+/** One request from `localAddress`, on a connection of its own. */
+function send(method: string, path: string, localAddress: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+    (resolve, reject) => {
+      const outgoing = request(
+        `${service.url}${path}`,
+        { method, agent: false, localAddress, headers },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk) => {
+            text += chunk;
+          });
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
+          );
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end();
+    },
+  );
+}
+
+const check = (from: string) =>
+  send("GET", `/?domain=${DOMAIN}`, from, { "x-gateway-key": secret, origin: PAGE, accept: "*/*" });
+
+describe("a publishable key on the real service", () => {
+  it("answers the preflight and the checks of its page, then limits each client address on its own", async () => {
+    const preflight = await send("OPTIONS", "/", "127.0.0.2", {
+      origin: PAGE,
+      "access-control-request-method": "GET",
+      "access-control-request-headers": "x-gateway-key",
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe(PAGE);
+    expect(preflight.headers["access-control-allow-headers"]).toMatch(/x-gateway-key/);
+
+    const first = await check("127.0.0.2");
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text)).toMatchObject({ domain: DOMAIN, block: false });
+    expect(first.headers["access-control-allow-origin"]).toBe(PAGE);
+    expect((await check("127.0.0.2")).status).toBe(200);
+    const limited = await check("127.0.0.2");
+    expect([limited.status, JSON.parse(limited.text).code]).toEqual([429, "rate_limited"]);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["access-control-allow-origin"]).toBe(PAGE);
+
+    expect([(await check("127.0.0.3")).status, (await check("127.0.0.4")).status]).toEqual([200, 200]);
+
+    const store = await openStore(database.location);
+    try {
+      // The server made its first (secret) key on the empty database; this is the publishable one.
+      const key = (await store.keys.listKeys()).find((listed) => listed.publishable);
+      expect((await store.usage.keyUsage(key?.id ?? "", new Date()))?.current.used).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});
