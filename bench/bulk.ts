@@ -12,6 +12,7 @@
  * bulk route is the real app on a SQLite file in a child process, fed requests of 1,000
  * items by 4 clients at once, each item a distinct domain.
  */
+import "./test-names.js";
 import { fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -87,7 +88,13 @@ async function serve(): Promise<void> {
   await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
   const checker = createChecker({ config, store });
-  const app = await buildApp({ store, checker, logger: false });
+  // Its CLIENTS requests of one key at once are admitted (BULK_CONCURRENT_PER_KEY's default is 2).
+  const app = await buildApp({
+    store,
+    checker,
+    logger: false,
+    bulkConcurrency: { perKey: CLIENTS, total: CLIENTS },
+  });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   process.on("message", async (message) => {
     if (message !== "stop") return;

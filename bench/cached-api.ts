@@ -3,6 +3,7 @@
  * temporary SQLite file, a key on a plan without a practical limit, one domain's facts
  * stored (so its answer is cached), the real checker, logging off.
  */
+import "./test-names.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

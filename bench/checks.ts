@@ -5,6 +5,7 @@
  * IN_FLIGHT awaited in turn. Domain age (RDAP/WHOIS) is left out: it is a network
  * look-up of its own, run in parallel with DNS and cached per base domain.
  */
+import "./test-names.js";
 import { checkInput } from "../harness/check-input.js";
 import type { CheckDeps } from "../src/core/check.js";
 import type { DnsResolver } from "../src/core/dns.js";

@@ -4,6 +4,7 @@
  * of harness/domain-mix.ts, DNS answered by the in-memory resolver. Target ≥ 50,000
  * checks/s. The same mix over the wire is bench/wire.ts; start-up is bench/startup.ts.
  */
+import "./test-names.js";
 import { loadavg } from "node:os";
 import { domainMix, MIX_INPUTS, MIX_SEED, type MixEntry } from "../harness/domain-mix.js";
 import { MemoryResolver } from "../harness/memory-resolver.js";

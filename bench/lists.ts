@@ -12,6 +12,7 @@
  *    against a window without one: BENCH_ROUNDS rounds of BENCH_SECONDS each,
  *    alternating. Target: ≥ 0.8 × without.
  */
+import "./test-names.js";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";

@@ -14,6 +14,7 @@
  * nice 10 (recheck-load.ts): at the service's own priority they take the CPU it needs to
  * answer in time, and what is measured is the scheduler, not the service.
  */
+import "./test-names.js";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
@@ -110,7 +111,8 @@ async function throughHttp(domains: readonly string[], env: Env): Promise<Passes
   };
   const port = await freePort();
   // One worker: the other core is for the load generator, the DNS server and the watcher.
-  const server = mailrisk(["serve", "--workers", "1"], { ...env, PORT: String(port) });
+  // METRICS_PUBLIC: the event-loop figure is read from the service's own /metrics.
+  const server = mailrisk(["serve", "--workers", "1"], { ...env, PORT: String(port), METRICS_PUBLIC: "on" });
   server.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   try {

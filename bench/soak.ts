@@ -20,6 +20,7 @@
  * /proc/<pid>/fd) at the start, every minute and at the end, and reports p50/p99 per
  * kind. Every loop is bounded in time and count; nothing leaves the machine.
  */
+import "./test-names.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createTestDatabase, type DatabaseKind } from "../harness/databases.js";

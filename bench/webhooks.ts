@@ -12,6 +12,7 @@
  * of BENCH_SECONDS each, alternating. Targets: every flip delivered within 60 s; the
  * rate during ≥ 0.8 × without.
  */
+import "./test-names.js";
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";

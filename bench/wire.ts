@@ -6,6 +6,7 @@
  * (harness/domain-mix.ts) checked once. Target ≥ 1,000 distinct domains/s. Every record
  * must equal the one the in-memory resolver gives (the clock is fixed).
  */
+import "./test-names.js";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { checkInput } from "../harness/check-input.js";

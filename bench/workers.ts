@@ -6,6 +6,7 @@
  * cores it takes a share of them. Logging at the default level (info: one line per
  * request), as deployed. No target: these are the figures the README quotes.
  */
+import "./test-names.js";
 import { availableParallelism, loadavg } from "node:os";
 import { createTestDatabase, type DatabaseKind } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";

@@ -23,11 +23,11 @@ function capture(): { stream: Writable; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
 }
 
-/** `env`: more of the environment (LIST_SOURCES defaults to off: no test fetches the public lists). */
+/** `env`: more of the environment (LIST_SOURCES defaults to off: no test fetches the public lists; TEST_NAMES to on). */
 export function createTestCli(databaseUrl: string, stdin = "", env: Record<string, string> = {}): TestCli {
   const stdout = capture();
   const stderr = capture();
-  const config = loadConfig({ LIST_SOURCES: "off", ...env, DATABASE_URL: databaseUrl });
+  const config = loadConfig({ LIST_SOURCES: "off", TEST_NAMES: "on", ...env, DATABASE_URL: databaseUrl });
   return {
     ctx: {
       config,

@@ -31,7 +31,7 @@ export interface LoopbackNetwork {
   dns: DnsTestServer;
   rdap: LoopbackRdap;
   whois: LoopbackWhois;
-  /** DNS_SERVERS, DNS_TIMEOUT_MS, RDAP_BOOTSTRAP_FILE, WHOIS_SERVER, AGE_TIMEOUT_MS. */
+  /** DNS_SERVERS, DNS_TIMEOUT_MS, RDAP_BOOTSTRAP_FILE, WHOIS_SERVER, AGE_TIMEOUT_MS, TEST_NAMES (on: the fixtures are under `.test`). */
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -54,6 +54,7 @@ export async function startLoopbackNetwork(options: LoopbackNetworkOptions = {})
       RDAP_BOOTSTRAP_FILE: bootstrapFile,
       WHOIS_SERVER: whois.address,
       AGE_TIMEOUT_MS: "2000",
+      TEST_NAMES: "on",
     },
     close: async () => {
       await Promise.all([dns.close(), rdap.close(), whois.close()]);

@@ -29,28 +29,40 @@ export interface ServiceProcess {
 
 export interface ServiceProcessOptions {
   workers: number;
-  /** The environment on top of this process's: DATABASE_URL, DNS_SERVERS, … (PORT defaults to 0, HOST to 127.0.0.1, LIST_SOURCES to off). */
+  /** The environment on top of this process's: DATABASE_URL, DNS_SERVERS, … (PORT defaults to 0, HOST to 127.0.0.1, LIST_SOURCES to off, TEST_NAMES to on). */
   env: Record<string, string>;
+  /** The process's open-file limit: started through `sh -c "ulimit -n N && exec node …"`. */
+  openFileLimit?: number;
 }
 
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
-  const child = spawn(
+  const node = [
     process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "serve", "--workers", String(options.workers)],
-    {
-      cwd: ROOT,
-      // No synced lists unless a test names its loopback sources: a test never fetches from the internet.
-      env: {
-        ...process.env,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        LOG_LEVEL: "info",
-        LIST_SOURCES: "off",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    "--import",
+    "tsx",
+    "src/cli/main.ts",
+    "serve",
+    "--workers",
+    String(options.workers),
+  ];
+  const [command, ...args] =
+    options.openFileLimit === undefined
+      ? node
+      : ["sh", "-c", `ulimit -n ${options.openFileLimit} && exec "$@"`, "sh", ...node];
+  const child = spawn(command as string, args, {
+    cwd: ROOT,
+    // No synced lists unless a test names its loopback sources: a test never fetches from the internet.
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      LIST_SOURCES: "off",
+      TEST_NAMES: "on",
+      ...options.env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   // Under load the request log is long: the start (first key, listening lines) and the latest part are kept.
   const keep = (chunk: Buffer) => {

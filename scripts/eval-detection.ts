@@ -27,6 +27,7 @@
  * EVAL_PER_SOURCE (default 200) and EVAL_HELD_OUT (default 100) set the sample sizes.
  */
 
+import "../bench/test-names.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

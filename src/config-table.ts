@@ -106,6 +106,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** An operator token (ADMIN_TOKEN, METRICS_TOKEN) is its route's only credential: long enough that guessing it is hopeless. */
 const MIN_TOKEN_LENGTH = 32;
 
+/** Descriptors MAX_CONNECTIONS leaves to the database, DNS and registry sockets, and files. */
+export const DESCRIPTOR_HEADROOM = 512;
+
+/** MAX_CONNECTIONS_PER_CLIENT unless TRUST_PROXY is set. */
+const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+
 /** `raw` as a whole number within [min, max]. */
 function wholeNumber(raw: string, variable: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
@@ -212,6 +218,28 @@ function proxyAddress(entry: string, variable: string): string {
   return entry;
 }
 
+/** PUBLIC_URL: an http(s) URL with no query or fragment, kept without its trailing slash. */
+const publicUrl: Parser<string | null> = (raw, { variable }) => {
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${variable} must be a URL such as https://mailrisk.example.org; got "${raw}"`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username) {
+    throw new ConfigError(`${variable} must be an http or https URL without credentials, query or fragment`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+};
+
+/** MAX_CONNECTIONS_PER_CLIENT: a number or `off`; unset, off behind a trusted proxy (every connection comes from it). */
+const maxConnectionsPerClient: Parser<number | null> = (raw, { variable, value }) => {
+  if (raw?.toLowerCase() === "off") return null;
+  if (raw === null) return value("trustProxy") === false ? DEFAULT_MAX_CONNECTIONS_PER_CLIENT : null;
+  return wholeNumber(raw, variable, 1, 1_000_000);
+};
+
 /** TRUST_PROXY: none, a number of hops, or addresses and ranges. */
 const trustProxy: Parser<Config["trustProxy"]> = (raw, { variable }) => {
   if (raw === null || raw.toLowerCase() === "off") return false;
@@ -235,6 +263,13 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     default: "`127.0.0.1`",
     meaning: "address the HTTP server binds",
     parse: (raw) => raw ?? "127.0.0.1",
+  },
+  publicUrl: {
+    variable: "PUBLIC_URL",
+    default: "unset",
+    meaning:
+      "the address the public reaches the service at (`https://mailrisk.example.org`, a path prefix allowed), used in the pages' API examples; unset, they name `$MAILRISK_URL` instead. The `Host` header is never used",
+    parse: publicUrl,
   },
   stateDir: {
     variable: "STATE_DIR",
@@ -322,8 +357,36 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     variable: "PAGE_RATE_LIMIT",
     default: "`60`",
     meaning:
-      "HTML page requests (home and result pages) per minute per client address, per instance (1–1,000,000); more get a 429 page with `Retry-After` (§7). The API is limited by its keys' quotas instead",
+      "HTML page requests (home and result pages) per minute per client address, per instance (1–1,000,000), and 4 × this per /24 (IPv4) or /64 (IPv6) prefix; more get a 429 page with `Retry-After` (§7, [security.md](security.md#the-page-limiter)). The API is limited by its keys' quotas instead",
     parse: integer(60, 1, 1_000_000),
+  },
+  pageGlobalRateLimit: {
+    variable: "PAGE_GLOBAL_RATE_LIMIT",
+    default: "`6000`",
+    meaning:
+      "HTML page requests per minute from all clients together, per instance (1–10,000,000); more get a 503 page with `Retry-After`. It also bounds the limiter's memory: it remembers at most this many addresses and prefixes a minute",
+    parse: integer(6000, 1, 10_000_000),
+  },
+  pageLookupConcurrency: {
+    variable: "PAGE_LOOKUP_CONCURRENCY",
+    default: "`16`",
+    meaning:
+      "DNS look-ups at a time for the pages (1–1,000), a budget of their own beside the API's 64; one client address holds at most half of it ([security.md](security.md#fair-look-ups))",
+    parse: integer(16, 1, 1000),
+  },
+  recentFromApi: {
+    variable: "RECENT_FROM_API",
+    default: "`off`",
+    meaning:
+      "`on`: domains checked through the API, `/v2/bulk` and the CLI join the recently checked list of the pages too; `off`: only domains checked through the pages themselves ([security.md](security.md#privacy-of-the-recently-checked-list))",
+    parse: onOff(false),
+  },
+  publishableRateLimit: {
+    variable: "PUBLISHABLE_RATE_LIMIT",
+    default: "`30`",
+    meaning:
+      "requests per minute one client address may make with one publishable key, per worker process (1–1,000,000); more get 429 `rate_limited` with `Retry-After`; the key's quota counts as well ([security.md](security.md#publishable-keys))",
+    parse: integer(30, 1, 1_000_000),
   },
   bulkMaxItems: {
     variable: "BULK_MAX_ITEMS",
@@ -332,10 +395,24 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
       "most items one `POST /v2/bulk` takes (1–10,000); its body limit follows, about 330 bytes an item (§3.1)",
     parse: integer(1000, 1, 10_000),
   },
+  bulkConcurrentPerKey: {
+    variable: "BULK_CONCURRENT_PER_KEY",
+    default: "`2`",
+    meaning:
+      "`POST /v2/bulk` requests one key may have in progress at once, per instance (1–1,000); one more gets 429 `too_many_concurrent_requests` with `Retry-After` (§3.1)",
+    parse: integer(2, 1, 1000),
+  },
+  bulkConcurrentTotal: {
+    variable: "BULK_CONCURRENT_TOTAL",
+    default: "`8`",
+    meaning:
+      "`POST /v2/bulk` requests in progress at once from all keys, per instance (1–10,000); one more gets 503 `server_busy` with `Retry-After` (§3.1)",
+    parse: integer(8, 1, 10_000),
+  },
   metricsToken: {
     variable: "METRICS_TOKEN",
     default: "unset",
-    meaning: `\`/metrics\` then takes \`Authorization: Bearer <METRICS_TOKEN>\` (§3.4; compared in constant time, like \`ADMIN_TOKEN\`; 401 \`missing_metrics_token\` / \`invalid_metrics_token\`); at least ${MIN_TOKEN_LENGTH} characters without whitespace, else the start fails. Unset: \`/metrics\` is open`,
+    meaning: `\`/metrics\` then takes \`Authorization: Bearer <METRICS_TOKEN>\` (§3.4; compared in constant time, like \`ADMIN_TOKEN\`; 401 \`missing_metrics_token\` / \`invalid_metrics_token\`); at least ${MIN_TOKEN_LENGTH} characters without whitespace, else the start fails. Unset, with neither \`METRICS_PORT\` nor \`METRICS_PUBLIC=on\`: \`/metrics\` is a 404`,
     parse: operatorToken,
   },
   metricsPort: {
@@ -350,12 +427,33 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
       return port;
     },
   },
+  metricsPublic: {
+    variable: "METRICS_PUBLIC",
+    default: "`off`",
+    meaning:
+      "`on`: `/metrics` is open on `PORT` without a token (before 2026-11 the default). Off, `/metrics` on `PORT` needs `METRICS_TOKEN`, and is a 404 without it (§3.4)",
+    parse: onOff(false),
+  },
   trustProxy: {
     variable: "TRUST_PROXY",
     default: "`off`",
     meaning:
-      "who may name the client in `X-Forwarded-For` (Fastify's `trustProxy`): `off` or `0` nobody (the client is the socket's peer); a number of proxy hops (1–100); or a comma list of IP addresses and CIDR ranges (`10.0.0.5,10.1.0.0/16`). The client address is what `PAGE_RATE_LIMIT` counts and the request log records: set it behind a reverse proxy, else every browser shares the proxy's limit ([deploy.md](deploy.md#2-n-instances-behind-a-reverse-proxy))",
+      "who may name the client in `X-Forwarded-For` (Fastify's `trustProxy`): `off` or `0` nobody (the client is the socket's peer); a number of proxy hops (1–100); or a comma list of IP addresses and CIDR ranges (`10.0.0.5,10.1.0.0/16`). The client address is what `PAGE_RATE_LIMIT` and `PUBLISHABLE_RATE_LIMIT` count and the request log records: set it behind a reverse proxy, else every browser shares the proxy's limit ([deploy.md](deploy.md#2-n-instances-behind-a-reverse-proxy))",
     parse: trustProxy,
+  },
+  maxConnections: {
+    variable: "MAX_CONNECTIONS",
+    default: `the open-file limit (\`ulimit -n\`) less ${DESCRIPTOR_HEADROOM} (less half, under ${2 * DESCRIPTOR_HEADROOM}), read at start-up; 1,000 where it cannot be read`,
+    meaning:
+      "open connections one process holds (1–1,000,000); a new one over it is closed at once, before it is read ([security.md](security.md#connections-and-slow-clients)). A value that leaves the database, DNS, registries and files less than the default does fails the start. With `serve --workers N` each worker holds its own",
+    parse: (raw, { variable }) => (raw === null ? null : wholeNumber(raw, variable, 1, 1_000_000)),
+  },
+  maxConnectionsPerClient: {
+    variable: "MAX_CONNECTIONS_PER_CLIENT",
+    default: `\`${DEFAULT_MAX_CONNECTIONS_PER_CLIENT}\`; \`off\` when \`TRUST_PROXY\` is set`,
+    meaning:
+      "open connections per client address, per process (1–1,000,000, or `off`); a new one over it is closed at once. Counted by the socket's peer: behind a reverse proxy every connection is the proxy's, so the proxy limits clients (`limit_conn`) or this is raised",
+    parse: maxConnectionsPerClient,
   },
   listSources: {
     variable: "LIST_SOURCES",
@@ -363,6 +461,13 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     meaning:
       "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's",
     parse: listSources,
+  },
+  testNames: {
+    variable: "TEST_NAMES",
+    default: "`off`",
+    meaning:
+      "**for test set-ups only**: `on` accepts names under `.test` and `.example` (RFC 6761 reserves them for testing and documentation) and MX addresses in the documentation and benchmarking ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15, 2001:db8::/32) as public. Names such as `.local`, `.internal`, `home.arpa`, and loopback, private and link-local MX addresses stay refused ([security.md](security.md#public-names-only)). Never set it on a public instance",
+    parse: onOff(false),
   },
   listSyncIntervalSeconds: {
     variable: "LIST_SYNC_INTERVAL",

@@ -15,6 +15,8 @@ export interface Config {
   port: number;
   /** HOST. */
   host: string;
+  /** PUBLIC_URL without a trailing slash; null when unset. */
+  publicUrl: string | null;
   /** STATE_DIR, absolute. */
   stateDir: string;
   /** DATABASE_URL, parsed (unset: SQLite in STATE_DIR). */
@@ -39,18 +41,38 @@ export interface Config {
   adminToken: string | null;
   /** PAGE_RATE_LIMIT. */
   pageRateLimit: number;
+  /** PAGE_GLOBAL_RATE_LIMIT. */
+  pageGlobalRateLimit: number;
+  /** PAGE_LOOKUP_CONCURRENCY. */
+  pageLookupConcurrency: number;
+  /** RECENT_FROM_API. */
+  recentFromApi: boolean;
+  /** PUBLISHABLE_RATE_LIMIT: per client address per publishable key per minute, per process. */
+  publishableRateLimit: number;
   /** BULK_MAX_ITEMS. */
   bulkMaxItems: number;
+  /** BULK_CONCURRENT_PER_KEY. */
+  bulkConcurrentPerKey: number;
+  /** BULK_CONCURRENT_TOTAL. */
+  bulkConcurrentTotal: number;
   /** METRICS_TOKEN; null when unset. */
   metricsToken: string | null;
   /** METRICS_PORT; null when unset. */
   metricsPort: number | null;
+  /** METRICS_PUBLIC: `/metrics` open on PORT without METRICS_TOKEN. */
+  metricsPublic: boolean;
   /** TRUST_PROXY: false (none), a number of hops, or addresses and CIDR ranges. */
   trustProxy: false | number | string[];
+  /** MAX_CONNECTIONS; null: from the descriptor limit at start-up (src/http/connection-limits.ts). */
+  maxConnections: number | null;
+  /** MAX_CONNECTIONS_PER_CLIENT; null: no cap per client address. */
+  maxConnectionsPerClient: number | null;
   /** LOG_LEVEL. */
   logLevel: LogLevel;
   /** LIST_SOURCES: the upstream lists synced while the service runs; empty: none. */
   listSources: ListSource[];
+  /** TEST_NAMES: test set-ups accept `.test`/`.example` names and documentation MX addresses. */
+  testNames: boolean;
   /** LIST_SYNC_INTERVAL in seconds; null: no scheduled sync. */
   listSyncIntervalSeconds: number | null;
   /** WEBHOOK_WATCH_DAYS. */

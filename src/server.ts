@@ -9,8 +9,15 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
+import { allowTestNames } from "./core/test-names.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
+import {
+  type ConnectionLimits,
+  connectionCap,
+  limitConnections,
+  openFileLimit,
+} from "./http/connection-limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { watchChanges } from "./service/change-watcher.js";
@@ -88,14 +95,32 @@ export async function prepareDatabase(config: Config, options: ServerOptions = {
   }
 }
 
+/** Where `/metrics` is served on PORT: behind METRICS_TOKEN, open with METRICS_PUBLIC, else not (a 404). */
+function metricsOnPort(config: Config): { token: string | null } | false {
+  if (config.metricsPort !== null) return false;
+  if (config.metricsToken !== null || config.metricsPublic) return { token: config.metricsToken };
+  return false;
+}
+
+/** MAX_CONNECTIONS and MAX_CONNECTIONS_PER_CLIENT in force; a ConfigError when the first does not fit the open-file limit. */
+function connectionLimits(config: Config): ConnectionLimits {
+  return {
+    overall: connectionCap(config.maxConnections, openFileLimit()),
+    perClient: config.maxConnectionsPerClient,
+  };
+}
+
 async function serve(
   store: Store,
   config: Config,
   options: ServerOptions,
   logger: Logger,
+  connections: ConnectionLimits,
 ): Promise<RunningServer> {
   if (!options.prepared) await prepare(store, options, logger);
-  const checker = createChecker({ config, store, logger });
+  // Shutdown aborts what need not finish: the domain-age look-ups still queued or running.
+  const shutdown = new AbortController();
+  const checker = createChecker({ config, store, logger, shutdown: shutdown.signal });
   const lists = new ListSchedule({
     store,
     sources: config.listSources,
@@ -134,14 +159,26 @@ async function serve(
     checker,
     logger,
     metrics,
-    metricsRoute: separateMetrics ? false : { token: config.metricsToken },
+    metricsRoute: metricsOnPort(config),
+    publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     pageRateLimit: config.pageRateLimit,
+    pageGlobalRateLimit: config.pageGlobalRateLimit,
     bulkMaxItems: config.bulkMaxItems,
+    bulkConcurrency: { perKey: config.bulkConcurrentPerKey, total: config.bulkConcurrentTotal },
+    publishableRateLimit: config.publishableRateLimit,
     ...(config.adminToken
       ? { admin: { token: config.adminToken, store, changes, listSources: config.listSources } }
       : {}),
   });
+  limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));
+  logger.info(
+    { maxConnections: connections.overall, maxConnectionsPerClient: connections.perClient ?? "off" },
+    "connection caps",
+  );
+  if (!separateMetrics && !metricsOnPort(config)) {
+    logger.info("/metrics is not served: set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=on to serve it");
+  }
   let url: string;
   let metricsServer: MetricsServer | null = null;
   try {
@@ -171,6 +208,7 @@ async function serve(
     url,
     close() {
       closing ??= (async () => {
+        shutdown.abort();
         await Promise.all([app.close(), metricsServer?.close()]);
         await Promise.all([
           housekeeping.stop(),
@@ -189,13 +227,14 @@ async function serve(
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
+  const connections = connectionLimits(config);
   const store = await openStore(config.database, {
     onIdleError: (error) => logger.warn({ err: error }, "database connection lost while idle"),
   });
   // The CLI names its database too (--verbose): the two can be compared.
   logger.info({ database: describeDatabase(config.database) }, "database opened");
   try {
-    return await serve(store, config, options, logger);
+    return await serve(store, config, options, logger, connections);
   } catch (error) {
     await store.close();
     throw error;
@@ -224,6 +263,7 @@ export async function runServer(
   options: ServerOptions = {},
   stop: Promise<string> = nextSignal(),
 ): Promise<number> {
+  allowTestNames(config.testNames);
   const server = await startServer(config, options);
   const log = server.app.log;
   log.info({ signal: await stop }, "shutting down");

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.js";
 
-describe("METRICS_TOKEN, METRICS_PORT and TRUST_PROXY", () => {
-  it("default to an open /metrics on PORT and no trusted proxy", () => {
+describe("METRICS_TOKEN, METRICS_PORT, METRICS_PUBLIC and TRUST_PROXY", () => {
+  it("default to no /metrics on PORT (no token, no port, not public) and no trusted proxy", () => {
     const config = loadConfig({});
-    expect([config.metricsToken, config.metricsPort, config.trustProxy]).toEqual([null, null, false]);
+    expect([config.metricsToken, config.metricsPort, config.metricsPublic, config.trustProxy]).toEqual([
+      null,
+      null,
+      false,
+      false,
+    ]);
+    expect(loadConfig({ METRICS_PUBLIC: "ON" }).metricsPublic).toBe(true);
   });
 
   it("take a long token, another port, and a hop count or addresses and ranges", () => {
@@ -24,6 +30,7 @@ describe("METRICS_TOKEN, METRICS_PORT and TRUST_PROXY", () => {
   it.each([
     [{ METRICS_TOKEN: "short" }, /METRICS_TOKEN must be at least 32 characters/],
     [{ METRICS_TOKEN: "0123456789abcdef 0123456789abcdef" }, /without spaces/],
+    [{ METRICS_PUBLIC: "yes" }, /METRICS_PUBLIC must be on or off/],
     [{ METRICS_PORT: "0" }, /METRICS_PORT must be between 1 and 65535/],
     [{ METRICS_PORT: "nine" }, /METRICS_PORT must be a whole number/],
     [{ METRICS_PORT: "8080" }, /METRICS_PORT must differ from PORT \(8080\)/],

@@ -75,16 +75,17 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import("./keys.js")).run,
     forms: [
       {
-        args: "create --plan P [--name N] [--json]",
+        args: "create --plan P [--name N] [--publishable --origin O…] [--json]",
         summary: "create an API key on plan P; its secret is shown once",
-        details: 'creates a key on plan P and prints its secret once; `--json`: `{"id","key","plan"}`',
-        exitCodes: "0, 1 unknown plan, 2 usage",
+        details:
+          'creates a key on plan P and prints its secret once (`mr_…`); with `--publishable` and one `--origin` per site (exact `scheme://host[:port]`, no wildcard) a publishable key (`mrp_…`) for browser pages of those origins only ([security.md](security.md#publishable-keys)); `--json`: `{"id","key","plan"}`, and `"origins"` for a publishable key',
+        exitCodes: "0, 1 unknown plan, 2 usage or invalid origins",
       },
       {
         args: "list [--json]",
         summary: "list keys, never their secrets",
         details:
-          'lists keys, never secrets; `--json`: array of `{"id","prefix","name","plan","created_at","revoked_at"}`',
+          'lists keys, never secrets; `--json`: array of `{"id","prefix","name","plan","created_at","revoked_at","publishable","origins"}`',
         exitCodes: "0, 2 usage",
       },
       {
@@ -99,6 +100,13 @@ export const COMMANDS: readonly Command[] = [
         summary: "move a key to another plan",
         details: "moves a key to another plan (§6 plan changes)",
         exitCodes: "0, 1 unknown key or plan, 2 usage",
+      },
+      {
+        args: "set-origins <id> <origin>…",
+        summary: "replace a publishable key's origins",
+        details:
+          "replaces a publishable key's origins (at least one; a secret key has none); running servers take them within a second",
+        exitCodes: "0, 1 unknown key, 2 usage or invalid origins",
       },
       {
         args: "revoke <id>",
@@ -288,6 +296,19 @@ export const COMMANDS: readonly Command[] = [
         details:
           "the latest 100 events (of one webhook, or all), newest first: type, domain, status (`pending`, `delivered`, `failed`), each attempt's status code or error, and the next try; `--json`: the body of `GET /admin/webhooks/deliveries`",
         exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "demo",
+    load: async () => (await import("./demo.js")).run,
+    forms: [
+      {
+        args: "--key mrp_… [--port N] [--service URL]",
+        summary: "serve a sign-up form with the widget on 127.0.0.1:N (default 8081)",
+        details:
+          "serves a plain sign-up form whose email field the widget (`GET /widget.js`) checks, on `http://127.0.0.1:N` (default 8081), until SIGINT or SIGTERM, to see the widget work ([clients.md](clients.md#the-demo)). `--service`: the service's base URL (default `http://127.0.0.1:<PORT>`); `--key`: a publishable key (`mrp_…`; a secret key is refused) that lists the demo's origin, made with `keys create --plan P --publishable --origin http://127.0.0.1:N`. Needs no database; keeps no address",
+        exitCodes: "0 stopped, 1 cannot listen, 2 usage",
       },
     ],
   },

@@ -7,7 +7,12 @@
  * Exit codes: 0 done, 1 nothing to remove, 2 bad arguments.
  */
 import { parseDomain } from "../core/input.js";
-import type { OverrideAction, OverrideKind } from "../core/learned.js";
+import {
+  type InfrastructureKind,
+  infrastructureValue,
+  type OverrideAction,
+  type OverrideKind,
+} from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
 import { applyOverride } from "../service/overrides.js";
 import { overrideJson } from "../store/json.js";
@@ -20,7 +25,11 @@ import { withStore } from "./with-store.js";
 
 const USAGE = usageOf("overrides");
 
-const INFRASTRUCTURE: Record<string, OverrideKind> = { "mx-host": "mx_host", "mx-ip": "mx_ip", ns: "ns" };
+const INFRASTRUCTURE: Record<string, InfrastructureKind> = {
+  "mx-host": "mx_host",
+  "mx-ip": "mx_ip",
+  ns: "ns",
+};
 
 type Target = { ok: true; kind: OverrideKind; value: string } | { ok: false; message: string };
 
@@ -34,7 +43,9 @@ function target(words: readonly string[]): Target {
   const kind = INFRASTRUCTURE[first];
   if (kind !== undefined) {
     if (second === undefined) return { ok: false, message: `${first} needs a value` };
-    return { ok: true, kind, value: second.toLowerCase().replace(/\.$/, "") };
+    const infrastructure = infrastructureValue(kind, second);
+    if (!infrastructure.ok) return { ok: false, message: infrastructure.problem };
+    return { ok: true, kind, value: infrastructure.value };
   }
   if (second !== undefined) return { ok: false, message: `unknown kind "${first}" (mx-host, mx-ip, ns)` };
   const parsed = parseDomain(first);

@@ -14,6 +14,7 @@ import {
   parseRdapBootstrapFile,
   type RdapBootstrapFile,
 } from "../registry/rdap-bootstrap.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
 import { EXIT_USAGE, parseArguments } from "./arguments.js";
 import { usageOf } from "./usage.js";
 
@@ -65,10 +66,10 @@ export async function run(args: string[], io: RdapBootstrapIo): Promise<number> 
     return 1;
   }
   if (parsed.values.out === undefined && io.config.rdapBootstrapFile === null) {
-    await mkdir(io.config.stateDir, { recursive: true });
+    await mkdir(io.config.stateDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   }
   const temporary = `${out}.${process.pid}.tmp`;
-  await writeFile(temporary, formatRdapBootstrapFile(file));
+  await writeFile(temporary, formatRdapBootstrapFile(file), { mode: PRIVATE_FILE_MODE });
   await rename(temporary, out);
   const tlds = file.services.reduce((n, [names]) => n + names.length, 0);
   io.stdout.write(`wrote ${out}: ${tlds} TLDs, publication ${file.publication}\n`);

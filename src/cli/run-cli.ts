@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
+import { allowTestNames } from "../core/test-names.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
 import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS } from "./commands.js";
@@ -87,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof ConfigError) return usage(io, `configuration error: ${error.message}`);
     throw error;
   }
+  allowTestNames(config.testNames);
   const ctx = createCliContext(
     config,
     { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr },

@@ -113,19 +113,20 @@ export const DnsItemSchema = Type.Object(
         "null_mx",
         "no_mail",
         "mx_missing",
+        "mx_private",
         "mx_unresolvable",
         "fallback",
         "dns_timeout",
         "dns_failure",
       ],
-      "What DNS said: the domain does not exist; a null MX; neither MX nor A/AAAA; no MX host exists; no MX host has an address; no MX, mail goes to the domain itself; DNS did not answer in time; DNS failed.",
+      "What DNS said: the domain does not exist; a null MX; neither MX nor A/AAAA; no MX host exists; the mail hosts have no public address; no MX host has an address; no MX, mail goes to the domain itself; DNS did not answer in time; DNS failed.",
     ),
     hosts: hosts("The MX hosts concerned; empty when none."),
     risk,
   },
   {
     description:
-      "What DNS says of the domain's mail (`nxdomain`, `null_mx`, `no_mail`, `mx_missing`, a DNS failure, and two soft signals).",
+      "What DNS says of the domain's mail (`nxdomain`, `null_mx`, `no_mail`, `mx_missing`, `mx_private`, a DNS failure, and two soft signals).",
   },
 );
 

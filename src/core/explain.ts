@@ -12,6 +12,7 @@
  *   order, each adding its weight until the record's risk is reached (`heuristics`
  *   add 90, then 3 each; a temporary DNS failure keeps the sum below 80).
  */
+import { domainToUnicode } from "node:url";
 import { ageInDays } from "./age.js";
 import { CATEGORIES, type CategoryDefinition, hasCategory, type ProviderCategory } from "./categories.js";
 import type { EvidenceItem, EvidenceOf } from "./evidence.js";
@@ -165,6 +166,7 @@ function dnsItem(finding: DnsFinding, x: DomainExplanation): EvidenceOf<"dns"> {
     null_mx: `${domain} publishes a null MX (RFC 7505): it accepts no email.`,
     no_mail: `${domain} has neither an MX record nor an A/AAAA record, so it cannot receive email.`,
     mx_missing: `DNS says none of the MX hosts of ${domain} exists (${named}).`,
+    mx_private: `The mail hosts of ${domain}${named === "" ? "" : ` (${named})`} have only addresses that are not public (loopback, private, link-local, CGNAT, multicast or reserved): mail from the internet cannot reach them.`,
     mx_unresolvable: `None of the MX hosts of ${domain} has an address (${named}).`,
     fallback: `${domain} has no MX record, so mail goes to the domain's own address.`,
     dns_timeout: `DNS did not answer in time, so ${domain} could not be checked right now.`,
@@ -206,11 +208,17 @@ function ageItem(x: DomainExplanation): EvidenceOf<"age"> | undefined {
 }
 
 function typoItem(x: DomainExplanation): EvidenceOf<"typo"> | undefined {
-  const { typos, domain } = x.signals;
+  const { typos, domain, baseDomain } = x.signals;
   if (typos.length === 0) return undefined;
+  const lookAlike = x.sources.typos.lookAlikeOf(baseDomain);
+  const unicode = domainToUnicode(domain);
+  const shown = unicode !== "" && unicode !== domain ? `${unicode} (${domain})` : domain;
   return {
     kind: "typo",
-    detail: `${domain} looks like a typo of ${typos.join(" or ")}.`,
+    detail:
+      lookAlike === undefined
+        ? `${domain} looks like a typo of ${typos.join(" or ")}.`
+        : `${shown} is written with characters drawn like those of ${lookAlike}: a look-alike name.`,
     suggestions: [...typos],
   };
 }
@@ -385,6 +393,7 @@ function rowItems(status: FixedStatus, x: DomainExplanation): Keyed[] {
     case "null_mx":
     case "no_mail":
     case "mx_missing":
+    case "mx_private":
       return [["dns", dnsItem(status, x), risk]];
     case "denied":
       return [["override", overrideItem(x), risk]];

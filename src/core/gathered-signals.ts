@@ -15,6 +15,7 @@ import {
 import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./lists.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { SuffixFacts } from "./names.js";
+import { mailHostsArePrivate, withPublicAddresses } from "./public-addresses.js";
 import { neverReceivesMail } from "./reserved-names.js";
 import type { TypoIndex } from "./typo.js";
 
@@ -38,7 +39,10 @@ export interface ParkedOn {
 export interface Signals {
   domain: string;
   baseDomain: string;
+  /** The mail routing DNS gave, with only its public addresses (src/core/public-addresses.ts). */
   routing: MailRouting;
+  /** The mail hosts have addresses and none is public: mail from the internet cannot reach them (status `mx_private`). */
+  mxPrivate: boolean;
   /** A reserved name that can never receive real mail (src/core/reserved-names.ts): status `reserved`. */
   reserved: boolean;
   knownGood: boolean;
@@ -245,7 +249,9 @@ export function gatherSignals(
   const { lists } = sources;
   const learned = sources.learned ?? NOTHING_LEARNED;
   const { knownGood, disposable: listed, categories } = lists.domainFacts(domain, baseDomain);
-  const routing = distrustVanishedProvider(answered, domain, categories);
+  const trusted = distrustVanishedProvider(answered, domain, categories);
+  // Addresses that are not public are judged here, then never shown nor learnt.
+  const routing = withPublicAddresses(trusted);
   const mx = seenHosts(lists, mailHostNames(routing));
   let mxProvider: MxProvider | undefined;
   // Whether the domain's own base domain is its mail host: under it, or the fallback to itself.
@@ -274,6 +280,7 @@ export function gatherSignals(
     domain,
     baseDomain,
     routing,
+    mxPrivate: mailHostsArePrivate(trusted),
     reserved,
     knownGood,
     disposable,
@@ -284,7 +291,7 @@ export function gatherSignals(
     selfHosted: ownsMailHost && mxProvider === undefined && parking === undefined,
     parking: parking?.service,
     parkedOn: parking && { kind: parking.kind, value: parking.value },
-    mxUnresolvable: routing.status === "mx" && routing.hosts.every((h) => h.ips.length === 0),
+    mxUnresolvable: trusted.status === "mx" && trusted.hosts.every((h) => h.ips.length === 0),
     // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example;
     // a listed domain two slips from a popular one is a service of its own (src/core/typo.ts).
     typos: exempt || inAnyCategory(categories) ? [] : sources.typos.suggest(baseDomain, listed !== undefined),

@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
+import { nonPublicName } from "./reserved-names.js";
 
 export type InputKind = "email" | "domain";
 
@@ -85,8 +86,21 @@ export function plainDomain(trimmed: string): string | undefined {
   return labels < 2 || NUMERIC_LAST_LABEL.test(name) ? undefined : name;
 }
 
-/** Parses a domain input (or the domain part of an address). */
+/**
+ * Parses a domain input (or the domain part of an address): a valid domain name that is
+ * public. A special-use name (`printer.local`) or one under a top-level domain the public
+ * DNS does not have (`secrets-db.corp`) is refused here, before any DNS query
+ * (src/core/reserved-names.ts).
+ */
 export function parseDomain(raw: string): ParseResult {
+  const parsed = parseDomainName(raw);
+  if (!parsed.ok) return parsed;
+  const notPublic = nonPublicName(parsed.input.domain);
+  return notPublic === undefined ? parsed : problem("invalid_domain", notPublic);
+}
+
+/** A valid domain name by the rules of docs/api.md §2, public or not (list entries are normalised by it). */
+export function parseDomainName(raw: string): ParseResult {
   const trimmed = raw.trim();
   const plain = plainDomain(trimmed);
   if (plain !== undefined) return { ok: true, input: { kind: "domain", domain: plain, localPart: null } };

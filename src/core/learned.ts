@@ -5,6 +5,7 @@
  * learnt as the check sees it (`LearnedInfrastructure`, data the service passes in:
  * src/service/learned-snapshot.ts). Pure: no store, no clock.
  */
+import { isIP } from "node:net";
 
 /** What a piece of mail infrastructure is: an MX host name, an MX host's address, a name server. */
 export type InfrastructureKind = "mx_host" | "mx_ip" | "ns";
@@ -104,6 +105,21 @@ export function isLearnedDisposable(
 /** The kinds of override the operator can set, and which actions each takes. */
 export type OverrideKind = "domain" | InfrastructureKind;
 export type OverrideAction = DomainOverride | "never_disposable";
+
+/**
+ * An infrastructure override's value as the check sees it: a host name lower-cased
+ * without its trailing dot, or an address (an `mx_ip` takes an IPv4 or IPv6 address
+ * only: `999.1.1.1` is refused). The problem's words when it is none.
+ */
+export function infrastructureValue(
+  kind: InfrastructureKind,
+  raw: string,
+): { ok: true; value: string } | { ok: false; problem: string } {
+  const value = raw.trim().toLowerCase().replace(/\.$/, "");
+  if (kind === "mx_ip" && isIP(value) === 0)
+    return { ok: false, problem: `"${raw}" is not an IPv4 or IPv6 address` };
+  return { ok: true, value };
+}
 
 /** Why an override cannot be set (a domain is allowed or denied; infrastructure only never disposable), or null. */
 export function overrideProblem(kind: OverrideKind, action: OverrideAction): string | null {

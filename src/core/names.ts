@@ -3,11 +3,11 @@
  * and the parent walk every look-up uses.
  */
 import { getDomain, parse } from "tldts";
-import { parseDomain } from "./input.js";
+import { parseDomainName } from "./input.js";
 
 /** The entry as the engine sees domains (docs/api.md §2: trimmed, lower-case, ASCII), or undefined when it is no valid domain. */
 export function normaliseDomain(raw: string): string | undefined {
-  const parsed = parseDomain(raw);
+  const parsed = parseDomainName(raw);
   return parsed.ok ? parsed.input.domain : undefined;
 }
 

@@ -15,7 +15,17 @@
  *   checked by what DNS says: the public root does not delegate them (status `nxdomain`),
  *   and in a private test network (this repository's fixtures) they are what its DNS
  *   serves.
+ *
+ * Only a public name is checked at all (`nonPublicName`, docs/security.md "Public names
+ * only"): the parser refuses, before any DNS query, a name under a top-level name of this
+ * table (special-use names the public DNS never serves an answer of its own for: `.local`,
+ * `.internal`, `home.arpa`, `.onion` …) and a name whose top-level domain the Public
+ * Suffix List does not hold (`secrets-db.corp`). `test` and `example` pass with TEST_NAMES
+ * (src/core/test-names.ts), for test set-ups. The `example.com` names are public names
+ * under `.com`: they are checked, and answered `reserved`.
  */
+import { parse } from "tldts";
+import { testNamesAllowed } from "./test-names.js";
 
 export interface ReservedName {
   /** The reserved name; every name under it is reserved too. */
@@ -32,6 +42,11 @@ const RESERVED: readonly ReservedName[] = [
   { name: "localhost", mail: "never", source: "RFC 2606 §2, RFC 6761 §6.3" },
   { name: "test", mail: "private", source: "RFC 2606 §2, RFC 6761 §6.2" },
   { name: "example", mail: "private", source: "RFC 2606 §2, RFC 6761 §6.5" },
+  { name: "local", mail: "never", source: "RFC 6762 (multicast DNS)" },
+  { name: "onion", mail: "never", source: "RFC 7686 (Tor onion services)" },
+  { name: "alt", mail: "never", source: "RFC 9476 (non-DNS name spaces)" },
+  { name: "internal", mail: "never", source: "ICANN's reservation of 2024 for private use" },
+  { name: "arpa", mail: "never", source: "RFC 3172 (infrastructure), RFC 8375 (home.arpa)" },
 ];
 
 const BY_NAME: ReadonlyMap<string, ReservedName> = new Map(RESERVED.map((r) => [r.name, r]));
@@ -51,4 +66,24 @@ export function reservedName(domain: string): ReservedName | undefined {
 /** Whether the domain can never receive real mail because its name is reserved (status `reserved`). */
 export function neverReceivesMail(domain: string): boolean {
   return reservedName(domain)?.mail === "never";
+}
+
+/** The Public Suffix List's ICANN section, asked for a top-level domain alone. */
+const TLD_ONLY = { extractHostname: false, validateHostname: false, allowPrivateDomains: false } as const;
+
+/**
+ * Why a normalised domain is no public name, as a problem's detail; undefined for a
+ * public name. Decided from the name alone, so the refusal comes before any DNS query.
+ */
+export function nonPublicName(domain: string): string | undefined {
+  const tld = domain.slice(domain.lastIndexOf(".") + 1);
+  const special = BY_NAME.get(tld);
+  if (special !== undefined) {
+    if (special.mail === "private" && testNamesAllowed()) return undefined;
+    return `"${domain}" is under .${tld}, a special-use name that is not checked in the public DNS (${special.source}).`;
+  }
+  if (parse(tld, TLD_ONLY).isIcann !== true) {
+    return `"${domain}" is not a public domain: .${tld} is no top-level domain of the public DNS (it is not in the Public Suffix List).`;
+  }
+  return undefined;
 }

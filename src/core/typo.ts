@@ -5,6 +5,8 @@
  * candidates are bucketed by length, most are ruled out by the characters they hold
  * (`characterMask`), and the distance gives up past the bound.
  */
+import { skeleton } from "./look-alike.js";
+
 const MAX_DISTANCE = 1;
 /**
  * Longer names tolerate one more slip (e.g. `hotmial.co` → `hotmail.com`), unless a
@@ -43,22 +45,38 @@ function bitCount(value: number): number {
 export class TypoIndex {
   private readonly byLength = new Map<number, Candidate[]>();
   private readonly popular: ReadonlySet<string>;
+  /** Each popular domain by its confusable skeleton (./look-alike.ts). */
+  private readonly bySkeleton = new Map<string, string>();
 
   constructor(popular: readonly string[]) {
     this.popular = new Set(popular);
     for (const domain of this.popular) {
+      if (!this.bySkeleton.has(skeleton(domain))) this.bySkeleton.set(skeleton(domain), domain);
       const bucket = this.byLength.get(domain.length) ?? [];
       bucket.push({ domain, mask: characterMask(domain) });
       this.byLength.set(domain.length, bucket);
     }
   }
 
+  /** The popular domain `domain` is drawn like (the same skeleton, another name), if any. */
+  lookAlikeOf(domain: string): string | undefined {
+    const popular = this.bySkeleton.get(skeleton(domain));
+    return popular === domain ? undefined : popular;
+  }
+
   /**
-   * Popular domains within the allowed distance of `domain`, closest first; [] for a
-   * popular domain. `listed`: a disposable list names the domain (one slip at most).
+   * The popular domain `domain` looks like, then those within the allowed distance of it,
+   * closest first; [] for a popular domain. `listed`: a disposable list names the domain
+   * (one slip at most).
    */
   suggest(domain: string, listed = false): string[] {
     if (this.popular.has(domain)) return [];
+    const lookAlike = this.lookAlikeOf(domain);
+    const slips = this.withinDistance(domain, listed);
+    return lookAlike === undefined || slips.includes(lookAlike) ? slips : [lookAlike, ...slips];
+  }
+
+  private withinDistance(domain: string, listed: boolean): string[] {
     const bound = domain.length >= LONG_NAME && !listed ? MAX_DISTANCE + 1 : MAX_DISTANCE;
     const mask = characterMask(domain);
     let rows: OsaRows | undefined;

@@ -27,6 +27,7 @@ export type VerdictStatus =
   | "null_mx"
   | "no_mail"
   | "mx_missing"
+  | "mx_private"
   | "denied"
   | "disposable"
   | "heuristics"
@@ -71,6 +72,12 @@ export const FIXED_ROWS: Readonly<
   null_mx: { valid: false, blocks: true, text: NO_EMAIL, reason: "Null MX" },
   no_mail: { valid: false, blocks: true, text: NO_EMAIL, reason: "No MX or A record" },
   mx_missing: { valid: false, blocks: true, text: NO_EMAIL, reason: "MX host does not exist" },
+  mx_private: {
+    valid: false,
+    blocks: true,
+    text: "Domain does not accept email from the internet",
+    reason: "MX on a private address",
+  },
   denied: { valid: true, blocks: true, text: "Blocked by the operator", reason: OPERATOR_OVERRIDE },
   disposable: { valid: true, blocks: true, text: DISPOSABLE, reason: "Disposable" },
   heuristics: { valid: true, blocks: true, text: DISPOSABLE, reason: "Heuristics x" },
@@ -125,7 +132,7 @@ export const VERDICT_ROWS: readonly VerdictRow[] = [
   {
     row: "0",
     statuses: ["reserved"],
-    when: "reserved name that never receives mail (RFC 2606, RFC 6761): `example.com`, `example.net`, `example.org`, `*.invalid`, `*.localhost` and names under them; decided from the name, whatever DNS says",
+    when: "reserved name that never receives mail (RFC 2606, RFC 6761): `example.com`, `example.net`, `example.org` and names under them; decided from the name, whatever DNS says (`*.invalid`, `*.localhost` and other special-use names are refused as input before: [security.md](security.md#public-names-only))",
     risk: `${FIXED_RISK.invalid}`,
   },
   {
@@ -139,6 +146,12 @@ export const VERDICT_ROWS: readonly VerdictRow[] = [
     row: "2a",
     statuses: ["mx_missing"],
     when: "MX records name hosts and DNS says none of them exists (NXDOMAIN for each host's A and AAAA): mail bounces",
+    risk: `${FIXED_RISK.invalid}`,
+  },
+  {
+    row: "2b",
+    statuses: ["mx_private"],
+    when: "the mail hosts (the MX hosts, or the domain itself without MX) have addresses and none is public: loopback, private (RFC 1918, ULA), link-local, CGNAT, multicast or reserved ([security.md](security.md#public-names-only)); the addresses are left out of the record",
     risk: `${FIXED_RISK.invalid}`,
   },
   { row: "3", statuses: ["no_mail"], when: "neither MX nor A/AAAA", risk: `${FIXED_RISK.invalid}` },
@@ -244,6 +257,9 @@ function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
   const { status } = signals.routing;
   if (status === "nxdomain" || status === "null_mx" || status === "no_mail" || status === "mx_missing") {
     return { status, risk: FIXED_RISK.invalid, reason: FIXED_ROWS[status].reason };
+  }
+  if (signals.mxPrivate) {
+    return { status: "mx_private", risk: FIXED_RISK.invalid, reason: FIXED_ROWS.mx_private.reason };
   }
   if (signals.operator === "deny") {
     return { status: "denied", risk: FIXED_RISK.denied, reason: FIXED_ROWS.denied.reason };

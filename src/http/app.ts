@@ -5,6 +5,7 @@
  * rate-limit headers), the pages plugin (HTML, its own HTML error handlers) and the
  * ops routes. The root's error handler answers problem JSON for all but the pages.
  */
+import type { IncomingMessage } from "node:http";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -16,15 +17,27 @@ import type { Checker } from "../service/checker.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/index.js";
+import type { BulkConcurrency } from "./bulk-gate.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
-import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from "./limits.js";
+import {
+  BODY_LIMIT_BYTES,
+  HEADERS_TIMEOUT_MS,
+  MAX_PARAM_LENGTH,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+} from "./limits.js";
 import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics.js";
 import { addMultipartParser } from "./multipart.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
-import { DEFAULT_PAGE_RATE_LIMIT, isResultPageUrl, pagesPlugin } from "./pages/index.js";
+import {
+  DEFAULT_PAGE_GLOBAL_RATE_LIMIT,
+  DEFAULT_PAGE_RATE_LIMIT,
+  isResultPageUrl,
+  pagesPlugin,
+} from "./pages/index.js";
 import {
   HttpProblem,
   problemFor,
@@ -37,6 +50,7 @@ import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
+import { widgetRoute } from "./routes/widget.js";
 
 /** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {
@@ -67,15 +81,24 @@ export interface AppDeps {
   };
   /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
   pageRateLimit?: number;
+  /** PAGE_GLOBAL_RATE_LIMIT: page requests per minute from everyone (default 6,000). */
+  pageGlobalRateLimit?: number;
   /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
   bulkMaxItems?: number;
+  /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL: bulk requests in progress at once (default 2 and 8). */
+  bulkConcurrency?: BulkConcurrency;
+  /** PUBLISHABLE_RATE_LIMIT: requests per minute per client address per publishable key (default 30). */
+  publishableRateLimit?: number;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
   /**
-   * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route), or
-   * false when METRICS_PORT serves it elsewhere. Default: open.
+   * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route:
+   * METRICS_PUBLIC), or false for none (a 404; METRICS_PORT may serve it elsewhere).
+   * Default: none.
    */
   metricsRoute?: { token: string | null } | false;
+  /** PUBLIC_URL: the base of the pages' API examples (default none: `$MAILRISK_URL`). */
+  publicUrl?: string | null;
   /** TRUST_PROXY: Fastify's `trustProxy` (default false: the client is the socket's peer). */
   trustProxy?: false | number | string[];
 }
@@ -106,22 +129,34 @@ const OPENAPI_DOCUMENT = {
   },
 };
 
+/** Whether a request declared a body that has not arrived whole. */
+function hasUnreadBody(raw: IncomingMessage): boolean {
+  const length = raw.headers["content-length"];
+  const declared = raw.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  return declared && !raw.complete;
+}
+
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
-  const metricsRouteOptions = deps.metricsRoute ?? { token: null };
+  const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients (docs/security.md, "Connections and slow clients"): headers within 10 s, the request within 30 s.
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // Strict types: a JSON 42 or true is no string (Fastify's default would turn it into
     // "42"), and an array is not one value. Query strings and paths hold text anyway.
-    ajv: { customOptions: { coerceTypes: false } },
+    // A schema's `additionalProperties: false` refuses an unknown field (400), never drops it
+    // in silence (the admin bodies, docs/security.md "Strict admin bodies").
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     // A hop count as the function Fastify builds from one (its types take no number).
     trustProxy: typeof deps.trustProxy === "number" ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     routerOptions: {
@@ -152,8 +187,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A request in flight when the server starts closing still gets its answer, and then
   // its connection is closed: left open (keep-alive), it would hold the server's close,
   // and so the process's exit on SIGTERM, until the client let go or keepAliveTimeout.
-  app.addHook("onSend", (_request, reply, payload, done) => {
-    if (closing) reply.header("connection", "close");
+  // So is one whose body was not read to its end (over the limit, refused before it was
+  // read, or ignored on a GET): Node would read the rest, however large, to keep the
+  // connection. Fastify answers a body over the limit with 413 as soon as it passes it.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (closing || hasUnreadBody(request.raw)) reply.header("connection", "close");
     done(null, payload);
   });
 
@@ -180,19 +218,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     clock,
     bulkMaxItems: deps.bulkMaxItems,
+    bulkConcurrency: deps.bulkConcurrency,
     reports: deps.store.reports,
+    publishableRateLimit: deps.publishableRateLimit,
   });
   await app.register(pagesPlugin, {
     checker: deps.checker,
     metrics,
     recent: deps.store.recent,
     requestsPerMinute: deps.pageRateLimit ?? DEFAULT_PAGE_RATE_LIMIT,
+    globalRequestsPerMinute: deps.pageGlobalRateLimit ?? DEFAULT_PAGE_GLOBAL_RATE_LIMIT,
+    publicUrl: deps.publicUrl ?? null,
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {
       healthRoutes(ops, deps.store, deps.checker.resolverHealth);
       if (metricsRouteOptions) metricsRoute(ops, metrics.registry, metricsRouteOptions.token);
       openapiRoute(ops);
+      widgetRoute(ops);
     }),
   );
   if (deps.admin) {

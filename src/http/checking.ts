@@ -2,18 +2,23 @@
  * The checking plugin (docs/api.md §3, §6): the API routes that take a key and count
  * against its quota. Encapsulated in two scopes, so each hook is registered once:
  *
- *   checking scope   `onSend`: rate-limit headers and the refund of a 5xx, on every
- *                    answer of a checking path, the 405 answers included
+ *   checking scope   `onSend`: rate-limit headers and the refund of a 5xx, and the CORS
+ *                    headers of an admitted publishable key (cors.ts), on every answer
+ *                    of a checking path, the 405 answers included
+ *     OPTIONS /, OPTIONS /v2/  the CORS preflight (no key)
  *     access scope   each route's `onRequest` (added by `onRoute`, bound to the route's
  *                    config): authentication (401) and quota (429), counting the units
  *                    the config names (default 1)
- *       GET /  (gateway)   POST /v2/  (direct)   GET /v2/usage  (units 0: counts nothing)
+ *       GET /  (gateway)   POST /v2/  (direct)   both also take publishable keys
+ *       GET /v2/usage  (units 0: counts nothing)
  *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
  *       POST /v2/reports, GET /v2/reports/{id}  (units 0: reports have a daily limit of their own)
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
 import { accessHook, rateLimitHeadersHook } from "./access.js";
+import { type BulkConcurrency, BulkGate, DEFAULT_BULK_CONCURRENCY } from "./bulk-gate.js";
+import { corsHeadersHook, preflightRoutes } from "./cors.js";
 import { DEFAULT_BULK_MAX_ITEMS } from "./limits.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import type { CheckingDeps, TypedApp } from "./route-deps.js";
@@ -22,6 +27,10 @@ import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
 import { type ReportsGate, reportRoutes } from "./routes/reports.js";
 import { usageRoute } from "./routes/usage.js";
+import { createVisitorLimiter } from "./visitor-limit.js";
+
+/** PUBLISHABLE_RATE_LIMIT's default: requests per minute per client address per publishable key. */
+export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 30;
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
@@ -30,11 +39,23 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 
 export async function checkingPlugin(
   app: TypedApp,
-  deps: CheckingDeps & { bulkMaxItems?: number; reports: ReportsGate },
+  options: Omit<CheckingDeps, "visitors"> & {
+    bulkMaxItems?: number;
+    /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL (default 2 and 8). */
+    bulkConcurrency?: BulkConcurrency | undefined;
+    reports: ReportsGate;
+    /** PUBLISHABLE_RATE_LIMIT (default 30). */
+    publishableRateLimit?: number;
+  },
 ): Promise<void> {
+  const visitors = createVisitorLimiter(options.publishableRateLimit ?? DEFAULT_PUBLISHABLE_RATE_LIMIT);
+  const deps = { ...options, visitors };
   app.decorateRequest("caller", null);
+  app.decorateRequest("corsOrigin", null);
   app.addHook("onSend", rateLimitHeadersHook(deps));
+  app.addHook("onSend", corsHeadersHook);
   await withMethodNotAllowed(app, async (checking) => {
+    preflightRoutes(checking, deps);
     await checking.register(async (access) => {
       // Each route's own access hook, bound to its config when it is declared.
       access.addHook("onRoute", (route) => {
@@ -43,7 +64,11 @@ export async function checkingPlugin(
       gatewayCheckRoute(access, deps);
       directCheckRoute(access, deps);
       usageRoute(access);
-      bulkCheckRoute(access, { ...deps, bulkMaxItems: deps.bulkMaxItems ?? DEFAULT_BULK_MAX_ITEMS });
+      bulkCheckRoute(access, {
+        ...deps,
+        bulkMaxItems: deps.bulkMaxItems ?? DEFAULT_BULK_MAX_ITEMS,
+        gate: new BulkGate(deps.bulkConcurrency ?? DEFAULT_BULK_CONCURRENCY),
+      });
       reportRoutes(access, deps);
     });
   });

@@ -7,6 +7,7 @@ import { isTemporaryFailure } from "../core/verdict.js";
 import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "../service/checker.js";
 import type { ListGauges } from "../service/list-schedule.js";
 import type { DeliveryCounts } from "../service/webhook-delivery.js";
+import type { ConnectionLimit } from "./connection-limits.js";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -14,6 +15,8 @@ export interface HttpMetrics {
   countRequest(method: string, route: string, status: number): void;
   /** One finished check: its latency, cache outcome, and a DNS error when a fresh lookup failed. */
   observeCheck(result: CheckResult, seconds: number): void;
+  /** One connection closed at once because it was over a cap (connection-limits.ts). */
+  countRefusedConnection(limit: ConnectionLimit): void;
 }
 
 const RESOLVER_STATES = ["ok", "broken", "unreachable"] as const;
@@ -225,6 +228,20 @@ export function createMetrics(
     },
   });
   for (const { count } of Object.values(byOutcome)) cache.inc(count.labels, 0);
+  const refusedConnections: Record<ConnectionLimit, PendingCount<"limit">> = {
+    overall: pendingCount({ limit: "overall" }),
+    per_client: pendingCount({ limit: "per_client" }),
+  };
+  const refused = new Counter({
+    name: "mailrisk_connections_refused_total",
+    help: "New connections closed at once because the process (overall) or their client address (per_client) held as many as MAX_CONNECTIONS or MAX_CONNECTIONS_PER_CLIENT allow.",
+    labelNames: ["limit"] as const,
+    registers: [registry],
+    collect() {
+      for (const count of Object.values(refusedConnections)) addPending(this, count);
+    },
+  });
+  for (const count of Object.values(refusedConnections)) refused.inc(count.labels, 0);
   const dnsErrors = new Counter({
     name: "mailrisk_dns_errors_total",
     help: "Fresh lookups whose record says the DNS failed, by reason.",
@@ -250,6 +267,9 @@ export function createMetrics(
       if (result.cache === "miss" && isTemporaryFailure(result.status)) {
         dnsErrors.inc({ reason: result.record.reason });
       }
+    },
+    countRefusedConnection(limit) {
+      refusedConnections[limit].pending++;
     },
   };
 }

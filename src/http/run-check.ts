@@ -8,7 +8,7 @@ import type { TSchema } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
-import type { Checker, CheckResult } from "../service/checker.js";
+import type { Checker, CheckResult, Lane } from "../service/checker.js";
 import type { HttpMetrics } from "./metrics.js";
 import { HttpProblem } from "./problems.js";
 
@@ -63,18 +63,24 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const parsed = selectInput(fields);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
-  return checkParsed(deps, request, parsed.input);
+  return checkParsed(deps, request, parsed.input, apiLane(request));
 }
 
-/** Checks an input that already parsed: the domain goes to the request log, the timing to the metrics. */
+/** The API's look-up budget, the key's share of it (the access hook found the key). */
+export function apiLane(request: FastifyRequest): Lane {
+  return { budget: "api", client: request.caller?.key.id ?? "" };
+}
+
+/** Checks an input that already parsed in the caller's lane: the domain goes to the request log, the timing to the metrics. */
 export async function checkParsed(
   deps: RunCheckDeps,
   request: FastifyRequest,
   input: ParsedInput,
+  lane: Lane,
 ): Promise<CheckResult> {
   request.checkedDomain = input.domain;
   const started = performance.now();
-  const result = await deps.checker.check(input);
+  const result = await deps.checker.check(input, lane);
   deps.metrics.observeCheck(result, (performance.now() - started) / 1000);
   return result;
 }

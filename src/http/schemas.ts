@@ -86,18 +86,19 @@ const RETRY_AFTER = { "retry-after": Type.Integer({ description: "Seconds to wai
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: "Missing or invalid input (missing_input, input_too_long, invalid_email, invalid_domain, invalid_body).",
   401: "No API key, another scheme than Bearer, or an incorrect or revoked key (missing_api_key, wrong_auth_scheme, invalid_api_key); no rate-limit headers.",
+  403: "A publishable key on a route other than GET / and POST /v2/ (publishable_key_not_allowed), or from an Origin it does not list (origin_not_allowed); nothing counted, no rate-limit headers.",
   413: "Body larger than 16 KiB (body_too_large).",
   415: "Body content type other than form, multipart or JSON (unsupported_media_type).",
-  429: "Quota of the plan used up for this period (quota_exceeded).",
+  429: "Quota of the plan used up for this period (quota_exceeded), or a publishable key's client address over PUBLISHABLE_RATE_LIMIT (rate_limited, nothing counted).",
   500: "Unexpected failure (internal_error); not counted.",
   503: "Database unreachable (database_unavailable); not counted. Rate-limit headers only when the key was read before.",
 };
 
 function problemResponse(status: number, extraHeaders: Record<string, TSchema> = {}) {
-  // A 401 knows no key, so no quota to tell.
+  // A 401 knows no key, and a 403 counts none: no quota to tell.
   return {
     description: STATUS_DESCRIPTIONS[status] ?? "Problem",
-    headers: { ...(status === 401 ? {} : RATE_LIMIT_HEADERS), ...extraHeaders },
+    headers: { ...(status === 401 || status === 403 ? {} : RATE_LIMIT_HEADERS), ...extraHeaders },
     content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
   };
 }
@@ -121,6 +122,7 @@ export function checkingResponses(
     },
     400: problemResponse(400),
     401: problemResponse(401, options.challenges ? { "www-authenticate": Type.String() } : {}),
+    403: problemResponse(403),
     ...(options.readsBody ? { 413: problemResponse(413), 415: problemResponse(415) } : {}),
     429: problemResponse(429, RETRY_AFTER),
     500: problemResponse(500),

@@ -8,6 +8,8 @@
  * - found dates are cached 30 days (they do not change), unknown ages 10 minutes;
  * - concurrent look-ups of one domain share one query.
  * A registry's "not found" (404, or no registration date) is an answer: no WHOIS then.
+ * On shutdown (`signal`) every look-up, queued or running, is aborted and answers null,
+ * and later ones answer null at once: the process need not wait out their deadlines.
  */
 import { LRUCache } from "lru-cache";
 import type { DomainAge, DomainAgeLookup } from "../core/age.js";
@@ -26,6 +28,8 @@ export interface RegistryDomainAgeLookupOptions {
   /** AGE_TIMEOUT_MS: the most one look-up may take. */
   deadlineMs: number;
   clock?: () => Date;
+  /** Aborts when the service shuts down. */
+  signal?: AbortSignal;
 }
 
 const RDAP_CONCURRENCY = 4;
@@ -51,14 +55,20 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
   private readonly whoisGates: RegistryGates;
   private readonly cache = new LRUCache<string, CacheEntry>({ max: CACHE_SIZE });
   private readonly inFlight = new Map<string, Promise<DomainAge | null>>();
+  /** Ends each look-up under way at once (shutdown). */
+  private readonly stoppers = new Set<() => void>();
 
   constructor(private readonly options: RegistryDomainAgeLookupOptions) {
     this.clock = options.clock ?? (() => new Date());
     this.rdapGates = new RegistryGates(RDAP_CONCURRENCY, MAX_WAITING, this.clock);
     this.whoisGates = new RegistryGates(WHOIS_CONCURRENCY, MAX_WAITING, this.clock);
+    options.signal?.addEventListener("abort", () => {
+      for (const stop of this.stoppers) stop();
+    });
   }
 
   lookup(baseDomain: string): Promise<DomainAge | null> {
+    if (this.options.signal?.aborted) return Promise.resolve(null);
     const domain = baseDomain.toLowerCase().replace(/\.$/, "");
     const cached = this.cache.get(domain);
     if (cached && cached.expiresAt > this.clock().getTime()) return Promise.resolve(cached.age);
@@ -77,18 +87,22 @@ export class RegistryDomainAgeLookup implements DomainAgeLookup {
   private async withinDeadline(domain: string): Promise<DomainAge | null> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    let stop = () => {};
     const deadline = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
+      stop = () => {
         controller.abort();
         resolve(null);
-      }, this.options.deadlineMs);
+      };
+      timer = setTimeout(stop, this.options.deadlineMs);
     });
+    this.stoppers.add(stop);
     try {
       return await Promise.race([this.query(domain, controller.signal).catch(() => null), deadline]);
     } finally {
       // Nothing is left to cancel: the query finished, or the deadline aborted it. (An
       // abort costs an AbortError with its stack trace, on every look-up.)
       clearTimeout(timer);
+      this.stoppers.delete(stop);
     }
   }
 

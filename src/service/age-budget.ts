@@ -9,6 +9,7 @@ import type { DomainAgeLookup } from "../core/age.js";
 import { type DomainFacts, isRegistered, lookupRouting } from "../core/check.js";
 import type { DnsResolver } from "../core/dns.js";
 import { suffixFacts } from "../core/names.js";
+import type { QuietZones } from "./quiet-zones.js";
 
 /** How long a check waits for the registries before it answers without the domain's age. */
 export const AGE_WAIT_MS = 200;
@@ -26,8 +27,9 @@ export async function lookupWithinAgeBudget(
   resolver: DnsResolver,
   age: DomainAgeLookup | null,
   waitMs = AGE_WAIT_MS,
+  quiet?: QuietZones,
 ): Promise<LookupResult> {
-  const routing = await lookupRouting(domain, resolver);
+  const routing = await (quiet ? quiet.lookupRouting(domain, resolver) : lookupRouting(domain, resolver));
   if (age === null || !isRegistered(domain, routing)) return { facts: { routing, createdAt: null } };
   const asked = age.lookup(suffixFacts(domain).baseDomain).catch(() => null);
   let timer: NodeJS.Timeout | undefined;

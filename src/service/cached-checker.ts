@@ -12,7 +12,8 @@
  * domain does not exist or takes no mail, once stale, are looked up again before they
  * are answered: a domain registered since must not be refused once more. With
  * `serveStale: false` (a batch run cleaning a list wants today's facts) any stale facts
- * are looked up again first. Every look-up runs within one budget (lookup-budget.ts).
+ * are looked up again first. Every look-up runs within the budget of its caller's lane,
+ * the pages' or the API's, and its client's share of it (lookup-budget.ts).
  *
  * `block_status_changed_at` is the time the answered block status last changed: an
  * answer, or a look-up's save, whose block differs from the one last answered for the
@@ -34,7 +35,7 @@ import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { BlockStatus, FlipNotice, NotedBlock, RecordsRepository, WatchedFacts } from "../store/types.js";
 import type { LookupResult } from "./age-budget.js";
-import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "./checker.js";
+import type { CacheOutcome, Checker, CheckerLoad, CheckResult, Lane } from "./checker.js";
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
 import { InFlight } from "./in-flight.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
@@ -68,8 +69,10 @@ export interface CachingCheckerOptions {
   negativeTtlSeconds?: number;
   /** Called with errors of background refreshes (they never reach a caller). */
   onBackgroundError?: (error: unknown, domain: string) => void;
-  /** Look-ups at a time, callers' and background refreshes together; default 64. */
-  lookupConcurrency?: number;
+  /** Look-ups at a time of the API budget, callers' and background refreshes together; default 64. */
+  lookupConcurrency?: number | undefined;
+  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget; default 16. */
+  pageLookupConcurrency?: number | undefined;
   /** Whether stale facts are answered while they are refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
@@ -96,7 +99,7 @@ export class CachingChecker implements Checker {
 
   constructor(private readonly options: CachingCheckerOptions) {
     this.resolverHealth = options.resolverHealth;
-    this.budget = new LookupBudget(options.lookupConcurrency);
+    this.budget = new LookupBudget({ api: options.lookupConcurrency, pages: options.pageLookupConcurrency });
     this.freshness = {
       ttlSeconds: options.ttlSeconds,
       negativeTtlSeconds: options.negativeTtlSeconds ?? options.ttlSeconds,
@@ -111,7 +114,7 @@ export class CachingChecker implements Checker {
     });
   }
 
-  async check(input: ParsedInput): Promise<CheckResult> {
+  async check(input: ParsedInput, lane?: Lane): Promise<CheckResult> {
     const { domain } = input;
     const loading = this.sourcesLoading();
     if (loading) await loading;
@@ -122,21 +125,21 @@ export class CachingChecker implements Checker {
     let known = this.remembered.get(domain, now) ?? (await this.read(domain, now));
     let cache: CacheOutcome = "miss";
     if (known === undefined) {
-      known = await this.refresh(domain, undefined);
+      known = await this.refresh(domain, undefined, lane);
     } else {
       const { status } = this.decided(known, now);
       if (now.getTime() - known.checkedAt.getTime() < freshForMs(known.facts, status, this.freshness)) {
         cache = "hit";
       } else if (this.options.serveStale === false || isNegative(status)) {
         // A stale "does not exist" is never served: the domain may have been registered since.
-        known = await this.refresh(domain, known);
+        known = await this.refresh(domain, known, lane);
       } else {
-        if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, known);
+        if (!this.failedRecently.has(domain)) this.refreshInBackground(domain, known, lane);
         cache = "stale";
       }
     }
     const check = await this.answer(known, now);
-    this.options.observer?.observe({ domain, at: now, cache, record: check.record });
+    this.options.observer?.observe({ domain, at: now, cache, record: check.record, via: lane?.budget });
     const { record, status, explain } = forAddress(check, input, this.options.lists);
     return { record, status, cache, explain };
   }
@@ -214,10 +217,10 @@ export class CachingChecker implements Checker {
     return stored && this.remembered.remember(domain, stored, now);
   }
 
-  /** One look-up per domain at a time; its facts are saved and shared by every waiting caller. */
-  private refresh(domain: string, previous: KnownDomain | undefined): Promise<KnownDomain> {
+  /** One look-up per domain at a time, in the lane of the caller who started it; its facts are saved and shared by every waiting caller. */
+  private refresh(domain: string, previous: KnownDomain | undefined, lane?: Lane): Promise<KnownDomain> {
     return this.inFlight.share(domain, async () => {
-      const { facts, later } = await this.budget.run(() => this.options.lookup(domain));
+      const { facts, later } = await this.budget.run(() => this.options.lookup(domain), lane);
       const now = this.options.clock();
       const version = this.sourcesVersion();
       const check = this.decide(domain, facts, now);
@@ -275,10 +278,10 @@ export class CachingChecker implements Checker {
     return task;
   }
 
-  /** Starts a refresh unless one runs for the domain or the refresh share of the budget is taken. */
-  private refreshInBackground(domain: string, previous: KnownDomain): void {
+  /** Starts a refresh unless one runs for the domain or the refresh share of the lane's budget is taken. */
+  private refreshInBackground(domain: string, previous: KnownDomain, lane?: Lane): void {
     if (this.inFlight.has(domain)) return;
-    const refresh = this.budget.tryInBackground(() => this.refresh(domain, previous));
+    const refresh = this.budget.tryInBackground(() => this.refresh(domain, previous, lane), lane);
     if (refresh) void this.track(refresh, domain);
   }
 

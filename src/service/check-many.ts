@@ -16,7 +16,7 @@ import pLimit from "p-limit";
 import type { EvidenceItem } from "../core/evidence.js";
 import { type InputProblem, type ParsedInput, parseInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
-import type { Checker, CheckResult } from "./checker.js";
+import type { Checker, CheckResult, Lane } from "./checker.js";
 import { inputProblemDetails, type ProblemBody } from "./problems.js";
 
 /** One input as given, and what came of it (with the evidence behind a record, made when asked). */
@@ -37,6 +37,8 @@ export interface CheckManyOptions {
   window?: number;
   /** Told of every check and its time in seconds (metrics). */
   onChecked?: (result: CheckResult, seconds: number) => void;
+  /** The look-up budget and client the checks draw on (`POST /v2/bulk`: the API's, the key); default the process's own. */
+  lane?: Lane;
 }
 
 /**
@@ -60,7 +62,7 @@ type Source<T> = AsyncIterable<T> | Iterable<T>;
 /** Checks one input as given: a problem when it is neither an email address nor a domain (docs/api.md §2). */
 export async function checkOne(
   input: string,
-  options: Pick<CheckManyOptions, "checker" | "onChecked">,
+  options: Pick<CheckManyOptions, "checker" | "onChecked" | "lane">,
 ): Promise<CheckOutcome> {
   const parsed = parseInput(input);
   if (!parsed.ok) return { input, problem: parsed.problem };
@@ -70,10 +72,10 @@ export async function checkOne(
 
 async function timedCheck(
   input: ParsedInput,
-  options: Pick<CheckManyOptions, "checker" | "onChecked">,
+  options: Pick<CheckManyOptions, "checker" | "onChecked" | "lane">,
 ): Promise<CheckResult> {
   const started = performance.now();
-  const result = await options.checker.check(input);
+  const result = await options.checker.check(input, options.lane);
   options.onChecked?.(result, (performance.now() - started) / 1000);
   return result;
 }

@@ -11,6 +11,15 @@ import type { ResolverHealth } from "./resolver-health.js";
 
 export type CacheOutcome = "hit" | "stale" | "miss";
 
+/** Which look-up budget a check draws on: the pages' or the API's (src/service/lookup-budget.ts). */
+export type LaneBudget = "pages" | "api";
+
+/** Who asks for a check: the budget it draws on and the client whose share it takes (a page visitor's address, an API key's id). */
+export interface Lane {
+  budget: LaneBudget;
+  client: string;
+}
+
 export interface CheckResult {
   record: CheckRecord;
   /** The verdict's row (docs/api.md §4.1), for cache lifetimes and metrics. */
@@ -36,7 +45,8 @@ export interface CheckerLoad {
 }
 
 export interface Checker {
-  check(input: ParsedInput): Promise<CheckResult>;
+  /** Without a lane: the process's own work (the CLI), in the API budget, capped by the budget alone. */
+  check(input: ParsedInput, lane?: Lane): Promise<CheckResult>;
   /** How full the bounded queues are; absent in test fakes. */
   load?(): CheckerLoad;
   /** Waits for background refreshes to finish (graceful shutdown, tests). */

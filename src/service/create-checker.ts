@@ -13,12 +13,13 @@ import { domainListData, readListData } from "../data/domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
-import { lookupWithinAgeBudget } from "./age-budget.js";
+import { AGE_WAIT_MS, lookupWithinAgeBudget } from "./age-budget.js";
 import { CachingChecker } from "./cached-checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import { ListsInForce } from "./lists-in-force.js";
 import { answeredSink, type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
+import { QuietZones } from "./quiet-zones.js";
 import {
   describeResolverState,
   GuardedResolver,
@@ -34,10 +35,12 @@ export interface CreateCheckerOptions {
   /** Already loaded lists (tests and benchmarks share one load); default the lists in force (bundled and synced). */
   lists?: DomainLists;
   clock?: () => Date;
-  /** Look-ups at a time, callers' and background refreshes together (see CachingChecker). */
+  /** Look-ups at a time of the API budget, callers' and background refreshes together (see CachingChecker). */
   lookupConcurrency?: number;
   /** false: a stale record is looked up again before it is answered (batch runs). */
   serveStale?: boolean;
+  /** Aborts when the server shuts down: domain-age look-ups queued or running end at once. */
+  shutdown?: AbortSignal;
   /**
    * Told of the resolver canary's first state and every change, with a sentence for a
    * person (naming DNS_SERVERS). Default: logged, a failure at warn, `ok` at info.
@@ -68,6 +71,7 @@ export function createCheckDeps(
   lists: DomainLists,
   clock: () => Date,
   onStateChange?: (report: ResolverHealthReport, previous: ResolverState | undefined) => void,
+  shutdown?: AbortSignal,
 ): CheckDeps & { resolverHealth: ResolverHealth; dnsLoad: () => ResolverLoad } {
   const wire = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   const resolverHealth = new ResolverHealth({
@@ -88,6 +92,7 @@ export function createCheckDeps(
           whoisServer: config.whoisServer,
           timeoutMs: config.ageTimeoutMs,
           clock,
+          signal: shutdown,
         })
       : undefined,
     clock,
@@ -119,15 +124,23 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
       if (report.state === "ok") options.logger?.info(fields, message);
       else options.logger?.warn(fields, message);
     });
-  const deps = createCheckDeps(options.config, lists, clock, (report, previous) =>
-    tell(report, previous, describeResolverState(report, previous, servers)),
+  const deps = createCheckDeps(
+    options.config,
+    lists,
+    clock,
+    (report, previous) => tell(report, previous, describeResolverState(report, previous, servers)),
+    options.shutdown,
   );
   deps.resolverHealth.start();
+  const quietZones = new QuietZones({ clock });
   return new CachingChecker({
     records: options.store.records,
     resolverHealth: deps.resolverHealth,
     observer: new Observer({
-      sinks: [recentSink(options.store.recent), answeredSink(options.store.records)],
+      sinks: [
+        recentSink(options.store.recent, { fromApi: options.config.recentFromApi }),
+        answeredSink(options.store.records),
+      ],
       onSinkError: (error) => options.logger?.warn({ err: error }, "could not write observed checks"),
     }),
     evidence: new Observer<EvidenceObservation>({
@@ -137,11 +150,13 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     learned,
     lists,
     typos: deps.typos,
-    lookup: (domain) => lookupWithinAgeBudget(domain, deps.resolver, deps.age ?? null),
+    lookup: (domain) =>
+      lookupWithinAgeBudget(domain, deps.resolver, deps.age ?? null, AGE_WAIT_MS, quietZones),
     clock,
     ttlSeconds: options.config.recordTtlSeconds,
     negativeTtlSeconds: options.config.negativeTtlSeconds,
     lookupConcurrency: options.lookupConcurrency,
+    pageLookupConcurrency: options.config.pageLookupConcurrency,
     serveStale: options.serveStale,
     dnsLoad: deps.dnsLoad,
     webhookWatchDays: options.config.webhookWatchDays,

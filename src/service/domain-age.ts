@@ -12,6 +12,8 @@ export interface DomainAgeConfig {
   /** AGE_TIMEOUT_MS. */
   timeoutMs: number;
   clock?: () => Date;
+  /** Aborts every look-up queued or running when the service shuts down. */
+  signal?: AbortSignal;
 }
 
 /** Reads the bootstrap and the WHOIS table once; throws when a file is missing or malformed. */
@@ -22,5 +24,6 @@ export function createDomainAgeLookup(config: DomainAgeConfig): DomainAgeLookup 
     whoisOverride: config.whoisServer,
     deadlineMs: config.timeoutMs,
     clock: config.clock,
+    signal: config.signal,
   });
 }

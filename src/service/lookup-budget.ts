@@ -1,45 +1,78 @@
 /**
- * The look-up budget: `concurrency` look-ups at a time, callers' and background
- * refreshes together. Refreshes only ever hold half of it: when that many are already
- * waiting or running, `tryInBackground` declines (the stale record is served, a later
- * request refreshes it), so a caller's look-up never waits behind more than half a
- * budget of refreshes, and a day's worth of expired records cannot start tens of
- * thousands of look-ups at once.
+ * The look-up budgets: one for the pages and one for the API, so anonymous page visitors
+ * never hold the look-ups keyed callers wait for. Each is a `FairLimiter`: a client (a
+ * page visitor's address, an API key) holds at most half of its budget, and freed slots
+ * go round-robin to the clients waiting (docs/security.md, "Fair look-ups"). Work the
+ * process does for itself (the CLI) runs in the API budget, capped by the budget alone.
+ *
+ * Background refreshes run in the budget of the request that found the record stale and
+ * only ever hold half of it: when that many are already waiting or running,
+ * `tryInBackground` declines (the stale record is served, a later request refreshes
+ * it), so a caller's look-up never waits behind more than half a budget of refreshes,
+ * and a day's worth of expired records cannot start tens of thousands of look-ups at once.
  */
-import pLimit, { type LimitFunction } from "p-limit";
+import type { Lane, LaneBudget } from "./checker.js";
+import { FairLimiter } from "./fair-limiter.js";
 
 export const DEFAULT_LOOKUP_CONCURRENCY = 64;
+export const DEFAULT_PAGE_LOOKUP_CONCURRENCY = 16;
 
-export class LookupBudget {
-  private readonly limit: LimitFunction;
-  private readonly maxRefreshes: number;
-  /** Refreshes waiting or running. */
+/** The share of a budget one client may hold. */
+const CLIENT_SHARE = 0.5;
+
+class Budget {
+  readonly limiter: FairLimiter;
+  readonly maxRefreshes: number;
   refreshes = 0;
 
-  constructor(concurrency = DEFAULT_LOOKUP_CONCURRENCY) {
-    this.limit = pLimit(concurrency);
+  constructor(concurrency: number) {
+    this.limiter = new FairLimiter(concurrency, Math.max(1, Math.floor(concurrency * CLIENT_SHARE)));
     this.maxRefreshes = Math.max(1, Math.floor(concurrency / 2));
   }
+}
 
-  /** Runs a look-up within the budget. */
-  run<T>(lookUp: () => Promise<T>): Promise<T> {
-    return this.limit(lookUp);
+export interface LookupBudgetSizes {
+  /** Look-ups at a time for API callers and the process's own work; default 64. */
+  api?: number | undefined;
+  /** Look-ups at a time for page visitors; default 16. */
+  pages?: number | undefined;
+}
+
+export class LookupBudget {
+  private readonly budgets: Record<LaneBudget, Budget>;
+
+  constructor(sizes: LookupBudgetSizes = {}) {
+    this.budgets = {
+      api: new Budget(sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY),
+      pages: new Budget(sizes.pages ?? DEFAULT_PAGE_LOOKUP_CONCURRENCY),
+    };
   }
 
-  /** Starts a background refresh unless the refresh share is taken; its promise, or undefined when declined. */
-  tryInBackground<T>(refresh: () => Promise<T>): Promise<T> | undefined {
-    if (this.refreshes >= this.maxRefreshes) return undefined;
-    this.refreshes++;
+  /** Runs a look-up within the lane's budget and its client's share (no lane: the process's own work). */
+  run<T>(lookUp: () => Promise<T>, lane?: Lane): Promise<T> {
+    return this.budgets[lane?.budget ?? "api"].limiter.run(lookUp, lane?.client);
+  }
+
+  /** Starts a background refresh unless the lane's refresh share is taken; its promise, or undefined when declined. */
+  tryInBackground<T>(refresh: () => Promise<T>, lane?: Lane): Promise<T> | undefined {
+    const budget = this.budgets[lane?.budget ?? "api"];
+    if (budget.refreshes >= budget.maxRefreshes) return undefined;
+    budget.refreshes++;
     return refresh().finally(() => {
-      this.refreshes--;
+      budget.refreshes--;
     });
   }
 
+  /** Background refreshes waiting or running, in both budgets. */
+  get refreshes(): number {
+    return this.budgets.api.refreshes + this.budgets.pages.refreshes;
+  }
+
   get running(): number {
-    return this.limit.activeCount;
+    return this.budgets.api.limiter.running + this.budgets.pages.limiter.running;
   }
 
   get waiting(): number {
-    return this.limit.pendingCount;
+    return this.budgets.api.limiter.waiting + this.budgets.pages.limiter.waiting;
   }
 }

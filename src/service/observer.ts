@@ -16,7 +16,7 @@ import type { Evidence } from "../core/learned.js";
 import type { CheckRecord } from "../core/record.js";
 import { DAY_MS } from "../core/time.js";
 import type { InfrastructureRepository, RecentRepository, RecordsRepository } from "../store/types.js";
-import type { CacheOutcome } from "./checker.js";
+import type { CacheOutcome, LaneBudget } from "./checker.js";
 
 export interface Observation {
   domain: string;
@@ -24,6 +24,8 @@ export interface Observation {
   cache: CacheOutcome;
   /** The domain's record as answered. */
   record: CheckRecord;
+  /** Where the check came from: the pages, the API; absent: the process's own work (the CLI). */
+  via?: LaneBudget | undefined;
 }
 
 /** What a fresh look-up saw of a domain's mail infrastructure (src/core/learned.ts). */
@@ -101,9 +103,19 @@ export class Observer<T extends { domain: string } = Observation> {
   }
 }
 
-/** The recently checked list (docs/api.md §7): domains only, never addresses. */
-export function recentSink(recent: Pick<RecentRepository, "addRecent">): ObservationSink {
-  return (batch) => recent.addRecent(batch.map(({ domain, at }) => ({ domain, checkedAt: at })));
+/**
+ * The recently checked list (docs/api.md §7): domains only, never addresses; only those
+ * checked through the pages, unless `fromApi` (RECENT_FROM_API, docs/security.md) lets
+ * every check in.
+ */
+export function recentSink(
+  recent: Pick<RecentRepository, "addRecent">,
+  { fromApi }: { fromApi: boolean },
+): ObservationSink {
+  return async (batch) => {
+    const shown = fromApi ? batch : batch.filter(({ via }) => via === "pages");
+    if (shown.length > 0) await recent.addRecent(shown.map(({ domain, at }) => ({ domain, checkedAt: at })));
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ export const PROBLEM_STATUS = {
   invalid_url: 400,
   invalid_request: 400,
   invalid_plan: 400,
+  invalid_origins: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   wrong_auth_scheme: 401,
@@ -23,6 +24,8 @@ export const PROBLEM_STATUS = {
   invalid_admin_token: 401,
   missing_metrics_token: 401,
   invalid_metrics_token: 401,
+  origin_not_allowed: 403,
+  publishable_key_not_allowed: 403,
   not_found: 404,
   unknown_key: 404,
   unknown_plan: 404,
@@ -36,11 +39,14 @@ export const PROBLEM_STATUS = {
   report_matches_answer: 422,
   quota_exceeded: 429,
   too_many_reports: 429,
+  too_many_concurrent_requests: 429,
+  rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
   database_unavailable: 503,
   dns_unavailable: 503,
   shutting_down: 503,
+  server_busy: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;

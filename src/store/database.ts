@@ -3,12 +3,12 @@
  * module: SQLite gets its connection pragmas, PostgreSQL a connection pool. Everything
  * above it is the same SQL for both.
  */
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { DatabaseLocation } from "./database-url.js";
+import { ensurePrivateDirectory, ensurePrivateFile } from "./private-files.js";
 import type { Database } from "./schema.js";
 
 /** Connections per instance; several instances share the server's max_connections. */
@@ -66,7 +66,9 @@ export async function openDatabase(
   const { default: SQLite } = await import("better-sqlite3");
   // Only the default file's directory (STATE_DIR) is created; a missing directory of an
   // explicit sqlite: path is refused by loadConfig, and by better-sqlite3 here.
-  if (location.createDirectory) mkdirSync(dirname(location.path), { recursive: true });
+  if (location.createDirectory) ensurePrivateDirectory(dirname(location.path));
+  // A new file is created 0600 before SQLite opens it; its -wal and -shm files take its mode.
+  if (location.path !== ":memory:") ensurePrivateFile(location.path);
   const database = new SQLite(location.path);
   database.pragma("journal_mode = WAL");
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

@@ -21,6 +21,11 @@ export class PlanExistsError extends Error {
   }
 }
 
+/** Origins that a key cannot have: not exact origins, none for a publishable key, any for a secret key. */
+export class InvalidOriginsError extends Error {
+  override name = "InvalidOriginsError";
+}
+
 /** A plan with an unusable name, quota or period. */
 export class InvalidPlanError extends Error {
   override name = "InvalidPlanError";

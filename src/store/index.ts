@@ -7,6 +7,7 @@ import { toStoreError } from "./unavailable.js";
 
 export { type DatabaseLocation, describeDatabase } from "./database-url.js";
 export {
+  InvalidOriginsError,
   InvalidPlanError,
   PlanExistsError,
   PlanInUseError,
@@ -16,6 +17,7 @@ export {
 } from "./errors.js";
 export { MAX_QUOTA } from "./plans.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
+export { isPublishableSecret, PUBLISHABLE_PREFIX } from "./secrets.js";
 export type {
   ApiKey,
   AuthenticatedKey,

@@ -13,6 +13,8 @@ export function keyJson(key: ApiKey) {
     plan: key.plan,
     created_at: formatTimestamp(key.createdAt),
     revoked_at: key.revokedAt ? formatTimestamp(key.revokedAt) : null,
+    publishable: key.publishable,
+    origins: key.origins,
   };
 }
 

@@ -46,7 +46,12 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const changes = translateStoreErrors(createChangesRepository(db));
   // Every change that servers remember something of raises its topic of the change signal.
   const plans = raisingAfter(createPlansRepository(db), ["updatePlan"], "keys", changes);
-  const keys = raisingAfter(createKeysRepository(db), ["revokeKey", "setKeyPlan"], "keys", changes);
+  const keys = raisingAfter(
+    createKeysRepository(db),
+    ["revokeKey", "setKeyPlan", "setKeyOrigins"],
+    "keys",
+    changes,
+  );
   const overrides = raisingAfter(
     createOverridesRepository(db),
     ["setOverride", "removeOverride"],

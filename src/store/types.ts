@@ -33,6 +33,10 @@ export interface ApiKey {
   plan: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** A publishable (`mrp_`) key: only the checking routes, only from its origins (docs/security.md). */
+  publishable: boolean;
+  /** The web origins a publishable key may be used from, normalised; empty for a secret key. */
+  origins: string[];
 }
 
 /** A key as authentication sees it: with its plan. */
@@ -117,12 +121,17 @@ export interface KeysRepository {
     plan: string;
     name?: string | null;
     now: Date;
+    /** A publishable key with at least one origin; a secret key takes none (`InvalidOriginsError`). */
+    publishable?: boolean;
+    origins?: readonly string[];
   }): Promise<{ key: ApiKey; secret: string }>;
   listKeys(): Promise<ApiKey[]>;
   getKey(id: string): Promise<ApiKey | undefined>;
   revokeKey(id: string, now: Date): Promise<boolean>;
   /** Moves a key to another plan (`UnknownKeyError`, `UnknownPlanError`); revoked keys too. */
   setKeyPlan(id: string, plan: string): Promise<ApiKey>;
+  /** Replaces a publishable key's origins (`UnknownKeyError`, `InvalidOriginsError`, also for a secret key). */
+  setKeyOrigins(id: string, origins: readonly string[]): Promise<ApiKey>;
   /** Every key ever created, revoked ones included. */
   countKeys(): Promise<number>;
 }
@@ -137,6 +146,13 @@ export interface UsageRepository {
    * current period is returned (`allowed` true), as `GET /v2/usage` answers it.
    */
   authorize(secret: string, now: Date, units?: number): Promise<Authorization | undefined>;
+  /**
+   * The live key for a secret, counting nothing (a publishable key's origins are checked
+   * before its request counts); remembered like `authorize`'s keys.
+   */
+  findKey(secret: string, now: Date): Promise<AuthenticatedKey | undefined>;
+  /** Whether some live publishable key lists this normalised origin; remembered like the keys. */
+  isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
   /** Gives back `units` (default 1) counted in a period (used when the answer turned out a 5xx). */
   refund(key: AuthenticatedKey, periodStart: Date, units?: number): Promise<void>;
   /** A key's usage for the admin API and `keys show`: never counts; undefined for an unknown id. */

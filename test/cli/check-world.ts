@@ -24,7 +24,7 @@ export interface CheckRun {
 
 export interface CheckWorld {
   dns: DnsTestServer;
-  /** DNS_SERVERS, the registries and short deadlines, for `loadConfig` or a child process. */
+  /** DNS_SERVERS, the registries, short deadlines and TEST_NAMES, for `loadConfig` or a child process. */
   env: Record<string, string>;
   /** `mailrisk check <args>` in this process on the database at `databaseUrl`, reading `stdin`. */
   check(databaseUrl: string, args: string[], stdin?: string): Promise<CheckRun>;
@@ -45,6 +45,7 @@ export async function startCheckWorld(
     ),
     WHOIS_SERVER: whois.address,
     AGE_TIMEOUT_MS: "2000",
+    TEST_NAMES: "on",
   };
   return {
     dns,

@@ -77,7 +77,9 @@ describe("help and version", () => {
 
   it("shows only the sub-command's forms, and takes -h and help <command> <sub-command> too", async () => {
     const keysCreate = await mailrisk(["keys", "create", "--help"]);
-    expect(keysCreate.stdout.split("\n")[0]).toBe("usage: mailrisk keys create --plan P [--name N] [--json]");
+    expect(keysCreate.stdout.split("\n")[0]).toBe(
+      "usage: mailrisk keys create --plan P [--name N] [--publishable --origin O…] [--json]",
+    );
     expect(keysCreate.stdout).not.toContain("keys revoke");
     expect((await mailrisk(["keys", "create", "-h"])).stdout).toBe(keysCreate.stdout);
     expect((await mailrisk(["help", "keys", "create"])).stdout).toBe(keysCreate.stdout);

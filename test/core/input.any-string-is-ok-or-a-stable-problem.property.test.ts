@@ -12,6 +12,7 @@ import {
   type ParseResult,
   parseDomain,
   parseDomainByRules,
+  parseDomainName,
   parseEmail,
   parseInput,
   plainDomain,
@@ -130,7 +131,7 @@ describe("input parsing over generated strings", () => {
         if (full.ok && /^[a-z0-9.-]+$/i.test(trimmed) && !/(^|\.)xn--/i.test(trimmed)) {
           expect(plain).toBe(full.input.domain);
         }
-        const viaParse = parseDomain(text);
+        const viaParse = parseDomainName(text);
         expect(viaParse.ok ? viaParse.input.domain : viaParse.problem.code).toBe(
           full.ok ? full.input.domain : full.problem.code,
         );

@@ -15,6 +15,7 @@ export function sampleSignals(overrides: Partial<Signals> = {}): Signals {
     domain: "example.com",
     baseDomain: "example.com",
     routing: routed,
+    mxPrivate: false,
     reserved: false,
     knownGood: false,
     disposable: undefined,

@@ -83,7 +83,16 @@ describe("admin keys", () => {
     });
     expect(created.statusCode).toBe(201);
     const body = created.json();
-    expect(Object.keys(body)).toEqual(["id", "key", "prefix", "name", "plan", "created_at"]);
+    expect(Object.keys(body)).toEqual([
+      "id",
+      "key",
+      "prefix",
+      "name",
+      "plan",
+      "created_at",
+      "publishable",
+      "origins",
+    ]);
     expect(body).toMatchObject({ plan: "free", name: "shop", created_at: "2025-01-01T00:00:00+00:00" });
     expect((await check(body.key)).statusCode).toBe(200);
 
@@ -96,6 +105,8 @@ describe("admin keys", () => {
         plan: "free",
         created_at: "2025-01-01T00:00:00+00:00",
         revoked_at: null,
+        publishable: false,
+        origins: [],
       },
     ]);
     expect(listed.body).not.toContain(body.key);
@@ -265,6 +276,7 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
   ).toEqual([
     "/admin/keys",
     "/admin/keys/{id}",
+    "/admin/keys/{id}/origins",
     "/admin/keys/{id}/revoke",
     "/admin/lists",
     "/admin/lists/rollback",

@@ -23,7 +23,15 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     const { secret } = await testStore.store.keys.createKey({ plan: "bulk-50", now: START });
     const bases: string[] = [];
     for (const store of [testStore.store, await testStore.openAnother()]) {
-      const app = await buildApp({ store, checker: fakeChecker(), logger: false, clock: () => START });
+      // Every request admitted at once: this test is about the quota, not the bulk gate.
+      const bulkConcurrency = { perKey: 30, total: 30 };
+      const app = await buildApp({
+        store,
+        checker: fakeChecker(),
+        logger: false,
+        clock: () => START,
+        bulkConcurrency,
+      });
       apps.push(app);
       bases.push(await app.listen({ host: "127.0.0.1", port: 0 }));
     }

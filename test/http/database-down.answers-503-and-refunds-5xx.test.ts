@@ -23,6 +23,8 @@ function switchableStore() {
         store.usage.authorize(...args),
       ),
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
+      findKey: guard((secret: string, now: Date) => store.usage.findKey(secret, now)),
+      isPublishableOrigin: guard((origin: string, now: Date) => store.usage.isPublishableOrigin(origin, now)),
     },
     recent: { listRecent: guard((limit: number) => store.recent.listRecent(limit)) },
     reports: {

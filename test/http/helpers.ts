@@ -75,8 +75,12 @@ export interface HttpFixture {
   checker: FakeChecker;
   clock: Clock;
   /** A new key on a plan (created on first use), made at the clock's time. */
-  /** `quota` null: unlimited. */
-  newKey(options?: { quota?: number | null; periodDays?: number }): Promise<{ id: string; secret: string }>;
+  /** `quota` null: unlimited; `origins`: a publishable key for them. */
+  newKey(options?: {
+    quota?: number | null;
+    periodDays?: number;
+    origins?: string[];
+  }): Promise<{ id: string; secret: string }>;
   close(): Promise<void>;
 }
 
@@ -90,12 +94,20 @@ export interface FixtureOptions {
   pageRateLimit?: number;
   /** Items one `POST /v2/bulk` takes (default: the app's). */
   bulkMaxItems?: number;
+  /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL (default: the app's). */
+  bulkConcurrency?: { perKey: number; total: number };
+  /** PAGE_GLOBAL_RATE_LIMIT (default: the app's). */
+  pageGlobalRateLimit?: number;
+  /** PUBLISHABLE_RATE_LIMIT (default: the app's). */
+  publishableRateLimit?: number;
   /** ADMIN_TOKEN: serves the admin API under /admin/ on the fixture's store. */
   adminToken?: string;
   /** LIST_SOURCES of the admin API's list routes (default none). */
   listSources?: ListSource[];
-  /** `/metrics` on the app: `{ token }` (METRICS_TOKEN) or false (METRICS_PORT serves it). Default: open. */
+  /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
+  /** PUBLIC_URL (default: none). */
+  publicUrl?: string;
   /** TRUST_PROXY (default: none). */
   trustProxy?: false | number | string[];
 }
@@ -123,11 +135,19 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     clock: clock.now,
     ...(options.pageRateLimit === undefined ? {} : { pageRateLimit: options.pageRateLimit }),
     ...(options.bulkMaxItems === undefined ? {} : { bulkMaxItems: options.bulkMaxItems }),
+    ...(options.bulkConcurrency === undefined ? {} : { bulkConcurrency: options.bulkConcurrency }),
+    ...(options.pageGlobalRateLimit === undefined
+      ? {}
+      : { pageGlobalRateLimit: options.pageGlobalRateLimit }),
+    ...(options.publishableRateLimit === undefined
+      ? {}
+      : { publishableRateLimit: options.publishableRateLimit }),
     ...(options.adminToken === undefined
       ? {}
       : { admin: { token: options.adminToken, store, changes, listSources: options.listSources } }),
     ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   await app.ready();
   const plans = new Set((await store.plans.listPlans()).map((plan) => plan.name));
@@ -136,13 +156,17 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     store,
     checker,
     clock,
-    async newKey({ quota = 1000, periodDays = 30 } = {}) {
+    async newKey({ quota = 1000, periodDays = 30, origins } = {}) {
       const plan = `test-${quota}-${periodDays}`;
       if (!plans.has(plan)) {
         await store.plans.createPlan({ name: plan, quota, periodDays });
         plans.add(plan);
       }
-      const { key, secret } = await store.keys.createKey({ plan, now: clock.now() });
+      const { key, secret } = await store.keys.createKey({
+        plan,
+        now: clock.now(),
+        ...(origins ? { publishable: true, origins } : {}),
+      });
       return { id: key.id, secret };
     },
     async close() {

@@ -3,6 +3,9 @@ import { sampleRecord } from "../../harness/sample-record.js";
 import type { CacheOutcome } from "../../src/service/checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
+/** `/metrics` open on the app, as with METRICS_PUBLIC=on. */
+const OPEN = { token: null };
+
 let fixture: HttpFixture;
 afterEach(() => fixture.close());
 
@@ -17,7 +20,7 @@ it("exposes requests by route and status, check latency, cache outcomes and DNS 
     const [cache, reason] = answers.shift() ?? ["hit", "Looks okay"];
     return { record: sampleRecord({ reason }), cache };
   });
-  fixture = await openHttpFixture({ checker });
+  fixture = await openHttpFixture({ checker, metricsRoute: OPEN });
   const { secret } = await fixture.newKey();
   for (let i = 0; i < 3; i++) {
     await fixture.app.inject({
@@ -58,7 +61,7 @@ it("shows how full the checker's bounded queues are, read at each scrape", async
     dnsWaiting: 0,
     observationsDropped: 3,
   };
-  fixture = await openHttpFixture({ checker: { ...fakeChecker(), load: () => load } });
+  fixture = await openHttpFixture({ checker: { ...fakeChecker(), load: () => load }, metricsRoute: OPEN });
   const text = (await fixture.app.inject({ url: "/metrics" })).body;
   expect(text).toContain('mailrisk_lookups{state="running"} 64');
   expect(text).toContain('mailrisk_lookups{state="waiting"} 7');
@@ -74,8 +77,8 @@ it("shows how full the checker's bounded queues are, read at each scrape", async
 });
 
 it("keeps the counters of two apps apart", async () => {
-  fixture = await openHttpFixture();
-  const other = await openHttpFixture();
+  fixture = await openHttpFixture({ metricsRoute: OPEN });
+  const other = await openHttpFixture({ metricsRoute: OPEN });
   try {
     await fixture.app.inject({ url: "/healthz" });
     const mine = (await fixture.app.inject({ url: "/metrics" })).body;

@@ -177,11 +177,11 @@ describe("a result page", () => {
     const counting = (store: AppStore): AppStore => ({
       ...store,
       usage: {
+        ...store.usage,
         authorize: (...args) => {
           usageCalls++;
           return store.usage.authorize(...args);
         },
-        refund: (...args) => store.usage.refund(...args),
       },
     });
     let checker: CachingChecker | undefined;

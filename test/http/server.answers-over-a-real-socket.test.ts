@@ -16,7 +16,7 @@ beforeAll(async () => {
     if (slow.on) await new Promise<void>((resolve) => (release = resolve));
     return { record: sampleRecord({ domain: input.domain, base_domain: input.domain }), cache: "hit" };
   });
-  fixture = await openHttpFixture({ checker });
+  fixture = await openHttpFixture({ checker, metricsRoute: { token: null } });
   secret = (await fixture.newKey({ quota: 1000 })).secret;
   base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
 });

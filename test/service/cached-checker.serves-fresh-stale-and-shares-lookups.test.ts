@@ -178,7 +178,9 @@ describe("CachingChecker", () => {
     await store.migrate();
     now = START;
     script = scriptedLookup();
-    checker = checkerWith({ observer: new Observer({ sinks: [recentSink(store.recent)] }) });
+    checker = checkerWith({
+      observer: new Observer({ sinks: [recentSink(store.recent, { fromApi: true })] }),
+    });
   });
   afterEach(async () => {
     script.open();

@@ -109,7 +109,7 @@ describe("a checker behind a resolver that denies everything", () => {
   });
 
   it("makes /readyz answer 503 dns_unavailable and /metrics carry the canary's state", async () => {
-    const app = await buildApp({ store, checker, logger: false });
+    const app = await buildApp({ store, checker, logger: false, metricsRoute: { token: null } });
     try {
       const ready = await app.inject({ url: "/readyz" });
       expect(ready.statusCode).toBe(503);

@@ -5,7 +5,10 @@ import type { Store } from "../../store/types.js";
 
 /** The slice of the store the admin API uses. */
 export interface AdminStore {
-  keys: Pick<Store["keys"], "listKeys" | "createKey" | "getKey" | "revokeKey" | "setKeyPlan">;
+  keys: Pick<
+    Store["keys"],
+    "listKeys" | "createKey" | "getKey" | "revokeKey" | "setKeyPlan" | "setKeyOrigins"
+  >;
   plans: Pick<Store["plans"], "listPlans" | "createPlan" | "updatePlan">;
   usage: Pick<Store["usage"], "keyUsage">;
   records: Pick<Store["records"], "purgeRecords" | "purgeAllRecords">;

@@ -2,16 +2,27 @@
  * The admin plugin (docs/api.md §10), registered only when ADMIN_TOKEN is set, so that
  * without it every /admin/ path is a 404. One encapsulated scope:
  *
- *   `onRequest`  the admin token (401 `missing_admin_token` / `invalid_admin_token`),
+ *   `onRequest`  a publishable key is refused (403 `publishable_key_not_allowed`), then
+ *                an address locked after 10 wrong tokens in a minute (429, for a minute),
+ *                the admin token (401 `missing_admin_token` / `invalid_admin_token`),
  *                before anything about the body
+ *   log          one line per request, refused ones (401, 429) in samples (refused-request-log.ts)
+ *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the store's refusals as problems (unknown_key, unknown_plan, plan_exists,
  *                invalid_plan), a schema violation as `invalid_body` naming the field
  *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts
  */
-import type { FastifyBaseLogger, FastifyError } from "fastify";
-import { InvalidPlanError, PlanExistsError, UnknownKeyError, UnknownPlanError } from "../../store/errors.js";
+import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
+import {
+  InvalidOriginsError,
+  InvalidPlanError,
+  PlanExistsError,
+  UnknownKeyError,
+  UnknownPlanError,
+} from "../../store/errors.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
+import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../route-deps.js";
 import type { AdminDeps } from "./deps.js";
 import { adminKeyRoutes } from "./keys.js";
@@ -19,15 +30,19 @@ import { adminListRoutes } from "./lists.js";
 import { adminOverrideRoutes } from "./overrides.js";
 import { adminPlanRoutes } from "./plans.js";
 import { adminRecordRoutes } from "./records.js";
+import { RefusedRequestLog } from "./refused-request-log.js";
 import { adminReportRoutes } from "./reports.js";
 import { adminAuthHook } from "./token.js";
 import { adminWebhookRoutes } from "./webhooks.js";
+import { WrongTokenLockout } from "./wrong-token-lockout.js";
 
 export type { AdminDeps, AdminStore } from "./deps.js";
 
 export interface AdminPluginOptions extends AdminDeps {
   /** ADMIN_TOKEN (at least 32 characters, checked by the configuration). */
   token: string;
+  /** Wrong tokens counted per address (default: 10 a minute lock an address for a minute). */
+  lockout?: WrongTokenLockout;
 }
 
 function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
@@ -39,6 +54,7 @@ function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
     return new HttpProblem("plan_exists", `A plan named "${error.plan}" exists already.`);
   }
   if (error instanceof InvalidPlanError) return new HttpProblem("invalid_plan", `${error.message}.`);
+  if (error instanceof InvalidOriginsError) return new HttpProblem("invalid_origins", `${error.message}.`);
   const validation = (error as Partial<FastifyError> | null)?.validation;
   if (validation) {
     return new HttpProblem(
@@ -49,8 +65,23 @@ function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
   return problemFor(error, log);
 }
 
+/** Admin bodies are strict: an object body takes no field its schema does not name (400 `invalid_body`). */
+function strictBody(route: RouteOptions): void {
+  const body = route.schema?.body as { type?: unknown; additionalProperties?: unknown } | undefined;
+  if (body?.type !== "object" || body.additionalProperties !== undefined) return;
+  route.schema = { ...route.schema, body: { ...body, additionalProperties: false } };
+}
+
 export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): Promise<void> {
-  app.addHook("onRequest", adminAuthHook(options.token));
+  app.addHook("onRequest", refusePublishableKey);
+  app.addHook("onRequest", adminAuthHook(options.token, options.lockout ?? new WrongTokenLockout()));
+  // Fastify's two lines per request are left out here: RefusedRequestLog writes one, and refusals in samples.
+  const requestLog = new RefusedRequestLog(app.log);
+  app.addHook("onRoute", (route) => {
+    route.logLevel = "warn";
+    strictBody(route);
+  });
+  app.addHook("onResponse", async (request, reply) => requestLog.record(request, reply));
   app.setErrorHandler((error, request, reply) => sendProblem(reply, adminProblem(error, request.log)));
   await withMethodNotAllowed(app, () => {
     adminKeyRoutes(app, options);

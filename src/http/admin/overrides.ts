@@ -1,7 +1,7 @@
 /** `/admin/overrides` (docs/api.md §10): the operator's overrides — list, set, remove. */
 import { Type } from "@fastify/type-provider-typebox";
 import { parseDomain } from "../../core/input.js";
-import type { OverrideKind } from "../../core/learned.js";
+import { infrastructureValue, type OverrideKind } from "../../core/learned.js";
 import { applyOverride, InvalidOverrideError } from "../../service/overrides.js";
 import { overrideJson } from "../../store/json.js";
 import { HttpProblem } from "../problems.js";
@@ -16,9 +16,13 @@ import {
   RemovedSchema,
 } from "./schemas.js";
 
-/** The value as the check sees it: a normalised domain (400 `invalid_domain`), or a lower-case host or address. */
+/** The value as the check sees it: a normalised domain (400 `invalid_domain`), or a lower-case host or an address (400 `invalid_body`). */
 function normalisedValue(kind: OverrideKind, value: string): string {
-  if (kind !== "domain") return value.toLowerCase().replace(/\.$/, "");
+  if (kind !== "domain") {
+    const infrastructure = infrastructureValue(kind, value);
+    if (!infrastructure.ok) throw new HttpProblem("invalid_body", `${infrastructure.problem}.`);
+    return infrastructure.value;
+  }
   const parsed = parseDomain(value);
   if (!parsed.ok)
     throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);

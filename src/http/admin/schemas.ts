@@ -1,5 +1,7 @@
 /** TypeBox schemas of the admin API (docs/api.md §10): validation, serialisation and `/openapi.json`. */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
+import { MAX_ORIGIN_LENGTH } from "../../core/origin.js";
+import { MAX_KEY_ORIGINS } from "../../store/keys.js";
 import { PROBLEM_CONTENT_TYPE } from "../problems.js";
 import { nullable, ProblemSchema, Timestamp } from "../schemas.js";
 
@@ -18,6 +20,12 @@ export const KeySchema = Type.Object({
   plan: Type.String(),
   created_at: Timestamp,
   revoked_at: nullable<string>("string", { format: "date-time" }),
+  publishable: Type.Boolean({
+    description: "A publishable (`mrp_`) key: the checking routes only, from its origins only.",
+  }),
+  origins: Type.Array(Type.String(), {
+    description: "The origins a publishable key may be used from; empty for a secret key.",
+  }),
 });
 
 export const CreatedKeySchema = Type.Object({
@@ -27,6 +35,8 @@ export const CreatedKeySchema = Type.Object({
   name: nullable<string>("string"),
   plan: Type.String(),
   created_at: Timestamp,
+  publishable: Type.Boolean(),
+  origins: Type.Array(Type.String()),
 });
 
 export const KeyWithUsageSchema = Type.Object({
@@ -45,11 +55,20 @@ export const KeyWithUsageSchema = Type.Object({
 
 export const PlanSchema = Type.Object({ name: Type.String(), quota: Quota, period_days: Type.Integer() });
 
+const Origins = Type.Array(Type.String({ maxLength: MAX_ORIGIN_LENGTH }), {
+  maxItems: MAX_KEY_ORIGINS,
+  description: "Exact origins, `scheme://host[:port]` (http or https, no path, no wildcard).",
+});
 export const CreateKeyBody = Type.Object({
   plan: PlanName,
   name: Type.Optional(nullable<string>("string", { maxLength: 200 })),
+  publishable: Type.Optional(
+    Type.Boolean({ description: "Create a publishable (`mrp_`) key; it needs `origins`." }),
+  ),
+  origins: Type.Optional(Origins),
 });
 export const MoveKeyBody = Type.Object({ plan: PlanName });
+export const KeyOriginsBody = Type.Object({ origins: Origins });
 export const CreatePlanBody = Type.Object({
   name: PlanName,
   quota: Quota,
@@ -100,7 +119,7 @@ export const KeyIdParams = Type.Object({ id: Type.String() });
 export const PlanNameParams = Type.Object({ name: Type.String() });
 
 const PROBLEMS: Record<number, string> = {
-  400: "Invalid body (invalid_body, invalid_plan, invalid_domain).",
+  400: "Invalid body (invalid_body, invalid_plan, invalid_domain, invalid_origins).",
   401: "Missing or incorrect admin token, or another scheme than Bearer (missing_admin_token, invalid_admin_token, wrong_auth_scheme).",
   404: "No such key or plan (unknown_key, unknown_plan).",
   409: "A plan of that name exists already (plan_exists).",

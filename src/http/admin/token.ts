@@ -1,13 +1,25 @@
 /**
  * The admin API's credential (docs/api.md §10): `Authorization: Bearer <ADMIN_TOKEN>`,
- * compared as SHA-256 digests in constant time (../bearer-token.ts).
+ * compared as SHA-256 digests in constant time (../bearer-token.ts). Wrong tokens are
+ * counted per client address: a locked address is answered 429 `rate_limited` with
+ * `Retry-After` before its token is looked at (./wrong-token-lockout.ts).
  */
 import type { onRequestAsyncHookHandler } from "fastify";
 import { bearerTokenHook } from "../bearer-token.js";
+import { HttpProblem } from "../problems.js";
+import type { WrongTokenLockout } from "./wrong-token-lockout.js";
 
-/** The admin scope's `onRequest` hook: 401 unless the request carries the admin token. */
-export function adminAuthHook(token: string): onRequestAsyncHookHandler {
-  return bearerTokenHook({
+function tooManyGuesses(seconds: number): HttpProblem {
+  return new HttpProblem(
+    "rate_limited",
+    `Too many wrong admin tokens from this address: try again in ${seconds} seconds.`,
+    { "retry-after": String(seconds) },
+  );
+}
+
+/** The admin scope's `onRequest` hook: 429 for a locked address, else 401 unless the request carries the admin token. */
+export function adminAuthHook(token: string, lockout: WrongTokenLockout): onRequestAsyncHookHandler {
+  const checkToken = bearerTokenHook({
     token,
     realm: "mailrisk-admin",
     missing: {
@@ -16,4 +28,17 @@ export function adminAuthHook(token: string): onRequestAsyncHookHandler {
     },
     invalid: { code: "invalid_admin_token", detail: "The admin token is incorrect." },
   });
+  return async function adminAuth(request, reply) {
+    const locked = lockout.lockedSeconds(request.ip);
+    if (locked > 0) throw tooManyGuesses(locked);
+    try {
+      await checkToken.call(this, request, reply);
+    } catch (error) {
+      const lockedNow =
+        error instanceof HttpProblem && error.code === "invalid_admin_token"
+          ? lockout.noteWrong(request.ip)
+          : 0;
+      throw lockedNow > 0 ? tooManyGuesses(lockedNow) : error;
+    }
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The pages plugin (docs/api.md §7): the HTML side of the service, encapsulated so its
  * error and not-found handlers answer HTML pages rather than problem JSON, and its
- * security headers and per-address rate limit (security.ts) touch no API route. No
+ * security headers and page limiter (security.ts) touch no API route. No
  * key and no quota: the checking plugin's hooks never run here. The home page shares
  * `GET /` with the gateway route through the `homePage` constraint.
  *
@@ -23,27 +23,35 @@ import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import { checkParsed, type RunCheckDeps } from "../run-check.js";
-import { baseUrlOf } from "./api-examples.js";
+import { exampleBaseUrl } from "./api-examples.js";
+import { NOT_KEPT, resultPageCacheControl, SHARED_FOR_A_MINUTE } from "./cache-control.js";
 import { isNonExistent, renderDomainPage } from "./domain.js";
 import { type PageProblem, renderErrorPage } from "./error-page.js";
 import { renderHomePage } from "./home.js";
 import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
+import { PREFIX_FACTOR } from "./page-limiter.js";
 import { protectPages, TooManyPageRequests } from "./security.js";
 
 export const DEFAULT_PAGE_RATE_LIMIT = 60;
+export const DEFAULT_PAGE_GLOBAL_RATE_LIMIT = 6000;
 /** How many recently checked domains a page lists. */
 const RECENT_SHOWN = 12;
 
 export interface PagesDeps extends RunCheckDeps {
   recent: Pick<RecentRepository, "listRecent">;
-  /** PAGE_RATE_LIMIT: page requests per minute per client address. */
+  /** PAGE_RATE_LIMIT: page requests per minute per client address (4 × this per /24 or /64 prefix). */
   requestsPerMinute: number;
+  /** PAGE_GLOBAL_RATE_LIMIT: page requests per minute from everyone. */
+  globalRequestsPerMinute: number;
+  /** PUBLIC_URL, the base of the API examples; null: `$MAILRISK_URL`. */
+  publicUrl: string | null;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
   return reply
     .code(problem.status)
     .headers(problem.headers ?? {})
+    .header("cache-control", NOT_KEPT)
     .type(HTML_CONTENT_TYPE)
     .send(renderErrorPage(problem));
 }
@@ -85,16 +93,22 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
       const raw = request.params.domain;
       const domain = domainOf(raw);
       if (domain !== raw) return reply.redirect(domainPath(domain), 301);
-      const result = await checkParsed(deps, request, { kind: "domain", domain, localPart: null });
+      const result = await checkParsed(
+        deps,
+        request,
+        { kind: "domain", domain, localPart: null },
+        { budget: "pages", client: request.ip },
+      );
       const { record } = result;
       const page = renderDomainPage({
         record,
         evidence: result.explain?.() ?? [],
         recent: await recentDomains(deps),
-        baseUrl: baseUrlOf(request),
+        baseUrl: exampleBaseUrl(deps.publicUrl),
       });
       return reply
         .code(isNonExistent(record) ? 404 : 200)
+        .header("cache-control", resultPageCacheControl(result.status))
         .type(HTML_CONTENT_TYPE)
         .send(page);
     },
@@ -105,18 +119,28 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
   app.setErrorHandler((error, request, reply) =>
     sendErrorPage(reply, error instanceof TooManyPageRequests ? error : problemFor(error, request.log)),
   );
-  await protectPages(app, deps.requestsPerMinute);
+  await protectPages(app, {
+    perAddress: deps.requestsPerMinute,
+    perPrefix: deps.requestsPerMinute * PREFIX_FACTOR,
+    global: deps.globalRequestsPerMinute,
+  });
 
   await withMethodNotAllowed(app, (pages) => {
-    pages.get("/", { constraints: { homePage: "yes" }, schema: { hide: true } }, async (request, reply) => {
-      const page = renderHomePage({ recent: await recentDomains(deps), baseUrl: baseUrlOf(request) });
-      return reply.header("vary", "Accept").type(HTML_CONTENT_TYPE).send(page);
+    pages.get("/", { constraints: { homePage: "yes" }, schema: { hide: true } }, async (_request, reply) => {
+      const page = renderHomePage({
+        recent: await recentDomains(deps),
+        baseUrl: exampleBaseUrl(deps.publicUrl),
+      });
+      return reply
+        .headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE })
+        .type(HTML_CONTENT_TYPE)
+        .send(page);
     });
   });
 
   await app.register(
     async (results) => {
-      results.setNotFoundHandler({ preHandler: results.rateLimit() }, (_request, reply) =>
+      results.setNotFoundHandler((_request, reply) =>
         sendErrorPage(reply, new HttpProblem("not_found", "There is no page at this address.")),
       );
       await withMethodNotAllowed(results, () => resultRoutes(results, deps));

@@ -1,34 +1,40 @@
 /**
  * What protects the pages plugin, and only it (both plugins below register inside its
  * scope): security headers with a Content-Security-Policy that allows nothing but the
- * page's own stylesheet (by hash), its inline icon and forms posting back here; and a
- * per-address rate limit (PAGE_RATE_LIMIT a minute, per instance) so the pages are no
- * free API. A limited request gets the 429 page with Retry-After and nothing else: the
- * API's `x-ratelimit-requests-*` headers belong to keys, and pages have none.
+ * page's own stylesheet (by hash), its inline icon and forms posting back here; and the
+ * page limiter (page-limiter.ts: per address, per /24 or /64, and from everyone, a
+ * minute, per instance) so the pages are no free API. A limited request gets the 429
+ * page (503 over the global budget) with Retry-After and nothing else: the API's
+ * `x-ratelimit-requests-*` headers belong to keys, and pages have none.
  */
 import helmet from "@fastify/helmet";
-import rateLimit from "@fastify/rate-limit";
 import type { TypedApp } from "../route-deps.js";
 import type { PageProblem } from "./error-page.js";
 import { STYLE_HASH } from "./layout.js";
+import { PageLimiter, type PageLimits, type PageRefusal } from "./page-limiter.js";
 
-/** The error the rate limit raises; the pages' error handler renders it as the 429 page. */
+const REFUSED_BY: Record<PageRefusal["over"], string> = {
+  address: "from your address",
+  prefix: "from your network",
+  global: "to this server",
+};
+
+/** The error the page limiter raises; the pages' error handler renders it as the 429 (503) page. */
 export class TooManyPageRequests extends Error implements PageProblem {
   override name = "TooManyPageRequests";
-  readonly status = 429;
+  readonly status: 429 | 503;
+  readonly headers: Record<string, string>;
 
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many page requests from your address; try again in ${retryAfterSeconds} seconds.`);
+  constructor({ over, retryAfterSeconds }: PageRefusal) {
+    super(`Too many page requests ${REFUSED_BY[over]}; try again in ${retryAfterSeconds} seconds.`);
+    this.status = over === "global" ? 503 : 429;
+    this.headers = { "retry-after": String(retryAfterSeconds) };
   }
 
   get detail(): string {
     return this.message;
   }
 }
-
-const RATE_WINDOW_MS = 60_000;
-/** Client addresses remembered per instance (least recently seen forgotten first). */
-const RATE_ADDRESSES = 10_000;
 
 const CSP_DIRECTIVES = {
   "default-src": ["'none'"],
@@ -40,8 +46,8 @@ const CSP_DIRECTIVES = {
 };
 
 /**
- * The essential headers for a page answered before routing (a URL Fastify cannot
- * decode), where the plugin's hooks do not run.
+ * The essential headers for an error page answered where the plugin's hooks do not run
+ * (before routing, or by an API route to a browser); never kept by a cache.
  */
 export const BASIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": Object.entries(CSP_DIRECTIVES)
@@ -50,9 +56,10 @@ export const BASIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
 };
 
-export async function protectPages(app: TypedApp, requestsPerMinute: number): Promise<void> {
+export async function protectPages(app: TypedApp, limits: PageLimits): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     frameguard: { action: "deny" },
@@ -60,22 +67,9 @@ export async function protectPages(app: TypedApp, requestsPerMinute: number): Pr
     // HSTS is the TLS terminator's to send; this server speaks plain HTTP.
     strictTransportSecurity: false,
   });
-  await app.register(rateLimit, {
-    max: requestsPerMinute,
-    timeWindow: RATE_WINDOW_MS,
-    cache: RATE_ADDRESSES,
-    addHeadersOnExceeding: {
-      "x-ratelimit-limit": false,
-      "x-ratelimit-remaining": false,
-      "x-ratelimit-reset": false,
-    },
-    addHeaders: {
-      "x-ratelimit-limit": false,
-      "x-ratelimit-remaining": false,
-      "x-ratelimit-reset": false,
-      "retry-after": true,
-    },
-    errorResponseBuilder: (_request, context) =>
-      new TooManyPageRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
+  const limiter = new PageLimiter(limits);
+  app.addHook("onRequest", (request, _reply, done) => {
+    const refusal = limiter.take(request.ip);
+    done(refusal && new TooManyPageRequests(refusal));
   });
 }

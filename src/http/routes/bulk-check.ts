@@ -6,23 +6,29 @@
  * nothing: with fewer units left than items the answer is 429 and nothing is counted.
  *
  * Order of answers: 401 (the access hook checks the key without counting) → 413/415/400
- * for the body (not counted: the cost is not known yet) → 429 → 200. Checks run through
- * `checkMany`, like the CLI's, with bounded concurrency.
+ * for the body (not counted: the cost is not known yet) → 429 `too_many_concurrent_requests`
+ * / 503 `server_busy` over the bulk gate (bulk-gate.ts; not counted) → 429 quota → 200.
+ * Checks run through `checkMany`, like the CLI's, with bounded concurrency, in the API's
+ * look-up budget with the key's share (src/service/lookup-budget.ts). Each result is
+ * serialised as soon as it is taken, so a request holds text, not records, and the gate
+ * bounds how many requests hold any (docs/security.md, "Bounded bulk").
  */
-import { type Static, Type } from "@fastify/type-provider-typebox";
-import type { FastifyRequest } from "fastify";
+import { type Static, type TSchema, Type } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { EvidenceSchema } from "../../core/evidence.js";
 import { MAX_INPUT_LENGTH } from "../../core/input.js";
 import { SAMPLE_RECORD } from "../../core/record-example.js";
-import { checkMany, type OutcomeBody, outcomeBody } from "../../service/check-many.js";
+import { type CheckOutcome, checkMany, outcomeBody } from "../../service/check-many.js";
 import { countUnitsOfBody } from "../access.js";
+import type { BulkGate } from "../bulk-gate.js";
 import { bulkBodyLimit } from "../limits.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import { apiLane } from "../run-check.js";
 import { CheckRecordSchema, checkingResponses, ExplainField, explains, ProblemSchema } from "../schemas.js";
 
 /** Checks of one bulk request at a time; the checker's look-up budget bounds all requests together. */
-const BULK_CONCURRENCY = 32;
+const CHECKS_PER_REQUEST = 32;
 
 const EXAMPLE_ITEMS = ["someone@gmail.com", "mailinator.com", "not a domain"];
 
@@ -145,7 +151,11 @@ function responses(maxItems: number) {
     429: {
       ...base[429],
       description:
-        "Fewer units of quota left than items (quota_exceeded); nothing counted. x-ratelimit-requests-remaining says how many are left.",
+        "Fewer units of quota left than items (quota_exceeded), or the key has BULK_CONCURRENT_PER_KEY bulk requests in progress already (too_many_concurrent_requests, with Retry-After); nothing counted. x-ratelimit-requests-remaining says how many units are left.",
+    },
+    503: {
+      ...base[503],
+      description: `${base[503].description} Also BULK_CONCURRENT_TOTAL bulk requests in progress on this instance (server_busy, with Retry-After); nothing counted.`,
     },
   };
 }
@@ -174,9 +184,22 @@ function bodyProblem(error: unknown, maxItems: number): HttpProblem | undefined 
   );
 }
 
+/** Serialises each outcome by its own result schema, the serialisers compiled once by Fastify. */
+function resultWriter(reply: FastifyReply, explain: boolean): (outcome: CheckOutcome) => string {
+  const compile = (schema: TSchema) =>
+    reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
+  const record = compile(RecordResultSchema);
+  const problem = compile(ProblemResultSchema);
+  return (outcome) => ("problem" in outcome ? problem : record)(outcomeBody(outcome, explain));
+}
+
 /** Declared inside the checking plugin's access scope, which checks the key and adds the rate-limit headers. */
-export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItems: number }): void {
+export function bulkCheckRoute(
+  app: TypedApp,
+  deps: CheckingDeps & { bulkMaxItems: number; gate: BulkGate },
+): void {
   const maxItems = deps.bulkMaxItems;
+  const countUnits = countUnitsOfBody(deps);
   app.route({
     method: "POST",
     url: "/v2/bulk",
@@ -184,7 +207,7 @@ export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItem
     config: { credentials: "bearer", units: (request) => (request.body as BulkBody).items.length },
     schema: {
       summary: "Check many domains or email addresses at once (full records, in input order)",
-      description: `Authenticates with \`Authorization: Bearer KEY\` like \`POST /v2/\`. Takes \`{"items": [...]}\`, 1 to ${maxItems} inputs (BULK_MAX_ITEMS), and \`"explain": true\` to append every record's evidence, and answers \`{"results": [...]}\` in the order of the items: for each, \`input\` (as sent) followed by the full record, or by the problem object when the item is no email address or domain. Each item costs one unit of quota, all or nothing: with fewer units left than items the answer is 429 and nothing is counted. A body that cannot be read (400, 413, 415) is not counted.`,
+      description: `Authenticates with \`Authorization: Bearer KEY\` like \`POST /v2/\`. Takes \`{"items": [...]}\`, 1 to ${maxItems} inputs (BULK_MAX_ITEMS), and \`"explain": true\` to append every record's evidence, and answers \`{"results": [...]}\` in the order of the items: for each, \`input\` (as sent) followed by the full record, or by the problem object when the item is no email address or domain. Each item costs one unit of quota, all or nothing: with fewer units left than items the answer is 429 and nothing is counted. A body that cannot be read (400, 413, 415) is not counted. A key has at most BULK_CONCURRENT_PER_KEY bulk requests in progress (429 \`too_many_concurrent_requests\`), an instance at most BULK_CONCURRENT_TOTAL (503 \`server_busy\`); both with Retry-After and not counted.`,
       tags: ["check"],
       security: [{ bearerKey: [] }],
       consumes: ["application/json"],
@@ -200,19 +223,28 @@ export function bulkCheckRoute(app: TypedApp, deps: CheckingDeps & { bulkMaxItem
       }
       return payload;
     },
-    preHandler: countUnitsOfBody(deps),
     errorHandler: (error, request, reply) =>
       sendProblem(reply, bodyProblem(error, maxItems) ?? problemFor(error, request.log)),
-    handler: async (request) => {
-      const results: OutcomeBody[] = [];
-      const checked = checkMany((request.body as BulkBody).items, {
-        checker: deps.checker,
-        concurrency: BULK_CONCURRENCY,
-        onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
-      });
-      const explain = explains((request.body as BulkBody).explain);
-      for await (const { outcome } of checked) results.push(outcomeBody(outcome, explain));
-      return { results };
+    handler: async function (request, reply) {
+      // Admitted before anything is counted; let go when the answer is built, whatever happens.
+      const leave = deps.gate.enter(request.caller?.key.id ?? "");
+      try {
+        await countUnits.call(this, request, reply);
+        const { items, explain } = request.body as BulkBody;
+        const write = resultWriter(reply, explains(explain));
+        const results: string[] = [];
+        const checked = checkMany(items, {
+          checker: deps.checker,
+          concurrency: CHECKS_PER_REQUEST,
+          lane: apiLane(request),
+          onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
+        });
+        for await (const { outcome } of checked) results.push(write(outcome));
+        reply.type("application/json; charset=utf-8");
+        return `{"results":[${results.join(",")}]}`;
+      } finally {
+        leave();
+      }
     },
   });
 }

@@ -26,7 +26,7 @@ export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   app.route({
     method: "POST",
     url: "/v2/",
-    config: { credentials: "bearer" },
+    config: { credentials: "bearer", publishable: true },
     schema: {
       summary: "Check a domain or email address (direct route, full record)",
       description:

@@ -22,7 +22,7 @@ export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   app.route({
     method: "GET",
     url: "/",
-    config: { credentials: "gateway" },
+    config: { credentials: "gateway", publishable: true },
     schema: {
       summary: "Check an email address or domain (gateway route, simple record)",
       description:

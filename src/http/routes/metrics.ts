@@ -1,9 +1,11 @@
 /**
  * `GET /metrics` — Prometheus text format. With METRICS_TOKEN it takes
  * `Authorization: Bearer <METRICS_TOKEN>` (401 `missing_metrics_token` /
- * `invalid_metrics_token` otherwise), compared like the admin token.
+ * `invalid_metrics_token` otherwise), compared like the admin token. A publishable key
+ * is refused (403 `publishable_key_not_allowed`), open route or not.
  */
 import { bearerTokenHook } from "../bearer-token.js";
+import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../route-deps.js";
 
 /** What /metrics serves: one instance's registry, or a cluster's primary asking its workers. */
@@ -16,8 +18,9 @@ export interface MetricsSource {
 export function metricsRoute(app: TypedApp, source: MetricsSource, token: string | null = null): void {
   const onRequest =
     token === null
-      ? []
+      ? [refusePublishableKey]
       : [
+          refusePublishableKey,
           bearerTokenHook({
             token,
             realm: "mailrisk-metrics",
