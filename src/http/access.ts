@@ -29,7 +29,7 @@ import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/typ
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
 import { admitPublishable, publishableKeyNotAllowed } from "./publishable-keys.js";
-import type { VisitorLimiter } from "./visitor-limit.js";
+import type { WindowLimiter } from "./window-limiter.js";
 
 /** What the access hook learnt about the caller of a checking route. */
 export interface Caller {
@@ -65,7 +65,7 @@ export interface AccessDeps {
   usage: QuotaGate;
   clock: () => Date;
   /** PUBLISHABLE_RATE_LIMIT's counts of this process. */
-  visitors: VisitorLimiter;
+  visitors: WindowLimiter;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="mailrisk"';
@@ -154,7 +154,7 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
       if (!takesPublishable) throw publishableKeyNotAllowed();
       const key = await deps.usage.findKey(publishable, now);
       if (!key) throw unauthorized(scheme, "invalid_api_key", request);
-      admitPublishable(request, key, deps.visitors, now);
+      admitPublishable(request, key, deps.visitors);
       candidates = [publishable];
     }
     const caller = await authorize(deps.usage, candidates, now, units);

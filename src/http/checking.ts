@@ -21,13 +21,13 @@ import { type BulkConcurrency, BulkGate, DEFAULT_BULK_CONCURRENCY } from "./bulk
 import { corsHeadersHook, preflightRoutes } from "./cors.js";
 import { DEFAULT_BULK_MAX_ITEMS } from "./limits.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
+import { visitorLimiter } from "./publishable-keys.js";
 import type { CheckingDeps, TypedApp } from "./route-deps.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
 import { type ReportsGate, reportRoutes } from "./routes/reports.js";
 import { usageRoute } from "./routes/usage.js";
-import { createVisitorLimiter } from "./visitor-limit.js";
 
 /** PUBLISHABLE_RATE_LIMIT's default: requests per minute per client address per publishable key. */
 export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 30;
@@ -48,7 +48,10 @@ export async function checkingPlugin(
     publishableRateLimit?: number;
   },
 ): Promise<void> {
-  const visitors = createVisitorLimiter(options.publishableRateLimit ?? DEFAULT_PUBLISHABLE_RATE_LIMIT);
+  const visitors = visitorLimiter(
+    options.publishableRateLimit ?? DEFAULT_PUBLISHABLE_RATE_LIMIT,
+    options.clock,
+  );
   const deps = { ...options, visitors };
   app.decorateRequest("caller", null);
   app.decorateRequest("corsOrigin", null);

@@ -13,7 +13,7 @@ import type { AuthenticatedKey } from "../store/types.js";
 import { requestOrigin } from "./cors.js";
 import { readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
-import type { VisitorLimiter } from "./visitor-limit.js";
+import { WindowLimiter } from "./window-limiter.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -42,6 +42,18 @@ export const refusePublishableKey: onRequestHookHandler = (request, _reply, done
   done(carriesPublishableKey(request.headers) ? publishableKeyNotAllowed() : undefined);
 };
 
+/** Visitors (key and client address) counted per process; an entry is about a hundred bytes. */
+export const VISITORS_REMEMBERED = 100_000;
+
+/** PUBLISHABLE_RATE_LIMIT's counts: requests per minute per visitor, on the app's clock. */
+export function visitorLimiter(perMinute: number, clock: () => Date): WindowLimiter {
+  return new WindowLimiter({
+    limit: perMinute,
+    maxClients: VISITORS_REMEMBERED,
+    now: () => clock().getTime(),
+  });
+}
+
 /**
  * Admits a request of a live publishable key: its origin (403), then its visitor's limit
  * (429); once the origin is the key's, the answer (a 429 too) carries the CORS headers.
@@ -49,8 +61,7 @@ export const refusePublishableKey: onRequestHookHandler = (request, _reply, done
 export function admitPublishable(
   request: FastifyRequest,
   key: AuthenticatedKey,
-  visitors: VisitorLimiter,
-  now: Date,
+  visitors: WindowLimiter,
 ): void {
   const header = request.headers.origin;
   // A browser sends the origin in normal form: the exact match spares parsing it as a URL.
@@ -64,12 +75,13 @@ export function admitPublishable(
     );
   }
   request.corsOrigin = origin;
-  const verdict = visitors.hit(`${key.id} ${request.ip}`, now.getTime());
-  if (!verdict.allowed) {
+  const visitor = `${key.id} ${request.ip}`;
+  const wait = visitors.lockedSeconds(visitor) || visitors.count(visitor);
+  if (wait > 0) {
     throw new HttpProblem(
       "rate_limited",
-      `Too many requests from this address with this key; try again in ${verdict.retryAfterSeconds} seconds.`,
-      { "retry-after": String(verdict.retryAfterSeconds) },
+      `Too many requests from this address with this key; try again in ${wait} seconds.`,
+      { "retry-after": String(wait) },
     );
   }
 }

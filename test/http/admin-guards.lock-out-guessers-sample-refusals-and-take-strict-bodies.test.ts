@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { WrongTokenLockout } from "../../src/http/admin/wrong-token-lockout.js";
 import { capturedLogger, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 const TOKEN = "a-long-enough-admin-token-0123456789";
@@ -58,43 +57,6 @@ describe("wrong admin tokens", () => {
     const served = captured.lines.length;
     await admin("127.0.0.6", TOKEN);
     expect(captured.lines.slice(served).map((line) => JSON.parse(line).msg)).toEqual(["request completed"]);
-  });
-});
-
-describe("a WrongTokenLockout", () => {
-  it("forgets the lock after a minute and counts anew", () => {
-    let now = 0;
-    const lockout = new WrongTokenLockout({ now: () => now });
-    for (let i = 0; i < 10; i++) lockout.noteWrong("a");
-    expect(lockout.lockedSeconds("a")).toBe(60);
-    now = 59_000;
-    expect(lockout.lockedSeconds("a")).toBe(1);
-    now = 60_000;
-    expect(lockout.lockedSeconds("a")).toBe(0);
-    lockout.noteWrong("a");
-    expect(lockout.lockedSeconds("a")).toBe(0);
-  });
-
-  it("counts within a minute only: 9 wrong, a minute's pause, 9 more lock nothing", () => {
-    let now = 0;
-    const lockout = new WrongTokenLockout({ now: () => now });
-    for (let i = 0; i < 9; i++) lockout.noteWrong("a");
-    now = 61_000;
-    for (let i = 0; i < 9; i++) lockout.noteWrong("a");
-    expect(lockout.lockedSeconds("a")).toBe(0);
-  });
-
-  it("holds a bounded table and never evicts a locked address", () => {
-    const lockout = new WrongTokenLockout({ maxAddresses: 3, now: () => 0 });
-    for (let i = 0; i < 10; i++) lockout.noteWrong("locked");
-    for (let i = 0; i < 100; i++) lockout.noteWrong(`rotating-${i}`);
-    expect(lockout.size).toBe(3);
-    expect(lockout.lockedSeconds("locked")).toBe(60);
-    // Every address held locked: a new address's wrong guess cannot be counted, so it is refused.
-    const full = new WrongTokenLockout({ maxAddresses: 2, now: () => 0 });
-    for (const address of ["a", "b"]) for (let i = 0; i < 10; i++) full.noteWrong(address);
-    expect(full.noteWrong("c")).toBe(60);
-    expect(full.size).toBe(2);
   });
 });
 

@@ -24,6 +24,7 @@ import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../route-deps.js";
+import type { WindowLimiter } from "../window-limiter.js";
 import type { AdminDeps } from "./deps.js";
 import { adminKeyRoutes } from "./keys.js";
 import { adminListRoutes } from "./lists.js";
@@ -34,15 +35,14 @@ import { RefusedRequestLog } from "./refused-request-log.js";
 import { adminReportRoutes } from "./reports.js";
 import { adminAuthHook } from "./token.js";
 import { adminWebhookRoutes } from "./webhooks.js";
-import { WrongTokenLockout } from "./wrong-token-lockout.js";
 
 export type { AdminDeps, AdminStore } from "./deps.js";
 
 export interface AdminPluginOptions extends AdminDeps {
   /** ADMIN_TOKEN (at least 32 characters, checked by the configuration). */
   token: string;
-  /** Wrong tokens counted per address (default: 10 a minute lock an address for a minute). */
-  lockout?: WrongTokenLockout;
+  /** Wrong tokens counted per address (default ADMIN_LOCKOUT: 10 a minute lock an address for a minute). */
+  lockout?: WindowLimiter;
 }
 
 function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
@@ -74,7 +74,7 @@ function strictBody(route: RouteOptions): void {
 
 export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): Promise<void> {
   app.addHook("onRequest", refusePublishableKey);
-  app.addHook("onRequest", adminAuthHook(options.token, options.lockout ?? new WrongTokenLockout()));
+  app.addHook("onRequest", adminAuthHook(options.token, options.lockout));
   // Fastify's two lines per request are left out here: RefusedRequestLog writes one, and refusals in samples.
   const requestLog = new RefusedRequestLog(app.log);
   app.addHook("onRoute", (route) => {

@@ -1,13 +1,17 @@
 /**
  * The admin API's credential (docs/api.md §10): `Authorization: Bearer <ADMIN_TOKEN>`,
  * compared as SHA-256 digests in constant time (../bearer-token.ts). Wrong tokens are
- * counted per client address: a locked address is answered 429 `rate_limited` with
- * `Retry-After` before its token is looked at (./wrong-token-lockout.ts).
+ * counted per client address: after 10 in a minute the address is answered 429
+ * `rate_limited` with `Retry-After` for a minute, before its token is looked at
+ * (../window-limiter.ts).
  */
 import type { onRequestAsyncHookHandler } from "fastify";
 import { bearerTokenHook } from "../bearer-token.js";
 import { HttpProblem } from "../problems.js";
-import type { WrongTokenLockout } from "./wrong-token-lockout.js";
+import { WindowLimiter, type WindowLimiterOptions } from "../window-limiter.js";
+
+/** The admin lock-out: 10 wrong tokens from an address in a minute lock it for a minute; 10,000 addresses held. */
+export const ADMIN_LOCKOUT: WindowLimiterOptions = { limit: 10, lockMs: 60_000, maxClients: 10_000 };
 
 function tooManyGuesses(seconds: number): HttpProblem {
   return new HttpProblem(
@@ -18,7 +22,10 @@ function tooManyGuesses(seconds: number): HttpProblem {
 }
 
 /** The admin scope's `onRequest` hook: 429 for a locked address, else 401 unless the request carries the admin token. */
-export function adminAuthHook(token: string, lockout: WrongTokenLockout): onRequestAsyncHookHandler {
+export function adminAuthHook(
+  token: string,
+  lockout = new WindowLimiter(ADMIN_LOCKOUT),
+): onRequestAsyncHookHandler {
   const checkToken = bearerTokenHook({
     token,
     realm: "mailrisk-admin",
@@ -35,9 +42,7 @@ export function adminAuthHook(token: string, lockout: WrongTokenLockout): onRequ
       await checkToken.call(this, request, reply);
     } catch (error) {
       const lockedNow =
-        error instanceof HttpProblem && error.code === "invalid_admin_token"
-          ? lockout.noteWrong(request.ip)
-          : 0;
+        error instanceof HttpProblem && error.code === "invalid_admin_token" ? lockout.count(request.ip) : 0;
       throw lockedNow > 0 ? tooManyGuesses(lockedNow) : error;
     }
   };

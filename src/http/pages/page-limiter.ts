@@ -9,7 +9,7 @@
  * bounded without eviction: only requests let through are counted, so each map holds at
  * most `global` entries a window.
  */
-import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 export interface PageLimits {
   /** PAGE_RATE_LIMIT: requests per window per client address. */
@@ -31,31 +31,14 @@ export interface PageRefusal {
   retryAfterSeconds: number;
 }
 
-/** The eight groups of an IPv6 address, as numbers (an embedded IPv4 tail counts as two). */
-function ipv6Groups(address: string): number[] {
-  const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
-  const parse = (part: string) =>
-    part === ""
-      ? []
-      : part.split(":").flatMap((group) => (group.includes(".") ? [0, 0] : [Number.parseInt(group, 16)]));
-  const first = parse(head);
-  const last = tail === undefined ? [] : parse(tail);
-  return [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
-}
-
 /** The client's /24 (IPv4, also IPv4-mapped IPv6) or /64 (IPv6) prefix; the address itself when it is neither. */
 export function prefixOf(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const ip = mapped ?? address;
-  const version = isIP(ip);
-  if (version === 4) return `${ip.slice(0, ip.lastIndexOf("."))}.0/24`;
-  if (version === 6) {
-    return `${ipv6Groups(ip)
-      .slice(0, 4)
-      .map((group) => group.toString(16))
-      .join(":")}::/64`;
-  }
-  return address;
+  if (!ipaddr.isValid(address)) return address;
+  // process(): an IPv4-mapped IPv6 address (::ffff:192.0.2.7) is its IPv4 address.
+  const ip = ipaddr.process(address);
+  if (ip.kind() === "ipv4") return `${(ip as ipaddr.IPv4).octets.slice(0, 3).join(".")}.0/24`;
+  const groups = (ip as ipaddr.IPv6).parts.slice(0, 4).map((group) => group.toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 export class PageLimiter {
