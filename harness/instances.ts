@@ -1,20 +1,13 @@
 /**
- * Several instances of the service as users run them, sharing one database, and the CLI
- * as a process of its own beside them: the multi-instance tests' set-up and the checks
- * they make on each instance.
+ * Beside several instances of the service sharing one database (service-world.ts
+ * `startServiceWorld({ instances })`): the CLI as a process of its own, and the checks
+ * the multi-instance tests make on each instance.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { requestOnNewConnection, type ServiceProcess, startServiceProcess } from "./service-process.js";
+import { requestOnNewConnection, type ServiceProcess } from "./service-process.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-/** `count` processes of `mailrisk serve --workers 1` on `env`, started one after another. */
-export async function startInstances(count: number, env: Record<string, string>): Promise<ServiceProcess[]> {
-  const instances: ServiceProcess[] = [];
-  for (let i = 0; i < count; i++) instances.push(await startServiceProcess({ workers: 1, env }));
-  return instances;
-}
 
 /** `mailrisk <args>` as a process of its own on `env`: its exit code and what it printed on stdout. */
 export function runCli(args: readonly string[], env: Record<string, string>) {

@@ -8,14 +8,11 @@
  * loopback server that is restarted on its port with other answers; SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
+import { createKeyIn } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
-import {
-  requestOnNewConnection,
-  type ServiceProcess,
-  startServiceProcess,
-} from "../harness/service-process.js";
+import { requestOnNewConnection } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "example-shop.com";
@@ -23,36 +20,30 @@ const TOKEN = "z".repeat(40);
 /** Checks per round: each worker gets several. */
 const ROUND = 8;
 
+/** The test's own: restarted on its port with other answers. */
 let dns: DnsTestServer;
-let database: TestDatabase;
-let service: ServiceProcess;
+let world: ServiceWorld;
 let secret: string;
 
 beforeAll(async () => {
   dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
-  database = await createTestDatabase("sqlite");
-  service = await startServiceProcess({
-    workers: 2,
-    env: {
-      DATABASE_URL: database.url,
-      DNS_SERVERS: dns.address,
-      DNS_TIMEOUT_MS: "1000",
-      AGE_LOOKUP: "off",
-      ADMIN_TOKEN: TOKEN,
-    },
-  });
-  secret = await createKeyIn(database.location, "team", 10_000);
+  world = await startServiceWorld({ dns, workers: 2, env: { ADMIN_TOKEN: TOKEN } });
+  secret = await createKeyIn(world.database.location, "team", 10_000);
 }, 60_000);
 
 afterAll(async () => {
-  if (service) expect(await service.stop()).toBe(0);
+  const codes = await world?.stop();
   await dns?.close();
-  await database?.drop();
+  if (world) expect(codes).toEqual([0]);
 });
 
 /** One request on a connection of its own (the primary hands connections to the workers in turn). */
 async function send(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const { status, text } = await requestOnNewConnection(`${service.url}${path}`, { method, headers, body });
+  const { status, text } = await requestOnNewConnection(`${world.service.url}${path}`, {
+    method,
+    headers,
+    body,
+  });
   return { status, json: JSON.parse(text) as Record<string, unknown> };
 }
 
@@ -113,7 +104,7 @@ describe("serve --workers 2 with the admin API", () => {
     );
 
     // An override set in the database, as `mailrisk overrides add` does, with no admin call.
-    const store = await openStore(database.location);
+    const store = await openStore(world.database.location);
     try {
       since = Date.now();
       await store.overrides.setOverride({

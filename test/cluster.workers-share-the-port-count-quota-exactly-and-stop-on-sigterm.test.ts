@@ -6,10 +6,11 @@
  * of failing), a killed worker is replaced, and SIGTERM stops everything with exit 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../harness/databases.js";
+import { DATABASE_KINDS, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { startServiceProcess } from "../harness/service-process.js";
+import { startServiceWorld } from "../harness/service-world.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "example-shop.com";
@@ -53,16 +54,8 @@ async function burst(url: string, secret: string, count: number): Promise<number
 
 describe.each(DATABASE_KINDS)("on %s", (kind) => {
   it("prepares once, serves with two workers, counts the quota exactly, replaces a dead worker and stops on SIGTERM", async () => {
-    const database = await createTestDatabase(kind);
-    const service = await startServiceProcess({
-      workers: 2,
-      env: {
-        DATABASE_URL: database.url,
-        DNS_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: "1000",
-        AGE_LOOKUP: "off",
-      },
-    });
+    const world = await startServiceWorld({ dns, database: kind, workers: 2 });
+    const { service, database } = world;
     try {
       const pids = service.listeningPids();
       expect(new Set(pids).size).toBe(2);
@@ -93,8 +86,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       expect(service.output()).toContain('"msg":"stopped"');
       for (const pid of service.listeningPids()) expect(() => process.kill(pid, 0)).toThrow();
     } finally {
-      await service.stop();
-      await database.drop();
+      await world.stop();
     }
   }, 60_000);
 });

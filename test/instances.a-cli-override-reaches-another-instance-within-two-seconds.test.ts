@@ -5,52 +5,49 @@
  * `block_status_changed_at` for the flip. Real DNS over the wire to a loopback server.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
-import { checkOn, firstAnswerOn, runCli, startInstances } from "../harness/instances.js";
+import { createKeyIn } from "../harness/databases.js";
+import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
 import { mailZones } from "../harness/mail-zones.js";
-import type { ServiceProcess } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 
 const DOMAIN = "example-shop.com";
 const WITHIN_MS = 2000;
 
-let dns: DnsTestServer;
-let database: TestDatabase;
-let instances: ServiceProcess[] = [];
-let env: Record<string, string>;
+let world: ServiceWorld;
 let secret: string;
 
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
-  database = await createTestDatabase("postgres");
-  env = { DATABASE_URL: database.url, DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: "1000", AGE_LOOKUP: "off" };
-  instances = await startInstances(2, env);
-  secret = await createKeyIn(database.location, "team", 10_000);
+  world = await startServiceWorld({
+    zones: mailZones([DOMAIN], "own-server"),
+    database: "postgres",
+    instances: 2,
+  });
+  secret = await createKeyIn(world.database.location, "team", 10_000);
 }, 90_000);
 
 afterAll(async () => {
-  for (const instance of instances) expect(await instance.stop()).toBe(0);
-  await dns?.close();
-  await database?.drop();
+  if (world) expect(await world.stop()).toEqual([0, 0]);
 });
 
 /** Every instance's first answer with `block`, once the CLI has made its change. */
 const everyInstance = (block: boolean, since: number) =>
   Promise.all(
-    instances.map((instance) =>
+    world.services.map((instance) =>
       firstAnswerOn(instance, secret, { domain: DOMAIN }, (record) => record.block === block, since),
     ),
   );
 
 it("takes an override set with the CLI on both instances within 2 s, with one changed time", async () => {
   const before = await Promise.all(
-    instances.map((instance) => checkOn(instance, secret, { domain: DOMAIN })),
+    world.services.map((instance) => checkOn(instance, secret, { domain: DOMAIN })),
   );
   expect(before.map(({ record }) => record.block)).toEqual([false, false]);
   // The flip below is at least a second later than the record's first look-up, so its time differs.
   await new Promise((resolve) => setTimeout(resolve, 1000));
 
-  expect((await runCli(["overrides", "add", "deny", DOMAIN, "--note", "chargebacks"], env)).code).toBe(0);
+  expect((await runCli(["overrides", "add", "deny", DOMAIN, "--note", "chargebacks"], world.env)).code).toBe(
+    0,
+  );
   const after = await everyInstance(true, Date.now());
   for (const { record, after: took } of after) {
     expect(record).toMatchObject({ block: true, text: "Blocked by the operator" });
@@ -60,7 +57,7 @@ it("takes an override set with the CLI on both instances within 2 s, with one ch
   expect(first).toBe(second);
   expect(first).not.toBe(before[0]?.record.block_status_changed_at);
 
-  expect((await runCli(["overrides", "remove", DOMAIN], env)).code).toBe(0);
+  expect((await runCli(["overrides", "remove", DOMAIN], world.env)).code).toBe(0);
   for (const { record, after: took } of await everyInstance(false, Date.now())) {
     expect(record).toMatchObject({ block: false, text: "Looks okay" });
     expect(took).toBeLessThan(WITHIN_MS);

@@ -8,40 +8,31 @@
  * either. A rejection through the admin API leaves the answer as it is.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
-import { checkOn, firstAnswerOn, runCli, startInstances } from "../harness/instances.js";
+import { createKeyIn } from "../harness/databases.js";
+import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { requestOnNewConnection, type ServiceProcess } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 
 const DOMAIN = "example-shop.com";
 const WITHIN_MS = 2000;
 const ADMIN_TOKEN = "r".repeat(40);
 
-let dns: DnsTestServer;
-let database: TestDatabase;
-let instances: ServiceProcess[] = [];
-let env: Record<string, string>;
+let world: ServiceWorld;
 let secret: string;
 
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
-  database = await createTestDatabase("postgres");
-  env = {
-    DATABASE_URL: database.url,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "1000",
-    AGE_LOOKUP: "off",
-    ADMIN_TOKEN,
-  };
-  instances = await startInstances(2, env);
-  secret = await createKeyIn(database.location, "team", 10_000);
+  world = await startServiceWorld({
+    zones: mailZones([DOMAIN], "own-server"),
+    database: "postgres",
+    instances: 2,
+    env: { ADMIN_TOKEN },
+  });
+  secret = await createKeyIn(world.database.location, "team", 10_000);
 }, 90_000);
 
 afterAll(async () => {
-  for (const instance of instances) expect(await instance.stop()).toBe(0);
-  await dns?.close();
-  await database?.drop();
+  if (world) expect(await world.stop()).toEqual([0, 0]);
 });
 
 type Json = Record<string, unknown>;
@@ -66,7 +57,7 @@ async function check(instance: ServiceProcess): Promise<Json & { evidence: Json[
 }
 
 /** `mailrisk <args>` as a process of its own on the shared database: its exit code and output. */
-const cli = (...args: string[]) => runCli(args, env);
+const cli = (...args: string[]) => runCli(args, world.env);
 
 /** The first answer of `instance` with `block` as expected, and how long after `since` it came; stops at 5 s. */
 async function firstAnswer(instance: ServiceProcess, block: boolean, since: number) {
@@ -81,6 +72,7 @@ async function firstAnswer(instance: ServiceProcess, block: boolean, since: numb
 }
 
 it("files on one instance, is accepted with the CLI, and both answer it within 2 s", async () => {
+  const instances = world.services;
   const [first, second] = instances as [ServiceProcess, ServiceProcess];
   const before = await Promise.all(instances.map(check));
   expect(before.map((record) => record.block)).toEqual([false, false]);

@@ -8,56 +8,46 @@
  * and a third instance with LIST_SYNC_INTERVAL=2s syncs by itself.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
-import { checkOn, firstAnswerOn, runCli, startInstances } from "../harness/instances.js";
+import { createKeyIn } from "../harness/databases.js";
+import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
 import { type ListServer, madeUpList, startListServer } from "../harness/list-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 
 const FRESH = "fresh-throwaway.com";
 const NEVER = ["gmail.com", "outlook.com", "example.com", "co.uk", "edu.pl"];
 const WITHIN_MS = 2000;
 
-let dns: DnsTestServer;
 let lists: ListServer;
-let database: TestDatabase;
-let instances: ServiceProcess[] = [];
+let world: ServiceWorld;
 let secret: string;
-let env: Record<string, string>;
 
 beforeAll(async () => {
-  dns = await startDnsServer(
-    mailZones([FRESH, "scheduled-throwaway.com", "gmail.com", "outlook.com"], "own-server"),
-  );
   lists = await startListServer();
   lists.publish("/up.txt", { body: madeUpList(20) });
-  database = await createTestDatabase("postgres");
-  env = {
-    DATABASE_URL: database.url,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "1000",
-    AGE_LOOKUP: "off",
-    LIST_SOURCES: `upstream=${lists.url}/up.txt`,
-    LIST_SYNC_INTERVAL: "off",
-  };
-  instances = await startInstances(2, env);
-  secret = await createKeyIn(database.location, "team", 100_000);
+  world = await startServiceWorld({
+    zones: mailZones([FRESH, "scheduled-throwaway.com", "gmail.com", "outlook.com"], "own-server"),
+    database: "postgres",
+    instances: 2,
+    env: { LIST_SOURCES: `upstream=${lists.url}/up.txt`, LIST_SYNC_INTERVAL: "off" },
+  });
+  secret = await createKeyIn(world.database.location, "team", 100_000);
 }, 90_000);
 
 afterAll(async () => {
-  for (const instance of instances) expect(await instance.stop()).toBe(0);
-  await Promise.all([dns?.close(), lists?.close()]);
-  await database?.drop();
+  const codes = await world?.stop();
+  await lists?.close();
+  if (world) expect(codes).toEqual([0, 0]);
 });
 
 const check = (instance: ServiceProcess, domain: string) => checkOn(instance, secret, { domain });
 
 /** `mailrisk lists <args>` on the shared database; its exit code. */
-const cli = async (...args: string[]) => (await runCli(["lists", ...args], env)).code;
+const cli = async (...args: string[]) => (await runCli(["lists", ...args], world.env)).code;
 
 /** How long after `since` every instance answered `is_disposable` as expected (stops trying at 5 s). */
-async function untilEvery(domain: string, disposable: boolean, since: number, among = instances) {
+async function untilEvery(domain: string, disposable: boolean, since: number, among = world.services) {
   for (const instance of among) {
     const { record } = await firstAnswerOn(
       instance,
@@ -72,6 +62,7 @@ async function untilEvery(domain: string, disposable: boolean, since: number, am
 }
 
 it("takes a version accepted by the CLI on both instances within 2 s, and a removal, and a rollback", async () => {
+  const instances = world.services;
   const before = await Promise.all(NEVER.map((domain) => check(instances[0] as ServiceProcess, domain)));
   const fresh = (await check(instances[1] as ServiceProcess, FRESH)).record;
   expect(fresh).toMatchObject({ is_disposable: false, block: false });
@@ -101,7 +92,10 @@ it("takes a version accepted by the CLI on both instances within 2 s, and a remo
 
 it("syncs on its own schedule with LIST_SYNC_INTERVAL", async () => {
   lists.publish("/up.txt", { body: `${madeUpList(20)}${FRESH}\nscheduled-throwaway.com\n` });
-  const scheduled = await startServiceProcess({ workers: 1, env: { ...env, LIST_SYNC_INTERVAL: "2s" } });
+  const scheduled = await startServiceProcess({
+    workers: 1,
+    env: { ...world.env, LIST_SYNC_INTERVAL: "2s" },
+  });
   try {
     const started = Date.now();
     expect(await untilEvery("scheduled-throwaway.com", true, started, [scheduled])).toBeLessThan(5000);

@@ -4,46 +4,34 @@
  * event, and each event is delivered once, never again after its 2xx.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { createKeyIn } from "../harness/databases.js";
 import { mailZones } from "../harness/mail-zones.js";
-import {
-  requestOnNewConnection,
-  type ServiceProcess,
-  startServiceProcess,
-} from "../harness/service-process.js";
+import { requestOnNewConnection, type ServiceProcess } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
 import { CANARY_DOMAINS } from "../src/service/create-checker.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAINS = Array.from({ length: 40 }, (_, i) => `shop-${i}.com`);
 
-let dns: DnsTestServer;
-let database: TestDatabase;
 let receiver: WebhookReceiver;
-let instances: ServiceProcess[] = [];
+let world: ServiceWorld;
 let secret: string;
 
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server"));
-  database = await createTestDatabase("postgres");
   receiver = await startWebhookReceiver();
-  const env = {
-    DATABASE_URL: database.url,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "1000",
-    AGE_LOOKUP: "off",
-  };
-  instances = [await startServiceProcess({ workers: 1, env })];
-  instances.push(await startServiceProcess({ workers: 1, env }));
-  secret = await createKeyIn(database.location, "team", 100_000);
+  world = await startServiceWorld({
+    zones: mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server"),
+    database: "postgres",
+    instances: 2,
+  });
+  secret = await createKeyIn(world.database.location, "team", 100_000);
 }, 90_000);
 
 afterAll(async () => {
-  for (const instance of instances) expect(await instance.stop()).toBe(0);
+  const codes = await world?.stop();
   await receiver?.close();
-  await dns?.close();
-  await database?.drop();
+  if (world) expect(codes).toEqual([0, 0]);
 });
 
 async function checkAll(instance: ServiceProcess): Promise<void> {
@@ -58,8 +46,9 @@ async function checkAll(instance: ServiceProcess): Promise<void> {
 }
 
 it("delivers each flip's event once with two instances answering and re-deciding", async () => {
+  const instances = world.services;
   await Promise.all(instances.map(checkAll));
-  const store = await openStore(database.location);
+  const store = await openStore(world.database.location);
   try {
     await store.webhooks.createWebhook({
       url: receiver.url,

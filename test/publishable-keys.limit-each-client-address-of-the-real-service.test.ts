@@ -6,34 +6,22 @@
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "example-shop.com";
 const PAGE = "http://127.0.0.1:4173";
 
-let dns: DnsTestServer;
-let database: TestDatabase;
-let service: ServiceProcess;
+let world: ServiceWorld;
 let secret: string;
 
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([DOMAIN], "own-server"));
-  database = await createTestDatabase("sqlite");
-  service = await startServiceProcess({
-    workers: 1,
-    env: {
-      DATABASE_URL: database.url,
-      DNS_SERVERS: dns.address,
-      DNS_TIMEOUT_MS: "1000",
-      AGE_LOOKUP: "off",
-      PUBLISHABLE_RATE_LIMIT: "2",
-    },
+  world = await startServiceWorld({
+    zones: mailZones([DOMAIN], "own-server"),
+    env: { PUBLISHABLE_RATE_LIMIT: "2" },
   });
-  const store = await openStore(database.location);
+  const store = await openStore(world.database.location);
   try {
     secret = (
       await store.keys.createKey({ plan: "free", now: new Date(), publishable: true, origins: [PAGE] })
@@ -44,9 +32,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (service) expect(await service.stop()).toBe(0);
-  await dns?.close();
-  await database?.drop();
+  if (world) expect(await world.stop()).toEqual([0]);
 });
 
 /** One request from `localAddress`, on a connection of its own. */
@@ -54,7 +40,7 @@ function send(method: string, path: string, localAddress: string, headers: Recor
   return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
     (resolve, reject) => {
       const outgoing = request(
-        `${service.url}${path}`,
+        `${world.service.url}${path}`,
         { method, agent: false, localAddress, headers },
         (response) => {
           let text = "";
@@ -99,7 +85,7 @@ describe("a publishable key on the real service", () => {
 
     expect([(await check("127.0.0.3")).status, (await check("127.0.0.4")).status]).toEqual([200, 200]);
 
-    const store = await openStore(database.location);
+    const store = await openStore(world.database.location);
     try {
       // The server made its first (secret) key on the empty database; this is the publishable one.
       const key = (await store.keys.listKeys()).find((listed) => listed.publishable);

@@ -4,50 +4,39 @@
  * delivered, with the same id. Real retry timing (10 s after the first failure).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { createKeyIn } from "../harness/databases.js";
 import { mailZones } from "../harness/mail-zones.js";
-import {
-  requestOnNewConnection,
-  type ServiceProcess,
-  startServiceProcess,
-} from "../harness/service-process.js";
+import { requestOnNewConnection } from "../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
 import { CANARY_DOMAINS } from "../src/service/create-checker.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "restart-shop.com";
 
-let dns: DnsTestServer;
-let database: TestDatabase;
+let world: ServiceWorld;
 let receiver: WebhookReceiver;
-let instance: ServiceProcess | undefined;
-let env: Record<string, string>;
 
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, DOMAIN], "own-server"));
-  database = await createTestDatabase("sqlite");
+  world = await startServiceWorld({ zones: mailZones([...CANARY_DOMAINS, DOMAIN], "own-server") });
   receiver = await startWebhookReceiver();
-  env = { DATABASE_URL: database.url, DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: "1000", AGE_LOOKUP: "off" };
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
-  if (instance && instance.child.exitCode === null) await instance.stop();
+  await world?.stop();
   await receiver?.close();
-  await dns?.close();
-  await database?.drop();
 });
 
 it("delivers after a restart an event that waited for its retry when the server was killed", async () => {
-  instance = await startServiceProcess({ workers: 1, env });
-  const secret = await createKeyIn(database.location, "team", 1000);
+  const instance = world.service;
+  const secret = await createKeyIn(world.database.location, "team", 1000);
   const { status } = await requestOnNewConnection(`${instance.url}/v2/`, {
     method: "POST",
     headers: { authorization: `Bearer ${secret}` },
     body: { domain: DOMAIN },
   });
   expect(status).toBe(200);
-  const store = await openStore(database.location);
+  const store = await openStore(world.database.location);
   try {
     await store.webhooks.createWebhook({
       url: receiver.url,
@@ -70,7 +59,7 @@ it("delivers after a restart an event that waited for its retry when the server 
       expect(tries).toBeLessThan(100);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const killed = new Promise((resolve) => instance?.child.once("exit", resolve));
+    const killed = new Promise((resolve) => instance.child.once("exit", resolve));
     instance.child.kill("SIGKILL");
     await killed;
     expect((await store.webhooks.deliveries(null, 10))[0]).toMatchObject({
@@ -78,7 +67,7 @@ it("delivers after a restart an event that waited for its retry when the server 
       attempts: [{ statusCode: 500 }],
     });
 
-    instance = await startServiceProcess({ workers: 1, env });
+    await world.startService();
     const [, second] = await receiver.waitFor((received) => received.length >= 2, 25_000);
     expect(second?.status).toBe(200);
     expect(second?.headers["mailrisk-event-id"]).toBe(first?.headers["mailrisk-event-id"]);

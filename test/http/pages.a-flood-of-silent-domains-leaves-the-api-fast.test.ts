@@ -9,9 +9,8 @@
  */
 import { request } from "node:http";
 import { afterEach, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import { type ServiceProcess, startServiceProcess } from "../../harness/service-process.js";
+import { createKeyIn } from "../../harness/databases.js";
+import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { type NameFixture, Zones } from "../../harness/zones.js";
 
 const FLOOD = 300;
@@ -19,7 +18,7 @@ const API_CHECKS = 30;
 const SILENT = Array.from({ length: FLOOD }, (_, i) => `silent-shop-${i}.com`);
 const FRESH = Array.from({ length: API_CHECKS }, (_, i) => `fresh-customer-${i}.com`);
 
-function world(): Zones {
+function zones(): Zones {
   const names: Record<string, NameFixture> = {};
   for (const domain of SILENT) names[domain] = { behaviour: "drop" };
   for (const domain of FRESH) {
@@ -53,32 +52,25 @@ function send(
   });
 }
 
-let dns: DnsTestServer | undefined;
-let database: TestDatabase | undefined;
-let service: ServiceProcess | undefined;
+let world: ServiceWorld | undefined;
 afterEach(async () => {
-  service?.child.kill("SIGKILL");
-  await service?.stop();
-  await dns?.close();
-  await database?.drop();
+  world?.service.child.kill("SIGKILL");
+  await world?.stop();
 });
 
 it("keeps keyed checks of fresh domains under 300 ms at the median while one address floods the pages", async () => {
-  dns = await startDnsServer(world());
-  database = await createTestDatabase("sqlite");
-  service = await startServiceProcess({
-    workers: 1,
+  world = await startServiceWorld({
+    zones: zones(),
     env: {
-      DATABASE_URL: database.url,
-      DNS_SERVERS: dns.address,
-      AGE_LOOKUP: "off",
+      DNS_TIMEOUT_MS: undefined, // the default deadline
       // The flood is about look-ups: neither the page limiter nor the connection cap stops it first.
       PAGE_RATE_LIMIT: "1000",
       MAX_CONNECTIONS_PER_CLIENT: "1000",
     },
   });
-  const secret = await createKeyIn(database.location, "fair", 1_000_000);
-  const url = service.url;
+  const { dns } = world;
+  const secret = await createKeyIn(world.database.location, "fair", 1_000_000);
+  const url = world.service.url;
 
   const stop = new AbortController();
   const flood = SILENT.map((domain) =>
@@ -101,7 +93,7 @@ it("keeps keyed checks of fresh domains under 300 ms at the median while one add
     api.push(ms);
   }
   // The flood is still waiting on its silent domains while the API was answered.
-  const pending = SILENT.filter((domain) => dns?.queries.count(domain, { type: "MX" }) === 0).length;
+  const pending = SILENT.filter((domain) => dns.queries.count(domain, { type: "MX" }) === 0).length;
   expect(pending).toBeGreaterThan(FLOOD / 2);
   stop.abort();
   await Promise.all(flood);

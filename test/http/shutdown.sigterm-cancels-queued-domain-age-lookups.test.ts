@@ -6,8 +6,7 @@
  * the shutdown aborts is the work that would only have saved a late age.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { createKeyIn } from "../../harness/databases.js";
 import {
   type LoopbackRdap,
   type LoopbackWhois,
@@ -16,7 +15,8 @@ import {
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { requestOnNewConnection, startServiceProcess } from "../../harness/service-process.js";
+import { requestOnNewConnection } from "../../harness/service-process.js";
+import { startServiceWorld } from "../../harness/service-world.js";
 import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
 
 const CHECKS = 100;
@@ -24,37 +24,33 @@ const DOMAINS = Array.from({ length: CHECKS }, (_, index) => `aged-shop-${index}
 /** RDAP queries in flight per registry (registry-domain-age-lookup.ts): the rest wait in its queue. */
 const RDAP_IN_FLIGHT = 4;
 
-let dns: DnsTestServer;
 let rdap: LoopbackRdap;
 let whois: LoopbackWhois;
-let database: TestDatabase;
 let bootstrap: string;
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server"));
   rdap = await startRdapServer(() => ({ status: 200, body: "{}", delayMs: 10 * 60_000 }));
   whois = await startWhoisServer(() => null);
   bootstrap = await writeBootstrap({ com: rdap.baseUrl });
-  database = await createTestDatabase("sqlite");
 });
 afterAll(async () => {
-  await Promise.all([dns.close(), rdap.close(), whois.close()]);
-  await database.drop();
+  await Promise.all([rdap.close(), whois.close()]);
 });
 
 it("exits within a few seconds of SIGTERM while age look-ups that never end are queued and running", async () => {
-  const service = await startServiceProcess({
-    workers: 1,
+  const world = await startServiceWorld({
+    zones: mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server"),
     env: {
-      DATABASE_URL: database.url,
-      DNS_SERVERS: dns.address,
+      // Domain ages looked up, with the default DNS deadline.
+      AGE_LOOKUP: undefined,
+      DNS_TIMEOUT_MS: undefined,
       RDAP_BOOTSTRAP_FILE: bootstrap,
       WHOIS_SERVER: whois.address,
       AGE_TIMEOUT_MS: "60000",
     },
   });
-  let stopped = false;
+  const { service } = world;
   try {
-    const secret = await createKeyIn(database.location, "many", 100_000);
+    const secret = await createKeyIn(world.database.location, "many", 100_000);
     const answers = await Promise.all(
       DOMAINS.map((domain) =>
         requestOnNewConnection(`${service.url}/v2/`, {
@@ -71,12 +67,11 @@ it("exits within a few seconds of SIGTERM while age look-ups that never end are 
 
     const signalled = performance.now();
     const code = await service.stop();
-    stopped = true;
     const exitMs = performance.now() - signalled;
     expect(code).toBe(0);
     expect(exitMs).toBeLessThan(5000);
     console.log(`exited ${exitMs.toFixed(0)} ms after SIGTERM with ${CHECKS} age look-ups under way`);
   } finally {
-    if (!stopped) await service.stop();
+    await world.stop();
   }
 }, 90_000);

@@ -6,10 +6,10 @@
  * (no counted request lost, none counted twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASE_KINDS } from "../../harness/databases.js";
+import { DATABASE_KINDS } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { startServiceProcess } from "../../harness/service-process.js";
+import { startServiceWorld } from "../../harness/service-world.js";
 import { openStore } from "../../src/store/index.js";
 
 const REQUESTS = 120;
@@ -46,30 +46,28 @@ async function send(url: string, secret: string, index: number): Promise<Outcome
 
 describe.each(DATABASE_KINDS)("on %s", (kind) => {
   it("answers every request it took with 200 or 503 shutting_down, exits 0 and counts exactly the 200s", async () => {
-    const database = await createTestDatabase(kind);
+    let secret = "";
+    let keyId = "";
+    const world = await startServiceWorld({
+      dns,
+      database: kind,
+      // The key before the service starts.
+      prepare: async (database) => {
+        const store = await openStore(database.location);
+        try {
+          await store.migrate();
+          await store.plans.createPlan({ name: "big", quota: 100_000, periodDays: 30 });
+          ({
+            secret,
+            key: { id: keyId },
+          } = await store.keys.createKey({ plan: "big", now: new Date() }));
+        } finally {
+          await store.close();
+        }
+      },
+    });
+    const { service, database } = world;
     try {
-      const store = await openStore(database.location);
-      let secret: string;
-      let keyId: string;
-      try {
-        await store.migrate();
-        await store.plans.createPlan({ name: "big", quota: 100_000, periodDays: 30 });
-        ({
-          secret,
-          key: { id: keyId },
-        } = await store.keys.createKey({ plan: "big", now: new Date() }));
-      } finally {
-        await store.close();
-      }
-      const service = await startServiceProcess({
-        workers: 1,
-        env: {
-          DATABASE_URL: database.url,
-          DNS_SERVERS: dns.address,
-          DNS_TIMEOUT_MS: "1000",
-          AGE_LOOKUP: "off",
-        },
-      });
       let exitCode: number | string | null;
       const outcomes: Outcome[] = [];
       try {
@@ -113,7 +111,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
         await after.close();
       }
     } finally {
-      await database.drop();
+      await world.stop();
     }
   }, 60_000);
 });

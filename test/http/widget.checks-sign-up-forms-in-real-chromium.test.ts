@@ -18,17 +18,15 @@ import { createServer } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../harness/chromium.js";
-import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { type LoopbackNetwork, startLoopbackNetwork } from "../../harness/loopback-network.js";
-import { type ServiceProcess, startServiceProcess } from "../../harness/service-process.js";
+import type { ServiceProcess } from "../../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { type DemoServer, startDemoServer } from "../../src/cli/demo.js";
 import { openStore } from "../../src/store/index.js";
 
 const BLOCK_MESSAGE = "Please use a permanent email address; this one cannot be used to sign up.";
 const SUBMITS_WITHIN_MS = 3000;
 
-let network: LoopbackNetwork;
-let database: TestDatabase;
+let world: ServiceWorld;
 let service: ServiceProcess;
 let browser: Browser;
 /** The page from the origin the key lists, and from one it does not. */
@@ -46,7 +44,7 @@ async function freePort(): Promise<number> {
 }
 
 async function createPublishableKey(origin: string): Promise<string> {
-  const store = await openStore(database.location);
+  const store = await openStore(world.database.location);
   try {
     await store.plans.createPlan({ name: "widget", quota: 1000, periodDays: 30 });
     return (
@@ -58,12 +56,9 @@ async function createPublishableKey(origin: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  [network, database, browser] = await Promise.all([
-    startLoopbackNetwork(),
-    createTestDatabase("sqlite"),
-    launchChromium(),
-  ]);
-  service = await startServiceProcess({ workers: 1, env: { ...network.env, DATABASE_URL: database.url } });
+  world = await startServiceWorld({ network: {} });
+  service = world.service;
+  browser = await launchChromium();
   const port = await freePort();
   const key = await createPublishableKey(`http://127.0.0.1:${port}`);
   listed = await startDemoServer({ port, serviceUrl: service.url, key });
@@ -73,12 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await Promise.all([listed?.close(), unlisted?.close()]);
-  if (service?.child.exitCode === null) {
-    service.child.kill("SIGCONT");
-    await service.stop();
-  }
-  await network?.close();
-  await database?.drop();
+  await world?.stop();
 });
 
 interface SignUpPage {

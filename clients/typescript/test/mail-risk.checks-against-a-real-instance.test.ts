@@ -6,33 +6,26 @@
  * and once it is stopped.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyIn, createTestDatabase, type TestDatabase } from "../../../harness/databases.js";
-import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
-import { type ServiceProcess, startServiceProcess } from "../../../harness/service-process.js";
+import { createKeyIn } from "../../../harness/databases.js";
+import type { ServiceProcess } from "../../../harness/service-process.js";
+import { type ServiceWorld, startServiceWorld } from "../../../harness/service-world.js";
 import { FULL_FIELDS } from "../../../src/core/record.js";
 import { MailRisk, MailRiskError } from "../src/index.js";
 
-let network: LoopbackNetwork;
-let database: TestDatabase;
+let world: ServiceWorld;
 let service: ServiceProcess;
 let key: string;
 let client: MailRisk;
 
 beforeAll(async () => {
-  network = await startLoopbackNetwork();
-  database = await createTestDatabase("sqlite");
-  service = await startServiceProcess({ workers: 1, env: { ...network.env, DATABASE_URL: database.url } });
-  key = await createKeyIn(database.location, "client-test", 1000);
+  world = await startServiceWorld({ network: {} });
+  service = world.service;
+  key = await createKeyIn(world.database.location, "client-test", 1000);
   client = new MailRisk({ baseUrl: service.url, key, timeoutMs: 5000 });
 }, 60_000);
 
 afterAll(async () => {
-  if (service?.child.exitCode === null) {
-    service.child.kill("SIGCONT");
-    await service.stop();
-  }
-  await network?.close();
-  await database?.drop();
+  await world?.stop();
 });
 
 async function rejection(work: Promise<unknown>): Promise<MailRiskError> {
