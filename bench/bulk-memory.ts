@@ -14,7 +14,7 @@ import { createKeyIn, createTestDatabase } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
-import { count, formatCount, printFigures, reproduce } from "./report.js";
+import { count, finish, formatCount } from "./report.js";
 
 const REQUESTS = Number(process.env.BENCH_BULK_REQUESTS ?? 300);
 const ITEMS = 1_000;
@@ -79,25 +79,29 @@ async function main(): Promise<void> {
     const peak = statusBytes(pid, "VmHWM");
     const statuses = count(answers, String);
     const admitted = statuses.get("200") ?? 0;
-    const met = printFigures("mailrisk bulk memory", "bench:bulk-memory", loadBefore, [
-      [`peak RSS, ${REQUESTS} parallel bulk requests`, megabytes(peak), "< 600 MB", peak < TARGET_BYTES],
-      ["RSS before the burst", megabytes(before), "", null],
-      [
-        "answered 200 / 429 / 503",
-        `${admitted} / ${statuses.get("429") ?? 0} / ${statuses.get("503") ?? 0}`,
-        "",
-        null,
+    finish({
+      title: "mailrisk bulk memory",
+      script: "bench:bulk-memory",
+      loadBefore,
+      rows: [
+        [`peak RSS, ${REQUESTS} parallel bulk requests`, megabytes(peak), "< 600 MB", peak < TARGET_BYTES],
+        ["RSS before the burst", megabytes(before), "", null],
+        [
+          "answered 200 / 429 / 503",
+          `${admitted} / ${statuses.get("429") ?? 0} / ${statuses.get("503") ?? 0}`,
+          "",
+          null,
+        ],
+        ["whole burst", `${seconds.toFixed(1)} s`, "", null],
       ],
-      ["whole burst", `${seconds.toFixed(1)} s`, "", null],
-    ]);
-    console.log(
-      `\n${REQUESTS} parallel POST /v2/bulk of ${formatCount(ITEMS)} new items each from one key, to \`mailrisk serve --workers 1\`` +
-        ` on a SQLite file; ${formatCount(admitted * ITEMS)} items checked over the loopback DNS server (child process); domain age off.` +
-        ` Gate: ${Object.keys(gate).length > 0 ? JSON.stringify(gate) : "the defaults (2 per key, 8 in all)"}.`,
-    );
-    console.log(`reproduce: ${reproduce("bench:bulk-memory", { BENCH_BULK_REQUESTS: REQUESTS, ...gate })}`);
+      knobs: { BENCH_BULK_REQUESTS: REQUESTS, ...gate },
+      notes: [
+        `\n${REQUESTS} parallel POST /v2/bulk of ${formatCount(ITEMS)} new items each from one key, to \`mailrisk serve --workers 1\`` +
+          ` on a SQLite file; ${formatCount(admitted * ITEMS)} items checked over the loopback DNS server (child process); domain age off.` +
+          ` Gate: ${Object.keys(gate).length > 0 ? JSON.stringify(gate) : "the defaults (2 per key, 8 in all)"}.`,
+      ],
+    });
     if (answers.some((status) => ![200, 429, 503].includes(status))) throw new Error("an unexpected status");
-    process.exitCode = met ? 0 : 1;
   } finally {
     await service.stop();
     dns.stop();

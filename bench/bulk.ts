@@ -27,7 +27,7 @@ import { loadConfig } from "../src/config.js";
 import { buildApp } from "../src/http/app.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore } from "../src/store/index.js";
-import { formatCount, printFigures, reproduce } from "./report.js";
+import { finish, formatCount } from "./report.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
@@ -165,18 +165,23 @@ async function main(): Promise<void> {
     const bulkCold = await bulkRun(served, bulkDomains);
     const bulkWarm = await bulkRun(served, bulkDomains);
 
-    printFigures("mailrisk list-cleaning benchmark", "bench:bulk", loadBefore, [
-      ["check --csv, cold (loopback DNS)", `${formatCount(csvCold)} rows/s`, "", null],
-      ["check --csv, warm (records in the database)", `${formatCount(csvWarm)} rows/s`, "", null],
-      ["POST /v2/bulk, cold (loopback DNS)", `${formatCount(bulkCold)} items/s`, "", null],
-      ["POST /v2/bulk, warm (records cached)", `${formatCount(bulkWarm)} items/s`, "", null],
-    ]);
-    console.log(
-      `\n${formatCount(ROWS)} CSV rows (--concurrency ${CONCURRENCY}, SQLite file, output to a sink) and ${formatCount(ITEMS)} bulk items` +
-        ` (requests of ${formatCount(BATCH)}, ${CLIENTS} clients, server in a child process, SQLite file), each a distinct domain of a` +
-        " generated world served by the loopback DNS server in a child process; domain age off.",
-    );
-    console.log(`reproduce: ${reproduce("bench:bulk", { BENCH_ROWS: ROWS, BENCH_ITEMS: ITEMS })}`);
+    finish({
+      title: "mailrisk list-cleaning benchmark",
+      script: "bench:bulk",
+      loadBefore,
+      rows: [
+        ["check --csv, cold (loopback DNS)", `${formatCount(csvCold)} rows/s`, "", null],
+        ["check --csv, warm (records in the database)", `${formatCount(csvWarm)} rows/s`, "", null],
+        ["POST /v2/bulk, cold (loopback DNS)", `${formatCount(bulkCold)} items/s`, "", null],
+        ["POST /v2/bulk, warm (records cached)", `${formatCount(bulkWarm)} items/s`, "", null],
+      ],
+      knobs: { BENCH_ROWS: ROWS, BENCH_ITEMS: ITEMS },
+      notes: [
+        `\n${formatCount(ROWS)} CSV rows (--concurrency ${CONCURRENCY}, SQLite file, output to a sink) and ${formatCount(ITEMS)} bulk items` +
+          ` (requests of ${formatCount(BATCH)}, ${CLIENTS} clients, server in a child process, SQLite file), each a distinct domain of a` +
+          " generated world served by the loopback DNS server in a child process; domain age off.",
+      ],
+    });
   } finally {
     child.send("stop");
     dns.stop();

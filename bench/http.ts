@@ -37,7 +37,7 @@ import {
   WARMUP_SECONDS,
 } from "./load.js";
 import { describeMachine } from "./machine.js";
-import { type FigureRow, formatCount, median, printFiguresLine } from "./report.js";
+import { type FigureRow, finish, formatCount, median } from "./report.js";
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -225,9 +225,7 @@ function report(helloRuns: Runs, comparisons: Comparison[], loadBefore: number):
   console.log(
     "real checker answering from the record cache, SQLite store, auth + quota counted, logging off",
   );
-  console.log(
-    `${describeMachine(loadBefore)}; reproduce: npm run bench:http (BENCH_ROUNDS=${ROUNDS} BENCH_SECONDS=${DURATION_SECONDS})\n`,
-  );
+  console.log(`${describeMachine(loadBefore)}\n`);
   console.log(
     row(["route", "req/s", "p50 ms", "p99 ms", "server µs", "× hello", "× same", "verdict (rounds)"]),
   );
@@ -263,7 +261,7 @@ function report(helloRuns: Runs, comparisons: Comparison[], loadBefore: number):
   );
   const figures = (figure: Summary) =>
     `${formatCount(figure.rps)} req/s, p99 ${figure.p99.toFixed(1)} ms, ${figure.cpuMicros.toFixed(0)} µs CPU`;
-  printFiguresLine("mailrisk HTTP benchmark", "bench:http", [
+  const rows: FigureRow[] = [
     [hello.name, figures(hello), "baseline", null],
     ...comparisons.flatMap((comparison): FigureRow[] => {
       const route = summarize(comparison.route);
@@ -279,8 +277,15 @@ function report(helloRuns: Runs, comparisons: Comparison[], loadBefore: number):
         ],
       ];
     }),
-  ]);
-  process.exitCode = comparisons.every(meets) ? 0 : 1;
+  ];
+  finish({
+    title: "mailrisk HTTP benchmark",
+    script: "bench:http",
+    loadBefore,
+    rows,
+    knobs: { BENCH_ROUNDS: ROUNDS, BENCH_SECONDS: DURATION_SECONDS },
+    ownTable: true,
+  });
 }
 
 if (process.argv.includes("--serve")) await serve();

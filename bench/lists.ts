@@ -29,7 +29,7 @@ import { bundledGate, syncLists } from "../src/service/list-sync.js";
 import { ListsInForce } from "../src/service/lists-in-force.js";
 import { openStore } from "../src/store/index.js";
 import { measureChecks } from "./load.js";
-import { type FigureRow, formatCount, formatMegabytes, median, printFigures, reproduce } from "./report.js";
+import { type FigureRow, finish, formatCount, formatMegabytes, median } from "./report.js";
 
 const ENTRIES = Number(process.env.BENCH_LIST_ENTRIES ?? 200_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -183,16 +183,13 @@ async function main(): Promise<void> {
   const lists = await startListServer();
   try {
     const rows = [...(await syncFigures(lists)), ...(await rateFigures(lists))];
-    const ok = printFigures(
-      `mailrisk list-sync benchmark — ${formatCount(ENTRIES)} entries`,
-      "bench:lists",
+    finish({
+      title: `mailrisk list-sync benchmark — ${formatCount(ENTRIES)} entries`,
+      script: "bench:lists",
       loadBefore,
       rows,
-    );
-    console.log(
-      `\nreproduce: ${reproduce("bench:lists", { BENCH_LIST_ENTRIES: ENTRIES, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS })}`,
-    );
-    process.exitCode = ok ? 0 : 1;
+      knobs: { BENCH_LIST_ENTRIES: ENTRIES, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS },
+    });
   } finally {
     await lists.close();
   }

@@ -27,7 +27,7 @@ import { watchHealth } from "../harness/health-watcher.js";
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../harness/loopback-registries.js";
 import { trafficWorld } from "../harness/traffic-world.js";
 import { startRecheckLoad } from "./recheck-load.js";
-import { type FigureRow, formatCount, percentile, printFigures, reproduce } from "./report.js";
+import { type FigureRow, finish, formatCount, percentile } from "./report.js";
 
 const DOMAINS = Number(process.env.BENCH_RECHECK_DOMAINS ?? 30_000);
 const RUNS = Number(process.env.BENCH_RECHECK_RUNS ?? 1);
@@ -209,16 +209,13 @@ async function main(): Promise<void> {
     dns.stop();
     await Promise.all([rdap.close(), whois.close()]);
   }
-  const met = printFigures(
-    `Re-checking ${formatCount(DOMAINS)} expired records`,
-    "bench:recheck",
+  finish({
+    title: `Re-checking ${formatCount(DOMAINS)} expired records`,
+    script: "bench:recheck",
     loadBefore,
     rows,
-  );
-  console.log(
-    `\nreproduce: ${reproduce("bench:recheck", { BENCH_RECHECK_DOMAINS: DOMAINS, BENCH_RECHECK_RUNS: RUNS })}`,
-  );
-  process.exitCode = met ? 0 : 1;
+    knobs: { BENCH_RECHECK_DOMAINS: DOMAINS, BENCH_RECHECK_RUNS: RUNS },
+  });
 }
 
 await main();

@@ -1,4 +1,4 @@
-/** What every benchmark prints: a header with the machine, a figures table, and the command to reproduce. */
+/** What every benchmark prints: a header with the machine, a figures table, and the command to reproduce (`finish`). */
 import { describeMachine } from "./machine.js";
 
 /** One row of the figures table; `ok` null for a row without a target. */
@@ -29,7 +29,7 @@ export function count<T>(items: Iterable<T>, key: (item: T) => string): Map<stri
 }
 
 /** `knobs` as `NAME=value`, then the npm script: the command line that repeats the run. */
-export function reproduce(script: string, knobs: Record<string, number | string> = {}): string {
+function reproduce(script: string, knobs: Record<string, number | string> = {}): string {
   return [...Object.entries(knobs).map(([name, value]) => `${name}=${value}`), `npm run ${script}`].join(" ");
 }
 
@@ -43,17 +43,12 @@ export interface FiguresLine {
 }
 
 /** The machine-readable copy of a figures table, as one line after it. */
-export function printFiguresLine(title: string, script: string, rows: readonly FigureRow[]): void {
+function printFiguresLine(title: string, script: string, rows: readonly FigureRow[]): void {
   console.log(`${FIGURES_LINE_MARKER}${JSON.stringify({ title, script, rows } satisfies FiguresLine)}`);
 }
 
-/** The title with the npm script, the machine line (load average `loadBefore` at the start), the table; true when no row misses. */
-export function printFigures(
-  title: string,
-  script: string,
-  loadBefore: number,
-  rows: readonly FigureRow[],
-): boolean {
+/** The title with the npm script, the machine line (load average `loadBefore` at the start), the table, its machine-readable line. */
+function printFigures(title: string, script: string, loadBefore: number, rows: readonly FigureRow[]): void {
   const line = (cells: string[]) =>
     `| ${cells.map((cell, i) => cell.padEnd([40, 20, 12, 7][i] ?? 0)).join(" | ")} |`;
   console.log(`\n${title} — \`npm run ${script}\``);
@@ -64,5 +59,47 @@ export function printFigures(
     console.log(line([name, measured, target, ok === null ? "" : ok ? "pass" : "MISS"]));
   }
   printFiguresLine(title, script, rows);
-  return rows.every(([, , , ok]) => ok !== false);
+}
+
+/** How a benchmark ends: its figures and the run's knobs. */
+export interface Ending {
+  /** The table's title; the npm script follows it. */
+  title: string;
+  /** The npm script, e.g. "bench:engine". */
+  script: string;
+  /** The 1-minute load average when the benchmark started, for the machine line. */
+  loadBefore: number;
+  rows: readonly FigureRow[];
+  /** The environment variables that set the run's size, for the `reproduce:` line. */
+  knobs?: Record<string, number | string>;
+  /** Lines printed after the table, before `reproduce:` (what was measured and how); each as given, to `console.log`. */
+  notes?: readonly string[];
+  /**
+   * The script printed its own table (other columns, with the title and machine line) just
+   * before: print only the machine-readable line of `rows` that `npm run bench` collects.
+   */
+  ownTable?: boolean;
+}
+
+/**
+ * The end of every benchmark: the figures table with the machine line and its
+ * machine-readable line (bench/all.ts collects it), the notes, the `reproduce:` command,
+ * and exit code 1 when a row misses its target. True when none does.
+ */
+export function finish({
+  title,
+  script,
+  loadBefore,
+  rows,
+  knobs = {},
+  notes = [],
+  ownTable = false,
+}: Ending): boolean {
+  if (ownTable) printFiguresLine(title, script, rows);
+  else printFigures(title, script, loadBefore, rows);
+  for (const note of notes) console.log(note);
+  console.log(`\nreproduce: ${reproduce(script, knobs)}`);
+  const met = rows.every(([, , , ok]) => ok !== false);
+  if (!met) process.exitCode = 1;
+  return met;
 }

@@ -29,14 +29,7 @@ import { startRdapServer, startWhoisServer, writeBootstrap } from "../harness/lo
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
 import { openStore } from "../src/store/index.js";
-import {
-  type FigureRow,
-  formatCount,
-  formatMegabytes,
-  percentile,
-  printFigures,
-  reproduce,
-} from "./report.js";
+import { type FigureRow, finish, formatCount, formatMegabytes, percentile } from "./report.js";
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
 const DB = (process.env.BENCH_SOAK_DB ?? "sqlite") as DatabaseKind;
@@ -334,16 +327,13 @@ async function main(): Promise<void> {
       ["open file descriptors, start → end", `${first.fds} → ${last.fds}`, "", null],
       ["service exit code on SIGTERM", String(exitCode), "0", exitCode === 0],
     ];
-    const ok = printFigures(
-      `mailrisk soak — ${DB}, ${WORKERS} worker${WORKERS === 1 ? "" : "s"}, ${SECONDS} s of mixed traffic`,
-      "bench:soak",
+    finish({
+      title: `mailrisk soak — ${DB}, ${WORKERS} worker${WORKERS === 1 ? "" : "s"}, ${SECONDS} s of mixed traffic`,
+      script: "bench:soak",
       loadBefore,
       rows,
-    );
-    console.log(
-      `\nreproduce: ${reproduce("bench:soak", { BENCH_SOAK_SECONDS: SECONDS, BENCH_SOAK_DB: DB, BENCH_SOAK_WORKERS: WORKERS })}`,
-    );
-    process.exitCode = ok ? 0 : 1;
+      knobs: { BENCH_SOAK_SECONDS: SECONDS, BENCH_SOAK_DB: DB, BENCH_SOAK_WORKERS: WORKERS },
+    });
   } finally {
     dns.stop();
     await Promise.all([rdap.close(), whois.close()]);

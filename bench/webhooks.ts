@@ -28,7 +28,7 @@ import { startWebhookReceiver } from "../harness/webhook-receiver.js";
 import { openStore } from "../src/store/index.js";
 import type { Database } from "../src/store/schema.js";
 import { measureChecks } from "./load.js";
-import { type FigureRow, formatCount, median, printFigures, reproduce } from "./report.js";
+import { type FigureRow, finish, formatCount, median } from "./report.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Through tsx: a dist/ built before migration 0010 would refuse the database. */
@@ -202,16 +202,13 @@ async function main(): Promise<void> {
         ratio >= 0.8 && failures === 0,
       ],
     ];
-    const ok = printFigures(
-      `mailrisk webhooks benchmark — ${formatCount(WATCHED)} watched domains`,
-      "bench:webhooks",
+    finish({
+      title: `mailrisk webhooks benchmark — ${formatCount(WATCHED)} watched domains`,
+      script: "bench:webhooks",
       loadBefore,
       rows,
-    );
-    console.log(
-      `\nreproduce: ${reproduce("bench:webhooks", { BENCH_WATCHED: WATCHED, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS })}`,
-    );
-    process.exitCode = ok ? 0 : 1;
+      knobs: { BENCH_WATCHED: WATCHED, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS },
+    });
   } finally {
     await service.stop();
     dns.stop();

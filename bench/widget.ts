@@ -8,15 +8,18 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { WIDGET_FILE } from "../src/http/routes/widget.js";
-import { formatCount, printFigures, reproduce } from "./report.js";
+import { finish, formatCount } from "./report.js";
 
 const TARGET_BYTES = 10 * 1024;
 
 const source = readFileSync(WIDGET_FILE);
 const best = gzipSync(source, { level: 9 }).length;
-const ok = printFigures("mailrisk widget size", "bench:widget", loadavg()[0] ?? 0, [
-  ["widget.js as served", `${formatCount(source.length)} bytes`, "", null],
-  ["widget.js gzipped", `${formatCount(best)} bytes`, "≤ 10,240 bytes", best <= TARGET_BYTES],
-]);
-console.log(`\nreproduce: ${reproduce("bench:widget")}`);
-process.exitCode = ok ? 0 : 1;
+finish({
+  title: "mailrisk widget size",
+  script: "bench:widget",
+  loadBefore: loadavg()[0] ?? 0,
+  rows: [
+    ["widget.js as served", `${formatCount(source.length)} bytes`, "", null],
+    ["widget.js gzipped", `${formatCount(best)} bytes`, "≤ 10,240 bytes", best <= TARGET_BYTES],
+  ],
+});

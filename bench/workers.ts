@@ -14,7 +14,7 @@ import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail
 import { startServiceProcess } from "../harness/service-process.js";
 import { openStore } from "../src/store/index.js";
 import { measureLoad } from "./load.js";
-import { type FigureRow, formatCount, printFigures, reproduce } from "./report.js";
+import { type FigureRow, finish, formatCount } from "./report.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const KINDS = (process.env.BENCH_WORKERS_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
@@ -84,16 +84,13 @@ async function main(): Promise<void> {
   } finally {
     dns.stop();
   }
-  const ok = printFigures(
-    `mailrisk workers benchmark — 50 connections, ${SECONDS} s per route`,
-    "bench:workers",
+  finish({
+    title: `mailrisk workers benchmark — 50 connections, ${SECONDS} s per route`,
+    script: "bench:workers",
     loadBefore,
     rows,
-  );
-  console.log(
-    `\nreproduce: ${reproduce("bench:workers", { BENCH_SECONDS: SECONDS, BENCH_WORKERS: MANY, BENCH_WORKERS_DATABASES: KINDS.join(",") })}`,
-  );
-  process.exitCode = ok ? 0 : 1;
+    knobs: { BENCH_SECONDS: SECONDS, BENCH_WORKERS: MANY, BENCH_WORKERS_DATABASES: KINDS.join(",") },
+  });
 }
 
 await main();
