@@ -41,6 +41,7 @@ function hostName(host: string): string {
 
 export class BundledDomainLists implements DomainLists {
   readonly popular: readonly string[];
+  readonly lookAlikeTargets: readonly string[];
   private readonly mxProviders: ReadonlyMap<string, MxProvider>;
   private readonly parkingHosts: ReadonlyMap<string, string>;
   private readonly parkingAddresses: ReadonlyMap<string, string>;
@@ -59,6 +60,7 @@ export class BundledDomainLists implements DomainLists {
 
   constructor(data: DomainListData) {
     this.popular = Object.freeze([...data.popular]);
+    this.lookAlikeTargets = Object.freeze([...new Set([...data.popular, ...data.knownGood])]);
     this.since = data.listedSince ?? new Map();
     this.disposableSources = data.disposable;
     this.mxProviders = new Map(data.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));

@@ -60,6 +60,8 @@ export interface DomainLists {
   disposableInfrastructure(host: string): string | undefined;
   /** Popular mailbox domains, for typo suggestions. */
   readonly popular: readonly string[];
+  /** The names a look-alike is drawn like (`gmаil.com`, `аpple.com`): the popular mailbox domains and the known-good domains. */
+  readonly lookAlikeTargets: readonly string[];
   isRoleLocalPart(localPart: string): boolean;
   /** When `source` first listed the disposable entry (a synced list's provenance); null when unknown (bundled lists). */
   listedSince(entry: string, source: string): Date | null;

@@ -45,28 +45,35 @@ function bitCount(value: number): number {
 export class TypoIndex {
   private readonly byLength = new Map<number, Candidate[]>();
   private readonly popular: ReadonlySet<string>;
-  /** Each popular domain by its confusable skeleton (./look-alike.ts). */
+  /** Each look-alike target by its confusable skeleton (./look-alike.ts). */
   private readonly bySkeleton = new Map<string, string>();
 
-  constructor(popular: readonly string[]) {
+  /**
+   * `popular`: the domains a slip away from which a name is a possible typo;
+   * `lookAlikeTargets`: the domains a name drawn like is a look-alike of (default: the
+   * popular ones; the lists add the known-good domains).
+   */
+  constructor(popular: readonly string[], lookAlikeTargets: readonly string[] = popular) {
     this.popular = new Set(popular);
-    for (const domain of this.popular) {
+    for (const domain of [...popular, ...lookAlikeTargets]) {
       if (!this.bySkeleton.has(skeleton(domain))) this.bySkeleton.set(skeleton(domain), domain);
+    }
+    for (const domain of this.popular) {
       const bucket = this.byLength.get(domain.length) ?? [];
       bucket.push({ domain, mask: characterMask(domain) });
       this.byLength.set(domain.length, bucket);
     }
   }
 
-  /** The popular domain `domain` is drawn like (the same skeleton, another name), if any. */
+  /** The target `domain` is drawn like (the same skeleton, another name), if any. */
   lookAlikeOf(domain: string): string | undefined {
     const popular = this.bySkeleton.get(skeleton(domain));
     return popular === domain ? undefined : popular;
   }
 
   /**
-   * The popular domain `domain` looks like, then those within the allowed distance of it,
-   * closest first; [] for a popular domain. `listed`: a disposable list names the domain
+   * The target `domain` is drawn like, then the popular domains within the allowed
+   * distance of it, closest first; [] for a popular domain. `listed`: a disposable list names the domain
    * (one slip at most).
    */
   suggest(domain: string, listed = false): string[] {

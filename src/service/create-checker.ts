@@ -82,7 +82,7 @@ export function createCheckDeps(
   });
   return {
     lists,
-    typos: new TypoIndex(lists.popular),
+    typos: new TypoIndex(lists.popular, lists.lookAlikeTargets),
     resolver: new GuardedResolver(wire, resolverHealth),
     resolverHealth,
     dnsLoad: () => wire.load,

@@ -82,6 +82,10 @@ export class ListsInForce implements ChangingDomainLists {
     return this.lists.popular;
   }
 
+  get lookAlikeTargets(): readonly string[] {
+    return this.lists.lookAlikeTargets;
+  }
+
   domainFacts(domain: string, baseDomain: string): DomainFacts {
     return this.lists.domainFacts(domain, baseDomain);
   }

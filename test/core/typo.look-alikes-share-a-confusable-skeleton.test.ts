@@ -1,6 +1,6 @@
 /**
  * Look-alike names (docs/security.md, "Look-alike domains"): a domain with the confusable
- * skeleton (Unicode TS #39) of a popular one gets it in `possible_typo`, with the typo
+ * skeleton (Unicode TS #39) of a popular or known-good one gets it in `possible_typo`, with the typo
  * signal's weight and evidence that names the look-alike; genuine names and unrelated
  * IDNs get nothing. Over the wire (engine zones) and on the index alone.
  */
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDomain } from "../../src/core/check.js";
 import { skeleton } from "../../src/core/look-alike.js";
 import { TypoIndex } from "../../src/core/typo.js";
+import { loadDomainLists } from "../../src/data/domain-lists.js";
 import { type EngineOverTheWire, startEngine } from "./engine-over-the-wire.js";
 
 describe("the skeleton", () => {
@@ -47,6 +48,30 @@ describe("look-alike suggestions", () => {
     expect(domainToASCII("paypaI.com")).toBe("paypai.com");
     expect(index.suggest("paypai.com")).toEqual([]);
     expect(new TypoIndex(["paypal.com"]).suggest("paypai.com")).toEqual(["paypal.com"]);
+  });
+});
+
+describe("look-alikes of the known-good domains, as the service's index holds them", () => {
+  const lists = loadDomainLists();
+  const index = new TypoIndex(lists.popular, lists.lookAlikeTargets);
+
+  it.each([
+    ["аpple.com", "apple.com"],
+    ["g00gle.com", "google.com"],
+    ["rnicrosoft.com", "microsoft.com"],
+    ["amaz0n.com", "amazon.com"],
+  ])("%s is drawn like %s", (name, target) => {
+    expect(index.suggest(domainToASCII(name))[0]).toBe(target);
+    expect(index.lookAlikeOf(domainToASCII(name))).toBe(target);
+  });
+
+  it("holds no two targets drawn alike, so no target is a look-alike of another", () => {
+    for (const target of lists.lookAlikeTargets) expect(index.lookAlikeOf(target)).toBeUndefined();
+  });
+
+  it("suggests a known-good domain only for a name drawn like it, never for a slip away from it", () => {
+    expect(index.suggest("appel.com")).toEqual([]);
+    expect(index.suggest("gmial.com")).toEqual(["gmail.com"]);
   });
 });
 
