@@ -20,7 +20,9 @@
  * only"): the parser refuses, before any DNS query, a name under a top-level name of this
  * table (special-use names the public DNS never serves an answer of its own for: `.local`,
  * `.internal`, `home.arpa`, `.onion` …) and a name whose top-level domain the Public
- * Suffix List does not hold (`secrets-db.corp`). `test` and `example` pass with TEST_NAMES
+ * Suffix List does not hold, by itself or through a rule the name falls under
+ * (`secrets-db.corp`; `uct.ac.za` passes through `ac.za`, as `.za` has no rule of its
+ * own). `test` and `example` pass with TEST_NAMES
  * (src/core/test-names.ts), for test set-ups. The `example.com` names are public names
  * under `.com`: they are checked, and answered `reserved`.
  */
@@ -68,7 +70,7 @@ export function neverReceivesMail(domain: string): boolean {
   return reservedName(domain)?.mail === "never";
 }
 
-/** The Public Suffix List's ICANN section, asked for a top-level domain alone. */
+/** The Public Suffix List's ICANN section, asked for a name as it is (no URL parsing). */
 const TLD_ONLY = { extractHostname: false, validateHostname: false, allowPrivateDomains: false } as const;
 
 /**
@@ -82,7 +84,9 @@ export function nonPublicName(domain: string): string | undefined {
     if (special.mail === "private" && testNamesAllowed()) return undefined;
     return `"${domain}" is under .${tld}, a special-use name that is not checked in the public DNS (${special.source}).`;
   }
-  if (parse(tld, TLD_ONLY).isIcann !== true) {
+  // A TLD the list names only through its second-level rules (`.za`: `ac.za`, `co.za` …)
+  // is public too, for the names under those rules.
+  if (parse(tld, TLD_ONLY).isIcann !== true && parse(domain, TLD_ONLY).isIcann !== true) {
     return `"${domain}" is not a public domain: .${tld} is no top-level domain of the public DNS (it is not in the Public Suffix List).`;
   }
   return undefined;

@@ -2,11 +2,13 @@
  * The zero false positive promise, end to end through checkDomain: every domain of the
  * held-back sample test/fixtures/known-good.txt (big providers, universities,
  * governments, companies, public suffixes), given working mail DNS, is valid, not
- * blocked and not disposable — whichever way its mail is hosted.
+ * blocked and not disposable — whichever way its mail is hosted; and the parser takes
+ * every one of them as a public name.
  */
 import { describe, expect, it } from "vitest";
 import { keepsKnownGoodPromise, readKnownGoodSample } from "../../harness/known-good-sample.js";
 import { checkAsMailDomains, MAIL_SETUPS } from "../../harness/mail-zones.js";
+import { parseDomain } from "../../src/core/input.js";
 import { loadDomainLists } from "../../src/data/domain-lists.js";
 
 describe("known-good domains are never blocked or disposable", () => {
@@ -18,6 +20,10 @@ describe("known-good domains are never blocked or disposable", () => {
     expect(sample).toEqual(
       expect.arrayContaining(["gmail.com", "mit.edu", "ox.ac.uk", "co.uk", "github.io"]),
     );
+  });
+
+  it("every domain of the sample is a public name the parser takes", () => {
+    expect(sample.filter((domain) => !parseDomain(domain).ok)).toEqual([]);
   });
 
   it.each(MAIL_SETUPS)("with MX on %s", async (setup) => {

@@ -24,7 +24,18 @@ const ALWAYS_REFUSED = [
   "name.alt",
 ];
 const TEST_ONLY = ["shop.test", "a.example", "mx1.example.test"];
-const PUBLIC = ["gmail.com", "example.com", "bbc.co.uk", "xn--mnchen-3ya.de", "münchen.de", "пример.рф"];
+// .za is in the Public Suffix List only through its second-level rules (ac.za, co.za …).
+const PUBLIC = [
+  "gmail.com",
+  "example.com",
+  "bbc.co.uk",
+  "xn--mnchen-3ya.de",
+  "münchen.de",
+  "пример.рф",
+  "uct.ac.za",
+  "mail.uct.ac.za",
+  "co.za",
+];
 
 const NEVER_PUBLIC_ADDRESSES = [
   "10.0.0.5",
