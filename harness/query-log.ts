@@ -56,6 +56,16 @@ export class QueryLog {
     return sum;
   }
 
+  /** Queries for the name or any name under it (any case). */
+  countUnder(name: string): number {
+    const lower = name.toLowerCase();
+    let sum = 0;
+    for (const queried of this.counts.keys()) {
+      if (queried === lower || queried.endsWith(`.${lower}`)) sum += this.count(queried);
+    }
+    return sum;
+  }
+
   /** All queries received since the start or the last `clear()`. */
   get total(): number {
     return this.received;

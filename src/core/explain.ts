@@ -166,7 +166,7 @@ function dnsItem(finding: DnsFinding, x: DomainExplanation): EvidenceOf<"dns"> {
     null_mx: `${domain} publishes a null MX (RFC 7505): it accepts no email.`,
     no_mail: `${domain} has neither an MX record nor an A/AAAA record, so it cannot receive email.`,
     mx_missing: `DNS says none of the MX hosts of ${domain} exists (${named}).`,
-    mx_private: `The mail hosts of ${domain}${named === "" ? "" : ` (${named})`} have only addresses that are not public (loopback, private, link-local, CGNAT, multicast or reserved): mail from the internet cannot reach them.`,
+    mx_private: `The mail hosts of ${domain}${named === "" ? "" : ` (${named})`} have no public address: only loopback, private, link-local, CGNAT, multicast or reserved ones, or names outside the public DNS (such as .internal or .local). Mail from the internet cannot reach them.`,
     mx_unresolvable: `None of the MX hosts of ${domain} has an address (${named}).`,
     fallback: `${domain} has no MX record, so mail goes to the domain's own address.`,
     dns_timeout: `DNS did not answer in time, so ${domain} could not be checked right now.`,

@@ -3,6 +3,7 @@
  * `lookupMailRouting()` (below) fills it from a DnsResolver.
  */
 import type { DnsAnswer, DnsFailureCode, DnsResolver, MxAnswer } from "./dns.js";
+import { nonPublicName } from "./reserved-names.js";
 
 export type RoutingStatus =
   /** MX records found (hosts sorted by priority, ties by name). */
@@ -96,6 +97,18 @@ function statusWithoutMx(
   return failedWith("timeout", a, aaaa) ? "dns_timeout" : "dns_failure";
 }
 
+/**
+ * Whether an MX host's name lies outside the public DNS (`db.prod.internal`, `printer.local`,
+ * an unknown top-level domain): it is never looked up, so a public domain cannot make the
+ * operator's resolver answer for internal names (docs/security.md, "Public names only").
+ */
+export function isNonPublicHost(host: string): boolean {
+  return nonPublicName(host.toLowerCase()) !== undefined;
+}
+
+/** The answer kept for a host that is not asked: it has no address anyone on the internet could use. */
+const NOT_ASKED: DnsAnswer<string> = { ok: false, code: "nodata" };
+
 function isNullExchange(exchange: string): boolean {
   return exchange === "" || exchange === ".";
 }
@@ -140,6 +153,7 @@ function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingS
  * - MX timed out → `dns_timeout`; SERVFAIL, REFUSED or another failure → `dns_failure`.
  * - No MX (NODATA): addresses → `fallback`; A and AAAA both NODATA → `no_mail`; else
  *   the A/AAAA failure (`dns_timeout` if one timed out, else `dns_failure`).
+ * - An MX host whose name is not public (`isNonPublicHost`) is not asked: no addresses.
  * - Name servers: failure → null; NODATA or NXDOMAIN → [] (an answer: there are none).
  * - Any other look-up that failed for the time being → `incomplete: true`.
  */
@@ -174,9 +188,14 @@ export async function lookupMailRouting(
   const queries: Promise<DnsAnswer<string>>[] = [];
   for (let index = 0; index < asked; index++) {
     const { host } = hosts[index] as { host: string };
-    // The domain's own addresses are already known when it names itself as its MX host.
-    queries.push(host === domain ? Promise.resolve(a) : resolver.a(host));
-    queries.push(host === domain ? Promise.resolve(aaaa) : resolver.aaaa(host));
+    if (host === domain) {
+      // The domain's own addresses are already known when it names itself as its MX host.
+      queries.push(Promise.resolve(a), Promise.resolve(aaaa));
+    } else if (isNonPublicHost(host)) {
+      queries.push(Promise.resolve(NOT_ASKED), Promise.resolve(NOT_ASKED));
+    } else {
+      queries.push(resolver.a(host), resolver.aaaa(host));
+    }
   }
   const lookups = await Promise.all(queries);
   const resolved = hosts.map(({ host, priority }, index) => ({

@@ -12,7 +12,7 @@
  * link-local.
  */
 import ipaddr from "ipaddr.js";
-import type { MailHost, MailRouting } from "./mail-routing.js";
+import { isNonPublicHost, type MailHost, type MailRouting } from "./mail-routing.js";
 import { testNamesAllowed } from "./test-names.js";
 
 /** The ranges ipaddr.js names that no mail from the internet reaches. */
@@ -85,13 +85,14 @@ export function isPublicAddress(ip: string): boolean {
 
 /**
  * Whether the mail hosts DNS gave (the MX hosts, or the domain itself for the fallback)
- * have addresses and none of them is public: mail from the internet cannot be delivered
- * (status `mx_private`).
+ * have no public address, and some have addresses that are not public or names outside
+ * the public DNS: mail from the internet cannot be delivered (status `mx_private`).
  */
 export function mailHostsArePrivate(routing: MailRouting): boolean {
   if (routing.status !== "mx" && routing.status !== "fallback") return false;
   const ips = routing.hosts.flatMap((host) => host.ips);
-  return ips.length > 0 && !ips.some(isPublicAddress);
+  if (ips.some(isPublicAddress)) return false;
+  return ips.length > 0 || routing.hosts.some((host) => isNonPublicHost(host.host));
 }
 
 function publicOnly(ips: string[]): string[] {

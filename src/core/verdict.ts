@@ -151,7 +151,7 @@ export const VERDICT_ROWS: readonly VerdictRow[] = [
   {
     row: "2b",
     statuses: ["mx_private"],
-    when: "the mail hosts (the MX hosts, or the domain itself without MX) have addresses and none is public: loopback, private (RFC 1918, ULA), link-local, CGNAT, multicast or reserved ([security.md](security.md#public-names-only)); the addresses are left out of the record",
+    when: "the mail hosts (the MX hosts, or the domain itself without MX) have no public address: their addresses are loopback, private (RFC 1918, ULA), link-local, CGNAT, multicast or reserved, or their names are outside the public DNS (`.internal`, `.local`, an unknown TLD: never looked up) ([security.md](security.md#public-names-only)); the addresses are left out of the record",
     risk: `${FIXED_RISK.invalid}`,
   },
   { row: "3", statuses: ["no_mail"], when: "neither MX nor A/AAAA", risk: `${FIXED_RISK.invalid}` },

@@ -87,7 +87,8 @@ describe("an internal or special-use name", () => {
     const config = loadConfig({ DNS_SERVERS: dns.address, AGE_LOOKUP: "off", DATABASE_URL: database.url });
     expect(await runCheck([name, "--json"], { ...cli.ctx, config })).toBe(1);
     expect(JSON.parse(cli.stdout())).toMatchObject({ input: name, code: "invalid_domain" });
-    expect(dns.queries.count(name)).toBe(0);
+    // Nothing under the refused top-level name was asked either (a parent's NS, a host under it).
+    expect(dns.queries.countUnder(name.slice(name.lastIndexOf(".") + 1))).toBe(0);
   });
 
   it("a public name under a real top-level domain is still looked up (the log counts)", async () => {
@@ -130,6 +131,26 @@ describe("MX hosts on private addresses", () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(hosts[0]);
     expectNoPrivateAddress(page.body);
+  });
+
+  it("MX hosts named outside the public DNS are never looked up, and the domain is not valid", async () => {
+    const response = await api({ domain: "internal-mx.test", explain: true });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      valid: false,
+      block: true,
+      reason: "MX on a private address",
+      mx_hosts: ["db.prod.internal", "printer.local"],
+      mx_ip: "",
+      mx_ips: [],
+    });
+    expect(response.json().evidence).toContainEqual(
+      expect.objectContaining({ kind: "dns", finding: "mx_private" }),
+    );
+    expect(dns.queries.count("internal-mx.test")).toBeGreaterThan(0);
+    expect(dns.queries.countUnder("internal")).toBe(0);
+    expect(dns.queries.countUnder("local")).toBe(0);
+    for (const address of ["192.0.2.78", "192.0.2.79"]) expect(response.body).not.toContain(address);
   });
 
   it("one public MX host keeps the domain valid; the private host keeps its name, not its address", async () => {
