@@ -6,9 +6,10 @@
  * the letters and digits popular domain names are made of: Cyrillic and Greek letters
  * drawn like Latin ones, a few Latin variants (dotless ı, ɡ, ɑ), `0`/`o`, `1`/`l` and `rn`/`m`.
  *
- * Names are compared as DNS has them, lower-cased: `paypaI.com` is the domain
- * `paypai.com` (DNS ignores case), one slip from `paypal.com`, which the typo distance
- * already finds; the skeleton adds what no distance of one or two slips finds, an IDN
+ * DNS has no case, so a name may be shown in any: an `i` shown as a capital `I` is drawn
+ * like an `l` (`paypaI.com`, the domain `paypai.com`, is drawn like `paypal.com`).
+ * `drawnLikeWithCapitalI` tells that apart from the reverse (`mall.com` cannot be shown
+ * like `mail.com`). The skeleton adds what no distance of one or two slips finds, an IDN
  * drawn like a popular name (`gmаil.com` with a Cyrillic а, `xn--gmil-63d.com`).
  */
 import { domainToUnicode } from "node:url";
@@ -69,4 +70,22 @@ export function skeleton(domain: string): string {
   // Decomposed, so a letter with a mark keeps it (`ü` is no `u`), then composed again.
   for (const character of unicode.normalize("NFD")) result += PROTOTYPE.get(character) ?? character;
   return result.normalize("NFC");
+}
+
+/** A skeleton with `i` and `l` made one letter: the names that may look alike once an `i` is shown as `I`. */
+export function capitalIKey(skeletonOfName: string): string {
+  return skeletonOfName.replaceAll("l", "i");
+}
+
+/**
+ * Whether the name of skeleton `name` is drawn like the target of skeleton `target` when
+ * some of its `i` are shown as capitals: letter by letter the same, or its `i` where the
+ * target has an `l`.
+ */
+export function drawnLikeWithCapitalI(name: string, target: string): boolean {
+  if (name.length !== target.length || name === target) return false;
+  for (let k = 0; k < name.length; k++) {
+    if (name[k] !== target[k] && !(name[k] === "i" && target[k] === "l")) return false;
+  }
+  return true;
 }

@@ -5,7 +5,7 @@
  * candidates are bucketed by length, most are ruled out by the characters they hold
  * (`characterMask`), and the distance gives up past the bound.
  */
-import { skeleton } from "./look-alike.js";
+import { capitalIKey, drawnLikeWithCapitalI, skeleton } from "./look-alike.js";
 
 const MAX_DISTANCE = 1;
 /**
@@ -47,6 +47,8 @@ export class TypoIndex {
   private readonly popular: ReadonlySet<string>;
   /** Each look-alike target by its confusable skeleton (./look-alike.ts). */
   private readonly bySkeleton = new Map<string, string>();
+  /** The targets whose skeleton holds an `l`, by `capitalIKey` of it: the ones an `I` can imitate. */
+  private readonly byCapitalIKey = new Map<string, string[]>();
 
   /**
    * `popular`: the domains a slip away from which a name is a possible typo;
@@ -56,7 +58,12 @@ export class TypoIndex {
   constructor(popular: readonly string[], lookAlikeTargets: readonly string[] = popular) {
     this.popular = new Set(popular);
     for (const domain of [...popular, ...lookAlikeTargets]) {
-      if (!this.bySkeleton.has(skeleton(domain))) this.bySkeleton.set(skeleton(domain), domain);
+      const drawn = skeleton(domain);
+      if (this.bySkeleton.has(drawn)) continue;
+      this.bySkeleton.set(drawn, domain);
+      if (!drawn.includes("l")) continue;
+      const key = capitalIKey(drawn);
+      this.byCapitalIKey.set(key, [...(this.byCapitalIKey.get(key) ?? []), domain]);
     }
     for (const domain of this.popular) {
       const bucket = this.byLength.get(domain.length) ?? [];
@@ -67,8 +74,17 @@ export class TypoIndex {
 
   /** The target `domain` is drawn like (the same skeleton, another name), if any. */
   lookAlikeOf(domain: string): string | undefined {
-    const popular = this.bySkeleton.get(skeleton(domain));
+    const drawn = skeleton(domain);
+    const popular = this.bySkeleton.get(drawn) ?? this.withCapitalI(drawn);
     return popular === domain ? undefined : popular;
+  }
+
+  /** The target a name of skeleton `drawn` is drawn like once some of its `i` are shown as `I`. */
+  private withCapitalI(drawn: string): string | undefined {
+    if (!drawn.includes("i")) return undefined;
+    return this.byCapitalIKey
+      .get(capitalIKey(drawn))
+      ?.find((target) => drawnLikeWithCapitalI(drawn, skeleton(target)));
   }
 
   /**

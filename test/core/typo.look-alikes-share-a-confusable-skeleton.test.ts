@@ -44,10 +44,16 @@ describe("look-alike suggestions", () => {
     expect(index.lookAlikeOf(domainToASCII(name))).toBeUndefined();
   });
 
-  it("takes paypaI.com as DNS does, paypai.com: no look-alike of a name the index does not hold", () => {
+  it("takes an i shown as a capital I for an l, never an l for an i", () => {
+    const withPaypal = new TypoIndex(["gmail.com"], ["gmail.com", "paypal.com", "mail.com"]);
     expect(domainToASCII("paypaI.com")).toBe("paypai.com");
+    expect(withPaypal.lookAlikeOf("paypai.com")).toBe("paypal.com");
+    expect(withPaypal.lookAlikeOf("rnaii.com")).toBe("mail.com");
+    expect(withPaypal.lookAlikeOf("gmaii.com")).toBe("gmail.com");
+    expect(withPaypal.lookAlikeOf("mall.com")).toBeUndefined();
+    expect(withPaypal.lookAlikeOf("paypal.com")).toBeUndefined();
+    expect(withPaypal.lookAlikeOf("paypaii.com")).toBeUndefined();
     expect(index.suggest("paypai.com")).toEqual([]);
-    expect(new TypoIndex(["paypal.com"]).suggest("paypai.com")).toEqual(["paypal.com"]);
   });
 });
 
@@ -60,6 +66,7 @@ describe("look-alikes of the known-good domains, as the service's index holds th
     ["g00gle.com", "google.com"],
     ["rnicrosoft.com", "microsoft.com"],
     ["amaz0n.com", "amazon.com"],
+    ["paypaI.com", "paypal.com"],
   ])("%s is drawn like %s", (name, target) => {
     expect(index.suggest(domainToASCII(name))[0]).toBe(target);
     expect(index.lookAlikeOf(domainToASCII(name))).toBe(target);
