@@ -18,7 +18,14 @@ import { CachingChecker } from "./cached-checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import { ListsInForce } from "./lists-in-force.js";
-import { answeredSink, type EvidenceObservation, evidenceSink, Observer, recentSink } from "./observer.js";
+import {
+  answeredSink,
+  type EvidenceObservation,
+  evidenceSink,
+  keepPagesVia,
+  Observer,
+  recentSink,
+} from "./observer.js";
 import { QuietZones } from "./quiet-zones.js";
 import {
   describeResolverState,
@@ -141,6 +148,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
         recentSink(options.store.recent, { fromApi: options.config.recentFromApi }),
         answeredSink(options.store.records),
       ],
+      merge: keepPagesVia,
       onSinkError: (error) => options.logger?.warn({ err: error }, "could not write observed checks"),
     }),
     evidence: new Observer<EvidenceObservation>({

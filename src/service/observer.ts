@@ -45,6 +45,8 @@ export interface ObserverOptions<T extends { domain: string } = Observation> {
   flushMs?: number;
   batchSize?: number;
   maxWaiting?: number;
+  /** The observation kept when a domain is observed again before a flush (default: the newer). */
+  merge?: (waiting: T, newer: T) => T;
   onSinkError?: (error: unknown) => void;
 }
 
@@ -65,11 +67,16 @@ export class Observer<T extends { domain: string } = Observation> {
   }
 
   observe(observation: T): void {
-    if (!this.waiting.has(observation.domain) && this.waiting.size >= this.maxWaiting) {
+    const waiting = this.waiting.get(observation.domain);
+    if (waiting === undefined && this.waiting.size >= this.maxWaiting) {
       this.dropped++;
       return;
     }
-    this.waiting.set(observation.domain, observation);
+    const merge = this.options.merge;
+    this.waiting.set(
+      observation.domain,
+      waiting === undefined || merge === undefined ? observation : merge(waiting, observation),
+    );
     if (this.waiting.size >= this.batchSize) void this.flush();
   }
 
@@ -116,6 +123,11 @@ export function recentSink(
     const shown = fromApi ? batch : batch.filter(({ via }) => via === "pages");
     if (shown.length > 0) await recent.addRecent(shown.map(({ domain, at }) => ({ domain, checkedAt: at })));
   };
+}
+
+/** A domain the pages checked stays one the pages checked when an API check follows before the flush. */
+export function keepPagesVia(waiting: Observation, newer: Observation): Observation {
+  return waiting.via === "pages" && newer.via !== "pages" ? { ...newer, via: "pages" } : newer;
 }
 
 /**

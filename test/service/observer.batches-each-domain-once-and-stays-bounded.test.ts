@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import { type Observation, Observer } from "../../src/service/observer.js";
+import { keepPagesVia, type Observation, Observer, recentSink } from "../../src/service/observer.js";
 
 const AT = new Date("2026-01-10T12:00:00Z");
 
@@ -21,6 +21,24 @@ function recordingSink() {
 describe("Observer", () => {
   let observer: Observer | undefined;
   afterEach(() => observer?.close());
+
+  it("keeps a domain the pages checked on the recently checked list when an API check follows before the flush", async () => {
+    const shown: string[] = [];
+    const recent = {
+      addRecent: async (rows: readonly { domain: string }[]) => void shown.push(...rows.map((r) => r.domain)),
+    };
+    observer = new Observer({
+      sinks: [recentSink(recent, { fromApi: false })],
+      flushMs: 60_000,
+      merge: keepPagesVia,
+    });
+    observer.observe({ ...observation("seen-on-a-page.example", 1), via: "pages" });
+    observer.observe({ ...observation("seen-on-a-page.example", 2), via: "api" });
+    observer.observe({ ...observation("api-only.example", 3), via: "api" });
+    observer.observe({ ...observation("api-only.example", 4), via: "api" });
+    await observer.flush();
+    expect(shown).toEqual(["seen-on-a-page.example"]);
+  });
 
   it("writes nothing on the caller's turn and each domain once, with its latest observation", async () => {
     const { batches, sink } = recordingSink();

@@ -63,6 +63,26 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
     });
   });
 
+  it("drops the recently checked list once, as 0012 makes it show only what the pages checked", async () => {
+    const db = await openDatabase(database.location, () => {});
+    const names = Object.keys(migrations);
+    const before = Object.fromEntries(
+      names
+        .slice(0, names.indexOf("0012_recent_from_pages_only"))
+        .map((name) => [name, migrations[name] as Migration]),
+    );
+    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+    await db.insertInto("recent").values({ domain: "acme-confidential-merger.com", checked_at: 1 }).execute();
+    await db.destroy();
+
+    const store = await open();
+    expect(await store.migrate()).toEqual(names.slice(names.indexOf("0012_recent_from_pages_only")));
+    expect(await store.recent.listRecent(10)).toEqual([]);
+    await store.recent.addRecent([{ domain: "gmail.com", checkedAt: new Date(2) }]);
+    expect(await store.migrate()).toEqual([]);
+    expect((await store.recent.listRecent(10)).map(({ domain }) => domain)).toEqual(["gmail.com"]);
+  });
+
   it("keeps the data when the database is opened again", async () => {
     const store = await open();
     await store.migrate();

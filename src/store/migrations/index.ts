@@ -14,6 +14,7 @@ import * as syncedLists from "./0008-synced-lists.js";
 import * as reports from "./0009-reports.js";
 import * as webhooks from "./0010-webhooks.js";
 import * as publishableKeys from "./0011-publishable-keys.js";
+import * as recentFromPagesOnly from "./0012-recent-from-pages-only.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "0009_reports": reports,
   "0010_webhooks": webhooks,
   "0011_publishable_keys": publishableKeys,
+  "0012_recent_from_pages_only": recentFromPagesOnly,
 };
