@@ -1,6 +1,7 @@
 /**
  * Caps on open connections (docs/security.md, "Connections and slow clients"): one for
- * the process (MAX_CONNECTIONS) and one per client address (MAX_CONNECTIONS_PER_CLIENT),
+ * the process (MAX_CONNECTIONS) and one per client address (MAX_CONNECTIONS_PER_CLIENT;
+ * an IPv6 client by its /64),
  * counted on the server's `connection` event, before a byte is parsed. A connection over
  * either cap is destroyed at once: a client holding thousands of slow connections uses
  * up its own share, never the descriptors every other client needs.
@@ -9,6 +10,7 @@ import { readFileSync } from "node:fs";
 import type { Server, Socket } from "node:net";
 import { ConfigError } from "../config.js";
 import { DESCRIPTOR_HEADROOM } from "../config-table.js";
+import { subscriberOf } from "./client-networks.js";
 
 /** Which cap refused a connection (the label of `mailrisk_connections_refused_total`). */
 export type ConnectionLimit = "overall" | "per_client";
@@ -60,7 +62,7 @@ export function limitConnections(
   let open = 0;
   const byClient = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
-    const client = socket.remoteAddress ?? "";
+    const client = subscriberOf(socket.remoteAddress ?? "");
     const fromClient = byClient.get(client) ?? 0;
     const refused: ConnectionLimit | null =
       open >= limits.overall

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyRequest, onRequestHookHandler } from "fastify";
 import { isPublishableSecret } from "../store/secrets.js";
 import type { AuthenticatedKey } from "../store/types.js";
+import { subscriberOf } from "./client-networks.js";
 import { requestOrigin } from "./cors.js";
 import { readCredentials } from "./credentials.js";
 import { HttpProblem } from "./problems.js";
@@ -75,7 +76,7 @@ export function admitPublishable(
     );
   }
   request.corsOrigin = origin;
-  const visitor = `${key.id} ${request.ip}`;
+  const visitor = `${key.id} ${subscriberOf(request.ip)}`;
   const wait = visitors.lockedSeconds(visitor) || visitors.count(visitor);
   if (wait > 0) {
     throw new HttpProblem(

@@ -44,6 +44,17 @@ describe("wrong admin tokens", () => {
     expect((await admin("127.0.0.4", WRONG)).statusCode).toBe(401);
   });
 
+  it("count an IPv6 client by its /64: rotating addresses inside it is still one guesser", async () => {
+    for (let i = 0; i < 10; i++) expect((await admin(`2001:db8:1:2::${i + 1}`, WRONG)).statusCode).toBe(401);
+    expect((await admin("2001:db8:1:2:ffff::9", WRONG)).statusCode).toBe(429);
+    expect((await admin("2001:db8:1:3::1", TOKEN)).statusCode).toBe(200);
+    // Its refusals were logged in samples too: one line for the whole /64.
+    const about = captured.lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => String(line.req?.remoteAddress ?? "").startsWith("2001:db8:1:2:"));
+    expect(about).toHaveLength(1);
+  });
+
   it("are logged in samples: one line for a burst from an address, not two per guess", async () => {
     const guesser = "127.0.0.5";
     const before = captured.lines.length;

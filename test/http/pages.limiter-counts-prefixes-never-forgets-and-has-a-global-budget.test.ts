@@ -6,7 +6,8 @@
  * limiter itself on a test clock, then the app over `inject` with real client addresses.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { PAGE_WINDOW_MS, PageLimiter, prefixOf } from "../../src/http/pages/page-limiter.js";
+import { prefixOf, subscriberOf } from "../../src/http/client-networks.js";
+import { PAGE_WINDOW_MS, PageLimiter } from "../../src/http/pages/page-limiter.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 describe("prefixOf", () => {
@@ -20,6 +21,18 @@ describe("prefixOf", () => {
     ["fe80::1%eth0", "fe80:0:0:0::/64"],
   ])("%s is in %s", (address, prefix) => {
     expect(prefixOf(address)).toBe(prefix);
+  });
+});
+
+describe("subscriberOf", () => {
+  it.each([
+    ["203.0.113.77", "203.0.113.77"],
+    ["::ffff:203.0.113.77", "203.0.113.77"],
+    ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2::ffff", "2001:db8:1:2::/64"],
+    ["not an address", "not an address"],
+  ])("%s is counted as %s", (address, client) => {
+    expect(subscriberOf(address)).toBe(client);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * The admin scope's request log (docs/security.md, "Admin lock-out"): one line per
  * request, and refused ones (401, 429) in samples, so a flood of guesses cannot flood the
- * log. The first refusal from an address is logged; the next ones within a minute are
+ * log. The first refusal from an address (an IPv6 one by its /64) is logged; the next ones within a minute are
  * only counted, and their count is logged with the first refusal after that minute. The
  * table of addresses is bounded (the oldest goes first).
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import { subscriberOf } from "../client-networks.js";
 
 interface Sample {
   since: number;
@@ -43,17 +44,18 @@ export class RefusedRequestLog {
       return;
     }
     const now = this.now();
-    const sample = this.samples.get(request.ip);
+    const client = subscriberOf(request.ip);
+    const sample = this.samples.get(client);
     if (sample !== undefined && now - sample.since < this.windowMs) {
       sample.counted++;
       return;
     }
-    this.samples.delete(request.ip);
+    this.samples.delete(client);
     if (this.samples.size >= this.maxAddresses) {
       const oldest = this.samples.keys().next().value;
       if (oldest !== undefined) this.samples.delete(oldest);
     }
-    this.samples.set(request.ip, { since: now, counted: 0 });
+    this.samples.set(client, { since: now, counted: 0 });
     const before = sample?.counted ? { refusedBefore: sample.counted } : {};
     this.log.warn(
       { ...fields, ...before },

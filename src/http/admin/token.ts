@@ -1,12 +1,14 @@
 /**
  * The admin API's credential (docs/api.md §10): `Authorization: Bearer <ADMIN_TOKEN>`,
  * compared as SHA-256 digests in constant time (../bearer-token.ts). Wrong tokens are
- * counted per client address: after 10 in a minute the address is answered 429
+ * counted per client address (an IPv6 one by its /64, ../client-networks.ts): after 10 in
+ * a minute the address is answered 429
  * `rate_limited` with `Retry-After` for a minute, before its token is looked at
  * (../window-limiter.ts).
  */
 import type { onRequestAsyncHookHandler } from "fastify";
 import { bearerTokenHook } from "../bearer-token.js";
+import { subscriberOf } from "../client-networks.js";
 import { HttpProblem } from "../problems.js";
 import { WindowLimiter, type WindowLimiterOptions } from "../window-limiter.js";
 
@@ -36,13 +38,14 @@ export function adminAuthHook(
     invalid: { code: "invalid_admin_token", detail: "The admin token is incorrect." },
   });
   return async function adminAuth(request, reply) {
-    const locked = lockout.lockedSeconds(request.ip);
+    const client = subscriberOf(request.ip);
+    const locked = lockout.lockedSeconds(client);
     if (locked > 0) throw tooManyGuesses(locked);
     try {
       await checkToken.call(this, request, reply);
     } catch (error) {
       const lockedNow =
-        error instanceof HttpProblem && error.code === "invalid_admin_token" ? lockout.count(request.ip) : 0;
+        error instanceof HttpProblem && error.code === "invalid_admin_token" ? lockout.count(client) : 0;
       throw lockedNow > 0 ? tooManyGuesses(lockedNow) : error;
     }
   };

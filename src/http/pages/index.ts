@@ -19,6 +19,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { parseInput } from "../../core/input.js";
 import type { RecentRepository } from "../../store/types.js";
+import { subscriberOf } from "../client-networks.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
@@ -97,7 +98,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         deps,
         request,
         { kind: "domain", domain, localPart: null },
-        { budget: "pages", client: request.ip },
+        { budget: "pages", client: subscriberOf(request.ip) },
       );
       const { record } = result;
       const page = renderDomainPage({

@@ -9,7 +9,7 @@
  * bounded without eviction: only requests let through are counted, so each map holds at
  * most `global` entries a window.
  */
-import ipaddr from "ipaddr.js";
+import { prefixOf } from "../client-networks.js";
 
 export interface PageLimits {
   /** PAGE_RATE_LIMIT: requests per window per client address. */
@@ -29,16 +29,6 @@ export const PAGE_WINDOW_MS = 60_000;
 export interface PageRefusal {
   over: "address" | "prefix" | "global";
   retryAfterSeconds: number;
-}
-
-/** The client's /24 (IPv4, also IPv4-mapped IPv6) or /64 (IPv6) prefix; the address itself when it is neither. */
-export function prefixOf(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  // process(): an IPv4-mapped IPv6 address (::ffff:192.0.2.7) is its IPv4 address.
-  const ip = ipaddr.process(address);
-  if (ip.kind() === "ipv4") return `${(ip as ipaddr.IPv4).octets.slice(0, 3).join(".")}.0/24`;
-  const groups = (ip as ipaddr.IPv6).parts.slice(0, 4).map((group) => group.toString(16));
-  return `${groups.join(":")}::/64`;
 }
 
 export class PageLimiter {
