@@ -47,6 +47,12 @@ it("adds, lists without secrets, shows deliveries and removes", async () => {
   const deliveries = await admin({ method: "GET", url: `/admin/webhooks/deliveries?webhook=${body.id}` });
   expect(deliveries.statusCode).toBe(200);
   expect(deliveries.json()).toEqual([]);
+  // Query strings hold text: a limit is taken as digits, and one out of range is a 400.
+  expect((await admin({ method: "GET", url: "/admin/webhooks/deliveries?limit=5" })).statusCode).toBe(200);
+  for (const limit of ["0", "1001", "five", "-1"]) {
+    const refused = await admin({ method: "GET", url: `/admin/webhooks/deliveries?limit=${limit}` });
+    expect(refused.statusCode, limit).toBe(400);
+  }
   expect((await admin({ method: "DELETE", url: `/admin/webhooks/${body.id}` })).json()).toEqual({
     removed: true,
   });

@@ -17,12 +17,12 @@ import {
   reviewReport,
 } from "../../service/reports.js";
 import type { ReportStatus } from "../../store/types.js";
-import { HttpProblem, PROBLEM_CONTENT_TYPE } from "../problems.js";
+import { PROBLEM_CONTENT_TYPE } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import { ReportSchema } from "../routes/reports.js";
 import { nullable, ProblemSchema } from "../schemas.js";
 import type { AdminDeps } from "./deps.js";
-import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
+import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
 
 const ReviewerFields = {
   key_id: Type.String({ description: "The key that filed it." }),
@@ -80,12 +80,7 @@ const QueueQuery = Type.Object({
       description: "Default open.",
     }),
   ),
-  limit: Type.Optional(
-    Type.String({
-      pattern: "^[0-9]{1,4}$",
-      description: `At most this many (1–${MAX_REPORTS_SHOWN}, default ${REPORTS_SHOWN}).`,
-    }),
-  ),
+  limit: limitQuery(MAX_REPORTS_SHOWN, REPORTS_SHOWN),
 });
 
 const ReviewBody = Type.Object({
@@ -125,10 +120,7 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
     },
     async (request) => {
       const status: ReportStatus = request.query.status ?? "open";
-      const limit = request.query.limit === undefined ? REPORTS_SHOWN : Number(request.query.limit);
-      if (limit < 1 || limit > MAX_REPORTS_SHOWN) {
-        throw new HttpProblem("invalid_body", `\`limit\` is a whole number from 1 to ${MAX_REPORTS_SHOWN}.`);
-      }
+      const limit = limitOf(request.query.limit, MAX_REPORTS_SHOWN, REPORTS_SHOWN);
       return (await reportQueue({ reports: store.reports, checker }, status, limit)).map(queueEntryJson);
     },
   );

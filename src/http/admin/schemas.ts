@@ -2,7 +2,7 @@
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { MAX_ORIGIN_LENGTH } from "../../core/origin.js";
 import { MAX_KEY_ORIGINS } from "../../store/keys.js";
-import { PROBLEM_CONTENT_TYPE } from "../problems.js";
+import { HttpProblem, PROBLEM_CONTENT_TYPE } from "../problems.js";
 import { nullable, ProblemSchema, Timestamp } from "../schemas.js";
 
 const PlanName = Type.String({ minLength: 1, maxLength: 64, description: "Plan name: a–z 0–9 . _ -" });
@@ -151,3 +151,21 @@ export function adminResponses(
 
 /** What every admin route's schema shares. */
 export const ADMIN_ROUTE = { tags: ["admin"], security: [{ adminToken: [] }] };
+
+/** A `limit` query parameter: digits, as text (query strings hold text, and types are never coerced). */
+export function limitQuery(max: number, fallback: number) {
+  return Type.Optional(
+    Type.String({
+      pattern: "^[0-9]{1,4}$",
+      description: `At most this many (1–${max}, default ${fallback}).`,
+    }),
+  );
+}
+
+/** The number a `limitQuery` parameter holds (`fallback` when absent), or a 400 outside 1 to `max`. */
+export function limitOf(text: string | undefined, max: number, fallback: number): number {
+  const limit = text === undefined ? fallback : Number(text);
+  if (limit < 1 || limit > max)
+    throw new HttpProblem("invalid_body", `\`limit\` is a whole number from 1 to ${max}.`);
+  return limit;
+}

@@ -9,7 +9,10 @@ import { HttpProblem } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import { nullable, Timestamp } from "../schemas.js";
 import type { AdminDeps } from "./deps.js";
-import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
+import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
+
+const DELIVERIES_SHOWN = 100;
+const MAX_DELIVERIES_SHOWN = 1000;
 
 const EventType = Type.Union(WEBHOOK_EVENT_TYPES.map((type) => Type.Literal(type)));
 
@@ -125,14 +128,17 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
         summary: "The latest events with their attempts, status codes and next try",
         querystring: Type.Object({
           webhook: Type.Optional(Type.String({ description: "One webhook's events only." })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+          limit: limitQuery(MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
         }),
         response: adminResponses(200, Type.Array(DeliverySchema), [400]),
       },
     },
     async (request) =>
-      (await store.webhooks.deliveries(request.query.webhook ?? null, request.query.limit ?? 100)).map(
-        deliveryJson,
-      ),
+      (
+        await store.webhooks.deliveries(
+          request.query.webhook ?? null,
+          limitOf(request.query.limit, MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
+        )
+      ).map(deliveryJson),
   );
 }
