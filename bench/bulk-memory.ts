@@ -1,22 +1,36 @@
 /**
  * Bulk memory (`npm run bench:bulk-memory`): the peak resident memory of a real service
- * process (`mailrisk serve --workers 1`, SQLite file) while one key fires
- * `BENCH_BULK_REQUESTS` (300) parallel `POST /v2/bulk` requests of 1,000 new items each,
- * every item a distinct working domain of a generated world served by the loopback DNS
- * server in a child process (domain age off). The bulk gate (BULK_CONCURRENT_PER_KEY,
+ * process (`mailrisk serve --workers 1`, SQLite file) while `BENCH_BULK_REQUESTS` (300)
+ * parallel `POST /v2/bulk` requests of 1,000 new items each arrive at once, every item a
+ * distinct working domain of a generated world served by the loopback DNS server in a
+ * child process (domain age off). `BENCH_BULK_KEYS` names the shapes, each in a service
+ * process of its own, one after the other: the requests spread over that many keys
+ * (default `1,300`: one key, where the per-key limit binds, and one key per request,
+ * where the instance's does). The bulk gate (BULK_CONCURRENT_PER_KEY,
  * BULK_CONCURRENT_TOTAL; the defaults unless the environment sets them) admits a few and
- * refuses the rest at once; the figure is the process's VmHWM from /proc, which holds
- * its start-up too. Target: under 600 MB (docs/deploy.md plans for about 500 MB).
+ * refuses the rest before their bodies are read; each figure is the process's VmHWM from
+ * /proc, which holds its start-up too. Target: under 600 MB for each shape
+ * (docs/deploy.md plans for about 500 MB).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { createKeyIn, createTestDatabase } from "../harness/databases.js";
+import { createTestDatabase } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
-import { count, finish, formatCount } from "./report.js";
+import { openStore } from "../src/store/index.js";
+import { count, type FigureRow, finish, formatCount } from "./report.js";
 
 const REQUESTS = Number(process.env.BENCH_BULK_REQUESTS ?? 300);
+/** The shapes: how many keys the requests spread over, each shape in its own service process. */
+const KEYS_KNOB = process.env.BENCH_BULK_KEYS ?? `1,${REQUESTS}`;
+const SHAPES = KEYS_KNOB.split(",").map((value) => {
+  const keys = Number(value.trim());
+  if (!Number.isInteger(keys) || keys < 1 || keys > REQUESTS) {
+    throw new Error(`BENCH_BULK_KEYS: "${value}" is no whole number from 1 to ${REQUESTS}`);
+  }
+  return keys;
+});
 const ITEMS = 1_000;
 /** Distinct domains of the world; request r checks slice r mod (WORLD / ITEMS), new for every admitted one. */
 const WORLD = 20_000;
@@ -34,21 +48,42 @@ function megabytes(bytes: number): string {
   return `${formatCount(bytes / 1024 / 1024)} MB`;
 }
 
-async function main(): Promise<void> {
-  const loadBefore = loadavg()[0] ?? 0;
-  const { domains, fixture } = trafficWorld({ domains: WORLD });
-  const dns = await startDnsServerProcess(fixture);
+interface Shape {
+  keys: number;
+  peak: number;
+  before: number;
+  statuses: Map<string, number>;
+  seconds: number;
+}
+
+/** `count` keys on one plan, made in one store session. */
+async function createKeys(location: Parameters<typeof openStore>[0], count: number): Promise<string[]> {
+  const store = await openStore(location);
+  try {
+    await store.plans.createPlan({ name: "bulk-memory", quota: 1_000_000_000, periodDays: 30 });
+    const secrets: string[] = [];
+    for (let i = 0; i < count; i++) {
+      secrets.push((await store.keys.createKey({ plan: "bulk-memory", now: new Date() })).secret);
+    }
+    return secrets;
+  } finally {
+    await store.close();
+  }
+}
+
+/** One shape: a fresh database and service process, the burst spread over `keys` keys. */
+async function runShape(
+  keys: number,
+  domains: readonly string[],
+  dnsAddress: string,
+  gate: Record<string, string>,
+): Promise<Shape> {
   const database = await createTestDatabase("sqlite");
-  const gate = Object.fromEntries(
-    ["BULK_CONCURRENT_PER_KEY", "BULK_CONCURRENT_TOTAL"].flatMap((name) =>
-      process.env[name] ? [[name, process.env[name] as string]] : [],
-    ),
-  );
   const service = await startServiceProcess({
     workers: 1,
     env: {
       DATABASE_URL: database.url,
-      DNS_SERVERS: dns.address,
+      DNS_SERVERS: dnsAddress,
       DNS_TIMEOUT_MS: "2000",
       AGE_LOOKUP: "off",
       // Every connection of the burst reaches the server: the gate is what is measured.
@@ -58,7 +93,7 @@ async function main(): Promise<void> {
   });
   try {
     const pid = service.listeningPids()[0] as number;
-    const secret = await createKeyIn(database.location, "bulk-memory", 1_000_000_000);
+    const secrets = await createKeys(database.location, keys);
     const before = statusBytes(pid, "VmRSS");
     const slices = WORLD / ITEMS;
     const started = performance.now();
@@ -67,45 +102,73 @@ async function main(): Promise<void> {
         const start = (r % slices) * ITEMS;
         const response = await fetch(`${service.url}/v2/bulk`, {
           method: "POST",
-          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${secrets[r % keys]}`, "content-type": "application/json" },
           body: JSON.stringify({ items: domains.slice(start, start + ITEMS) }),
         });
         const body = (await response.json()) as { results?: unknown[] };
         if (response.status === 200 && body.results?.length !== ITEMS) throw new Error("a short answer");
+        if (response.status !== 200 && !response.headers.get("retry-after"))
+          throw new Error("no Retry-After");
         return response.status;
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const peak = statusBytes(pid, "VmHWM");
-    const statuses = count(answers, String);
-    const admitted = statuses.get("200") ?? 0;
+    if (answers.some((status) => ![200, 429, 503].includes(status))) throw new Error("an unexpected status");
+    return { keys, peak: statusBytes(pid, "VmHWM"), before, statuses: count(answers, String), seconds };
+  } finally {
+    await service.stop();
+    await database.drop();
+  }
+}
+
+function shapeName(keys: number): string {
+  return keys === 1 ? "one key" : `${formatCount(keys)} keys`;
+}
+
+function shapeRows({ keys, peak, before, statuses, seconds }: Shape): FigureRow[] {
+  const name = shapeName(keys);
+  return [
+    [`peak RSS, ${REQUESTS} requests, ${name}`, megabytes(peak), "< 600 MB", peak < TARGET_BYTES],
+    [`RSS before the burst, ${name}`, megabytes(before), "", null],
+    [
+      `answered 200 / 429 / 503, ${name}`,
+      `${statuses.get("200") ?? 0} / ${statuses.get("429") ?? 0} / ${statuses.get("503") ?? 0}`,
+      "",
+      null,
+    ],
+    [`whole burst, ${name}`, `${seconds.toFixed(1)} s`, "", null],
+  ];
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0] ?? 0;
+  const { domains, fixture } = trafficWorld({ domains: WORLD });
+  const dns = await startDnsServerProcess(fixture);
+  const gate = Object.fromEntries(
+    ["BULK_CONCURRENT_PER_KEY", "BULK_CONCURRENT_TOTAL"].flatMap((name) =>
+      process.env[name] ? [[name, process.env[name] as string]] : [],
+    ),
+  );
+  try {
+    const shapes: Shape[] = [];
+    for (const keys of SHAPES) shapes.push(await runShape(keys, domains, dns.address, gate));
+    const checked = shapes.map(
+      (shape) => `${shapeName(shape.keys)}: ${formatCount((shape.statuses.get("200") ?? 0) * ITEMS)}`,
+    );
     finish({
       title: "mailrisk bulk memory",
       script: "bench:bulk-memory",
       loadBefore,
-      rows: [
-        [`peak RSS, ${REQUESTS} parallel bulk requests`, megabytes(peak), "< 600 MB", peak < TARGET_BYTES],
-        ["RSS before the burst", megabytes(before), "", null],
-        [
-          "answered 200 / 429 / 503",
-          `${admitted} / ${statuses.get("429") ?? 0} / ${statuses.get("503") ?? 0}`,
-          "",
-          null,
-        ],
-        ["whole burst", `${seconds.toFixed(1)} s`, "", null],
-      ],
-      knobs: { BENCH_BULK_REQUESTS: REQUESTS, ...gate },
+      rows: shapes.flatMap(shapeRows),
+      knobs: { BENCH_BULK_REQUESTS: REQUESTS, BENCH_BULK_KEYS: KEYS_KNOB, ...gate },
       notes: [
-        `\n${REQUESTS} parallel POST /v2/bulk of ${formatCount(ITEMS)} new items each from one key, to \`mailrisk serve --workers 1\`` +
-          ` on a SQLite file; ${formatCount(admitted * ITEMS)} items checked over the loopback DNS server (child process); domain age off.` +
+        `\n${REQUESTS} parallel POST /v2/bulk of ${formatCount(ITEMS)} new items each, spread over the keys of each shape, to \`mailrisk serve --workers 1\`` +
+          ` on a SQLite file, a fresh process and database per shape; items checked (${checked.join(", ")}) over the loopback DNS server (child process); domain age off.` +
           ` Gate: ${Object.keys(gate).length > 0 ? JSON.stringify(gate) : "the defaults (2 per key, 8 in all)"}.`,
       ],
     });
-    if (answers.some((status) => ![200, 429, 503].includes(status))) throw new Error("an unexpected status");
   } finally {
-    await service.stop();
     dns.stop();
-    await database.drop();
   }
 }
 

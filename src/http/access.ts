@@ -6,7 +6,8 @@
  * route whose cost is known only from its body (`POST /v2/bulk`: one unit per item)
  * names it as a function of the request: the key is still checked here (401, counting
  * nothing), and the units are counted by `countUnitsOfBody` once the body is read and
- * valid, so a bad body is refused (400/413/415) before the quota (429). A publishable
+ * valid, so a bad body is refused (400/413/415) before the quota (429); the bulk gate
+ * (429/503) comes between this hook and the body (routes/bulk-check.ts). A publishable
  * (`mrp_`) key is refused (403) on a route whose config does not name `publishable`; on
  * one that does, its origin (403) and its visitor's limit (429) come before the quota
  * (publishable-keys.ts).

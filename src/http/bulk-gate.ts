@@ -2,8 +2,8 @@
  * How many `POST /v2/bulk` requests are in progress at once, per key and in all, per
  * instance (docs/security.md, "Bounded bulk"). One over a key's limit is refused with
  * 429 `too_many_concurrent_requests`, one over the instance's with 503 `server_busy`,
- * both with Retry-After and before any unit is counted, so a refused request costs no
- * quota and holds no results.
+ * both with Retry-After, before the body is read and before any unit is counted, so a
+ * refused request costs no quota and holds no body (the route enters it in `preParsing`).
  */
 import { HttpProblem } from "./problems.js";
 

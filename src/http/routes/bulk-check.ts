@@ -5,13 +5,17 @@
  * object, with the input as given first. Each item costs one unit of quota, all or
  * nothing: with fewer units left than items the answer is 429 and nothing is counted.
  *
- * Order of answers: 401 (the access hook checks the key without counting) → 413/415/400
- * for the body (not counted: the cost is not known yet) → 429 `too_many_concurrent_requests`
- * / 503 `server_busy` over the bulk gate (bulk-gate.ts; not counted) → 429 quota → 200.
+ * Order of answers: 401 (the access hook checks the key without counting) → 429
+ * `too_many_concurrent_requests` / 503 `server_busy` over the bulk gate (bulk-gate.ts;
+ * `preParsing`, before a byte of the body is read; not counted) → 413/415/400 for the
+ * body (not counted: the cost is not known yet) → 429 quota → 200. The gate's slot is let
+ * go once, when the answer is built or the response ends, whichever comes first: an
+ * answer of any status, a body refused or cut off, a client gone mid-body or mid-check.
  * Checks run through `checkMany`, like the CLI's, with bounded concurrency, in the API's
- * look-up budget with the key's share (src/service/lookup-budget.ts). Each result is
- * serialised as soon as it is taken, so a request holds text, not records, and the gate
- * bounds how many requests hold any (docs/security.md, "Bounded bulk").
+ * look-up budget with the key's share (src/service/lookup-budget.ts); a client gone
+ * mid-check stops the taking of more. Each result is serialised as soon as it is taken,
+ * so a request holds text, not records, and the gate bounds how many requests hold a
+ * body or any results (docs/security.md, "Bounded bulk").
  */
 import { type Static, type TSchema, Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -200,6 +204,8 @@ export function bulkCheckRoute(
 ): void {
   const maxItems = deps.bulkMaxItems;
   const countUnits = countUnitsOfBody(deps);
+  /** How each admitted request lets its slot go (idempotent). */
+  const leaving = new WeakMap<FastifyRequest, () => void>();
   app.route({
     method: "POST",
     url: "/v2/bulk",
@@ -214,7 +220,13 @@ export function bulkCheckRoute(
       body: requestSchema(maxItems),
       response: responses(maxItems),
     },
-    preParsing: async (request, _reply, payload) => {
+    preParsing: async (request, reply, payload) => {
+      // Admitted before the body is read, so a refused request holds no body; the slot is
+      // let go when the response ends in any way ('close': sent, refused, or the client gone).
+      const leave = deps.gate.enter(request.caller?.key.id ?? "");
+      leaving.set(request, leave);
+      if (reply.raw.destroyed) leave();
+      else reply.raw.once("close", leave);
       if (!isJson(request)) {
         throw new HttpProblem(
           "unsupported_media_type",
@@ -226,8 +238,7 @@ export function bulkCheckRoute(
     errorHandler: (error, request, reply) =>
       sendProblem(reply, bodyProblem(error, maxItems) ?? problemFor(error, request.log)),
     handler: async function (request, reply) {
-      // Admitted before anything is counted; let go when the answer is built, whatever happens.
-      const leave = deps.gate.enter(request.caller?.key.id ?? "");
+      // Admitted in preParsing; let go as soon as the answer is built, whatever happens.
       try {
         await countUnits.call(this, request, reply);
         const { items, explain } = request.body as BulkBody;
@@ -239,11 +250,15 @@ export function bulkCheckRoute(
           lane: apiLane(request),
           onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
         });
-        for await (const { outcome } of checked) results.push(write(outcome));
+        for await (const { outcome } of checked) {
+          // The client is gone (its slot let go on 'close'): start no more checks, answer nobody.
+          if (reply.raw.destroyed) return undefined;
+          results.push(write(outcome));
+        }
         reply.type("application/json; charset=utf-8");
         return `{"results":[${results.join(",")}]}`;
       } finally {
-        leave();
+        leaving.get(request)?.();
       }
     },
   });
