@@ -46,6 +46,7 @@ import {
   shuttingDown,
   toProblem,
 } from "./problems.js";
+import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
 import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
@@ -102,6 +103,9 @@ export interface AppDeps {
   /** TRUST_PROXY: Fastify's `trustProxy` (default false: the client is the socket's peer). */
   trustProxy?: false | number | string[];
 }
+
+/** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
+const OPERATOR_PATHS = /^\/(?:admin|metrics)(?:[/?]|$)/;
 
 const OPENAPI_DOCUMENT = {
   openapi: "3.1.0",
@@ -204,8 +208,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
 
   app.setErrorHandler((error, request, reply) => sendProblem(reply, problemFor(error, request.log)));
-  app.setNotFoundHandler((_request, reply) =>
-    sendProblem(reply, new HttpProblem("not_found", "Nothing is served at this path.")),
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      reply,
+      // A publishable key is told it has no business with the operator's paths, served here or not.
+      OPERATOR_PATHS.test(request.url) && carriesPublishableKey(request.headers)
+        ? publishableKeyNotAllowed()
+        : new HttpProblem("not_found", "Nothing is served at this path."),
+    ),
   );
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);

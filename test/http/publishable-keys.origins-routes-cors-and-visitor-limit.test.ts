@@ -184,6 +184,24 @@ describe.each(DATABASE_KINDS)("publishable keys on %s", (kind) => {
     expect(await fixture.store.plans.getPlan("mine")).toBeUndefined();
   });
 
+  it("refuses a publishable key on the admin API and the metrics with 403 even where they are not served", async () => {
+    await open({ adminToken: undefined });
+    const { secret } = await fixture.newKey({ origins: [SHOP] });
+    for (const url of ["/admin/keys", "/admin", "/metrics", "/metrics?x=1"]) {
+      const response = await fixture.app.inject({
+        url,
+        headers: { authorization: `Bearer ${secret}`, origin: SHOP },
+      });
+      expect([url, response.statusCode, code(response)]).toEqual([url, 403, "publishable_key_not_allowed"]);
+    }
+    const elsewhere = await fixture.app.inject({
+      url: "/administrator",
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(elsewhere.statusCode).toBe(404);
+    expect((await fixture.app.inject({ url: "/metrics" })).statusCode).toBe(404);
+  });
+
   describe("the preflight", () => {
     const preflight = (url: string, origin?: string) =>
       fixture.app.inject({

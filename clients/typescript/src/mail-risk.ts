@@ -11,7 +11,7 @@ import type { BulkResult, CheckedRecord, CheckOutcome, Problem, Usage } from "./
 export interface MailRiskOptions<FailOpen extends boolean = false> {
   /** The service's base URL, e.g. `https://mailrisk.example.com` (a path prefix is kept). */
   baseUrl: string;
-  /** A secret API key (`mr_…`): for servers only. */
+  /** The API key: a secret key (`mr_…`) on a server; in a browser only a publishable key (`mrp_…`). */
   key: string;
   /** The most one call may take, a retry included, in milliseconds (default 3000). */
   timeoutMs?: number;
@@ -74,13 +74,17 @@ export class MailRisk<FailOpen extends boolean = false> {
     this.#failOpen = options.failOpen === true;
   }
 
-  /** Checks an email address (with `@`) or a domain: `POST /v2/`, the full record (docs/api.md §4). */
+  /**
+   * Checks an email address (with `@`) or a domain: `POST /v2/`. Resolves to the full
+   * record (docs/api.md §4) with `outcome: "checked"` added; with `failOpen`, a time-out,
+   * a 5xx or no connection resolves to `{ outcome: "unknown", error }` instead.
+   */
   async check(emailOrDomain: string, options: { explain?: boolean } = {}): Promise<CheckOutcome<FailOpen>> {
     const field = emailOrDomain.includes("@") ? "email" : "domain";
     const body = { [field]: emailOrDomain, ...(options.explain ? { explain: true } : {}) };
     try {
       const record = await this.#call<CheckedRecord>("POST", "v2/", body);
-      return { outcome: "checked", record } as CheckOutcome<FailOpen>;
+      return { ...record, outcome: "checked" } as CheckOutcome<FailOpen>;
     } catch (error) {
       if (this.#failOpen && error instanceof MailRiskError && error.unavailable) {
         return { outcome: "unknown", error } as CheckOutcome<FailOpen>;

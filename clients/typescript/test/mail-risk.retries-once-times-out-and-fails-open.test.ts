@@ -2,14 +2,15 @@
  * The client's rules of time and failure (docs/clients.md), against a scripted loopback
  * HTTP server (the answers a real service gives rarely: 503, 429, a proxy's 502): what
  * it sends, the one retry after `Retry-After` when the wait fits the time-out, the
- * deadline of a whole call, problems as `MailRiskError`, and `failOpen`.
+ * deadline of a whole call, problems as `MailRiskError`, and `failOpen`; what `check()`
+ * resolves to: the record itself with `outcome`, so `result.block` reads directly.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import { sampleRecord } from "../../../harness/sample-record.js";
-import { MailRisk, MailRiskError } from "../src/index.js";
+import { type Checked, MailRisk, MailRiskError, type Unknown } from "../src/index.js";
 
 type Answer = (response: ServerResponse) => void;
 
@@ -80,7 +81,7 @@ describe("what the client sends", () => {
   it("posts the email or the domain as JSON with the Bearer key, under the base URL's path", async () => {
     answers = [ok, ok, ok];
     const client = new MailRisk({ baseUrl: base, key: "mr_secret" });
-    expect(await client.check("someone@example.com")).toEqual({ outcome: "checked", record });
+    expect(await client.check("someone@example.com")).toEqual({ ...record, outcome: "checked" });
     await client.check("example.com", { explain: true });
     await new MailRisk({ baseUrl: `${base}/`, key: "mr_secret" }).check("example.com");
     expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual([
@@ -101,12 +102,40 @@ describe("what the client sends", () => {
   });
 });
 
+describe("what check() resolves to", () => {
+  it("is the record itself with outcome checked, and with failOpen unknown has none of its fields", async () => {
+    const blocked = sampleRecord({ domain: "mailinator.com", block: true, risk: 95 });
+    answers = [
+      (response) =>
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(blocked)),
+      ok,
+      problem(500, "internal_error"),
+    ];
+    const strict = new MailRisk({ baseUrl: base, key: "k" });
+    const result = await strict.check("someone@mailinator.com");
+    expectTypeOf(result).toEqualTypeOf<Checked>();
+    expect(result).toEqual({ ...blocked, outcome: "checked" });
+    expect(result.block).toBe(true);
+    expect(result.risk).toBe(95);
+
+    const open = new MailRisk({ baseUrl: base, key: "k", failOpen: true });
+    const checked = await open.check("example.com");
+    expectTypeOf(checked).toEqualTypeOf<Checked | Unknown>();
+    expectTypeOf(checked.block).toEqualTypeOf<boolean | undefined>();
+    expect(checked).toMatchObject({ outcome: "checked", domain: "example.com", block: record.block });
+    const unknown = await open.check("example.com");
+    expect(Object.keys(unknown)).toEqual(["outcome", "error"]);
+    expect(unknown.block).toBeUndefined();
+    expect(unknown.outcome === "unknown" && unknown.error).toBeInstanceOf(MailRiskError);
+  });
+});
+
 describe("retries", () => {
   it("retries a 503 once after its Retry-After when the wait fits the time-out", async () => {
     answers = [problem(503, "database_unavailable", { "retry-after": "1" }), ok];
     const client = new MailRisk({ baseUrl: base, key: "k", timeoutMs: 3000 });
     const { value, ms } = await timed(() => client.check("example.com"));
-    expect(value).toEqual({ outcome: "checked", record });
+    expect(value).toEqual({ ...record, outcome: "checked" });
     expect(seen).toHaveLength(2);
     expect(ms).toBeGreaterThanOrEqual(950);
   });
