@@ -1,11 +1,16 @@
 /**
- * Fair look-ups, as an attacker would try them: 300 concurrent result-page requests for
- * domains whose name servers never answer, from one address (127.0.0.2, real sockets),
- * while a keyed caller on another address (127.0.0.3) checks fresh domains through
- * `POST /v2/`. The pages draw on a budget of their own and one address on half of it,
- * so the API's checks stay fast: median under 300 ms (they took 5.3 s when pages and
- * API shared one budget). A real service process over the loopback DNS server, which
- * drops every query for the silent domains (the DNS deadline is the default 1.5 s).
+ * Fair look-ups, as an attacker would try them: 300 concurrent requests for domains
+ * whose name servers never answer, from one address (127.0.0.2, real sockets), while a
+ * keyed caller on another address (127.0.0.3) checks fresh domains through `POST /v2/`.
+ *
+ * - The flood on the result pages: the pages draw on a budget of their own and one
+ *   address on half of it, so the API's checks stay fast: median under 300 ms (they
+ *   took 5.3 s when pages and API shared one budget).
+ * - The flood through the API with another key: within the API's budget one key holds
+ *   at most half the look-ups, so the other key's checks stay as fast.
+ *
+ * A real service process over the loopback DNS server, which drops every query for the
+ * silent domains (the DNS deadline is the default 1.5 s).
  */
 import { request } from "node:http";
 import { afterEach, expect, it } from "vitest";
@@ -58,27 +63,14 @@ afterEach(async () => {
   await world?.stop();
 });
 
-it("keeps keyed checks of fresh domains under 300 ms at the median while one address floods the pages", async () => {
-  world = await startServiceWorld({
-    zones: zones(),
-    env: {
-      DNS_TIMEOUT_MS: undefined, // the default deadline
-      // The flood is about look-ups: neither the page limiter nor the connection cap stops it first.
-      PAGE_RATE_LIMIT: "1000",
-      MAX_CONNECTIONS_PER_CLIENT: "1000",
-    },
-  });
-  const { dns } = world;
-  const secret = await createKeyIn(world.database.location, "fair", 1_000_000);
-  const url = world.service.url;
+type Flood = (url: string, domain: string, signal: AbortSignal) => Promise<unknown>;
 
+/** The median of the API checks of FRESH from 127.0.0.3 with `secret`, while `flood` sends every SILENT domain from 127.0.0.2. */
+async function apiMedianDuring(url: string, secret: string, flood: Flood): Promise<number> {
+  const dns = (world as ServiceWorld).dns;
   const stop = new AbortController();
-  const flood = SILENT.map((domain) =>
-    send(`${url}/domain/${domain}`, "127.0.0.2", { headers: { accept: "text/html" } }, stop.signal).catch(
-      () => undefined,
-    ),
-  );
-  // Let the flood take every page look-up it can.
+  const flooding = SILENT.map((domain) => flood(url, domain, stop.signal).catch(() => undefined));
+  // Let the flood take every look-up it can.
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(dns.queries.count(SILENT[0] as string, { type: "MX" })).toBeGreaterThan(0);
 
@@ -96,8 +88,47 @@ it("keeps keyed checks of fresh domains under 300 ms at the median while one add
   const pending = SILENT.filter((domain) => dns.queries.count(domain, { type: "MX" }) === 0).length;
   expect(pending).toBeGreaterThan(FLOOD / 2);
   stop.abort();
-  await Promise.all(flood);
+  await Promise.all(flooding);
+  return [...api].sort((a, b) => a - b)[Math.floor(api.length / 2)] as number;
+}
 
-  const median = [...api].sort((a, b) => a - b)[Math.floor(api.length / 2)] as number;
+async function startWorld(): Promise<ServiceWorld> {
+  world = await startServiceWorld({
+    zones: zones(),
+    env: {
+      DNS_TIMEOUT_MS: undefined, // the default deadline
+      // The flood is about look-ups: neither the page limiter nor the connection cap stops it first.
+      PAGE_RATE_LIMIT: "1000",
+      MAX_CONNECTIONS_PER_CLIENT: "1000",
+    },
+  });
+  return world;
+}
+
+it("keeps keyed checks of fresh domains under 300 ms at the median while one address floods the pages", async () => {
+  const { database, service } = await startWorld();
+  const secret = await createKeyIn(database.location, "fair", 1_000_000);
+  const median = await apiMedianDuring(service.url, secret, (url, domain, signal) =>
+    send(`${url}/domain/${domain}`, "127.0.0.2", { headers: { accept: "text/html" } }, signal),
+  );
+  expect(median).toBeLessThan(300);
+}, 60_000);
+
+it("keeps one key's checks under 300 ms at the median while another key floods the API", async () => {
+  const { database, service } = await startWorld();
+  const flooder = await createKeyIn(database.location, "flooder", 1_000_000);
+  const secret = await createKeyIn(database.location, "customer", 1_000_000);
+  const median = await apiMedianDuring(service.url, secret, (url, domain, signal) =>
+    send(
+      `${url}/v2/`,
+      "127.0.0.2",
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${flooder}`, "content-type": "application/json" },
+        body: JSON.stringify({ domain }),
+      },
+      signal,
+    ),
+  );
   expect(median).toBeLessThan(300);
 }, 60_000);
