@@ -172,8 +172,12 @@ it("follows no redirect and counts a time-out as a failure, then delivers", asyn
     [0, "/hook"],
     [200, "/hook"],
   ]);
-  const [event] = (await store.webhooks.deliveries(null, 20)).filter((d) => d.domain === domain);
-  expect(event?.attempts.map((a) => [a.statusCode, a.error])).toEqual([
+  // The receiver has answered 200; the deliverer records that attempt once the answer is read.
+  const attempts = async () =>
+    (await store.webhooks.deliveries(null, 20))
+      .find((d) => d.domain === domain)
+      ?.attempts.map((a) => [a.statusCode, a.error]);
+  await expect.poll(attempts, { timeout: 5000 }).toEqual([
     [302, null],
     [null, "timeout"],
     [200, null],

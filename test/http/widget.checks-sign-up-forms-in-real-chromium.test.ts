@@ -23,7 +23,7 @@
 import { once } from "node:events";
 import { createServer } from "node:net";
 import type { Browser, BrowserContext, Request as BrowserRequest, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../harness/chromium.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
@@ -98,6 +98,12 @@ afterAll(async () => {
   await world?.stop();
 });
 
+/** Every context a test opened: closed after it even when it failed first, so the service's stop never waits on a page. */
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
 interface SignUpPage {
   page: Page;
   context: BrowserContext;
@@ -114,6 +120,7 @@ interface SignUpPage {
  */
 async function openSignUp(demo: DemoServer, attributes: Record<string, string> = {}): Promise<SignUpPage> {
   const context = await browser.newContext();
+  contexts.push(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
