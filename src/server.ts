@@ -20,7 +20,7 @@ import {
 } from "./http/connection-limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
-import { watchChanges } from "./service/change-watcher.js";
+import { type ChangeWatcher, watchChanges } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
@@ -120,7 +120,15 @@ async function serve(
   if (!options.prepared) await prepare(store, options, logger);
   // Shutdown aborts what need not finish: the domain-age look-ups still queued or running.
   const shutdown = new AbortController();
-  const checker = createChecker({ config, store, logger, shutdown: shutdown.signal });
+  // A flip is recorded only under the policy the change watcher (made below) has applied here.
+  const applied: { changes?: ChangeWatcher } = {};
+  const checker = createChecker({
+    config,
+    store,
+    logger,
+    shutdown: shutdown.signal,
+    policyVersion: () => applied.changes?.policyVersion(),
+  });
   const lists = new ListSchedule({
     store,
     sources: config.listSources,
@@ -153,6 +161,7 @@ async function serve(
   const changes = watchChanges(store, checker, (error) =>
     logger.warn({ err: error }, "could not read the change signal; retrying"),
   );
+  applied.changes = changes;
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,

@@ -79,6 +79,11 @@ export interface CachingCheckerOptions {
   dnsLoad?: () => ResolverLoad;
   /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it; default 30. */
   webhookWatchDays?: number;
+  /**
+   * The policy version this process's overrides and lists hold (the change watcher's): a
+   * flip is recorded only while the store's is the same. Default: flips recorded whatever it is.
+   */
+  policyVersion?: () => number | undefined;
 }
 
 /** The check with block_status_changed_at set to the domain's. */
@@ -191,6 +196,8 @@ export class CachingChecker implements Checker {
       watchedSince: new Date(at.getTime() - (this.options.webhookWatchDays ?? 30) * DAY_MS),
       record: stamped(check, at).record as unknown as FlipNotice["record"],
     };
+    const policy = this.options.policyVersion?.();
+    if (policy !== undefined) notice.policyVersion = policy;
     return this.options.records.noteBlock(domain, check.record.block, at, notice);
   }
 

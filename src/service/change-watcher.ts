@@ -5,7 +5,7 @@
  * counter moved, drops what this process remembers of it. `settle()` lets the admin API
  * answer only once its own change holds here.
  */
-import type { ChangesRepository, ChangeTopic, Store } from "../store/types.js";
+import { type ChangesRepository, type ChangeTopic, policyVersion, type Store } from "../store/types.js";
 import type { Checker } from "./checker.js";
 import { OneAtATime } from "./one-at-a-time.js";
 
@@ -24,6 +24,8 @@ export interface ChangeWatcherOptions {
 export class ChangeWatcher {
   /** The counters last seen; undefined before the first poll. */
   private seen: Map<string, number> | undefined;
+  /** The counters whose changes hold here: set once what a reading dropped is reloaded. */
+  private applied: Map<string, number> | undefined;
   private readonly polling: OneAtATime;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
@@ -58,15 +60,25 @@ export class ChangeWatcher {
     return this.polling.run();
   }
 
+  /**
+   * The policy version (overrides and lists) whose changes hold here, or undefined before
+   * the first poll: while a reload of a change is under way it is still the older one.
+   */
+  policyVersion(): number | undefined {
+    return this.applied && policyVersion(this.applied);
+  }
+
   private async read(): Promise<void> {
     const versions = await this.options.changes.versions();
     const seen = this.seen;
     this.seen = versions;
-    if (seen === undefined) return;
-    const moved = Object.entries(this.options.onChange).filter(
-      ([topic]) => versions.get(topic) !== seen.get(topic),
-    );
-    await Promise.all(moved.map(([, drop]) => drop()));
+    if (seen !== undefined) {
+      const moved = Object.entries(this.options.onChange).filter(
+        ([topic]) => versions.get(topic) !== seen.get(topic),
+      );
+      await Promise.all(moved.map(([, drop]) => drop()));
+    }
+    this.applied = versions;
   }
 
   async stop(): Promise<void> {

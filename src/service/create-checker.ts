@@ -48,6 +48,8 @@ export interface CreateCheckerOptions {
   serveStale?: boolean;
   /** Aborts when the server shuts down: domain-age look-ups queued or running end at once. */
   shutdown?: AbortSignal;
+  /** The policy version the server's change watcher has applied (CachingCheckerOptions.policyVersion). */
+  policyVersion?: () => number | undefined;
   /**
    * Told of the resolver canary's first state and every change, with a sentence for a
    * person (naming DNS_SERVERS). Default: logged, a failure at warn, `ok` at info.
@@ -168,6 +170,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     serveStale: options.serveStale,
     dnsLoad: deps.dnsLoad,
     webhookWatchDays: options.config.webhookWatchDays,
+    policyVersion: options.policyVersion,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

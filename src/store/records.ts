@@ -7,13 +7,14 @@ import { type Kysely, sql } from "kysely";
 import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
 import { type Database, toDate, toMillis } from "./schema.js";
-import type {
-  BlockStatus,
-  FlipNotice,
-  NotedBlock,
-  RecordsRepository,
-  StoredFacts,
-  WatchedFacts,
+import {
+  type BlockStatus,
+  type FlipNotice,
+  type NotedBlock,
+  POLICY_TOPICS,
+  type RecordsRepository,
+  type StoredFacts,
+  type WatchedFacts,
 } from "./types.js";
 import { enqueueFlipEvents } from "./webhooks.js";
 
@@ -107,7 +108,7 @@ async function saveFacts(
  * Records the block status answered for a domain when it differs from the stored one
  * (a look-up, an override, a list or learned infrastructure changed the verdict): the
  * time it changed becomes `at`. Whoever records a flip first wins (`flipped` says whether
- * this call did); with a notice, the flip's webhook events are written in the same
+ * this call did); a notice's `policyVersion` that is no longer the store's records nothing; with a notice, the flip's webhook events are written in the same
  * transaction when the domain is watched, so a flip raises its events exactly once.
  */
 async function noteBlock(
@@ -117,12 +118,21 @@ async function noteBlock(
   at: Date,
   notice?: FlipNotice,
 ): Promise<NotedBlock> {
+  const policy = notice?.policyVersion;
   const flip = (executor: Kysely<Database>) =>
     executor
       .updateTable("records")
       .set({ block: block ? 1 : 0, block_status_changed_at: at.getTime() })
       .where("domain", "=", domain)
       .where("block", "<>", block ? 1 : 0)
+      // Only while the policy the status was decided with still holds (the counters only grow).
+      .$if(policy !== undefined, (update) =>
+        update.where(
+          sql`(select coalesce(sum(version), 0) from changes where topic in (${sql.join(POLICY_TOPICS)}))`,
+          "=",
+          policy as number,
+        ),
+      )
       .returning(["block", "block_status_changed_at", "last_answered_at"])
       .executeTakeFirst();
   const updated = !notice

@@ -84,6 +84,13 @@ export interface FlipNotice {
   watchedSince: Date;
   /** The record answered with the new status (JSON), and its reason. */
   record: { reason: string } & Record<string, unknown>;
+  /**
+   * The policy version the new status was decided with (`policyVersion` of the change
+   * signal's counters this process has applied): the flip is recorded only while the
+   * store's still says the same, so a process that has not yet reloaded a change of
+   * policy never writes its old answer back. Absent: recorded whatever the counters say.
+   */
+  policyVersion?: number;
 }
 
 /** A watched domain's stored facts and answered block status, for deciding it again. */
@@ -476,6 +483,14 @@ export interface WebhooksRepository {
 /** The kinds of change every server must take at once (src/store/changes.ts). */
 export const CHANGE_TOPICS = ["keys", "overrides", "records", "lists"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** The topics whose changes change verdicts: the sum of their counters is the policy version. */
+export const POLICY_TOPICS = ["overrides", "lists"] as const satisfies readonly ChangeTopic[];
+
+/** The policy version of a reading of the change counters. */
+export function policyVersion(versions: ReadonlyMap<string, number>): number {
+  return POLICY_TOPICS.reduce((sum, topic) => sum + (versions.get(topic) ?? 0), 0);
+}
 
 /** The change signal: a counter per topic, raised by the store after each change of that kind. */
 export interface ChangesRepository {

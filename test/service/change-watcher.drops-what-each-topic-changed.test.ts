@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { ChangeWatcher, watchChanges } from "../../src/service/change-watcher.js";
 import { openStore } from "../../src/store/index.js";
-import type { ChangeTopic, Store } from "../../src/store/types.js";
+import { type ChangeTopic, policyVersion, type Store } from "../../src/store/types.js";
 
 const AT = new Date("2026-03-01T00:00:00Z");
 /** Long enough that only the test's own polls run. */
@@ -99,6 +99,35 @@ describe("ChangeWatcher", () => {
 
     await watcher.poll();
     expect(ran).toHaveLength(4);
+  });
+
+  it("holds the policy version of overrides and lists only once their reload is done", async () => {
+    let finishReload: () => void = () => {};
+    const reloading = new Promise<void>((resolve) => {
+      finishReload = resolve;
+    });
+    const watcher = new ChangeWatcher({
+      changes: store.changes,
+      onChange: { keys: () => {}, overrides: () => reloading, lists: () => {}, records: () => {} },
+      pollMs: NO_TIMER,
+    });
+    watchers.push(watcher);
+    expect(watcher.policyVersion()).toBeUndefined();
+    await watcher.start();
+    const before = watcher.policyVersion() as number;
+    expect(before).toBe(policyVersion(await store.changes.versions()));
+
+    await denyOverride("a.test");
+    const polling = watcher.poll();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(watcher.policyVersion()).toBe(before); // seen, not yet reloaded
+    finishReload();
+    await polling;
+    expect(watcher.policyVersion()).toBe(before + 1);
+
+    await purge("b.test"); // records: no policy change
+    await watcher.poll();
+    expect(watcher.policyVersion()).toBe(before + 1);
   });
 
   it("has run the handler once settle() resolves after a change", async () => {

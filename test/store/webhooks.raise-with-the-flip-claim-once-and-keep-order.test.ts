@@ -2,13 +2,14 @@
  * The webhook outbox on both databases: a flip recorded with a notice writes one event per
  * subscribed webhook when the domain is watched, and nothing when another instance
  * recorded the flip first or the domain is not watched; claims are exclusive across
- * instances, keep order per webhook and domain, expire, and a stale claim records nothing.
+ * instances, keep order per webhook and domain, expire, and a stale claim records nothing;
+ * a flip decided under a policy version the store has moved past records nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { retryDelayMs } from "../../src/service/webhook-delivery.js";
-import type { FlipNotice } from "../../src/store/types.js";
+import { type FlipNotice, policyVersion } from "../../src/store/types.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -20,6 +21,44 @@ describe.each(DATABASE_KINDS)("the webhook outbox on %s", (kind) => {
     db = await openTestStore(kind);
   });
   afterEach(() => db.cleanup());
+
+  it("records a flip decided under an older policy version as nothing, and under the current one as a flip", async () => {
+    const { records, webhooks, changes, overrides } = db.store;
+    await webhooks.createWebhook({
+      url: "http://127.0.0.1:1/a",
+      secret: "a",
+      events: ["domain.blocked", "domain.unblocked"],
+      now: T0,
+    });
+    await records.saveFacts("policy.test", mxFacts("policy.test"), T0, false);
+    await records.markAnswered(["policy.test"], at(1), at(1 - 86_400));
+    const before = policyVersion(await changes.versions());
+    // Another instance denies the domain: the store raises the overrides counter.
+    await overrides.setOverride({
+      kind: "domain",
+      value: "policy.test",
+      action: "deny",
+      note: null,
+      createdAt: at(2),
+    });
+    const now = policyVersion(await changes.versions());
+    expect(now).toBeGreaterThan(before);
+
+    const denied = { ...notice(at(-10)), policyVersion: now };
+    expect(await records.noteBlock("policy.test", true, at(3), denied)).toMatchObject({
+      flipped: true,
+      block: true,
+    });
+    // A process that has not reloaded the override yet answers the old verdict: it is not written back.
+    const stale = { ...notice(at(-10)), policyVersion: before };
+    expect(await records.noteBlock("policy.test", false, at(4), stale)).toMatchObject({
+      flipped: false,
+      block: true,
+    });
+    expect((await webhooks.deliveries(null, 10)).map((e) => e.type)).toEqual(["domain.blocked"]);
+    // Without a version (the CLI), a flip is recorded as before.
+    expect((await records.noteBlock("policy.test", false, at(5), notice(at(-10)))).flipped).toBe(true);
+  });
 
   it("writes one event per subscribed webhook with the flip, only when watched and only once", async () => {
     const { records, webhooks } = db.store;
