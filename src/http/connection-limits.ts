@@ -1,10 +1,10 @@
 /**
  * Caps on open connections (docs/security.md, "Connections and slow clients"): one for
  * the process (MAX_CONNECTIONS) and one per client address (MAX_CONNECTIONS_PER_CLIENT;
- * an IPv6 client by its /64),
- * counted on the server's `connection` event, before a byte is parsed. A connection over
- * either cap is destroyed at once: a client holding thousands of slow connections uses
- * up its own share, never the descriptors every other client needs.
+ * an IPv6 client by its /64), counted on the server's `connection` event, before a byte
+ * is parsed. A connection over either cap is destroyed at once: a client holding
+ * thousands of slow connections uses up its own share, never the descriptors every
+ * other client needs.
  */
 import { readFileSync } from "node:fs";
 import type { Server, Socket } from "node:net";

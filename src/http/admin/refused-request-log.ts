@@ -1,9 +1,9 @@
 /**
  * The admin scope's request log (docs/security.md, "Admin lock-out"): one line per
  * request, and refused ones (401, 429) in samples, so a flood of guesses cannot flood the
- * log. The first refusal from an address (an IPv6 one by its /64) is logged; the next ones within a minute are
- * only counted, and their count is logged with the first refusal after that minute. The
- * table of addresses is bounded (the oldest goes first).
+ * log. The first refusal from an address (an IPv6 one by its /64) is logged; the next
+ * ones within a minute are only counted, and their count is logged with the first
+ * refusal after that minute. The table of addresses is bounded (the oldest goes first).
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { subscriberOf } from "../client-networks.js";
