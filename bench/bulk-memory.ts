@@ -14,11 +14,10 @@
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { createTestDatabase } from "../harness/databases.js";
+import { createKeysIn, createTestDatabase } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
-import { openStore } from "../src/store/index.js";
 import { count, type FigureRow, finish, formatCount } from "./report.js";
 
 const REQUESTS = Number(process.env.BENCH_BULK_REQUESTS ?? 300);
@@ -56,21 +55,6 @@ interface Shape {
   seconds: number;
 }
 
-/** `count` keys on one plan, made in one store session. */
-async function createKeys(location: Parameters<typeof openStore>[0], count: number): Promise<string[]> {
-  const store = await openStore(location);
-  try {
-    await store.plans.createPlan({ name: "bulk-memory", quota: 1_000_000_000, periodDays: 30 });
-    const secrets: string[] = [];
-    for (let i = 0; i < count; i++) {
-      secrets.push((await store.keys.createKey({ plan: "bulk-memory", now: new Date() })).secret);
-    }
-    return secrets;
-  } finally {
-    await store.close();
-  }
-}
-
 /** One shape: a fresh database and service process, the burst spread over `keys` keys. */
 async function runShape(
   keys: number,
@@ -93,7 +77,7 @@ async function runShape(
   });
   try {
     const pid = service.listeningPids()[0] as number;
-    const secrets = await createKeys(database.location, keys);
+    const secrets = await createKeysIn(database.location, "bulk-memory", 1_000_000_000, keys);
     const before = statusBytes(pid, "VmRSS");
     const slices = WORLD / ITEMS;
     const started = performance.now();

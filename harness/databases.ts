@@ -125,10 +125,23 @@ export async function openTestStore(kind: DatabaseKind, options: StoreOptions = 
  * (another process) already migrated; its secret.
  */
 export async function createKeyIn(location: DatabaseLocation, plan: string, quota: number): Promise<string> {
+  return (await createKeysIn(location, plan, quota, 1))[0] as string;
+}
+
+/** `count` keys on a new plan of `quota` per 30 days, made in one store session; their secrets. */
+export async function createKeysIn(
+  location: DatabaseLocation,
+  plan: string,
+  quota: number,
+  count: number,
+): Promise<string[]> {
   const store = await openStore(location);
   try {
     await store.plans.createPlan({ name: plan, quota, periodDays: 30 });
-    return (await store.keys.createKey({ plan, now: new Date() })).secret;
+    const secrets: string[] = [];
+    for (let i = 0; i < count; i++)
+      secrets.push((await store.keys.createKey({ plan, now: new Date() })).secret);
+    return secrets;
   } finally {
     await store.close();
   }
