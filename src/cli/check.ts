@@ -18,7 +18,7 @@ import { createInterface } from "node:readline";
 import { type Checked, type CheckOutcome, checkMany, keptBy, outcomeBody } from "../service/check-many.js";
 import { createChecker } from "../service/create-checker.js";
 import { cleanCsv } from "../service/csv/clean-csv.js";
-import type { CsvError } from "../service/csv/csv-error.js";
+import { CsvError } from "../service/csv/csv-error.js";
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
@@ -254,14 +254,14 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
   }
 }
 
-/** A CSV that cannot be read stops the run: exit 2 (the CSV module's errors are `CsvError`). */
+/** A CSV that cannot be read stops the run: exit 2. */
 function unreadable(ctx: CliContext, error: unknown, written?: number): number {
-  if (!(error instanceof Error) || error.name !== "CsvError") throw error;
+  if (!(error instanceof CsvError)) throw error;
   const after =
     written === undefined
       ? ""
       : `; the output stops after ${written} complete row${written === 1 ? "" : "s"}`;
-  ctx.stderr.write(`mailrisk: ${(error as CsvError).message}${after}\n`);
+  ctx.stderr.write(`mailrisk: ${error.message}${after}\n`);
   return EXIT_USAGE;
 }
 

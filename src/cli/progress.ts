@@ -9,13 +9,9 @@
  * the rate only.
  */
 import cliProgress from "cli-progress";
-import { type CheckOutcome, verdictOf } from "../service/check-many.js";
+import { type CheckOutcome, type Verdict, verdictOf } from "../service/check-many.js";
 
-export interface Tally {
-  block: number;
-  allow: number;
-  invalid: number;
-}
+type Tally = Record<Verdict, number>;
 
 export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };

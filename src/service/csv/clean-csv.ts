@@ -8,7 +8,7 @@ import { type Checked, type CheckManyOptions, checkMany } from "../check-many.js
 import type { CsvInput, CsvRow } from "./read-csv.js";
 import { csvWriter } from "./write-csv.js";
 
-export interface CleanedRow extends Checked<CsvRow> {
+interface CleanedRow extends Checked<CsvRow> {
   /** The row as a CSV line: its cells, then the result columns. */
   line: string;
 }
