@@ -1,8 +1,9 @@
 /**
  * Reading and cleaning a CSV as it streams (docs/cleaning.md "CSV files"): each row knows
  * the line it starts on (line breaks inside quoted cells counted), has the header's
- * number of cells (a short row padded, a long one folded) and is then not checked; the
- * rows come back in input order with their cells as read and the result columns.
+ * number of cells (a short row padded, a long one folded) and is then not checked; only
+ * a bounded part of the input is read ahead of the rows taken; the rows come back in
+ * input order with their cells as read and the result columns.
  */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -54,6 +55,23 @@ describe("readCsv", () => {
       { cells: ["2", ""], line: 4, cellCount: 1 },
       { cells: ["3", "x;y"], line: 5, cellCount: 3 },
     ]);
+  });
+
+  it("reads ahead a bounded part of a long input while its rows are not taken", async () => {
+    const produced = { bytes: 0 };
+    const line = `${"x".repeat(90)},a@b.test\n`;
+    async function* rowsOf(count: number) {
+      for (let sent = 0; sent < count; sent += 100) {
+        const chunk = Buffer.from(line.repeat(100));
+        produced.bytes += chunk.length;
+        yield chunk;
+      }
+    }
+    const csv = await readCsv(Readable.from(rowsOf(200_000)));
+    await csv.rows.next();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(produced.bytes).toBeLessThan(1_000_000);
+    csv.close();
   });
 
   it("ends the rows with a CsvError naming the line where a quote opens and never closes", async () => {
