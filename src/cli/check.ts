@@ -15,23 +15,18 @@
  */
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { type Checked, type CheckOutcome, checkMany, outcomeBody } from "../service/check-many.js";
+import { type Checked, type CheckOutcome, checkMany, keptBy, outcomeBody } from "../service/check-many.js";
 import { createChecker } from "../service/create-checker.js";
+import { cleanCsv } from "../service/csv/clean-csv.js";
+import { CsvError } from "../service/csv/csv-error.js";
+import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
+import { findColumn } from "../service/csv/find-column.js";
+import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
 import type { Store } from "../store/types.js";
 import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
-import {
-  CSV_ENCODINGS,
-  type CsvEncoding,
-  type CsvError,
-  type CsvInput,
-  type CsvOptions,
-  csvWriter,
-  findColumn,
-  readCsv,
-} from "./check-csv.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
-import { Progress, verdictOf } from "./progress.js";
+import { Progress } from "./progress.js";
 import { formatRow, formatStreamedRow, formatTable } from "./table.js";
 import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
@@ -125,12 +120,6 @@ function settings(values: Values, ctx: CliContext): Settings | string {
   };
 }
 
-/** Whether `--only` keeps an outcome: block keeps blocked and invalid inputs, allow the rest. */
-function kept(outcome: CheckOutcome, only: Settings["only"]): boolean {
-  if (only === undefined) return true;
-  return (verdictOf(outcome) === "allow") === (only === "allow");
-}
-
 /** The list inputs in order: arguments, with `-` replaced by stdin's lines; counts stdin's bytes. */
 async function* listInputs(
   positionals: string[],
@@ -157,16 +146,16 @@ interface RunState {
 }
 
 /** Writes each outcome in order until the inputs end or the output closes. */
-async function writeAll<T>(
-  checked: AsyncIterable<Checked<T>>,
+async function writeAll<Entry extends Checked<unknown>>(
+  checked: AsyncIterable<Entry>,
   state: RunState,
   only: Settings["only"],
-  line: (entry: Checked<T>) => string,
-  bytesRead: (entry: Checked<T>) => number,
+  line: (entry: Entry) => string,
+  bytesRead: (entry: Entry) => number,
 ): Promise<void> {
   for await (const entry of checked) {
     if ("problem" in entry.outcome) state.rejected++;
-    if (kept(entry.outcome, only)) {
+    if (keptBy(only, entry.outcome)) {
       await state.output.write(line(entry));
       state.written++;
     }
@@ -265,14 +254,14 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
   }
 }
 
-/** A CSV that cannot be read stops the run: exit 2 (the CSV module's errors are `CsvError`). */
+/** A CSV that cannot be read stops the run: exit 2. */
 function unreadable(ctx: CliContext, error: unknown, written?: number): number {
-  if (!(error instanceof Error) || error.name !== "CsvError") throw error;
+  if (!(error instanceof CsvError)) throw error;
   const after =
     written === undefined
       ? ""
       : `; the output stops after ${written} complete row${written === 1 ? "" : "s"}`;
-  ctx.stderr.write(`mailrisk: ${(error as CsvError).message}${after}\n`);
+  ctx.stderr.write(`mailrisk: ${error.message}${after}\n`);
   return EXIT_USAGE;
 }
 
@@ -327,7 +316,7 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
   describeLayout(ctx, csv);
   return withStore(ctx, async (store) => {
     const checker = checkerFor(store, ctx, options.concurrency);
-    const write = csvWriter(csv.layout, csv.header.length);
+    const cleaned = cleanCsv(csv, index, { checker, concurrency: options.concurrency });
     const state: RunState = {
       output: new Output(ctx.stdout),
       progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
@@ -335,17 +324,12 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
       written: 0,
     };
     try {
-      await state.output.write(write.header(csv.header));
+      await state.output.write(cleaned.header);
       await writeAll(
-        checkMany(csv.rows, {
-          checker,
-          concurrency: options.concurrency,
-          // A row of the wrong shape is not checked: "" is a problem without a look-up, and the writer says why.
-          inputOf: (row) => (row.cellCount === undefined ? (row.cells[index] ?? "") : ""),
-        }),
+        cleaned.rows,
         state,
         options.only,
-        ({ item, outcome }) => write.row(item, outcome),
+        ({ line }) => line,
         ({ item }) => item.bytes,
       );
     } catch (error) {

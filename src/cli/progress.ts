@@ -9,21 +9,9 @@
  * the rate only.
  */
 import cliProgress from "cli-progress";
-import type { CheckOutcome } from "../service/check-many.js";
+import { type CheckOutcome, type Verdict, verdictOf } from "../service/check-many.js";
 
-export type Verdict = "block" | "allow" | "invalid";
-
-/** block: the record says block; allow: it does not; invalid: the input is no address or domain. */
-export function verdictOf(outcome: CheckOutcome): Verdict {
-  if ("problem" in outcome) return "invalid";
-  return outcome.record.block ? "block" : "allow";
-}
-
-export interface Tally {
-  block: number;
-  allow: number;
-  invalid: number;
-}
+type Tally = Record<Verdict, number>;
 
 export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };

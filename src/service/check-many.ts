@@ -29,6 +29,20 @@ export interface Checked<T> {
   outcome: CheckOutcome;
 }
 
+/** block: the record says block; allow: it does not; invalid: the input is no address or domain. */
+export type Verdict = "block" | "allow" | "invalid";
+
+export function verdictOf(outcome: CheckOutcome): Verdict {
+  if ("problem" in outcome) return "invalid";
+  return outcome.record.block ? "block" : "allow";
+}
+
+/** Whether `only` keeps an outcome (`check --only`): block keeps blocked and invalid inputs, allow the rest. */
+export function keptBy(only: "block" | "allow" | undefined, outcome: CheckOutcome): boolean {
+  if (only === undefined) return true;
+  return (verdictOf(outcome) === "allow") === (only === "allow");
+}
+
 export interface CheckManyOptions {
   checker: Pick<Checker, "check">;
   /** Checks at a time (at least 1). */

@@ -16,8 +16,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/check.js";
-import { RESULT_COLUMNS } from "../../src/cli/check-csv.js";
 import { loadConfig } from "../../src/config.js";
+import { RESULT_COLUMNS } from "../../src/service/csv/result-columns.js";
 import { type CheckWorld, startCheckWorld } from "./check-world.js";
 
 let world: CheckWorld;

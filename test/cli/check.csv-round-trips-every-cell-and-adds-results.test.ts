@@ -11,7 +11,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { seededRandom } from "../../harness/seeded-random.js";
-import { RESULT_COLUMNS } from "../../src/cli/check-csv.js";
+import { RESULT_COLUMNS } from "../../src/service/csv/result-columns.js";
 import { type CheckWorld, startCheckWorld } from "./check-world.js";
 
 let world: CheckWorld;
