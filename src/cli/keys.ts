@@ -30,7 +30,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   if (plan === undefined)
     return usageError(ctx, 'keys create needs --plan P (see "mailrisk plans list")', usage);
   const key = await withStore(ctx, (store) =>
-    createKey(store, { plan, name, publishable, origins }, new Date()),
+    createKey(store, { plan, name, publishable, origins }, ctx.clock()),
   );
   if (json) {
     writeJson(ctx, key);
@@ -114,7 +114,7 @@ function keyArguments(args: string[], ctx: CliContext, sub: string, more?: strin
 async function show(args: string[], ctx: CliContext): Promise<number> {
   const parsed = keyArguments(args, ctx, "show");
   if (parsed.id === undefined) return parsed.code;
-  const key = await withStore(ctx, (store) => keyUsage(store, parsed.id, new Date()));
+  const key = await withStore(ctx, (store) => keyUsage(store, parsed.id, ctx.clock()));
   if (parsed.json) writeJson(ctx, key);
   else ctx.stdout.write(usageText(key));
   return 0;
@@ -148,7 +148,7 @@ async function setOrigins(args: string[], ctx: CliContext): Promise<number> {
 async function revoke(args: string[], ctx: CliContext): Promise<number> {
   const parsed = keyArguments(args, ctx, "revoke");
   if (parsed.id === undefined) return parsed.code;
-  await withStore(ctx, (store) => revokeKey(store, parsed.id, new Date()));
+  await withStore(ctx, (store) => revokeKey(store, parsed.id, ctx.clock()));
   ctx.stdout.write(`Revoked key ${parsed.id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

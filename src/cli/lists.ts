@@ -45,9 +45,8 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   const { config } = ctx;
   if (config.listSources.length === 0)
     return usageError(ctx, "LIST_SOURCES is off: there is nothing to sync", USAGE);
-  const clock = () => new Date();
   const report = await withStore(ctx, (store) =>
-    updateLists(store, config.listSources, clock, `cli ${process.pid}`),
+    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
   );
   if (!report.ran) {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
@@ -93,6 +92,6 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const status = (rest: string[], c: CliContext) =>
-    listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, new Date()), statusText);
+    listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, ctx.clock()), statusText);
   return runSubcommand("lists", { update, status, rollback }, USAGE, args, ctx);
 }

@@ -50,7 +50,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   const what = target(rest);
   if (typeof what === "string") return usageError(ctx, `overrides add ${verb} ${what}`, usage);
   const { note } = result.parsed.values;
-  const saved = await withStore(ctx, (store) => setOverride(store, { ...what, action, note }, new Date()));
+  const saved = await withStore(ctx, (store) => setOverride(store, { ...what, action, note }, ctx.clock()));
   ctx.stdout.write(`Set override: ${saved.kind} ${saved.value} ${action}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

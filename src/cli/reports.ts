@@ -80,7 +80,7 @@ function review(decision: "accept" | "reject"): (args: string[], ctx: CliContext
       return usageError(ctx, `reports ${decision} needs one report id`, USAGE);
     const note = result.parsed.values.note ?? null;
     const done = await withStore(ctx, (store) =>
-      reviewReport({ store, clock: () => new Date() }, id, decision, note),
+      reviewReport({ store, clock: ctx.clock }, id, decision, note),
     );
     const others = done.closed.filter((closedId) => closedId !== done.id);
     const also = others.length > 0 ? ` (and ${others.join(", ")}, of the same domain and answer)` : "";

@@ -29,7 +29,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   const [url, ...extra] = result.parsed.positionals;
   if (url === undefined || extra.length > 0) return usageError(ctx, "webhooks add takes one URL", usage);
   const { events, secret, json } = result.parsed.values;
-  const webhook = await withStore(ctx, (store) => addWebhook(store, { url, events, secret }, new Date()));
+  const webhook = await withStore(ctx, (store) => addWebhook(store, { url, events, secret }, ctx.clock()));
   if (json) {
     writeJson(ctx, webhook);
     return 0;
