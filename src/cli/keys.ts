@@ -1,7 +1,8 @@
 /**
- * `mailrisk keys create|list|show|set-plan|set-origins|revoke` (docs/api.md §6, §9): the
- * CLI's adapter of src/operator/keys.ts and usage.ts. A new key's secret is printed once.
- * Exit codes: 0 done, 1 unknown plan or key, 2 bad arguments or origins.
+ * `mailrisk keys create|list|show|set-plan|set-origins|revoke` (docs/api.md "Keys,
+ * plans, quotas", "CLI"): the CLI's adapter of src/operator/keys.ts and usage.ts. A new
+ * key's secret is printed once. Exit codes: 0 done, 1 unknown plan or key, 2 bad
+ * arguments or origins.
  */
 import { DAY_MS } from "../core/time.js";
 import { createKey, type KeyJson, listKeys, revokeKey, setKeyOrigins, setKeyPlan } from "../operator/keys.js";

@@ -1,6 +1,6 @@
 /**
  * `mailrisk lists update`, `lists status [--json]` and `lists rollback [<source>]`
- * (docs/api.md §9, docs/data.md "Synced lists"): the CLI's adapter of
+ * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
  * src/operator/lists.ts. Exit codes:
  * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
  * applied) or another process was syncing; `rollback` 1 when there was nothing to

@@ -2,7 +2,7 @@
  * `mailrisk overrides add allow|deny <domain> [--note T]`,
  * `overrides add never-disposable mx-host|mx-ip|ns <value> [--note T]`,
  * `overrides remove <domain>|mx-host|mx-ip|ns <value>` and `overrides list [--json]`
- * (docs/api.md §9, §10): the CLI's adapter of src/operator/overrides.ts.
+ * (docs/api.md "CLI", "Administration"): the CLI's adapter of src/operator/overrides.ts.
  * Exit codes: 0 done, 1 nothing to remove, 2 bad arguments.
  */
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";

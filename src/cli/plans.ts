@@ -1,5 +1,5 @@
 /**
- * `mailrisk plans create|update|list|delete` (docs/api.md §6, §9): the CLI's adapter of
+ * `mailrisk plans create|update|list|delete` (docs/api.md "Keys, plans, quotas", "CLI"): the CLI's adapter of
  * src/operator/plans.ts. Exit codes: 0 done, 1 the plan exists already (create), is
  * unknown (update, delete) or keys use it (delete), 2 bad arguments.
  */

@@ -1,5 +1,6 @@
 /**
- * `mailrisk records purge <domain>…` and `records purge --all` (docs/api.md §8, §9): the
+ * `mailrisk records purge <domain>…` and `records purge --all` (docs/api.md "Storage and
+ * caching", "CLI"): the
  * CLI's adapter of src/operator/records.ts. Exit codes: 0 done, 2 bad arguments (an
  * input that is not a domain included).
  */

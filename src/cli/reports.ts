@@ -1,7 +1,7 @@
 /**
  * `mailrisk reports list [--status open|accepted|rejected] [--limit N] [--json]`,
- * `reports accept <id> [--note T]` and `reports reject <id> [--note T]` (docs/api.md §9,
- * §10): the CLI's adapter of src/operator/reports.ts. Accepting sets the matching allow
+ * `reports accept <id> [--note T]` and `reports reject <id> [--note T]` (docs/api.md "CLI",
+ * "Administration"): the CLI's adapter of src/operator/reports.ts. Accepting sets the matching allow
  * or deny override: running servers take it within a second. Exit codes: 0 done, 1
  * unknown report or one reviewed already, 2 bad arguments.
  */

@@ -31,7 +31,10 @@ function state(summary: InfrastructureSummary, never: ReadonlySet<string>): Infr
   return isLearnedDisposable(summary) ? "disposable" : "below thresholds";
 }
 
-/** What is learnt disposable, or with `all` everything with at least one listed disposable domain seen on it. */
+/**
+ * What is learnt disposable, or with `all` everything with at least one listed disposable
+ * domain seen on it.
+ */
 export async function listInfrastructure(
   store: Pick<Store, "infrastructure" | "overrides">,
   all: boolean,

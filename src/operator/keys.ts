@@ -1,5 +1,5 @@
 /**
- * API keys (docs/api.md "Keys and plans"): list, create (secret or publishable), move to
+ * API keys (docs/api.md "Keys, plans, quotas"): list, create (secret or publishable), move to
  * a plan, set a publishable key's origins, revoke. The secret is in the created key's
  * answer only, after `id`, as `mailrisk keys create --json` has always printed it.
  */

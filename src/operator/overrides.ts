@@ -1,5 +1,5 @@
 /**
- * The operator's overrides (docs/api.md "Overrides"): allow or deny a domain, or mark an
+ * The operator's overrides (docs/api.md "Administration"): allow or deny a domain, or mark an
  * MX host, MX address or name server never disposable. Verdicts are decided when
  * answering, so an override holds on the next answer of every server (the change signal).
  */
@@ -54,7 +54,10 @@ function overrideJson(override: Override): OverrideJson {
   };
 }
 
-/** The value as the check sees it: a normalised domain (`invalid_domain`), or a lower-case host or an address. */
+/**
+ * The value as the check sees it: a normalised domain (`invalid_domain`), or a lower-case
+ * host or an address.
+ */
 function normalisedValue(kind: OverrideKind, value: string): string {
   if (kind !== "domain") {
     const infrastructure = infrastructureValue(kind, value);
@@ -70,7 +73,10 @@ export async function listOverrides(store: OverrideStore): Promise<OverrideJson[
   return (await store.overrides.listOverrides()).map(overrideJson);
 }
 
-/** Sets an override, replacing one of the same target; `invalid_body` for an action its kind does not take. */
+/**
+ * Sets an override, replacing one of the same target; `invalid_body` for an action its
+ * kind does not take.
+ */
 export async function setOverride(
   store: OverrideStore,
   { kind, value, action, note }: Static<typeof OverrideBody>,

@@ -1,4 +1,7 @@
-/** Cached records (docs/api.md "Records"): purge some or all, so the next check of each is a fresh look-up. */
+/**
+ * Cached records (docs/api.md "Storage and caching"): purge some or all, so the next check
+ * of each is a fresh look-up.
+ */
 import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import type { Store } from "../store/types.js";

@@ -1,6 +1,6 @@
 /**
  * What the operator's services refuse, one model for every surface: a problem code
- * (docs/api.md "Problems") and what is wrong. The admin API answers it as problem JSON;
+ * (docs/api.md "Errors") and what is wrong. The admin API answers it as problem JSON;
  * the CLI exits 2 with the usage for a 400, else 1.
  */
 import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";

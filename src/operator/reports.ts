@@ -1,8 +1,8 @@
 /**
- * The operator's queue of reports of wrong answers (docs/api.md "Reports"), each beside
- * today's answer for its domain with its evidence, and the review: accepting sets the
- * matching allow or deny override, rejecting closes the report. Filing is the keys' side
- * (src/service/reports.ts).
+ * The operator's queue of reports of wrong answers (docs/api.md "Reports of wrong
+ * answers"), each beside today's answer for its domain with its evidence, and the
+ * review: accepting sets the matching allow or deny override, rejecting closes the
+ * report. Filing is the keys' side (src/service/reports.ts).
  */
 import pLimit from "p-limit";
 import { type Static, Type } from "typebox";

@@ -1,4 +1,4 @@
-/** A key's usage (docs/api.md "Keys and plans"): the current period, never counted by reading it, and the stored periods. */
+/** A key's usage (docs/api.md "Keys, plans, quotas"): the current period, never counted, and the stored ones. */
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";

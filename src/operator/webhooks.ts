@@ -103,7 +103,10 @@ function deliveryJson(delivery: Delivery): DeliveryJson {
   };
 }
 
-/** An http(s) URL, known event types (default both; the CLI writes them comma-separated), a secret of 16 characters or more. */
+/**
+ * An http(s) URL, known event types (default both; the CLI writes them comma-separated), a
+ * secret of 16 characters or more.
+ */
 function subscription(url: string, events: string | readonly string[] | undefined) {
   let parsed: URL;
   try {

@@ -1,5 +1,5 @@
 /**
- * The admin plugin (docs/api.md §10), registered only when ADMIN_TOKEN is set, so that
+ * The admin plugin (docs/api.md "Administration"), registered only when ADMIN_TOKEN is set, so that
  * without it every /admin/ path is a 404. One encapsulated scope:
  *
  *   `onRequest`  a publishable key is refused (403 `publishable_key_not_allowed`), then

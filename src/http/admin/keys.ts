@@ -1,4 +1,4 @@
-/** `/admin/keys` (docs/api.md §10): the admin API's adapter of src/operator/keys.ts and usage.ts. */
+/** `/admin/keys` (docs/api.md "Administration"): adapts src/operator/keys.ts and usage.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import {
   CreatedKeySchema,

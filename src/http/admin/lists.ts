@@ -1,4 +1,4 @@
-/** `/admin/lists` (docs/api.md §10, docs/data.md "Synced lists"): the admin API's adapter of src/operator/lists.ts. */
+/** `/admin/lists` (docs/api.md "Administration"): adapts src/operator/lists.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import {
   listStatus,

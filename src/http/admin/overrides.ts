@@ -1,4 +1,4 @@
-/** `/admin/overrides` (docs/api.md §10): the admin API's adapter of src/operator/overrides.ts. */
+/** `/admin/overrides` (docs/api.md "Administration"): adapts src/operator/overrides.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import {
   listOverrides,

@@ -1,4 +1,4 @@
-/** `/admin/plans` (docs/api.md §10): the admin API's adapter of src/operator/plans.ts. */
+/** `/admin/plans` (docs/api.md "Administration"): adapts src/operator/plans.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import {
   CreatePlanBody,

@@ -1,4 +1,4 @@
-/** `POST /admin/records/purge` (docs/api.md §10): the admin API's adapter of src/operator/records.ts. */
+/** `POST /admin/records/purge` (docs/api.md "Administration"): adapts src/operator/records.ts. */
 import { PurgeBody, PurgedSchema, purgeRecords } from "../../operator/records.js";
 import type { TypedApp } from "../route-deps.js";
 import { type AdminDeps, settled } from "./deps.js";

@@ -1,5 +1,5 @@
 /**
- * `/admin/reports` (docs/api.md §10): the admin API's adapter of src/operator/reports.ts.
+ * `/admin/reports` (docs/api.md "Administration"): the admin API's adapter of src/operator/reports.ts.
  * Accepting holds on this server before the answer, on every other within a second.
  */
 import { Type } from "@fastify/type-provider-typebox";

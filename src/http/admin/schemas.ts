@@ -1,5 +1,5 @@
 /**
- * What every admin route's schema shares (docs/api.md §10); each entity's own shapes are
+ * What every admin route's schema shares (docs/api.md "Administration"); each entity's own shapes are
  * its service's, in src/operator/.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";

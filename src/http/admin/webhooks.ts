@@ -1,4 +1,4 @@
-/** `/admin/webhooks` (docs/api.md §10, docs/webhooks.md): the admin API's adapter of src/operator/webhooks.ts. */
+/** `/admin/webhooks` (docs/api.md "Administration"): adapts src/operator/webhooks.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import {
   addWebhook,
