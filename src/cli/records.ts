@@ -1,8 +1,6 @@
 /**
- * `mailrisk records purge <domain>…` and `records purge --all` (docs/api.md "Storage and
- * caching", "CLI"): the
- * CLI's adapter of src/operator/records.ts. Exit codes: 0 done, 2 bad arguments (an
- * input that is not a domain included).
+ * `mailrisk records purge <domain>…|--all` (docs/api.md "CLI"): adapts
+ * src/operator/records.ts. Exit codes: 0 done, 2 bad arguments (a non-domain included).
  */
 import { purgeRecords } from "../operator/records.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";

@@ -1,7 +1,7 @@
 /**
- * API keys (docs/api.md "Keys, plans, quotas"): list, create (secret or publishable), move to
- * a plan, set a publishable key's origins, revoke. The secret is in the created key's
- * answer only, after `id`, as `mailrisk keys create --json` has always printed it.
+ * API keys (docs/api.md "Keys, plans, quotas"): list, create (secret or publishable),
+ * move to a plan, set a publishable key's origins, revoke. The secret is in the created
+ * key's answer only, after `id`, as `mailrisk keys create --json` has always printed it.
  */
 import { type Static, Type } from "typebox";
 import { MAX_ORIGIN_LENGTH } from "../core/origin.js";

@@ -1,6 +1,6 @@
 /**
  * The synced lists (docs/data.md "Synced lists"): each source's state, a sync now, a
- * rollback to the previous version. Running servers take an accepted version within a second.
+ * rollback to the previous version. Running servers take an accepted one within a second.
  */
 import { type Static, Type } from "typebox";
 import type { ListSource } from "../config-table.js";

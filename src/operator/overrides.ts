@@ -1,7 +1,7 @@
 /**
- * The operator's overrides (docs/api.md "Administration"): allow or deny a domain, or mark an
- * MX host, MX address or name server never disposable. Verdicts are decided when
- * answering, so an override holds on the next answer of every server (the change signal).
+ * The operator's overrides (docs/api.md "Administration"): allow or deny a domain, or
+ * mark an MX host, MX address or name server never disposable. Verdicts are decided
+ * when answering, so one holds on the next answer of every server (the change signal).
  */
 import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";

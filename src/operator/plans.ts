@@ -1,7 +1,4 @@
-/**
- * Plans (docs/api.md "Keys, plans, quotas"): list, create, update, delete; a plan's period
- * is 30 days unless told otherwise.
- */
+/** Plans (docs/api.md "Keys, plans, quotas"); a plan's period is 30 days unless told otherwise. */
 import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
 import type { Plan, Store } from "../store/types.js";

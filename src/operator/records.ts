@@ -1,7 +1,4 @@
-/**
- * Cached records (docs/api.md "Storage and caching"): purge some or all, so the next check
- * of each is a fresh look-up.
- */
+/** Cached records (docs/api.md "Storage and caching"): purged, the next check of each looks up afresh. */
 import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import type { Store } from "../store/types.js";

@@ -1,4 +1,4 @@
-/** A key's usage (docs/api.md "Keys, plans, quotas"): the current period, never counted, and the stored ones. */
+/** A key's usage (docs/api.md "Keys, plans, quotas"): the current period, never counted, and the past. */
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
