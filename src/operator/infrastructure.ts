@@ -8,7 +8,7 @@ import { isLearnedDisposable, LEARNING_THRESHOLDS } from "../core/learned.js";
 import { nullable } from "../core/schema-types.js";
 import type { InfrastructureSummary, Store } from "../store/types.js";
 
-export const InfrastructureSchema = Type.Object({
+const InfrastructureSchema = Type.Object({
   kind: Type.Union([Type.Literal("mx_host"), Type.Literal("mx_ip"), Type.Literal("ns")]),
   value: Type.String(),
   state: Type.Union([

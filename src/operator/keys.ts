@@ -45,7 +45,7 @@ export const CreatedKeySchema = Type.Object({
   publishable: Publishable,
   origins: KeyOrigins,
 });
-export type CreatedKey = Static<typeof CreatedKeySchema>;
+type CreatedKey = Static<typeof CreatedKeySchema>;
 
 const Origins = Type.Array(Type.String({ maxLength: MAX_ORIGIN_LENGTH }), {
   maxItems: MAX_KEY_ORIGINS,

@@ -4,7 +4,7 @@ import { nullable } from "../core/schema-types.js";
 import type { Plan, Store } from "../store/types.js";
 import { PlanName } from "./keys.js";
 
-export const DEFAULT_PERIOD_DAYS = 30;
+const DEFAULT_PERIOD_DAYS = 30;
 
 export const Quota = nullable<number>("integer", {
   minimum: 0,

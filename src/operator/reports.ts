@@ -72,7 +72,7 @@ export const ReviewSchema = Type.Object(
   },
   { description: "A reviewed report." },
 );
-export type ReviewJson = Static<typeof ReviewSchema>;
+type ReviewJson = Static<typeof ReviewSchema>;
 
 export const ReviewBody = Type.Object({
   note: Type.Optional(nullable<string>("string", { maxLength: MAX_NOTE_LENGTH })),

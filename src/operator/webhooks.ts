@@ -36,7 +36,7 @@ export const CreatedWebhookSchema = Type.Object({
     Type.String({ description: "The generated signing secret, shown only in this answer." }),
   ),
 });
-export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
+type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 
 export const CreateWebhookBody = Type.Object({
   url: Type.String({ maxLength: 2048, description: "An http or https URL; redirects are never followed." }),
