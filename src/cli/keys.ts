@@ -45,10 +45,11 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-/** A key's status and origins for a person ("-": a secret key, usable from anywhere but a page). */
 function status(key: KeyJson): string {
   return key.revoked_at ? `revoked ${key.revoked_at}` : "active";
 }
+
+/** A key's origins for a person: a publishable key's, or "-" for a secret key (usable from anywhere but a page). */
 function originsText(key: KeyJson): string {
   return key.publishable ? key.origins.join(" ") : "-";
 }
