@@ -16,11 +16,10 @@ import { everySourceRead, type SourceReport } from "../service/list-sync.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
+import { usageOf } from "./usage.js";
 import { listing, withStore, writeJson } from "./with-store.js";
 
-const USAGE = `usage: mailrisk lists update [--json]
-       mailrisk lists status [--json]
-       mailrisk lists rollback [<source>]`;
+const USAGE = usageOf("lists");
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;

@@ -17,11 +17,10 @@ import { createChecker } from "../service/create-checker.js";
 import type { ReportStatus } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
+import { usageOf } from "./usage.js";
 import { withStore, writeJson } from "./with-store.js";
 
-const USAGE = `usage: mailrisk reports list [--status open|accepted|rejected] [--limit N] [--json]
-       mailrisk reports accept <id> [--note T]
-       mailrisk reports reject <id> [--note T]`;
+const USAGE = usageOf("reports");
 
 /** One report as a block of lines: what was reported, today's answer, and its evidence. */
 function reportLines(entry: QueueEntryJson): string {
