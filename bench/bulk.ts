@@ -66,6 +66,7 @@ async function csvRun(world: World, url: string, csv: string, rows: number): Pro
     stdin: Readable.from([csv]),
     stdout,
     stderr,
+    clock: () => new Date(),
     openStore: () => openStore(config.database),
   });
   const seconds = (performance.now() - started) / 1000;

@@ -34,6 +34,7 @@ export function createTestCli(databaseUrl: string, stdin = "", env: Record<strin
       stdin: Readable.from([stdin]),
       stdout: stdout.stream,
       stderr: stderr.stream,
+      clock: () => new Date(),
       openStore: () => openStore(config.database),
     },
     stdout: stdout.text,

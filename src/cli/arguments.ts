@@ -1,5 +1,7 @@
 /** Argument handling shared by the sub-commands: bad arguments say what is wrong, print usage and exit 2. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { refusalOf } from "../operator/refusal.js";
+import type { ProblemCode } from "../service/problems.js";
 import type { CliContext } from "./context.js";
 
 export const EXIT_USAGE = 2;
@@ -62,14 +64,25 @@ export function wholeNumber(text: string): number | undefined {
 
 export type Subcommand = (args: string[], ctx: CliContext) => Promise<number>;
 
-/** Runs `<group> <name> …` from a table of sub-commands; `help` prints the usage. */
-export function runSubcommand(
+/** What a person may do next after a refusal. */
+const HINTS: Partial<Record<ProblemCode, string>> = {
+  unknown_key: '; see "mailrisk keys list"',
+  unknown_plan: '; see "mailrisk plans list"',
+  plan_in_use:
+    '; move them to another plan first ("mailrisk keys set-plan <id> <plan>", "mailrisk keys list")',
+};
+
+/**
+ * Runs `<group> <name> …` from a table of sub-commands; `help` prints the usage. A
+ * service's refusal is said on stderr: bad input exits 2 with the usage, anything else 1.
+ */
+export async function runSubcommand(
   group: string,
   subcommands: Record<string, Subcommand>,
   usage: string,
   args: string[],
   ctx: CliContext,
-): Promise<number> | number {
+): Promise<number> {
   const [name, ...rest] = args;
   if (name === "help" || name === "--help" || name === "-h") {
     ctx.stdout.write(`${usage}\n`);
@@ -80,5 +93,13 @@ export function runSubcommand(
   const subcommand = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
   if (!subcommand)
     return usageError(ctx, `unknown ${group} command "${name}" (${group} takes ${names})`, usage);
-  return subcommand(rest, ctx);
+  try {
+    return await subcommand(rest, ctx);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    if (refusal.badInput) return usageError(ctx, refusal.message, usage);
+    ctx.stderr.write(`mailrisk: ${refusal.message}${HINTS[refusal.code] ?? ""}\n`);
+    return 1;
+  }
 }

@@ -78,7 +78,7 @@ export const COMMANDS: readonly Command[] = [
         args: "create --plan P [--name N] [--publishable --origin O…] [--json]",
         summary: "create an API key on plan P; its secret is shown once",
         details:
-          'creates a key on plan P and prints its secret once (`mr_…`); with `--publishable` and one `--origin` per site (exact `scheme://host[:port]`, no wildcard) a publishable key (`mrp_…`) for browser pages of those origins only ([security.md](security.md#publishable-keys)); `--json`: `{"id","key","plan"}`, and `"origins"` for a publishable key',
+          'creates a key on plan P and prints its secret once (`mr_…`); with `--publishable` and one `--origin` per site (exact `scheme://host[:port]`, no wildcard) a publishable key (`mrp_…`) for browser pages of those origins only ([security.md](security.md#publishable-keys)); `--json`: the `POST /admin/keys` body, `{"id","key","plan","prefix","name","created_at","publishable","origins"}`',
         exitCodes: "0, 1 unknown plan, 2 usage or invalid origins",
       },
       {

@@ -9,6 +9,8 @@ export interface CliContext {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** The time a change is made at (tests pass the admin API's clock). */
+  clock: () => Date;
   /** Opens the configured database; the caller migrates and closes it. */
   openStore(): Promise<Store>;
   /** Names the database on stderr (once) when stderr is a terminal or with --verbose. */
@@ -61,6 +63,7 @@ export function createCliContext(
   return {
     config,
     ...io,
+    clock: () => new Date(),
     announceDatabase,
     async openStore() {
       const location = config.database;

@@ -1,23 +1,25 @@
 /**
  * `mailrisk lists update`, `lists status [--json]` and `lists rollback [<source>]`
- * (docs/api.md §9, docs/data.md "Synced lists"): syncs the upstream disposable lists of
- * LIST_SOURCES now, shows each source's state, or returns to the previous accepted
- * version. Running servers take an accepted version within a second. Exit codes:
+ * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
+ * src/operator/lists.ts. Exit codes:
  * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
  * applied) or another process was syncing; `rollback` 1 when there was nothing to
  * return to; 2 bad arguments.
  */
-
-import type { SourceReport } from "../service/list-sync.js";
-import { bundledGate, everySourceRead, listStatus, rollbackLists, syncLists } from "../service/list-sync.js";
+import {
+  listStatus,
+  rollback as rollbackLists,
+  type SourceStateJson,
+  updateLists,
+} from "../operator/lists.js";
+import { everySourceRead, type SourceReport } from "../service/list-sync.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { withStore } from "./with-store.js";
+import { usageOf } from "./usage.js";
+import { listing, withStore, writeJson } from "./with-store.js";
 
-const USAGE = `usage: mailrisk lists update [--json]
-       mailrisk lists status [--json]
-       mailrisk lists rollback [<source>]`;
+const USAGE = usageOf("lists");
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;
@@ -43,19 +45,13 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   if (config.listSources.length === 0)
     return usageError(ctx, "LIST_SOURCES is off: there is nothing to sync", USAGE);
   const report = await withStore(ctx, (store) =>
-    syncLists({
-      store,
-      sources: config.listSources,
-      gate: bundledGate(),
-      clock: () => new Date(),
-      holder: `cli ${process.pid}`,
-    }),
+    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
   );
   if (!report.ran) {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
     return 1;
   }
-  if (result.parsed.values.json) ctx.stdout.write(`${JSON.stringify(report)}\n`);
+  if (result.parsed.values.json) writeJson(ctx, report);
   else {
     for (const source of report.sources) ctx.stdout.write(reportText(source));
     if (report.sources.some((s) => s.outcome === "accepted"))
@@ -64,14 +60,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   return everySourceRead(report) ? 0 : 1;
 }
 
-async function status(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const states = await withStore(ctx, (store) => listStatus(store, ctx.config.listSources, new Date()));
-  if (result.parsed.values.json) {
-    ctx.stdout.write(`${JSON.stringify(states)}\n`);
-    return 0;
-  }
+function statusText(states: SourceStateJson[]): string {
   const header = ["SOURCE", "ENTRIES", "AGE", "LAST SUCCESS", "LAST ERROR", "URL"];
   const rows = states.map((s) => [
     s.source,
@@ -81,8 +70,7 @@ async function status(args: string[], ctx: CliContext): Promise<number> {
     s.last_error ?? "",
     s.url,
   ]);
-  ctx.stdout.write(`${formatTable([header, ...rows])}\n`);
-  return 0;
+  return `${formatTable([header, ...rows])}\n`;
 }
 
 async function rollback(args: string[], ctx: CliContext): Promise<number> {
@@ -90,7 +78,7 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const [source, ...extra] = result.parsed.positionals;
   if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
-  const rolled = await withStore(ctx, (store) => rollbackLists(store, source));
+  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source));
   if (rolled.length === 0) {
     ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
     return 1;
@@ -102,5 +90,7 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const status = (rest: string[], c: CliContext) =>
+    listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, ctx.clock()), statusText);
   return runSubcommand("lists", { update, status, rollback }, USAGE, args, ctx);
 }

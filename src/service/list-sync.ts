@@ -15,7 +15,6 @@ import { readCuratedLists } from "../data/curated.js";
 import { DATA_DIR } from "../data/domain-lists.js";
 import { type ListGate, listGate, REFUSAL_TEXT } from "../data/list-gate.js";
 import { NotAListError, readListText } from "../data/list-text.js";
-import { listSourceJson } from "../store/json.js";
 import type { Store } from "../store/types.js";
 import { fetchList, ListFetchError } from "./list-fetch.js";
 
@@ -178,17 +177,6 @@ export async function syncLists(options: ListSyncOptions): Promise<SyncReport> {
   } finally {
     await store.locks.unlock(LOCK, holder);
   }
-}
-
-/** Every configured source and every source with stored versions, as the operator sees it. */
-export async function listStatus(store: Pick<Store, "lists">, sources: readonly ListSource[], now: Date) {
-  const states = await store.lists.listStates();
-  const names = [...new Set([...sources.map((s) => s.name), ...states.map((s) => s.source)])];
-  return names.map((source) => {
-    const state = states.find((s) => s.source === source);
-    const url = sources.find((s) => s.name === source)?.url ?? state?.url ?? "";
-    return { source, configured: sources.some((s) => s.name === source), ...listSourceJson(url, state, now) };
-  });
 }
 
 /** The gate of the bundled curated lists: what may never be disposable. */

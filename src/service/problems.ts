@@ -33,6 +33,7 @@ export const PROBLEM_STATUS = {
   method_not_allowed: 405,
   request_timeout: 408,
   plan_exists: 409,
+  plan_in_use: 409,
   report_not_open: 409,
   body_too_large: 413,
   unsupported_media_type: 415,

@@ -5,36 +5,20 @@
  * a second), or rejects it. Today's answer, which a report must differ from and which
  * the operator's queue shows with its evidence, comes from the checker.
  */
-import pLimit from "p-limit";
-import type { EvidenceItem } from "../core/evidence.js";
+import { type Static, Type } from "typebox";
 import type { ParsedInput } from "../core/input.js";
 import { formatTimestamp } from "../core/record.js";
+import { nullable, Timestamp } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
-import type {
-  ExpectedAnswer,
-  Override,
-  Report,
-  ReportForReview,
-  ReportLimit,
-  ReportStatus,
-  Store,
-} from "../store/types.js";
-import type { Checker, CheckResult } from "./checker.js";
-import { applyOverride } from "./overrides.js";
+import type { ExpectedAnswer, Report, ReportLimit, Store } from "../store/types.js";
+import type { Checker } from "./checker.js";
 import type { ProblemCode } from "./problems.js";
 
 /** At most 100 reports a key files in any 24 hours, counted in the database (so across instances). */
 export const REPORT_LIMIT: ReportLimit = Object.freeze({ max: 100, windowMs: DAY_MS });
 
-/** Reports the operator's queue shows by default, and at most. */
-export const REPORTS_SHOWN = 100;
-export const MAX_REPORTS_SHOWN = 1000;
-
 /** Longest note a reporter or the operator may give. */
 export const MAX_NOTE_LENGTH = 500;
-
-/** Domains of the queue checked at a time for today's evidence. */
-const QUEUE_CHECKS = 8;
 
 /** A report that cannot be filed or reviewed, with its docs/api.md §5 code. */
 export class ReportProblem extends Error {
@@ -114,98 +98,30 @@ export async function reportOfKey(
   return report;
 }
 
-export type Decision = "accept" | "reject";
-
-/** What a review did: the report, every report it closed (its own id included), the override it set. */
-export interface Review {
-  report: Report;
-  closed: string[];
-  override: Override | null;
-}
-
-/** The override's note: the report's id, then the operator's note. */
-export function overrideNote(reportId: string, note: string | null): string {
-  return note ? `report ${reportId}: ${note}` : `report ${reportId}`;
-}
-
-/**
- * Accepts or rejects an open report, and with it every open report of its domain
- * expecting the same answer. Accepting first sets the allow or deny override of the
- * domain, with the report's id in its note, so that a failure in between leaves the
- * report open to be accepted again (setting an override twice is harmless).
- */
-export async function reviewReport(
-  deps: { store: Pick<Store, "reports" | "overrides">; clock: () => Date },
-  id: string,
-  decision: Decision,
-  note: string | null,
-): Promise<Review> {
-  const { reports } = deps.store;
-  const report = await reports.getReport(id);
-  if (!report) throw new ReportProblem("unknown_report", `There is no report "${id}".`);
-  if (report.status !== "open") {
-    throw new ReportProblem("report_not_open", `The report ${id} was ${report.status} already.`);
-  }
-  const now = deps.clock();
-  const operatorNote = note?.trim() || null;
-  const override =
-    decision === "accept"
-      ? await applyOverride(deps.store, {
-          kind: "domain",
-          value: report.domain,
-          action: report.expected === "allow" ? "allow" : "deny",
-          note: overrideNote(report.id, operatorNote),
-          createdAt: now,
-        })
-      : null;
-  const closed = await reports.closeReports(
-    id,
-    decision === "accept" ? "accepted" : "rejected",
-    operatorNote,
-    now,
-  );
-  if (closed.outcome === "unknown") throw new ReportProblem("unknown_report", `There is no report "${id}".`);
-  if (closed.outcome === "not_open") {
-    throw new ReportProblem("report_not_open", `The report ${id} was ${closed.report.status} already.`);
-  }
-  return { report: closed.report, closed: closed.closed, override };
-}
-
-/** A report in the operator's queue, beside today's answer for its domain. */
-export interface QueueEntry {
-  report: ReportForReview;
-  today: CheckResult;
-}
-
-/**
- * The operator's queue: reports of a status (open: by how many distinct keys reported
- * the domain, most first), each with today's answer for its domain (each domain checked
- * once, through the record cache).
- */
-export async function reportQueue(
-  deps: { reports: Pick<Store["reports"], "listReports">; checker: Pick<Checker, "check"> },
-  status: ReportStatus,
-  limit: number = REPORTS_SHOWN,
-): Promise<QueueEntry[]> {
-  const reports = await deps.reports.listReports(status, limit);
-  const limitChecks = pLimit(QUEUE_CHECKS);
-  const answers = new Map<string, Promise<CheckResult>>();
-  for (const { domain } of reports) {
-    if (!answers.has(domain)) {
-      answers.set(
-        domain,
-        limitChecks(() => deps.checker.check({ kind: "domain", domain, localPart: null })),
-      );
-    }
-  }
-  const entries: QueueEntry[] = [];
-  for (const report of reports)
-    entries.push({ report, today: await (answers.get(report.domain) as Promise<CheckResult>) });
-  return entries;
-}
+export const ReportSchema = Type.Object(
+  {
+    id: Type.String({ description: "The report's id, e.g. `rpt_7fk2mq9xa3bc`." }),
+    status: Type.Union([Type.Literal("open"), Type.Literal("accepted"), Type.Literal("rejected")], {
+      description: "open until the operator accepts it (the answer changes) or rejects it.",
+    }),
+    domain: Type.String({
+      description: "The reported domain (an address's domain; the address is not kept).",
+    }),
+    expected: Type.Union([Type.Literal("allow"), Type.Literal("block")], {
+      description: "The answer the reporter expected.",
+    }),
+    note: nullable<string>("string", { description: "The reporter's note." }),
+    filed_at: Timestamp,
+    reviewed_at: nullable<string>("string", {
+      format: "date-time",
+      description: "When the operator decided.",
+    }),
+  },
+  { description: "A report of a wrong answer, as the key that filed it reads it." },
+);
 
 /** A report as its key reads it (`POST /v2/reports`, `GET /v2/reports/{id}`). */
-export function reportJson(report: Report) {
+export function reportJson(report: Report): Static<typeof ReportSchema> {
   return {
     id: report.id,
     status: report.status,
@@ -214,44 +130,5 @@ export function reportJson(report: Report) {
     note: report.note,
     filed_at: formatTimestamp(report.filedAt),
     reviewed_at: report.reviewedAt ? formatTimestamp(report.reviewedAt) : null,
-  };
-}
-
-/** Today's answer for a domain, with its evidence. */
-export function answerJson(today: CheckResult) {
-  const { record } = today;
-  return {
-    answer: answerOf(record),
-    valid: record.valid,
-    risk: record.risk,
-    text: record.text,
-    reason: record.reason,
-    evidence: (today.explain?.() ?? []) as readonly EvidenceItem[],
-  };
-}
-
-/** A report as the operator reads it (`GET /admin/reports`, `mailrisk reports list --json`). */
-export function queueEntryJson({ report, today }: QueueEntry) {
-  return {
-    ...reportJson(report),
-    key_id: report.keyId,
-    review_note: report.reviewNote,
-    reporters: report.reporters,
-    today: answerJson(today),
-  };
-}
-
-/** What a review did (`POST /admin/reports/{id}/accept|reject`, `mailrisk reports accept|reject`). */
-export function reviewJson({ report, closed, override }: Review) {
-  return {
-    ...reportJson(report),
-    key_id: report.keyId,
-    review_note: report.reviewNote,
-    closed,
-    override: override && {
-      id: `${override.kind}:${override.value}`,
-      action: override.action,
-      note: override.note,
-    },
   };
 }

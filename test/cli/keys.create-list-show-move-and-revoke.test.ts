@@ -26,11 +26,21 @@ async function authenticate(secret: string) {
 }
 
 describe("keys create", () => {
-  it("--json prints exactly id, key and plan; the key authenticates", async () => {
+  it("--json prints id, key and plan first, then the rest of POST /admin/keys' body; the key authenticates", async () => {
     const { code, stdout, stderr } = await keys("create", "--plan", "free", "--name", "ci", "--json");
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const created = JSON.parse(stdout) as { id: string; key: string; plan: string };
-    expect(Object.keys(created)).toEqual(["id", "key", "plan"]);
+    // SPEC: `{"id","key","plan"}` first; the rest of the admin API's created key follows.
+    expect(Object.keys(created)).toEqual([
+      "id",
+      "key",
+      "plan",
+      "prefix",
+      "name",
+      "created_at",
+      "publishable",
+      "origins",
+    ]);
     expect(created).toMatchObject({
       id: expect.stringMatching(/^key_/),
       key: expect.stringMatching(/^mr_/),

@@ -50,13 +50,27 @@ describe.each(DATABASE_KINDS)("publishable keys from the CLI on %s", (kind) => {
       (await keys("create", "--plan", "free", "--publishable", "--origin", "https://shop.example", "--json"))
         .stdout,
     );
-    expect(Object.keys(json)).toEqual(["id", "key", "plan", "origins"]);
+    expect(Object.keys(json)).toEqual([
+      "id",
+      "key",
+      "plan",
+      "prefix",
+      "name",
+      "created_at",
+      "publishable",
+      "origins",
+    ]);
     expect(json).toMatchObject({ key: expect.stringMatching(/^mrp_/), origins: ["https://shop.example"] });
-    // A secret key's answer keeps its shape.
+    // A secret key's answer has the same shape.
     expect(Object.keys(JSON.parse((await keys("create", "--plan", "free", "--json")).stdout))).toEqual([
       "id",
       "key",
       "plan",
+      "prefix",
+      "name",
+      "created_at",
+      "publishable",
+      "origins",
     ]);
   });
 

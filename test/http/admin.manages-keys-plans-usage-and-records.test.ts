@@ -86,9 +86,9 @@ describe("admin keys", () => {
     expect(Object.keys(body)).toEqual([
       "id",
       "key",
+      "plan",
       "prefix",
       "name",
-      "plan",
       "created_at",
       "publishable",
       "origins",

@@ -72,6 +72,8 @@ function movableClock(start: Date = START): Clock {
 export interface HttpFixture {
   app: FastifyInstance;
   store: Store;
+  /** The store's database, for a CLI command run against the same data. */
+  databaseUrl: string;
   checker: FakeChecker;
   clock: Clock;
   /** A new key on a plan (created on first use), made at the clock's time. */
@@ -154,6 +156,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
   return {
     app,
     store,
+    databaseUrl: testStore.database.url,
     checker,
     clock,
     async newKey({ quota = 1000, periodDays = 30, origins } = {}) {

@@ -256,6 +256,7 @@ export type Problem = {
     | "method_not_allowed"
     | "request_timeout"
     | "plan_exists"
+    | "plan_in_use"
     | "report_not_open"
     | "body_too_large"
     | "unsupported_media_type"

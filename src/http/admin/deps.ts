@@ -3,21 +3,11 @@ import type { ListSource } from "../../config-table.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 
-/** The slice of the store the admin API uses. */
-export interface AdminStore {
-  keys: Pick<
-    Store["keys"],
-    "listKeys" | "createKey" | "getKey" | "revokeKey" | "setKeyPlan" | "setKeyOrigins"
-  >;
-  plans: Pick<Store["plans"], "listPlans" | "createPlan" | "updatePlan">;
-  usage: Pick<Store["usage"], "keyUsage">;
-  records: Pick<Store["records"], "purgeRecords" | "purgeAllRecords">;
-  overrides: Store["overrides"];
-  reports: Store["reports"];
-  lists: Store["lists"];
-  locks: Store["locks"];
-  webhooks: Store["webhooks"];
-}
+/** The slice of the store the admin API's services use. */
+export type AdminStore = Pick<
+  Store,
+  "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
+>;
 
 export interface AdminDeps {
   store: AdminStore;
@@ -28,4 +18,11 @@ export interface AdminDeps {
   checker: Pick<Checker, "check">;
   /** LIST_SOURCES. */
   listSources: readonly ListSource[];
+}
+
+/** The answer of a change once it holds on this server. */
+export async function settled<T>(settle: () => Promise<void>, change: Promise<T>): Promise<T> {
+  const answer = await change;
+  await settle();
+  return answer;
 }

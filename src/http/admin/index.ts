@@ -1,5 +1,5 @@
 /**
- * The admin plugin (docs/api.md §10), registered only when ADMIN_TOKEN is set, so that
+ * The admin plugin (docs/api.md "Administration"), registered only when ADMIN_TOKEN is set, so that
  * without it every /admin/ path is a 404. One encapsulated scope:
  *
  *   `onRequest`  a publishable key is refused (403 `publishable_key_not_allowed`), then
@@ -8,18 +8,12 @@
  *                before anything about the body
  *   log          one line per request, refused ones (401, 429) in samples (refused-request-log.ts)
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
- *   errors       the store's refusals as problems (unknown_key, unknown_plan, plan_exists,
- *                invalid_plan), a schema violation as `invalid_body` naming the field
+ *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
+ *                violation as `invalid_body` naming the field
  *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
-import {
-  InvalidOriginsError,
-  InvalidPlanError,
-  PlanExistsError,
-  UnknownKeyError,
-  UnknownPlanError,
-} from "../../store/errors.js";
+import { refusalOf } from "../../operator/refusal.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import { refusePublishableKey } from "../publishable-keys.js";
@@ -46,15 +40,11 @@ export interface AdminPluginOptions extends AdminDeps {
 }
 
 function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
-  if (error instanceof UnknownKeyError)
-    return new HttpProblem("unknown_key", `There is no key "${error.id}".`);
-  if (error instanceof UnknownPlanError)
-    return new HttpProblem("unknown_plan", `There is no plan "${error.plan}".`);
-  if (error instanceof PlanExistsError) {
-    return new HttpProblem("plan_exists", `A plan named "${error.plan}" exists already.`);
+  const refusal = refusalOf(error);
+  if (refusal) {
+    const detail = refusal.message.charAt(0).toUpperCase() + refusal.message.slice(1);
+    return new HttpProblem(refusal.code, detail.endsWith(".") ? detail : `${detail}.`);
   }
-  if (error instanceof InvalidPlanError) return new HttpProblem("invalid_plan", `${error.message}.`);
-  if (error instanceof InvalidOriginsError) return new HttpProblem("invalid_origins", `${error.message}.`);
   const validation = (error as Partial<FastifyError> | null)?.validation;
   if (validation) {
     return new HttpProblem(

@@ -1,26 +1,25 @@
-/**
- * `/admin/keys` (docs/api.md §10): list, create (secret or publishable), show with usage,
- * move to a plan, set a publishable key's origins, revoke.
- */
+/** `/admin/keys` (docs/api.md "Administration"): adapts src/operator/keys.ts and usage.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { formatTimestamp } from "../../core/record.js";
-import { UnknownKeyError } from "../../store/errors.js";
-import { keyJson, keyUsageJson } from "../../store/json.js";
-import type { TypedApp } from "../route-deps.js";
-import type { AdminDeps } from "./deps.js";
 import {
-  ADMIN_ROUTE,
-  adminResponses,
   CreatedKeySchema,
   CreateKeyBody,
+  createKey,
   KeyIdParams,
   KeyOriginsBody,
   KeySchema,
-  KeyWithUsageSchema,
+  listKeys,
   MoveKeyBody,
-} from "./schemas.js";
+  revokeKey,
+  setKeyOrigins,
+  setKeyPlan,
+} from "../../operator/keys.js";
+import { KeyWithUsageSchema, keyUsage } from "../../operator/usage.js";
+import type { TypedApp } from "../route-deps.js";
+import { type AdminDeps, settled } from "./deps.js";
+import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
 export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
+  const schema = { ...ADMIN_ROUTE, params: KeyIdParams };
   app.get(
     "/admin/keys",
     {
@@ -30,7 +29,7 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         response: adminResponses(200, Type.Array(KeySchema), []),
       },
     },
-    async () => (await store.keys.listKeys()).map(keyJson),
+    () => listKeys(store),
   );
 
   app.post(
@@ -46,24 +45,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
       },
     },
     async (request, reply) => {
-      const { key, secret } = await store.keys.createKey({
-        plan: request.body.plan,
-        name: request.body.name ?? null,
-        now: clock(),
-        publishable: request.body.publishable ?? false,
-        origins: request.body.origins ?? [],
-      });
       reply.code(201);
-      return {
-        id: key.id,
-        key: secret,
-        prefix: key.prefix,
-        name: key.name,
-        plan: key.plan,
-        created_at: formatTimestamp(key.createdAt),
-        publishable: key.publishable,
-        origins: key.origins,
-      };
+      return createKey(store, request.body, clock());
     },
   );
 
@@ -71,74 +54,53 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
     "/admin/keys/:id",
     {
       schema: {
-        ...ADMIN_ROUTE,
+        ...schema,
         summary: "A key with its usage: the current period and the stored ones (reading counts nothing)",
-        params: KeyIdParams,
         response: adminResponses(200, KeyWithUsageSchema, [404]),
       },
     },
-    async (request) => {
-      const usage = await store.usage.keyUsage(request.params.id, clock());
-      if (!usage) throw new UnknownKeyError(request.params.id);
-      return keyUsageJson(usage);
-    },
+    (request) => keyUsage(store, request.params.id, clock()),
   );
 
   app.patch(
     "/admin/keys/:id",
     {
       schema: {
-        ...ADMIN_ROUTE,
+        ...schema,
         summary: "Move a key to another plan",
         description:
           "The key counts against the new plan's quota at once on this server, within a second on every other process and instance. With the same period length its count carries over; with another one a new period starts.",
-        params: KeyIdParams,
         body: MoveKeyBody,
         response: adminResponses(200, KeySchema, [400, 404]),
       },
     },
-    async (request) => {
-      const key = await store.keys.setKeyPlan(request.params.id, request.body.plan);
-      await settle();
-      return keyJson(key);
-    },
+    async (request) => settled(settle, setKeyPlan(store, request.params.id, request.body.plan)),
   );
 
   app.put(
     "/admin/keys/:id/origins",
     {
       schema: {
-        ...ADMIN_ROUTE,
+        ...schema,
         summary: "Replace a publishable key's origins",
         description:
           "Exact origins, `scheme://host[:port]`, at least one; a secret key has none (400 `invalid_origins`). Applies like a move to another plan.",
-        params: KeyIdParams,
         body: KeyOriginsBody,
         response: adminResponses(200, KeySchema, [400, 404]),
       },
     },
-    async (request) => {
-      const key = await store.keys.setKeyOrigins(request.params.id, request.body.origins);
-      await settle();
-      return keyJson(key);
-    },
+    async (request) => settled(settle, setKeyOrigins(store, request.params.id, request.body.origins)),
   );
 
   app.post(
     "/admin/keys/:id/revoke",
     {
       schema: {
-        ...ADMIN_ROUTE,
+        ...schema,
         summary: "Revoke a key for good (at once, on every instance)",
-        params: KeyIdParams,
         response: adminResponses(200, KeySchema, [404]),
       },
     },
-    async (request) => {
-      const { id } = request.params;
-      const revoked = (await store.keys.revokeKey(id, clock())) ? await store.keys.getKey(id) : undefined;
-      if (!revoked) throw new UnknownKeyError(id);
-      return keyJson(revoked);
-    },
+    (request) => revokeKey(store, request.params.id, clock()),
   );
 }

@@ -1,56 +1,18 @@
-/**
- * `/admin/lists` (docs/api.md §10, docs/data.md "Synced lists"): each synced source's
- * state, a sync now, a rollback. The same as `mailrisk lists status|update|rollback`.
- */
+/** `/admin/lists` (docs/api.md "Administration"): adapts src/operator/lists.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { bundledGate, listStatus, rollbackLists, syncLists } from "../../service/list-sync.js";
+import {
+  listStatus,
+  RollbackBody,
+  RolledBackSchema,
+  rollback,
+  SourceStateSchema,
+  SyncReportSchema,
+  updateLists,
+} from "../../operator/lists.js";
 import { HttpProblem } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
-import { nullable, Timestamp } from "../schemas.js";
-import type { AdminDeps } from "./deps.js";
+import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
-
-const VersionSchema = Type.Union([
-  Type.Object({ hash: Type.String(), entries: Type.Integer(), accepted_at: Timestamp }),
-  Type.Null(),
-]);
-
-const SourceStateSchema = Type.Object({
-  source: Type.String(),
-  configured: Type.Boolean({
-    description: "Whether LIST_SOURCES names it (else only its stored versions remain).",
-  }),
-  url: Type.String(),
-  last_attempt: nullable<string>("string", { format: "date-time" }),
-  last_success: nullable<string>("string", { format: "date-time" }),
-  last_error: nullable<string>("string"),
-  age_seconds: nullable<number>("integer", {
-    description: "Since the source last confirmed its version in force.",
-  }),
-  in_force: VersionSchema,
-  previous: VersionSchema,
-});
-
-const SourceReportSchema = Type.Object({
-  source: Type.String(),
-  url: Type.String(),
-  outcome: Type.Union([
-    Type.Literal("accepted"),
-    Type.Literal("unchanged"),
-    Type.Literal("refused"),
-    Type.Literal("failed"),
-  ]),
-  reason: nullable<string>("string"),
-  entries: Type.Integer(),
-  added: Type.Integer(),
-  removed: Type.Integer(),
-  refused: Type.Array(Type.Object({ entry: Type.String(), reason: Type.String() })),
-});
-
-const SyncReportSchema = Type.Object({
-  ran: Type.Boolean({ description: "False when another process was syncing: nothing was fetched." }),
-  sources: Type.Array(SourceReportSchema),
-});
 
 export function adminListRoutes(app: TypedApp, { store, clock, settle, listSources }: AdminDeps): void {
   app.get(
@@ -76,17 +38,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
         response: adminResponses(200, SyncReportSchema, []),
       },
     },
-    async () => {
-      const report = await syncLists({
-        store,
-        sources: listSources,
-        gate: bundledGate(),
-        clock,
-        holder: `admin ${process.pid}`,
-      });
-      await settle();
-      return report;
-    },
+    () => settled(settle, updateLists(store, listSources, clock, `admin ${process.pid}`)),
   );
 
   app.post(
@@ -95,23 +47,20 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
       schema: {
         ...ADMIN_ROUTE,
         summary: "Return a synced list (default: every one) to its previous version",
-        body: Type.Object(
-          { source: Type.Optional(Type.String({ minLength: 1 })) },
-          { additionalProperties: false },
-        ),
-        response: adminResponses(200, Type.Object({ rolled_back: Type.Array(Type.String()) }), [400]),
+        body: RollbackBody,
+        response: adminResponses(200, RolledBackSchema, [400]),
       },
     },
     async (request) => {
-      const rolled = await rollbackLists(store, request.body?.source);
-      if (rolled.length === 0) {
+      const answer = await rollback(store, request.body?.source);
+      if (answer.rolled_back.length === 0) {
         throw new HttpProblem(
           "invalid_body",
           `${request.body?.source ?? "No source"} has no previous version.`,
         );
       }
       await settle();
-      return { rolled_back: rolled };
+      return answer;
     },
   );
 }

@@ -1,33 +1,17 @@
-/** `/admin/overrides` (docs/api.md §10): the operator's overrides — list, set, remove. */
+/** `/admin/overrides` (docs/api.md "Administration"): adapts src/operator/overrides.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { parseDomain } from "../../core/input.js";
-import { infrastructureValue, type OverrideKind } from "../../core/learned.js";
-import { applyOverride, InvalidOverrideError } from "../../service/overrides.js";
-import { overrideJson } from "../../store/json.js";
-import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
-import type { AdminDeps } from "./deps.js";
 import {
-  ADMIN_ROUTE,
-  adminResponses,
+  listOverrides,
   OverrideBody,
   OverrideSchema,
   OverrideTargetBody,
   RemovedSchema,
-} from "./schemas.js";
-
-/** The value as the check sees it: a normalised domain (400 `invalid_domain`), or a lower-case host or an address (400 `invalid_body`). */
-function normalisedValue(kind: OverrideKind, value: string): string {
-  if (kind !== "domain") {
-    const infrastructure = infrastructureValue(kind, value);
-    if (!infrastructure.ok) throw new HttpProblem("invalid_body", `${infrastructure.problem}.`);
-    return infrastructure.value;
-  }
-  const parsed = parseDomain(value);
-  if (!parsed.ok)
-    throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
-  return parsed.input.domain;
-}
+  removeOverride,
+  setOverride,
+} from "../../operator/overrides.js";
+import type { TypedApp } from "../route-deps.js";
+import { type AdminDeps, settled } from "./deps.js";
+import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
 export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
   app.get(
@@ -39,7 +23,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
         response: adminResponses(200, Type.Array(OverrideSchema), []),
       },
     },
-    async () => (await store.overrides.listOverrides()).map(overrideJson),
+    () => listOverrides(store),
   );
 
   app.post(
@@ -55,22 +39,9 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
       },
     },
     async (request, reply) => {
-      const { kind, action, note } = request.body;
-      try {
-        const saved = await applyOverride(store, {
-          kind,
-          value: normalisedValue(kind, request.body.value),
-          action,
-          note: note ?? null,
-          createdAt: clock(),
-        });
-        await settle();
-        reply.code(201);
-        return overrideJson(saved);
-      } catch (error) {
-        if (error instanceof InvalidOverrideError) throw new HttpProblem("invalid_body", `${error.message}.`);
-        throw error;
-      }
+      const saved = await settled(settle, setOverride(store, request.body, clock()));
+      reply.code(201);
+      return saved;
     },
   );
 
@@ -85,10 +56,9 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
       },
     },
     async (request) => {
-      const { kind } = request.body;
-      const removed = await store.overrides.removeOverride(kind, normalisedValue(kind, request.body.value));
-      if (removed) await settle();
-      return { removed };
+      const answer = await removeOverride(store, request.body);
+      if (answer.removed) await settle();
+      return answer;
     },
   );
 }

@@ -1,19 +1,17 @@
-/** `/admin/plans` (docs/api.md §10): list, create, update. */
+/** `/admin/plans` (docs/api.md "Administration"): adapts src/operator/plans.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { planJson } from "../../store/json.js";
-import type { TypedApp } from "../route-deps.js";
-import type { AdminDeps } from "./deps.js";
 import {
-  ADMIN_ROUTE,
-  adminResponses,
   CreatePlanBody,
+  createPlan,
+  listPlans,
   PlanNameParams,
   PlanSchema,
   UpdatePlanBody,
-} from "./schemas.js";
-
-/** docs/api.md §6: a plan's period is 30 days unless told otherwise. */
-const DEFAULT_PERIOD_DAYS = 30;
+  updatePlan,
+} from "../../operator/plans.js";
+import type { TypedApp } from "../route-deps.js";
+import { type AdminDeps, settled } from "./deps.js";
+import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
 export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
   app.get(
@@ -25,7 +23,7 @@ export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): vo
         response: adminResponses(200, Type.Array(PlanSchema), []),
       },
     },
-    async () => (await store.plans.listPlans()).map(planJson),
+    () => listPlans(store),
   );
 
   app.post(
@@ -39,10 +37,8 @@ export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): vo
       },
     },
     async (request, reply) => {
-      const { name, quota, period_days: periodDays = DEFAULT_PERIOD_DAYS } = request.body;
-      const plan = await store.plans.createPlan({ name, quota, periodDays });
       reply.code(201);
-      return planJson(plan);
+      return createPlan(store, request.body);
     },
   );
 
@@ -59,14 +55,6 @@ export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): vo
         response: adminResponses(200, PlanSchema, [400, 404]),
       },
     },
-    async (request) => {
-      const { quota, period_days: periodDays } = request.body;
-      const plan = await store.plans.updatePlan(request.params.name, {
-        ...(quota !== undefined ? { quota } : {}),
-        ...(periodDays !== undefined ? { periodDays } : {}),
-      });
-      await settle();
-      return planJson(plan);
-    },
+    (request) => settled(settle, updatePlan(store, request.params.name, request.body)),
   );
 }

@@ -1,22 +1,11 @@
-/** `POST /admin/records/purge` (docs/api.md §10): drop cached records; the next check of each is fresh. */
-import { parseDomain } from "../../core/input.js";
-import { HttpProblem } from "../problems.js";
+/** `POST /admin/records/purge` (docs/api.md "Administration"): adapts src/operator/records.ts. */
+import { PurgeBody, PurgedSchema, purgeRecords } from "../../operator/records.js";
 import type { TypedApp } from "../route-deps.js";
-import type { AdminDeps } from "./deps.js";
-import { ADMIN_ROUTE, adminResponses, PurgeBody, PurgedSchema } from "./schemas.js";
+import { type AdminDeps, settled } from "./deps.js";
+import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
 /** Room for 1,000 domains of the longest kind. */
 const PURGE_BODY_LIMIT_BYTES = 512 * 1024;
-
-/** The domains as the cache stores them (normalised ASCII); 400 `invalid_domain` for one that is not a domain. */
-function normalisedDomains(raw: readonly string[]): string[] {
-  return raw.map((value) => {
-    const parsed = parseDomain(value);
-    if (!parsed.ok)
-      throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
-    return parsed.input.domain;
-  });
-}
 
 export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
   app.post(
@@ -32,19 +21,6 @@ export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): 
         response: adminResponses(200, PurgedSchema, [400]),
       },
     },
-    async (request) => {
-      const { domains, all } = request.body;
-      if ((domains === undefined) === (all !== true)) {
-        throw new HttpProblem(
-          "invalid_body",
-          'Send either {"domains": ["example.com", …]} or {"all": true}.',
-        );
-      }
-      const purged = domains
-        ? await store.records.purgeRecords(normalisedDomains(domains))
-        : await store.records.purgeAllRecords();
-      await settle();
-      return { purged };
-    },
+    (request) => settled(settle, purgeRecords(store, request.body)),
   );
 }

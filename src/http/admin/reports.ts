@@ -1,78 +1,20 @@
 /**
- * `/admin/reports` (docs/api.md §10): the operator's queue of reports of wrong answers,
- * each beside today's answer for its domain with its evidence, and the review:
- * accepting sets the matching allow or deny override (every server takes it within a
- * second, this one before the answer), rejecting closes the report. `mailrisk reports`
- * does the same.
+ * `/admin/reports` (docs/api.md "Administration"): the admin API's adapter of src/operator/reports.ts.
+ * Accepting holds on this server before the answer, on every other within a second.
  */
 import { Type } from "@fastify/type-provider-typebox";
-import { EvidenceSchema } from "../../core/evidence.js";
 import {
-  MAX_NOTE_LENGTH,
   MAX_REPORTS_SHOWN,
-  queueEntryJson,
+  QueueEntrySchema,
   REPORTS_SHOWN,
+  ReviewBody,
+  ReviewSchema,
   reportQueue,
-  reviewJson,
   reviewReport,
-} from "../../service/reports.js";
-import type { ReportStatus } from "../../store/types.js";
-import { PROBLEM_CONTENT_TYPE } from "../problems.js";
+} from "../../operator/reports.js";
 import type { TypedApp } from "../route-deps.js";
-import { ReportSchema } from "../routes/reports.js";
-import { nullable, ProblemSchema } from "../schemas.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
-
-const ReviewerFields = {
-  key_id: Type.String({ description: "The key that filed it." }),
-  review_note: nullable<string>("string", { description: "The operator's note." }),
-};
-
-export const QueueEntrySchema = Type.Object(
-  {
-    ...ReportSchema.properties,
-    ...ReviewerFields,
-    reporters: Type.Integer({
-      description:
-        "How many distinct keys have a report of this domain with this status (the queue's order).",
-    }),
-    today: Type.Object(
-      {
-        answer: Type.Union([Type.Literal("allow"), Type.Literal("block")]),
-        valid: Type.Boolean(),
-        risk: Type.Integer(),
-        text: Type.String(),
-        reason: Type.String(),
-        evidence: EvidenceSchema,
-      },
-      { description: "Today's answer for the domain, with its evidence." },
-    ),
-  },
-  { description: "A report in the operator's queue." },
-);
-
-export const ReviewSchema = Type.Object(
-  {
-    ...ReportSchema.properties,
-    ...ReviewerFields,
-    closed: Type.Array(Type.String(), {
-      description: "Every report closed with it: the open reports of the domain expecting the same answer.",
-    }),
-    override: Type.Union(
-      [
-        Type.Object({
-          id: Type.String({ description: "`domain:<domain>`, as the evidence names it." }),
-          action: Type.String(),
-          note: nullable<string>("string"),
-        }),
-        Type.Null(),
-      ],
-      { description: "The override accepting set; null for a rejection." },
-    ),
-  },
-  { description: "A reviewed report." },
-);
 
 const QueueQuery = Type.Object({
   status: Type.Optional(
@@ -82,28 +24,6 @@ const QueueQuery = Type.Object({
   ),
   limit: limitQuery(MAX_REPORTS_SHOWN, REPORTS_SHOWN),
 });
-
-const ReviewBody = Type.Object({
-  note: Type.Optional(nullable<string>("string", { maxLength: MAX_NOTE_LENGTH })),
-});
-
-const ReportIdParams = Type.Object({ id: Type.String() });
-
-function problem(description: string) {
-  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
-}
-
-function reviewResponses() {
-  return {
-    200: { description: "The reviewed report.", content: { "application/json": { schema: ReviewSchema } } },
-    400: problem("Invalid body (invalid_body)."),
-    401: problem("Missing or incorrect admin token (missing_admin_token, invalid_admin_token)."),
-    404: problem("No report of that id (unknown_report)."),
-    409: problem("The report was accepted or rejected already (report_not_open)."),
-    500: problem("Unexpected failure (internal_error)."),
-    503: problem("Database unreachable (database_unavailable)."),
-  };
-}
 
 export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker }: AdminDeps): void {
   app.get(
@@ -118,11 +38,12 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
         response: adminResponses(200, Type.Array(QueueEntrySchema), [400]),
       },
     },
-    async (request) => {
-      const status: ReportStatus = request.query.status ?? "open";
-      const limit = limitOf(request.query.limit, MAX_REPORTS_SHOWN, REPORTS_SHOWN);
-      return (await reportQueue({ reports: store.reports, checker }, status, limit)).map(queueEntryJson);
-    },
+    (request) =>
+      reportQueue(
+        { reports: store.reports, checker },
+        request.query.status ?? "open",
+        limitOf(request.query.limit, MAX_REPORTS_SHOWN, REPORTS_SHOWN),
+      ),
   );
 
   for (const decision of ["accept", "reject"] as const) {
@@ -139,9 +60,9 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
             decision === "accept"
               ? "Sets the domain's allow (expected allow) or deny (expected block) override, with the report's id in its note, and closes the report and every open report of the domain expecting the same answer. The next answer on this server reflects it, on every other process and instance within a second."
               : "Closes the report and every open report of the domain expecting the same answer; the answer stays as it is.",
-          params: ReportIdParams,
+          params: Type.Object({ id: Type.String() }),
           body: ReviewBody,
-          response: reviewResponses(),
+          response: adminResponses(200, ReviewSchema, [400, 404, 409]),
         },
         // A review without a body is one without a note.
         preValidation: (request, _reply, done) => {
@@ -157,7 +78,7 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
           request.body?.note ?? null,
         );
         if (review.override) await settle();
-        return reviewJson(review);
+        return review;
       },
     );
   }

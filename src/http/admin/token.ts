@@ -1,5 +1,5 @@
 /**
- * The admin API's credential (docs/api.md §10): `Authorization: Bearer <ADMIN_TOKEN>`,
+ * The admin API's credential (docs/api.md "Administration"): `Authorization: Bearer <ADMIN_TOKEN>`,
  * compared as SHA-256 digests in constant time (../bearer-token.ts). Wrong tokens are
  * counted per client address (an IPv6 one by its /64, ../client-networks.ts): after 10 in
  * a minute the address is answered 429 `rate_limited` with `Retry-After` for a minute,

@@ -1,68 +1,20 @@
-/**
- * `/admin/webhooks` (docs/api.md §10, docs/webhooks.md): subscriptions to block status
- * flips — list, add, remove — and the latest deliveries. The same as `mailrisk webhooks`.
- */
+/** `/admin/webhooks` (docs/api.md "Administration"): adapts src/operator/webhooks.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { deliveryJson, webhookInput, webhookJson } from "../../service/webhooks.js";
-import { WEBHOOK_EVENT_TYPES } from "../../store/types.js";
-import { HttpProblem } from "../problems.js";
+import {
+  addWebhook,
+  CreatedWebhookSchema,
+  CreateWebhookBody,
+  DELIVERIES_SHOWN,
+  DeliverySchema,
+  deliveries,
+  listWebhooks,
+  MAX_DELIVERIES_SHOWN,
+  removeWebhook,
+  WebhookSchema,
+} from "../../operator/webhooks.js";
 import type { TypedApp } from "../route-deps.js";
-import { nullable, Timestamp } from "../schemas.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
-
-const DELIVERIES_SHOWN = 100;
-const MAX_DELIVERIES_SHOWN = 1000;
-
-const EventType = Type.Union(WEBHOOK_EVENT_TYPES.map((type) => Type.Literal(type)));
-
-const WebhookSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(EventType),
-  created_at: Timestamp,
-});
-
-const CreatedWebhookSchema = Type.Object({
-  ...WebhookSchema.properties,
-  secret: Type.Optional(
-    Type.String({ description: "The generated signing secret, shown only in this answer." }),
-  ),
-});
-
-const CreateWebhookBody = Type.Object({
-  url: Type.String({ maxLength: 2048, description: "An http or https URL; redirects are never followed." }),
-  events: Type.Optional(Type.Array(EventType, { minItems: 1, description: "Default: both." })),
-  secret: Type.Optional(
-    Type.String({
-      minLength: 16,
-      maxLength: 256,
-      description: "Default: 32 random bytes, hex, answered once.",
-    }),
-  ),
-});
-
-const DeliverySchema = Type.Object({
-  id: Type.String({ description: "The event id (`Mailrisk-Event-Id`), the same on every attempt." }),
-  webhook_id: Type.String(),
-  domain: Type.String(),
-  type: EventType,
-  status: Type.Union([Type.Literal("pending"), Type.Literal("delivered"), Type.Literal("failed")]),
-  created_at: Timestamp,
-  next_attempt_at: nullable<string>("string", {
-    format: "date-time",
-    description: "Null once delivered or failed.",
-  }),
-  attempts: Type.Array(
-    Type.Object({
-      attempt: Type.Integer(),
-      at: Timestamp,
-      status_code: nullable<number>("integer", { description: "Null when no answer came." }),
-      error: nullable<string>("string", { description: "`timeout`, or why the connection failed." }),
-      duration_ms: Type.Integer(),
-    }),
-  ),
-});
 
 export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
   app.get(
@@ -74,7 +26,7 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
         response: adminResponses(200, Type.Array(WebhookSchema), []),
       },
     },
-    async () => (await store.webhooks.listWebhooks()).map(webhookJson),
+    () => listWebhooks(store),
   );
 
   app.post(
@@ -90,16 +42,8 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
       },
     },
     async (request, reply) => {
-      const input = webhookInput(request.body.url, request.body.events, request.body.secret);
-      if (!input.ok) throw new HttpProblem("invalid_body", `${input.message}.`);
-      const webhook = await store.webhooks.createWebhook({
-        url: input.url,
-        secret: input.secret,
-        events: input.events,
-        now: clock(),
-      });
       reply.code(201);
-      return { ...webhookJson(webhook), ...(input.generated ? { secret: input.secret } : {}) };
+      return addWebhook(store, request.body, clock());
     },
   );
 
@@ -117,7 +61,7 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
         ),
       },
     },
-    async (request) => ({ removed: await store.webhooks.removeWebhook(request.params.id) }),
+    (request) => removeWebhook(store, request.params.id),
   );
 
   app.get(
@@ -133,12 +77,11 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
         response: adminResponses(200, Type.Array(DeliverySchema), [400]),
       },
     },
-    async (request) =>
-      (
-        await store.webhooks.deliveries(
-          request.query.webhook ?? null,
-          limitOf(request.query.limit, MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
-        )
-      ).map(deliveryJson),
+    (request) =>
+      deliveries(
+        store,
+        request.query.webhook ?? null,
+        limitOf(request.query.limit, MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
+      ),
   );
 }

@@ -7,37 +7,15 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import { fileReport, MAX_NOTE_LENGTH, reportJson, reportOfKey } from "../../service/reports.js";
+import { fileReport, MAX_NOTE_LENGTH, ReportSchema, reportJson, reportOfKey } from "../../service/reports.js";
 import type { ReportsRepository } from "../../store/types.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { selectInput } from "../run-check.js";
-import { CheckInputSchema, checkingResponses, nullable, Timestamp } from "../schemas.js";
+import { CheckInputSchema, checkingResponses } from "../schemas.js";
 
 /** The slice of the store the report routes use. */
 export type ReportsGate = Pick<ReportsRepository, "fileReport" | "getReport">;
-
-export const ReportSchema = Type.Object(
-  {
-    id: Type.String({ description: "The report's id, e.g. `rpt_7fk2mq9xa3bc`." }),
-    status: Type.Union([Type.Literal("open"), Type.Literal("accepted"), Type.Literal("rejected")], {
-      description: "open until the operator accepts it (the answer changes) or rejects it.",
-    }),
-    domain: Type.String({
-      description: "The reported domain (an address's domain; the address is not kept).",
-    }),
-    expected: Type.Union([Type.Literal("allow"), Type.Literal("block")], {
-      description: "The answer the reporter expected.",
-    }),
-    note: nullable<string>("string", { description: "The reporter's note." }),
-    filed_at: Timestamp,
-    reviewed_at: nullable<string>("string", {
-      format: "date-time",
-      description: "When the operator decided.",
-    }),
-  },
-  { description: "A report of a wrong answer, as the key that filed it reads it." },
-);
 
 const ReportBody = Type.Object({
   email: CheckInputSchema.properties.email,

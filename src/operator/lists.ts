@@ -1,0 +1,129 @@
+/**
+ * The synced lists (docs/data.md "Synced lists"): each source's state, a sync now, a
+ * rollback to the previous version. Running servers take an accepted one within a second.
+ */
+import { type Static, Type } from "typebox";
+import type { ListSource } from "../config-table.js";
+import { formatTimestamp } from "../core/record.js";
+import { nullable, Timestamp } from "../core/schema-types.js";
+import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
+import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
+
+const VersionSchema = Type.Union([
+  Type.Object({ hash: Type.String(), entries: Type.Integer(), accepted_at: Timestamp }),
+  Type.Null(),
+]);
+
+export const SourceStateSchema = Type.Object({
+  source: Type.String(),
+  configured: Type.Boolean({
+    description: "Whether LIST_SOURCES names it (else only its stored versions remain).",
+  }),
+  url: Type.String(),
+  last_attempt: nullable<string>("string", { format: "date-time" }),
+  last_success: nullable<string>("string", { format: "date-time" }),
+  last_error: nullable<string>("string"),
+  age_seconds: nullable<number>("integer", {
+    description: "Since the source last confirmed its version in force.",
+  }),
+  in_force: VersionSchema,
+  previous: VersionSchema,
+});
+export type SourceStateJson = Static<typeof SourceStateSchema>;
+
+const SourceReportSchema = Type.Object({
+  source: Type.String(),
+  url: Type.String(),
+  outcome: Type.Union([
+    Type.Literal("accepted"),
+    Type.Literal("unchanged"),
+    Type.Literal("refused"),
+    Type.Literal("failed"),
+  ]),
+  reason: nullable<string>("string"),
+  entries: Type.Integer(),
+  added: Type.Integer(),
+  removed: Type.Integer(),
+  refused: Type.Array(Type.Object({ entry: Type.String(), reason: Type.String() })),
+});
+
+export const SyncReportSchema = Type.Object({
+  ran: Type.Boolean({ description: "False when another process was syncing: nothing was fetched." }),
+  sources: Type.Array(SourceReportSchema),
+});
+
+export const RollbackBody = Type.Object(
+  { source: Type.Optional(Type.String({ minLength: 1 })) },
+  { additionalProperties: false },
+);
+export const RolledBackSchema = Type.Object({ rolled_back: Type.Array(Type.String()) });
+
+function versionJson(version: ListVersionSummary | null | undefined) {
+  if (!version) return null;
+  return {
+    hash: version.hash,
+    entries: version.entryCount,
+    accepted_at: formatTimestamp(version.acceptedAt),
+  };
+}
+
+/** `age_seconds`: since the source last confirmed its version in force (null: never). */
+function sourceStateJson(
+  source: string,
+  configured: boolean,
+  url: string,
+  state: ListSourceState | undefined,
+  now: Date,
+): SourceStateJson {
+  const lastSuccess = state?.lastSuccess ?? null;
+  return {
+    source,
+    configured,
+    url,
+    last_attempt: state ? formatTimestamp(state.lastAttempt) : null,
+    last_success: lastSuccess ? formatTimestamp(lastSuccess) : null,
+    last_error: state?.lastError ?? null,
+    age_seconds: lastSuccess ? Math.floor((now.getTime() - lastSuccess.getTime()) / 1000) : null,
+    in_force: versionJson(state?.current),
+    previous: versionJson(state?.previous),
+  };
+}
+
+/** Every configured source and every source with stored versions. */
+export async function listStatus(
+  store: Pick<Store, "lists">,
+  sources: readonly ListSource[],
+  now: Date,
+): Promise<SourceStateJson[]> {
+  const states = await store.lists.listStates();
+  const names = [...new Set([...sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  return names.map((source) => {
+    const state = states.find((s) => s.source === source);
+    const url = sources.find((s) => s.name === source)?.url ?? state?.url ?? "";
+    return sourceStateJson(
+      source,
+      sources.some((s) => s.name === source),
+      url,
+      state,
+      now,
+    );
+  });
+}
+
+/** Syncs every source now, judged by the bundled gate; `ran` false when another process holds the lock. */
+export function updateLists(
+  store: Pick<Store, "lists" | "locks">,
+  sources: readonly ListSource[],
+  clock: () => Date,
+  holder: string,
+): Promise<SyncReport> {
+  return syncLists({ store, sources, gate: bundledGate(), clock, holder });
+}
+
+/** Puts the previous version of a source (default: every one) back in force; the sources rolled back. */
+export async function rollback(
+  store: Pick<Store, "lists">,
+  source?: string,
+): Promise<Static<typeof RolledBackSchema>> {
+  return { rolled_back: await rollbackLists(store, source) };
+}

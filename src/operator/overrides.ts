@@ -1,0 +1,99 @@
+/**
+ * The operator's overrides (docs/api.md "Administration"): allow or deny a domain, or
+ * mark an MX host, MX address or name server never disposable. Verdicts are decided
+ * when answering, so one holds on the next answer of every server (the change signal).
+ */
+import { type Static, Type } from "typebox";
+import { parseDomain } from "../core/input.js";
+import { infrastructureValue, type OverrideKind } from "../core/learned.js";
+import { formatTimestamp } from "../core/record.js";
+import { nullable, Timestamp } from "../core/schema-types.js";
+import { applyOverride, InvalidOverrideError } from "../service/overrides.js";
+import type { Override, Store } from "../store/types.js";
+import { Refusal } from "./refusal.js";
+
+const OverrideKindSchema = Type.Union(
+  [Type.Literal("domain"), Type.Literal("mx_host"), Type.Literal("mx_ip"), Type.Literal("ns")],
+  { description: "What is overridden: a domain, an MX host name, an MX host's address, a name server." },
+);
+const OverrideValue = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  description: "The domain, host name or address.",
+});
+export const OverrideTargetBody = Type.Object({ kind: OverrideKindSchema, value: OverrideValue });
+export const OverrideBody = Type.Object({
+  kind: OverrideKindSchema,
+  value: OverrideValue,
+  action: Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Literal("never_disposable")], {
+    description: "allow or deny (a domain); never_disposable (infrastructure).",
+  }),
+  note: Type.Optional(nullable<string>("string", { maxLength: 200 })),
+});
+export const OverrideSchema = Type.Object({
+  kind: OverrideKindSchema,
+  value: Type.String(),
+  action: Type.String(),
+  note: nullable<string>("string"),
+  created_at: Timestamp,
+});
+export type OverrideJson = Static<typeof OverrideSchema>;
+export const RemovedSchema = Type.Object({
+  removed: Type.Boolean({ description: "Whether there was an override to remove." }),
+});
+
+type OverrideStore = Pick<Store, "overrides">;
+
+function overrideJson(override: Override): OverrideJson {
+  return {
+    kind: override.kind,
+    value: override.value,
+    action: override.action,
+    note: override.note,
+    created_at: formatTimestamp(override.createdAt),
+  };
+}
+
+/**
+ * The value as the check sees it: a normalised domain (`invalid_domain`), or a lower-case
+ * host or an address.
+ */
+function normalisedValue(kind: OverrideKind, value: string): string {
+  if (kind !== "domain") {
+    const infrastructure = infrastructureValue(kind, value);
+    if (!infrastructure.ok) throw new Refusal("invalid_body", infrastructure.problem);
+    return infrastructure.value;
+  }
+  const parsed = parseDomain(value);
+  if (!parsed.ok) throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
+  return parsed.input.domain;
+}
+
+export async function listOverrides(store: OverrideStore): Promise<OverrideJson[]> {
+  return (await store.overrides.listOverrides()).map(overrideJson);
+}
+
+/**
+ * Sets an override, replacing one of the same target; `invalid_body` for an action its
+ * kind does not take.
+ */
+export async function setOverride(
+  store: OverrideStore,
+  { kind, value, action, note }: Static<typeof OverrideBody>,
+  now: Date,
+): Promise<OverrideJson> {
+  const override = { kind, value: normalisedValue(kind, value), action, note: note ?? null, createdAt: now };
+  try {
+    return overrideJson(await applyOverride(store, override));
+  } catch (error) {
+    if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
+    throw error;
+  }
+}
+
+export async function removeOverride(
+  store: OverrideStore,
+  { kind, value }: Static<typeof OverrideTargetBody>,
+): Promise<Static<typeof RemovedSchema>> {
+  return { removed: await store.overrides.removeOverride(kind, normalisedValue(kind, value)) };
+}

@@ -1,0 +1,61 @@
+/** Plans (docs/api.md "Keys, plans, quotas"); a plan's period is 30 days unless told otherwise. */
+import { type Static, Type } from "typebox";
+import { nullable } from "../core/schema-types.js";
+import type { Plan, Store } from "../store/types.js";
+import { PlanName } from "./keys.js";
+
+const DEFAULT_PERIOD_DAYS = 30;
+
+export const Quota = nullable<number>("integer", {
+  minimum: 0,
+  maximum: 2_147_483_647,
+  description: "Requests per period; null: unlimited (still counted).",
+});
+const PeriodDays = Type.Integer({ minimum: 1, maximum: 3650, description: "Length of a period in days." });
+
+export const PlanSchema = Type.Object({ name: Type.String(), quota: Quota, period_days: Type.Integer() });
+export type PlanJson = Static<typeof PlanSchema>;
+
+export const CreatePlanBody = Type.Object({
+  name: PlanName,
+  quota: Quota,
+  period_days: Type.Optional(PeriodDays),
+});
+export const UpdatePlanBody = Type.Object({
+  quota: Type.Optional(Quota),
+  period_days: Type.Optional(PeriodDays),
+});
+export const PlanNameParams = Type.Object({ name: Type.String() });
+
+type PlanStore = Pick<Store, "plans">;
+
+function planJson(plan: Plan): PlanJson {
+  return { name: plan.name, quota: plan.quota, period_days: plan.periodDays };
+}
+
+export async function listPlans(store: PlanStore): Promise<PlanJson[]> {
+  return (await store.plans.listPlans()).map(planJson);
+}
+
+export async function createPlan(store: PlanStore, body: Static<typeof CreatePlanBody>): Promise<PlanJson> {
+  const { name, quota, period_days: periodDays = DEFAULT_PERIOD_DAYS } = body;
+  return planJson(await store.plans.createPlan({ name, quota, periodDays }));
+}
+
+/** Changes what the body names; keys on the plan count against it at once (the change signal). */
+export async function updatePlan(
+  store: PlanStore,
+  name: string,
+  { quota, period_days: periodDays }: Static<typeof UpdatePlanBody>,
+): Promise<PlanJson> {
+  const changes = {
+    ...(quota !== undefined ? { quota } : {}),
+    ...(periodDays !== undefined ? { periodDays } : {}),
+  };
+  return planJson(await store.plans.updatePlan(name, changes));
+}
+
+/** Deletes a plan no key uses (`plan_in_use` while one does, revoked ones included). */
+export async function deletePlan(store: PlanStore, name: string): Promise<void> {
+  await store.plans.deletePlan(name);
+}

@@ -1,0 +1,30 @@
+/** Cached records (docs/api.md "Storage and caching"): purged, the next check of each looks up afresh. */
+import { type Static, Type } from "typebox";
+import { parseDomain } from "../core/input.js";
+import type { Store } from "../store/types.js";
+import { Refusal } from "./refusal.js";
+
+export const PurgeBody = Type.Object({
+  domains: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 1000 })),
+  all: Type.Optional(Type.Boolean()),
+});
+export const PurgedSchema = Type.Object({
+  purged: Type.Integer({ description: "How many stored records were deleted." }),
+});
+
+/** Purges the named domains (`invalid_domain` for one that is not a domain) or, with `all`, every record. */
+export async function purgeRecords(
+  store: Pick<Store, "records">,
+  { domains, all }: Static<typeof PurgeBody>,
+): Promise<Static<typeof PurgedSchema>> {
+  if ((domains === undefined) === (all !== true))
+    throw new Refusal("invalid_body", 'send either {"domains": ["example.com", …]} or {"all": true}');
+  if (!domains) return { purged: await store.records.purgeAllRecords() };
+  const normalised = domains.map((value) => {
+    const parsed = parseDomain(value);
+    if (!parsed.ok)
+      throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
+    return parsed.input.domain;
+  });
+  return { purged: await store.records.purgeRecords(normalised) };
+}

@@ -1,0 +1,47 @@
+/**
+ * What the operator's services refuse, one model for every surface: a problem code
+ * (docs/api.md "Errors") and what is wrong. The admin API answers it as problem JSON;
+ * the CLI exits 2 with the usage for a 400, else 1.
+ */
+import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
+import { ReportProblem } from "../service/reports.js";
+import {
+  InvalidOriginsError,
+  InvalidPlanError,
+  PlanExistsError,
+  PlanInUseError,
+  UnknownKeyError,
+  UnknownPlanError,
+} from "../store/errors.js";
+
+export class Refusal extends Error {
+  override name = "Refusal";
+  constructor(
+    readonly code: ProblemCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** Whether the request itself is wrong (a 400), rather than the state it meets. */
+  get badInput(): boolean {
+    return PROBLEM_STATUS[this.code] === 400;
+  }
+}
+
+const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
+  [UnknownKeyError, "unknown_key"],
+  [UnknownPlanError, "unknown_plan"],
+  [PlanExistsError, "plan_exists"],
+  [PlanInUseError, "plan_in_use"],
+  [InvalidPlanError, "invalid_plan"],
+  [InvalidOriginsError, "invalid_origins"],
+];
+
+/** The refusal an error is (the store's and the reports' refusals included), or undefined for a failure. */
+export function refusalOf(error: unknown): Refusal | undefined {
+  if (error instanceof Refusal) return error;
+  if (error instanceof ReportProblem) return new Refusal(error.code, error.message);
+  const known = STORE_REFUSALS.find(([type]) => error instanceof type);
+  return known && new Refusal(known[1], (error as Error).message);
+}

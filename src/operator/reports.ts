@@ -1,0 +1,191 @@
+/**
+ * The operator's queue of reports of wrong answers (docs/api.md "Reports of wrong
+ * answers"), each beside today's answer for its domain with its evidence, and the
+ * review: accepting sets the matching allow or deny override, rejecting closes the
+ * report. Filing is the keys' side (src/service/reports.ts).
+ */
+import pLimit from "p-limit";
+import { type Static, Type } from "typebox";
+import { EvidenceSchema } from "../core/evidence.js";
+import { nullable } from "../core/schema-types.js";
+import type { Checker, CheckResult } from "../service/checker.js";
+import { applyOverride } from "../service/overrides.js";
+import { answerOf, MAX_NOTE_LENGTH, ReportProblem, ReportSchema, reportJson } from "../service/reports.js";
+import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/types.js";
+
+export { REPORT_STATUSES } from "../store/types.js";
+
+/** Reports the queue shows by default, and at most. */
+export const REPORTS_SHOWN = 100;
+export const MAX_REPORTS_SHOWN = 1000;
+
+/** Domains of the queue checked at a time for today's evidence. */
+const QUEUE_CHECKS = 8;
+
+const ReviewerFields = {
+  key_id: Type.String({ description: "The key that filed it." }),
+  review_note: nullable<string>("string", { description: "The operator's note." }),
+};
+
+export const QueueEntrySchema = Type.Object(
+  {
+    ...ReportSchema.properties,
+    ...ReviewerFields,
+    reporters: Type.Integer({
+      description:
+        "How many distinct keys have a report of this domain with this status (the queue's order).",
+    }),
+    today: Type.Object(
+      {
+        answer: Type.Union([Type.Literal("allow"), Type.Literal("block")]),
+        valid: Type.Boolean(),
+        risk: Type.Integer(),
+        text: Type.String(),
+        reason: Type.String(),
+        evidence: EvidenceSchema,
+      },
+      { description: "Today's answer for the domain, with its evidence." },
+    ),
+  },
+  { description: "A report in the operator's queue." },
+);
+export type QueueEntryJson = Static<typeof QueueEntrySchema>;
+
+export const ReviewSchema = Type.Object(
+  {
+    ...ReportSchema.properties,
+    ...ReviewerFields,
+    closed: Type.Array(Type.String(), {
+      description: "Every report closed with it: the open reports of the domain expecting the same answer.",
+    }),
+    override: Type.Union(
+      [
+        Type.Object({
+          id: Type.String({ description: "`domain:<domain>`, as the evidence names it." }),
+          action: Type.String(),
+          note: nullable<string>("string"),
+        }),
+        Type.Null(),
+      ],
+      { description: "The override accepting set; null for a rejection." },
+    ),
+  },
+  { description: "A reviewed report." },
+);
+type ReviewJson = Static<typeof ReviewSchema>;
+
+export const ReviewBody = Type.Object({
+  note: Type.Optional(nullable<string>("string", { maxLength: MAX_NOTE_LENGTH })),
+});
+
+/** The override's note: the report's id, then the operator's note. */
+function overrideNote(reportId: string, note: string | null): string {
+  return note ? `report ${reportId}: ${note}` : `report ${reportId}`;
+}
+
+/**
+ * Accepts or rejects an open report, and with it every open report of its domain
+ * expecting the same answer. Accepting first sets the allow or deny override of the
+ * domain, with the report's id in its note, so that a failure in between leaves the
+ * report open to be accepted again (setting an override twice is harmless).
+ */
+export async function reviewReport(
+  deps: { store: Pick<Store, "reports" | "overrides">; clock: () => Date },
+  id: string,
+  decision: "accept" | "reject",
+  note: string | null,
+): Promise<ReviewJson> {
+  const { reports } = deps.store;
+  const report = await reports.getReport(id);
+  if (!report) throw new ReportProblem("unknown_report", `There is no report "${id}".`);
+  if (report.status !== "open") {
+    throw new ReportProblem("report_not_open", `The report ${id} was ${report.status} already.`);
+  }
+  const now = deps.clock();
+  const operatorNote = note?.trim() || null;
+  const override =
+    decision === "accept"
+      ? await applyOverride(deps.store, {
+          kind: "domain",
+          value: report.domain,
+          action: report.expected === "allow" ? "allow" : "deny",
+          note: overrideNote(report.id, operatorNote),
+          createdAt: now,
+        })
+      : null;
+  const closed = await reports.closeReports(
+    id,
+    decision === "accept" ? "accepted" : "rejected",
+    operatorNote,
+    now,
+  );
+  if (closed.outcome === "unknown") throw new ReportProblem("unknown_report", `There is no report "${id}".`);
+  if (closed.outcome === "not_open") {
+    throw new ReportProblem("report_not_open", `The report ${id} was ${closed.report.status} already.`);
+  }
+  return reviewJson(closed.report, closed.closed, override);
+}
+
+/**
+ * The operator's queue: reports of a status (open: by how many distinct keys reported
+ * the domain, most first), each with today's answer for its domain (each domain checked
+ * once, through the record cache).
+ */
+export async function reportQueue(
+  deps: { reports: Pick<Store["reports"], "listReports">; checker: Pick<Checker, "check"> },
+  status: ReportStatus,
+  limit: number = REPORTS_SHOWN,
+): Promise<QueueEntryJson[]> {
+  const reports = await deps.reports.listReports(status, limit);
+  const limitChecks = pLimit(QUEUE_CHECKS);
+  const answers = new Map<string, Promise<CheckResult>>();
+  for (const { domain } of reports) {
+    if (!answers.has(domain)) {
+      answers.set(
+        domain,
+        limitChecks(() => deps.checker.check({ kind: "domain", domain, localPart: null })),
+      );
+    }
+  }
+  const entries: QueueEntryJson[] = [];
+  for (const report of reports)
+    entries.push(queueEntryJson(report, await (answers.get(report.domain) as Promise<CheckResult>)));
+  return entries;
+}
+
+/** Today's answer for a domain, with its evidence. */
+function answerJson(today: CheckResult) {
+  const { record } = today;
+  return {
+    answer: answerOf(record),
+    valid: record.valid,
+    risk: record.risk,
+    text: record.text,
+    reason: record.reason,
+    evidence: [...(today.explain?.() ?? [])],
+  };
+}
+
+function queueEntryJson(report: ReportForReview, today: CheckResult): QueueEntryJson {
+  return {
+    ...reportJson(report),
+    key_id: report.keyId,
+    review_note: report.reviewNote,
+    reporters: report.reporters,
+    today: answerJson(today),
+  };
+}
+
+function reviewJson(report: Report, closed: string[], override: Override | null): ReviewJson {
+  return {
+    ...reportJson(report),
+    key_id: report.keyId,
+    review_note: report.reviewNote,
+    closed,
+    override: override && {
+      id: `${override.kind}:${override.value}`,
+      action: override.action,
+      note: override.note,
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Every `--json` output of the CLI is byte for byte the body of the matching admin API
+ * answer (docs/architecture.md "Operator services"): each pair runs the CLI command
+ * in-process and injects the admin route, against one database at one time.
+ */
+import type { InjectOptions } from "fastify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestCli } from "../../harness/cli-context.js";
+import { run as keys } from "../../src/cli/keys.js";
+import { run as lists } from "../../src/cli/lists.js";
+import { run as overrides } from "../../src/cli/overrides.js";
+import { run as plans } from "../../src/cli/plans.js";
+import { run as reports } from "../../src/cli/reports.js";
+import { run as webhooks } from "../../src/cli/webhooks.js";
+import type { Checker } from "../../src/service/checker.js";
+import { createChecker } from "../../src/service/create-checker.js";
+import { fakeChecker, type HttpFixture, openHttpFixture } from "../http/helpers.js";
+
+const TOKEN = "admin-token-for-tests-0123456789abcdef";
+/** A source whose sync fails at once: fetch refuses port 9. */
+const SOURCE = { name: "up", url: "http://127.0.0.1:9/up.txt" };
+type Command = (args: string[], ctx: ReturnType<typeof createTestCli>["ctx"]) => Promise<number>;
+
+let fixture: HttpFixture;
+let today: Checker;
+beforeEach(async () => {
+  // Both surfaces answer the report queue with the checker the CLI builds from its configuration.
+  fixture = await openHttpFixture({
+    adminToken: TOKEN,
+    listSources: [SOURCE],
+    checker: fakeChecker((input) => today.check(input)),
+  });
+  today = createChecker({ config: testCli().ctx.config, store: fixture.store });
+});
+afterEach(async () => {
+  await today.drain();
+  await fixture.close();
+});
+
+function testCli() {
+  const cli = createTestCli(fixture.databaseUrl, "", { LIST_SOURCES: `${SOURCE.name}=${SOURCE.url}` });
+  cli.ctx.clock = fixture.clock.now;
+  return cli;
+}
+
+/** What the command prints on stdout; it exits `code` and says nothing on stderr. */
+async function cliJson(command: Command, ...args: string[]): Promise<string> {
+  return cliJsonExiting(0, command, ...args);
+}
+async function cliJsonExiting(code: number, command: Command, ...args: string[]): Promise<string> {
+  const cli = testCli();
+  expect({ code: await command(args, cli.ctx), stderr: cli.stderr() }).toEqual({ code, stderr: "" });
+  return cli.stdout();
+}
+
+async function adminBody(options: InjectOptions): Promise<string> {
+  const answer = await fixture.app.inject({ ...options, headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(answer.statusCode, answer.body).toBeLessThan(300);
+  return `${answer.body}\n`;
+}
+
+/** The two outputs, with what is new in each creation (ids, secrets) replaced by its field name. */
+function withoutNew(json: string, fields: string[]): string {
+  const value = JSON.parse(json) as Record<string, unknown>;
+  for (const field of fields) if (field in value) value[field] = field;
+  return JSON.stringify(value);
+}
+
+describe("the CLI's --json is the admin API's body", () => {
+  it("keys create, list and show", async () => {
+    const created = await cliJson(keys, "create", "--plan", "free", "--name", "shop", "--json");
+    const posted = await adminBody({
+      method: "POST",
+      url: "/admin/keys",
+      payload: { plan: "free", name: "shop" },
+    });
+    expect(withoutNew(created, ["id", "key", "prefix"])).toBe(withoutNew(posted, ["id", "key", "prefix"]));
+    expect(Object.keys(JSON.parse(created)).slice(0, 3)).toEqual(["id", "key", "plan"]);
+
+    const publishable = ["--publishable", "--origin", "https://shop.example"];
+    await cliJson(keys, "create", "--plan", "free", ...publishable, "--json");
+    const { id } = JSON.parse(created) as { id: string };
+    await cliJson(keys, "revoke", id);
+    expect(await cliJson(keys, "list", "--json")).toBe(await adminBody({ url: "/admin/keys" }));
+    expect(await cliJson(keys, "show", id, "--json")).toBe(await adminBody({ url: `/admin/keys/${id}` }));
+  });
+
+  it("plans list", async () => {
+    await cliJson(plans, "create", "partner", "--quota", "500", "--period-days", "7");
+    expect(await cliJson(plans, "list", "--json")).toBe(await adminBody({ url: "/admin/plans" }));
+  });
+
+  it("overrides list", async () => {
+    await cliJson(overrides, "add", "deny", "Spam.Example.", "--note", "abuse");
+    await cliJson(overrides, "add", "never-disposable", "mx-host", "MX.Shared.Example");
+    expect(await cliJson(overrides, "list", "--json")).toBe(await adminBody({ url: "/admin/overrides" }));
+  });
+
+  it("webhooks add, list and deliveries", async () => {
+    const added = await cliJson(webhooks, "add", "https://hooks.example/a", "--json");
+    const posted = await adminBody({
+      method: "POST",
+      url: "/admin/webhooks",
+      payload: { url: "https://hooks.example/a" },
+    });
+    expect(withoutNew(added, ["id", "secret"])).toBe(withoutNew(posted, ["id", "secret"]));
+    expect(await cliJson(webhooks, "list", "--json")).toBe(await adminBody({ url: "/admin/webhooks" }));
+    expect(await cliJson(webhooks, "deliveries", "--json")).toBe(
+      await adminBody({ url: "/admin/webhooks/deliveries" }),
+    );
+  });
+
+  it("reports list, with today's answer and its evidence", async () => {
+    const { id: keyId } = await fixture.newKey();
+    for (const [domain, expected] of [
+      ["one.invalid", "allow"],
+      ["two.invalid", "block"],
+    ] as const) {
+      const report = { keyId, domain, expected, note: "why", filedAt: fixture.clock.now() };
+      await fixture.store.reports.fileReport(report, { max: 100, windowMs: 86_400_000 });
+    }
+    const listed = await cliJson(reports, "list", "--json");
+    expect(JSON.parse(listed)).toHaveLength(2);
+    expect(listed).toBe(await adminBody({ url: "/admin/reports" }));
+  });
+
+  it("lists update and status", async () => {
+    const updated = await cliJsonExiting(1, lists, "update", "--json");
+    expect(JSON.parse(updated).sources[0].outcome).toBe("failed");
+    const posted = await adminBody({ method: "POST", url: "/admin/lists/update" });
+    expect(updated).toBe(posted);
+    expect(await cliJson(lists, "status", "--json")).toBe(await adminBody({ url: "/admin/lists" }));
+  });
+});
