@@ -33,6 +33,7 @@ import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress, verdictOf } from "./progress.js";
 import { formatRow, formatStreamedRow, formatTable } from "./table.js";
+import { rawStream } from "./terminal-text.js";
 import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
@@ -329,7 +330,8 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
     const checker = checkerFor(store, ctx, options.concurrency);
     const write = csvWriter(csv.layout, csv.header.length);
     const state: RunState = {
-      output: new Output(ctx.stdout),
+      // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+      output: new Output(rawStream(ctx.stdout)),
       progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
       rejected: 0,
       written: 0,

@@ -13,6 +13,11 @@ import { PROBLEM_CONTENT_TYPE } from "./problems.js";
 export { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
 export { nullable, Timestamp } from "../core/schema-types.js";
 
+/** A note's limits: at most `maxLength` characters, and no control character (docs/security.md, "Terminal output"). */
+export function noteOptions(maxLength: number) {
+  return { maxLength, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" };
+}
+
 /**
  * A 200 body of a checking route: the record, and `evidence` after its last field only
  * with `explain=true` (src/core/evidence.ts `ExplainedRecordSchema`), so the record

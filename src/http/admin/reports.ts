@@ -20,7 +20,7 @@ import type { ReportStatus } from "../../store/types.js";
 import { PROBLEM_CONTENT_TYPE } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import { ReportSchema } from "../routes/reports.js";
-import { nullable, ProblemSchema } from "../schemas.js";
+import { noteOptions, nullable, ProblemSchema } from "../schemas.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
 
@@ -84,7 +84,7 @@ const QueueQuery = Type.Object({
 });
 
 const ReviewBody = Type.Object({
-  note: Type.Optional(nullable<string>("string", { maxLength: MAX_NOTE_LENGTH })),
+  note: Type.Optional(nullable<string>("string", noteOptions(MAX_NOTE_LENGTH))),
 });
 
 const ReportIdParams = Type.Object({ id: Type.String() });

@@ -3,7 +3,7 @@ import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { MAX_ORIGIN_LENGTH } from "../../core/origin.js";
 import { MAX_KEY_ORIGINS } from "../../store/keys.js";
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from "../problems.js";
-import { nullable, ProblemSchema, Timestamp } from "../schemas.js";
+import { noteOptions, nullable, ProblemSchema, Timestamp } from "../schemas.js";
 
 const PlanName = Type.String({ minLength: 1, maxLength: 64, description: "Plan name: a–z 0–9 . _ -" });
 const Quota = nullable<number>("integer", {
@@ -102,7 +102,7 @@ export const OverrideBody = Type.Object({
   action: Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Literal("never_disposable")], {
     description: "allow or deny (a domain); never_disposable (infrastructure).",
   }),
-  note: Type.Optional(nullable<string>("string", { maxLength: 200 })),
+  note: Type.Optional(nullable<string>("string", noteOptions(200))),
 });
 export const OverrideSchema = Type.Object({
   kind: OverrideKindSchema,

@@ -12,7 +12,7 @@ import type { ReportsRepository } from "../../store/types.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { selectInput } from "../run-check.js";
-import { CheckInputSchema, checkingResponses, nullable, Timestamp } from "../schemas.js";
+import { CheckInputSchema, checkingResponses, noteOptions, nullable, Timestamp } from "../schemas.js";
 
 /** The slice of the store the report routes use. */
 export type ReportsGate = Pick<ReportsRepository, "fileReport" | "getReport">;
@@ -45,7 +45,9 @@ const ReportBody = Type.Object({
   expected: Type.Union([Type.Literal("allow"), Type.Literal("block")], {
     description: "The answer you expected: allow or block; it must differ from today's answer.",
   }),
-  note: Type.Optional(Type.String({ maxLength: MAX_NOTE_LENGTH, description: "Why, for the operator." })),
+  note: Type.Optional(
+    Type.String({ ...noteOptions(MAX_NOTE_LENGTH), description: "Why, for the operator." }),
+  ),
 });
 
 const ReportParams = Type.Object({ id: Type.String() });
@@ -65,7 +67,10 @@ function bodyProblem(error: unknown): HttpProblem | undefined {
   const path = first?.instancePath ?? "";
   if (path.startsWith("/email") || path.startsWith("/domain")) return undefined;
   if (path.startsWith("/note")) {
-    return new HttpProblem("invalid_body", `\`note\` is text of at most ${MAX_NOTE_LENGTH} characters.`);
+    return new HttpProblem(
+      "invalid_body",
+      `\`note\` is text of at most ${MAX_NOTE_LENGTH} characters, without control characters.`,
+    );
   }
   return new HttpProblem(
     "invalid_body",
