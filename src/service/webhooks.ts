@@ -2,6 +2,8 @@
  * Managing webhooks, shared by `mailrisk webhooks` and `/admin/webhooks`
  * (docs/webhooks.md): the rules for a subscription and the JSON of webhooks and deliveries.
  */
+
+import { parseWebUrl } from "../core/web-url.js";
 import type { Delivery, Webhook, WebhookEventType } from "../store/types.js";
 import { WEBHOOK_EVENT_TYPES } from "../store/types.js";
 import { newWebhookSecret } from "./webhook-signature.js";
@@ -10,20 +12,14 @@ export type WebhookInput =
   | { ok: true; url: string; events: WebhookEventType[]; secret: string; generated: boolean }
   | { ok: false; message: string };
 
-/** Checks a subscription: an http(s) URL, known event types (default both), a secret (default 32 random bytes). */
+/** Checks a subscription: an http(s) URL without credentials, known event types (default both), a secret (default 32 random bytes). */
 export function webhookInput(
   url: string,
   events: string | readonly string[] | undefined,
   secret: string | undefined,
 ): WebhookInput {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, message: `"${url}" is not a URL` };
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    return { ok: false, message: `a webhook URL is http or https; got "${parsed.protocol}"` };
+  const parsed = parseWebUrl(url);
+  if (!parsed.ok) return { ok: false, message: `the webhook URL ${parsed.reason}` };
   const names =
     events === undefined
       ? [...WEBHOOK_EVENT_TYPES]
@@ -38,7 +34,7 @@ export function webhookInput(
     return { ok: false, message: "a webhook secret has at least 16 characters" };
   return {
     ok: true,
-    url: parsed.toString(),
+    url: parsed.url.toString(),
     events: chosen as WebhookEventType[],
     secret: secret ?? newWebhookSecret(),
     generated: secret === undefined,
