@@ -191,7 +191,7 @@ export const COMMANDS: readonly Command[] = [
         summary: "return a synced source (default: every one) to its previous version",
         details:
           "puts the previous accepted version of the source (of every source, without one) back in force; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
-        exitCodes: "0, 1 nothing to return to, 2 usage",
+        exitCodes: "0, 1 unknown source (never synced) or nothing to return to, 2 usage",
       },
     ],
   },
@@ -295,7 +295,7 @@ export const COMMANDS: readonly Command[] = [
         summary: "the latest events with their attempts, status codes and next try",
         details:
           "the latest 100 events (of one webhook, or all), newest first: type, domain, status (`pending`, `delivered`, `failed`), each attempt's status code or error, and the next try; `--json`: the body of `GET /admin/webhooks/deliveries`",
-        exitCodes: "0, 2 usage",
+        exitCodes: "0, 1 unknown webhook, 2 usage",
       },
     ],
   },

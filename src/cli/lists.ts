@@ -4,12 +4,19 @@
  * LIST_SOURCES now, shows each source's state, or returns to the previous accepted
  * version. Running servers take an accepted version within a second. Exit codes:
  * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
- * applied) or another process was syncing; `rollback` 1 when there was nothing to
- * return to; 2 bad arguments.
+ * applied) or another process was syncing; `rollback` 1 for an unknown source or when
+ * there was nothing to return to; 2 bad arguments.
  */
 
 import type { SourceReport } from "../service/list-sync.js";
-import { bundledGate, everySourceRead, listStatus, rollbackLists, syncLists } from "../service/list-sync.js";
+import {
+  bundledGate,
+  everySourceRead,
+  listStatus,
+  rollbackLists,
+  syncLists,
+  UnknownSourceError,
+} from "../service/list-sync.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
@@ -90,7 +97,14 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const [source, ...extra] = result.parsed.positionals;
   if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
-  const rolled = await withStore(ctx, (store) => rollbackLists(store, source));
+  let rolled: string[];
+  try {
+    rolled = await withStore(ctx, (store) => rollbackLists(store, source));
+  } catch (error) {
+    if (!(error instanceof UnknownSourceError)) throw error;
+    ctx.stderr.write(`mailrisk: ${error.message}\n`);
+    return 1;
+  }
   if (rolled.length === 0) {
     ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
     return 1;

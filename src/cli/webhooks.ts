@@ -2,9 +2,17 @@
  * `mailrisk webhooks add <url> [--events …] [--secret S]`, `webhooks list [--json]`,
  * `webhooks remove <id>` and `webhooks deliveries [<id>] [--json]` (docs/webhooks.md):
  * the operator's subscriptions to block status flips, and what was delivered.
- * Exit codes: 0 done, 1 unknown webhook, 2 bad arguments.
+ * Exit codes: 0 done, 1 unknown webhook (remove, deliveries), 2 bad arguments.
  */
-import { deliveryJson, webhookInput, webhookJson } from "../service/webhooks.js";
+import { formatTimestamp } from "../core/record.js";
+import {
+  deliveryJson,
+  UnknownWebhookError,
+  webhookDeliveries,
+  webhookInput,
+  webhookJson,
+} from "../service/webhooks.js";
+import type { Delivery } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
@@ -54,7 +62,7 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout.write(`${JSON.stringify(webhooks.map(webhookJson))}\n`);
     return 0;
   }
-  const rows = webhooks.map((w) => [w.id, w.events.join(","), w.createdAt.toISOString(), w.url]);
+  const rows = webhooks.map((w) => [w.id, w.events.join(","), formatTimestamp(w.createdAt), w.url]);
   ctx.stdout.write(`${formatTable([["ID", "EVENTS", "CREATED", "URL"], ...rows])}\n`);
   return 0;
 }
@@ -66,7 +74,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   const [id, ...extra] = result.parsed.positionals;
   if (id === undefined || extra.length > 0) return usageError(ctx, "webhooks remove takes one id", usage);
   if (!(await withStore(ctx, (store) => store.webhooks.removeWebhook(id)))) {
-    ctx.stderr.write(`mailrisk: no webhook ${id}\n`);
+    ctx.stderr.write(`mailrisk: ${new UnknownWebhookError(id).message}\n`);
     return 1;
   }
   ctx.stdout.write(`Removed webhook ${id} with its events.\n`);
@@ -79,7 +87,14 @@ async function deliveries(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, usage);
   const [id, ...extra] = result.parsed.positionals;
   if (extra.length > 0) return usageError(ctx, "webhooks deliveries takes at most one id", usage);
-  const events = await withStore(ctx, (store) => store.webhooks.deliveries(id ?? null, SHOWN));
+  let events: Delivery[];
+  try {
+    events = await withStore(ctx, (store) => webhookDeliveries(store.webhooks, id ?? null, SHOWN));
+  } catch (error) {
+    if (!(error instanceof UnknownWebhookError)) throw error;
+    ctx.stderr.write(`mailrisk: ${error.message}\n`);
+    return 1;
+  }
   if (result.parsed.values.json) {
     ctx.stdout.write(`${JSON.stringify(events.map(deliveryJson))}\n`);
     return 0;
@@ -91,7 +106,7 @@ async function deliveries(args: string[], ctx: CliContext): Promise<number> {
     event.domain,
     event.status,
     event.attempts.map((a) => `${a.attempt}:${a.statusCode ?? a.error ?? "?"}`).join(" ") || "-",
-    event.nextAttemptAt?.toISOString() ?? "-",
+    event.nextAttemptAt ? formatTimestamp(event.nextAttemptAt) : "-",
   ]);
   ctx.stdout.write(
     `${formatTable([["EVENT", "WEBHOOK", "TYPE", "DOMAIN", "STATUS", "ATTEMPTS", "NEXT TRY"], ...rows])}\n`,

@@ -3,8 +3,9 @@
  * (docs/webhooks.md): the rules for a subscription and the JSON of webhooks and deliveries.
  */
 
+import { formatTimestamp } from "../core/record.js";
 import { parseWebUrl } from "../core/web-url.js";
-import type { Delivery, Webhook, WebhookEventType } from "../store/types.js";
+import type { Delivery, Webhook, WebhookEventType, WebhooksRepository } from "../store/types.js";
 import { WEBHOOK_EVENT_TYPES } from "../store/types.js";
 import { newWebhookSecret } from "./webhook-signature.js";
 
@@ -41,12 +42,31 @@ export function webhookInput(
   };
 }
 
+/** An id that names no webhook. */
+export class UnknownWebhookError extends Error {
+  override name = "UnknownWebhookError";
+  constructor(id: string) {
+    super(`unknown webhook ${id}`);
+  }
+}
+
+/** The latest events, of one webhook or all; UnknownWebhookError for an id that names none. */
+export async function webhookDeliveries(
+  webhooks: Pick<WebhooksRepository, "listWebhooks" | "deliveries">,
+  id: string | null,
+  limit: number,
+): Promise<Delivery[]> {
+  if (id !== null && !(await webhooks.listWebhooks()).some((webhook) => webhook.id === id))
+    throw new UnknownWebhookError(id);
+  return webhooks.deliveries(id, limit);
+}
+
 export function webhookJson(webhook: Webhook) {
   return {
     id: webhook.id,
     url: webhook.url,
     events: webhook.events,
-    created_at: webhook.createdAt.toISOString(),
+    created_at: formatTimestamp(webhook.createdAt),
   };
 }
 
@@ -57,11 +77,11 @@ export function deliveryJson(delivery: Delivery) {
     domain: delivery.domain,
     type: delivery.type,
     status: delivery.status,
-    created_at: delivery.createdAt.toISOString(),
-    next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+    created_at: formatTimestamp(delivery.createdAt),
+    next_attempt_at: delivery.nextAttemptAt ? formatTimestamp(delivery.nextAttemptAt) : null,
     attempts: delivery.attempts.map((attempt) => ({
       attempt: attempt.attempt,
-      at: attempt.at.toISOString(),
+      at: formatTimestamp(attempt.at),
       status_code: attempt.statusCode,
       error: attempt.error,
       duration_ms: attempt.durationMs,

@@ -13,6 +13,7 @@
  *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
+import { UnknownSourceError } from "../../service/list-sync.js";
 import {
   InvalidOriginsError,
   InvalidPlanError,
@@ -55,6 +56,7 @@ function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
   }
   if (error instanceof InvalidPlanError) return new HttpProblem("invalid_plan", `${error.message}.`);
   if (error instanceof InvalidOriginsError) return new HttpProblem("invalid_origins", `${error.message}.`);
+  if (error instanceof UnknownSourceError) return new HttpProblem("invalid_body", `${error.message}.`);
   const validation = (error as Partial<FastifyError> | null)?.validation;
   if (validation) {
     return new HttpProblem(
