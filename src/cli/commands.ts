@@ -307,8 +307,8 @@ export const COMMANDS: readonly Command[] = [
         args: "--key mrp_… [--port N] [--service URL]",
         summary: "serve a sign-up form with the widget on 127.0.0.1:N (default 8081)",
         details:
-          "serves a plain sign-up form whose email field the widget (`GET /widget.js`) checks, on `http://127.0.0.1:N` (default 8081), until SIGINT or SIGTERM, to see the widget work ([clients.md](clients.md#the-demo)). `--service`: the service's base URL (default `http://127.0.0.1:<PORT>`); `--key`: a publishable key (`mrp_…`; a secret key is refused) that lists the demo's origin, made with `keys create --plan P --publishable --origin http://127.0.0.1:N`. Needs no database; keeps no address",
-        exitCodes: "0 stopped, 1 cannot listen, 2 usage",
+          "serves a plain sign-up form whose email field the widget (`GET /widget.js`) checks, on `http://127.0.0.1:N` (default 8081), until SIGINT or SIGTERM, to see the widget work ([clients.md](clients.md#the-demo)). `--service`: the service's base URL (default `http://127.0.0.1:<PORT>`); `--key`: a publishable key (`mrp_…`; a secret key is refused) that lists the demo's origin, made with `keys create --plan P --publishable --origin http://127.0.0.1:N`. At start it asks the service whether it takes the key from the demo's origin (one request without an input: 400, one unit counted): a refusal (`invalid_api_key`, `origin_not_allowed`, a used-up quota) stops it with its code and how to fix it; a service that does not answer is said, and the demo starts. Needs no database; keeps no address",
+        exitCodes: "0 stopped, 1 the service refuses the key or cannot listen, 2 usage",
       },
     ],
   },
