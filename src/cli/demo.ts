@@ -59,7 +59,7 @@ export async function startDemoServer(options: {
 /** How long the start's question to the service may take. */
 const KEY_CHECK_MS = 5000;
 
-export type KeyCheck = { ok: true } | { ok: false; answered: boolean; message: string };
+type KeyCheck = { ok: true } | { ok: false; answered: boolean; message: string };
 
 /**
  * Asks the service whether it takes `key` from `origin`: a `POST /v2/` without an input

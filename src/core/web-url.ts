@@ -5,7 +5,7 @@
  * password.
  */
 
-export type WebUrlResult = { ok: true; url: URL } | { ok: false; reason: string };
+type WebUrlResult = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** An http(s) URL without credentials, or why `text` is none (quoted without its credentials). */
 export function parseWebUrl(text: string): WebUrlResult {
