@@ -1,6 +1,7 @@
 /** A CliContext for calling a sub-command's `run()` with captured output. */
 import { Readable, Writable } from "node:stream";
 import type { CliContext } from "../src/cli/context.js";
+import { terminalStream } from "../src/cli/terminal-text.js";
 import { loadConfig } from "../src/config.js";
 import { openStore } from "../src/store/index.js";
 
@@ -32,8 +33,9 @@ export function createTestCli(databaseUrl: string, stdin = "", env: Record<strin
     ctx: {
       config,
       stdin: Readable.from([stdin]),
-      stdout: stdout.stream,
-      stderr: stderr.stream,
+      // As runCli gives them: every write is terminal text.
+      stdout: terminalStream(stdout.stream),
+      stderr: terminalStream(stderr.stream),
       clock: () => new Date(),
       openStore: () => openStore(config.database),
     },

@@ -49,6 +49,8 @@ export interface LiveService {
   checker: Checker;
   /** The key's secret. */
   secret: string;
+  /** DATABASE_URL of its SQLite file, for a CLI on the same database. */
+  databaseUrl: string;
   /** `POST /v2/` with the key; the record, or an error naming the status and body. */
   check(domain: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -56,7 +58,8 @@ export interface LiveService {
 
 export async function openLiveService(options: LiveServiceOptions): Promise<LiveService> {
   const dir = await mkdtemp(join(tmpdir(), "mailrisk-live-"));
-  const store = await openStore(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}` }).database);
+  const databaseUrl = `sqlite:${join(dir, "mailrisk.db")}`;
+  const store = await openStore(loadConfig({ DATABASE_URL: databaseUrl }).database);
   await store.migrate();
   await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "tests", now: options.clock() });
@@ -75,6 +78,7 @@ export async function openLiveService(options: LiveServiceOptions): Promise<Live
     store,
     checker,
     secret,
+    databaseUrl,
     async check(domain) {
       const response = await app.inject({
         method: "POST",

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import type { Config } from "./config.js";
+import { parseWebUrl, withoutCredentials } from "./core/web-url.js";
 import { parseWhoisServer } from "./registry/whois-servers.js";
 import { type DatabaseLocation, DatabaseUrlError, parseDatabaseUrl } from "./store/database-url.js";
 
@@ -69,7 +70,7 @@ export const DEFAULT_LIST_SOURCES: readonly ListSource[] = [
   },
 ];
 
-/** LIST_SOURCES: `name=url,…` with unique names and http(s) URLs; `off`: none. */
+/** LIST_SOURCES: `name=url,…` with unique names and http(s) URLs without credentials; `off`: none. */
 const listSources: Parser<ListSource[]> = (raw, { variable }) => {
   if (raw === null) return [...DEFAULT_LIST_SOURCES];
   if (raw.toLowerCase() === "off") return [];
@@ -80,18 +81,11 @@ const listSources: Parser<ListSource[]> = (raw, { variable }) => {
     const url = item.slice(equals + 1).trim();
     if (equals < 0 || !/^[\w@./-]+$/.test(name)) {
       throw new ConfigError(
-        `${variable} takes name=url items (a name of letters, digits, @ . / _ -); got "${item.trim()}"`,
+        `${variable} takes name=url items (a name of letters, digits, @ . / _ -); got "${withoutCredentials(item.trim())}"`,
       );
     }
-    let protocol: string;
-    try {
-      protocol = new URL(url).protocol;
-    } catch {
-      throw new ConfigError(`${variable}: "${url}" of ${name} is not a URL`);
-    }
-    if (protocol !== "http:" && protocol !== "https:") {
-      throw new ConfigError(`${variable}: the URL of ${name} must be http or https; got "${url}"`);
-    }
+    const parsed = parseWebUrl(url);
+    if (!parsed.ok) throw new ConfigError(`${variable}: the URL of ${name}, ${parsed.reason}`);
     if (sources.some((s) => s.name === name)) throw new ConfigError(`${variable} names ${name} twice`);
     sources.push({ name, url });
   }
@@ -459,7 +453,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     variable: "LIST_SOURCES",
     default: `the ${DEFAULT_LIST_SOURCES.length} upstream projects the bundled list is built from ([data.md](data.md#synced-lists))`,
     meaning:
-      "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's",
+      "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https, without a user name or password; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's",
     parse: listSources,
   },
   testNames: {

@@ -34,13 +34,18 @@ describe("loadConfig", () => {
     });
   });
 
-  it.each(["mysql://db/mr", "sqlite:", "./mailrisk.db"])(
-    "refuses DATABASE_URL=%s with a ConfigError",
-    (url) => {
-      expect(() => loadConfig({ DATABASE_URL: url }, CWD)).toThrow(ConfigError);
-      expect(() => loadConfig({ DATABASE_URL: url }, CWD)).toThrow(/^DATABASE_URL /);
-    },
-  );
+  it.each([
+    "mysql://db/mr",
+    "sqlite:",
+    "./mailrisk.db",
+    "postgres://u:pa#ss@db/mr",
+    "postgres://u:secretpw@[db/mr",
+    "postgresql://:99999/mr",
+  ])("refuses DATABASE_URL=%s with a ConfigError that does not echo it", (url) => {
+    expect(() => loadConfig({ DATABASE_URL: url }, CWD)).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: url }, CWD)).toThrow(/^DATABASE_URL /);
+    expect(() => loadConfig({ DATABASE_URL: url }, CWD)).not.toThrow(/secretpw|pa#ss/);
+  });
 
   it.each([
     ["whois.example", { host: "whois.example", port: 43 }],

@@ -4,7 +4,8 @@
  * `<input data-mailrisk>` with `POST /v2/` of the service that served this script, with
  * the publishable key of `data-key`. A block answer sets the field's custom validity, so
  * the browser's own validation stops the submit; a typo offers its fix. Fails open: no
- * answer within `data-timeout` ms, an error answer or no service leaves the field valid.
+ * answer within `data-timeout` ms, an error answer or no service leaves the field valid;
+ * a service that refuses this page's key or origin is told once with `console.warn`.
  * One file, no dependencies, no request to any other host.
  */
 (() => {
@@ -37,6 +38,26 @@
   /** Forms whose submit waits for a check. */
   const held = new WeakSet();
   let count = 0;
+
+  let warned = false;
+  /**
+   * After a check the browser refused: a refusal (401, 403) carries no CORS headers, so
+   * the page cannot read it; a no-cors request tells whether the service is up, and then
+   * it was a refusal. Warns once; a service that is down is no refusal.
+   */
+  function warnIfRefused() {
+    if (warned) return;
+    warned = true;
+    fetch(endpoint, { mode: "no-cors", credentials: "omit", referrerPolicy: "no-referrer" }).then(
+      () =>
+        console.warn(
+          `mailrisk: the service refuses the checks of this page (origin_not_allowed or invalid_api_key): data-key must be a live publishable key that lists ${location.origin}. Until then every address is accepted.`,
+        ),
+      () => {
+        warned = false;
+      },
+    );
+  }
 
   /** @param {EventTarget | null} target */
   function fieldInput(target) {
@@ -145,7 +166,10 @@
       signal: controller.signal,
     })
       .then((response) => (response.ok ? response.json() : null))
-      .catch(() => null)
+      .catch((error) => {
+        if (error instanceof TypeError) warnIfRefused();
+        return null;
+      })
       .then((/** @type {CheckRecord | null} */ record) => {
         clearTimeout(timer);
         if (field.controller !== controller) return;

@@ -28,6 +28,7 @@ import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress } from "./progress.js";
 import { formatRow, formatStreamedRow, formatTable } from "./table.js";
+import { rawStream } from "./terminal-text.js";
 import { usageOf } from "./usage.js";
 import { withStore } from "./with-store.js";
 
@@ -318,7 +319,8 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
     const checker = checkerFor(store, ctx, options.concurrency);
     const cleaned = cleanCsv(csv, index, { checker, concurrency: options.concurrency });
     const state: RunState = {
-      output: new Output(ctx.stdout),
+      // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+      output: new Output(rawStream(ctx.stdout)),
       progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
       rejected: 0,
       written: 0,

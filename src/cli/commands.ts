@@ -191,7 +191,7 @@ export const COMMANDS: readonly Command[] = [
         summary: "return a synced source (default: every one) to its previous version",
         details:
           "puts the previous accepted version of the source (of every source, without one) back in force; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
-        exitCodes: "0, 1 nothing to return to, 2 usage",
+        exitCodes: "0, 1 unknown source (never synced) or nothing to return to, 2 usage",
       },
     ],
   },
@@ -295,7 +295,7 @@ export const COMMANDS: readonly Command[] = [
         summary: "the latest events with their attempts, status codes and next try",
         details:
           "the latest 100 events (of one webhook, or all), newest first: type, domain, status (`pending`, `delivered`, `failed`), each attempt's status code or error, and the next try; `--json`: the body of `GET /admin/webhooks/deliveries`",
-        exitCodes: "0, 2 usage",
+        exitCodes: "0, 1 unknown webhook, 2 usage",
       },
     ],
   },
@@ -307,8 +307,8 @@ export const COMMANDS: readonly Command[] = [
         args: "--key mrp_… [--port N] [--service URL]",
         summary: "serve a sign-up form with the widget on 127.0.0.1:N (default 8081)",
         details:
-          "serves a plain sign-up form whose email field the widget (`GET /widget.js`) checks, on `http://127.0.0.1:N` (default 8081), until SIGINT or SIGTERM, to see the widget work ([clients.md](clients.md#the-demo)). `--service`: the service's base URL (default `http://127.0.0.1:<PORT>`); `--key`: a publishable key (`mrp_…`; a secret key is refused) that lists the demo's origin, made with `keys create --plan P --publishable --origin http://127.0.0.1:N`. Needs no database; keeps no address",
-        exitCodes: "0 stopped, 1 cannot listen, 2 usage",
+          "serves a plain sign-up form whose email field the widget (`GET /widget.js`) checks, on `http://127.0.0.1:N` (default 8081), until SIGINT or SIGTERM, to see the widget work ([clients.md](clients.md#the-demo)). `--service`: the service's base URL (default `http://127.0.0.1:<PORT>`); `--key`: a publishable key (`mrp_…`; a secret key is refused) that lists the demo's origin, made with `keys create --plan P --publishable --origin http://127.0.0.1:N`. At start it asks the service whether it takes the key from the demo's origin (one request without an input: 400, one unit counted): a refusal (`invalid_api_key`, `origin_not_allowed`, a used-up quota) stops it with its code and how to fix it; a service that does not answer is said, and the demo starts. Needs no database; keeps no address",
+        exitCodes: "0 stopped, 1 the service refuses the key or cannot listen, 2 usage",
       },
     ],
   },

@@ -2,7 +2,9 @@
  * `mailrisk demo [--port N] [--service URL] --key mrp_…`: serves a plain sign-up form
  * with the widget on 127.0.0.1:PORT (default 8081), checking through the service at
  * `--service` (default `http://127.0.0.1:<PORT of the configuration>`) with a
- * publishable key that lists the demo's origin. It needs no database.
+ * publishable key that lists the demo's origin. It needs no database. At start it asks
+ * the service whether it takes the key from the demo's origin (one request, which
+ * counts one unit) and stops with what is wrong when it does not.
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
@@ -54,6 +56,46 @@ export async function startDemoServer(options: {
   };
 }
 
+/** How long the start's question to the service may take. */
+const KEY_CHECK_MS = 5000;
+
+type KeyCheck = { ok: true } | { ok: false; answered: boolean; message: string };
+
+/**
+ * Asks the service whether it takes `key` from `origin`: a `POST /v2/` without an input
+ * passes the key and origin checks and stops at 400 `missing_input` (no look-up).
+ * `answered` false: the service did not answer (it may not run yet).
+ */
+export async function checkDemoKey(serviceUrl: string, key: string, origin: string): Promise<KeyCheck> {
+  let response: Response;
+  try {
+    response = await fetch(new URL("v2/", serviceUrl), {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, origin, "content-type": "application/json" },
+      body: "{}",
+      signal: AbortSignal.timeout(KEY_CHECK_MS),
+    });
+  } catch (error) {
+    const { cause } = error as { cause?: { code?: string; message?: string } };
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    return { ok: false, answered: false, message: `the service at ${serviceUrl} does not answer (${why})` };
+  }
+  if (response.status === 400) return { ok: true };
+  const problem = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
+  const refusal = problem.code ?? `status ${response.status}`;
+  const hint =
+    refusal === "origin_not_allowed"
+      ? `; add the origin with mailrisk keys set-origins <id> ${origin} (its other origins too)`
+      : refusal === "invalid_api_key"
+        ? "; is it a key of this service's database, not revoked?"
+        : "";
+  return {
+    ok: false,
+    answered: true,
+    message: `the service at ${serviceUrl} refuses the key from ${origin}: ${refusal}${problem.detail ? ` (${problem.detail})` : ""}${hint}`,
+  };
+}
+
 /** `--service` as an http(s) base URL ending in `/`, or undefined. */
 function serviceUrl(text: string): string | undefined {
   try {
@@ -89,6 +131,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const service = serviceUrl(values.service ?? `http://127.0.0.1:${ctx.config.port}`);
   if (service === undefined) return usageError(ctx, "demo: --service must be an http(s) URL", USAGE);
 
+  const check = await checkDemoKey(service, key, origin);
+  if (!check.ok && check.answered) {
+    ctx.stderr.write(`mailrisk: demo: ${check.message}\n`);
+    return 1;
+  }
+  // A service that does not run yet may start later: the form fails open until then.
+  if (!check.ok)
+    ctx.stderr.write(`mailrisk: demo: ${check.message}; the form accepts every address until it does\n`);
   let demo: DemoServer;
   try {
     demo = await startDemoServer({ port, serviceUrl: service, key });

@@ -3,8 +3,8 @@
  * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
  * src/operator/lists.ts. Exit codes:
  * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
- * applied) or another process was syncing; `rollback` 1 when there was nothing to
- * return to; 2 bad arguments.
+ * applied) or another process was syncing; `rollback` 1 for an unknown source or when
+ * there was nothing to return to; 2 bad arguments.
  */
 import {
   listStatus,

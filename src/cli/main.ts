@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `mailrisk` command: runs the command line (src/cli/run-cli.ts) on this process's streams and environment. */
 import { runCli } from "./run-cli.js";
+import { terminalText } from "./terminal-text.js";
 
 runCli(process.argv.slice(2), {
   stdin: process.stdin,
@@ -13,7 +14,9 @@ runCli(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`mailrisk: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `mailrisk: ${terminalText(error instanceof Error ? error.message : String(error))}\n`,
+    );
     process.exitCode = 1;
   },
 );

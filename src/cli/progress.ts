@@ -8,8 +8,10 @@
  * is known (a file, or stdin redirected from one); from a pipe it shows the count and
  * the rate only.
  */
+
 import cliProgress from "cli-progress";
 import { type CheckOutcome, type Verdict, verdictOf } from "../service/check-many.js";
+import { rawStream } from "./terminal-text.js";
 
 type Tally = Record<Verdict, number>;
 
@@ -41,7 +43,8 @@ export class Progress {
     this.started = this.clock();
     const terminal = options.stream.isTTY === true;
     this.bar = new cliProgress.SingleBar({
-      stream: options.stream,
+      // The bar draws with escape sequences, which the terminal stream would show as text.
+      stream: rawStream(options.stream),
       format: options.totalBytes === undefined ? WITHOUT_SIZE : WITH_SIZE,
       barsize: 24,
       fps: 10,

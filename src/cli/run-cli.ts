@@ -16,6 +16,7 @@ import { describeDatabase, StoreUnavailableError } from "../store/index.js";
 import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS } from "./commands.js";
 import { createCliContext, NoDatabaseError } from "./context.js";
+import { terminalStream } from "./terminal-text.js";
 import { commandHelp, isSubcommand, overallHelp } from "./usage.js";
 
 export interface CliIo {
@@ -51,8 +52,9 @@ function usage(io: CliIo, message: string): number {
   return EXIT_USAGE;
 }
 
-/** Runs the command line; resolves to the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+/** Runs the command line; resolves to the exit code. Everything written is terminal text (terminal-text.ts). */
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = { ...given, stdout: terminalStream(given.stdout), stderr: terminalStream(given.stderr) };
   const { head, tail, verbose } = splitGlobal(argv);
   const [name, ...rest] = head;
   if (name === undefined) {

@@ -52,7 +52,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   const [id, ...extra] = result.parsed.positionals;
   if (id === undefined || extra.length > 0) return usageError(ctx, "webhooks remove takes one id", usage);
   if (!(await withStore(ctx, (store) => removeWebhook(store, id))).removed) {
-    ctx.stderr.write(`mailrisk: no webhook ${id}\n`);
+    ctx.stderr.write(`mailrisk: unknown webhook ${id}\n`);
     return 1;
   }
   ctx.stdout.write(`Removed webhook ${id} with its events.\n`);

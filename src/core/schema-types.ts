@@ -19,3 +19,8 @@ export const Timestamp = Type.String(timestampOptions());
 export function nullable<T>(type: "string" | "integer", options: Record<string, unknown> = {}) {
   return Type.Unsafe<T | null>({ ...options, type: [type, "null"] });
 }
+
+/** A note's limits: at most `maxLength` characters, and no control character (docs/security.md, "Terminal output"). */
+export function noteOptions(maxLength: number) {
+  return { maxLength, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" };
+}

@@ -56,6 +56,8 @@ declare module "fastify" {
      * a function of the validated request: counted by `countUnitsOfBody` (`POST /v2/bulk`).
      */
     units?: number | ((request: FastifyRequest) => number);
+    /** A route that counts nothing but is refused (429) once the quota is used up (`POST /v2/reports`). */
+    needsQuotaLeft?: boolean;
   }
 }
 
@@ -121,7 +123,7 @@ async function authorize(
 function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem {
   const retryAfter = { "retry-after": String(secondsUntil(quota.resetAt, now)) };
   const resets = `it resets at ${formatTimestamp(quota.resetAt)}`;
-  if (units === 1) {
+  if (units <= 1) {
     return new HttpProblem(
       "quota_exceeded",
       `The quota of ${quota.limit} requests per period is used up; ${resets}.`,
@@ -140,7 +142,12 @@ function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem
  * not per request): 401 or 429, or lets the request on.
  */
 export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyncHookHandler {
-  const { credentials: scheme, units: cost = 1, publishable: takesPublishable = false } = route.config ?? {};
+  const {
+    credentials: scheme,
+    units: cost = 1,
+    publishable: takesPublishable = false,
+    needsQuotaLeft = false,
+  } = route.config ?? {};
   const units = typeof cost === "function" ? 0 : cost;
   if (!scheme) throw new Error(`checking route ${route.method} ${route.url} names no credentials`);
   return async (request) => {
@@ -161,7 +168,9 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
     const caller = await authorize(deps.usage, candidates, now, units);
     if (!caller) throw unauthorized(scheme, "invalid_api_key", request);
     request.caller = caller;
-    if (!caller.quota.allowed) throw quotaExceeded(caller.quota, now, units);
+    if (!caller.quota.allowed || (needsQuotaLeft && caller.quota.remaining === 0)) {
+      throw quotaExceeded(caller.quota, now, units);
+    }
   };
 }
 

@@ -12,7 +12,7 @@
  *       GET /  (gateway)   POST /v2/  (direct)   both also take publishable keys
  *       GET /v2/usage  (units 0: counts nothing)
  *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
- *       POST /v2/reports, GET /v2/reports/{id}  (units 0: reports have a daily limit of their own)
+ *       POST /v2/reports, GET /v2/reports/{id}  (units 0: a daily limit of their own; POST needs quota left)
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */

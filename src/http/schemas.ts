@@ -11,7 +11,7 @@ import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
 import { PROBLEM_CONTENT_TYPE } from "./problems.js";
 
 export { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
-export { nullable, Timestamp } from "../core/schema-types.js";
+export { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 
 /**
  * A 200 body of a checking route: the record, and `evidence` after its last field only

@@ -7,7 +7,7 @@ import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import { infrastructureValue, type OverrideKind } from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
-import { nullable, Timestamp } from "../core/schema-types.js";
+import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 import { applyOverride, InvalidOverrideError } from "../service/overrides.js";
 import type { Override, Store } from "../store/types.js";
 import { Refusal } from "./refusal.js";
@@ -28,7 +28,7 @@ export const OverrideBody = Type.Object({
   action: Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Literal("never_disposable")], {
     description: "allow or deny (a domain); never_disposable (infrastructure).",
   }),
-  note: Type.Optional(nullable<string>("string", { maxLength: 200 })),
+  note: Type.Optional(nullable<string>("string", noteOptions(200))),
 });
 export const OverrideSchema = Type.Object({
   kind: OverrideKindSchema,

@@ -3,6 +3,8 @@
  * (docs/api.md "Errors") and what is wrong. The admin API answers it as problem JSON;
  * the CLI exits 2 with the usage for a 400, else 1.
  */
+
+import { UnknownSourceError } from "../service/list-sync.js";
 import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
 import { ReportProblem } from "../service/reports.js";
 import {
@@ -36,6 +38,7 @@ const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
   [PlanInUseError, "plan_in_use"],
   [InvalidPlanError, "invalid_plan"],
   [InvalidOriginsError, "invalid_origins"],
+  [UnknownSourceError, "unknown_source"],
 ];
 
 /** The refusal an error is (the store's and the reports' refusals included), or undefined for a failure. */

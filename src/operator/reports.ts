@@ -7,7 +7,7 @@
 import pLimit from "p-limit";
 import { type Static, Type } from "typebox";
 import { EvidenceSchema } from "../core/evidence.js";
-import { nullable } from "../core/schema-types.js";
+import { noteOptions, nullable } from "../core/schema-types.js";
 import type { Checker, CheckResult } from "../service/checker.js";
 import { applyOverride } from "../service/overrides.js";
 import { answerOf, MAX_NOTE_LENGTH, ReportProblem, ReportSchema, reportJson } from "../service/reports.js";
@@ -75,7 +75,7 @@ export const ReviewSchema = Type.Object(
 type ReviewJson = Static<typeof ReviewSchema>;
 
 export const ReviewBody = Type.Object({
-  note: Type.Optional(nullable<string>("string", { maxLength: MAX_NOTE_LENGTH })),
+  note: Type.Optional(nullable<string>("string", noteOptions(MAX_NOTE_LENGTH))),
 });
 
 /** The override's note: the report's id, then the operator's note. */

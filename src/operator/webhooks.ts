@@ -3,7 +3,9 @@
  * list, add, remove — and the latest deliveries with their attempts.
  */
 import { type Static, Type } from "typebox";
+import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
+import { parseWebUrl } from "../core/web-url.js";
 import { newWebhookSecret } from "../service/webhook-signature.js";
 import {
   type Delivery,
@@ -80,7 +82,7 @@ function webhookJson(webhook: Webhook): WebhookJson {
     id: webhook.id,
     url: webhook.url,
     events: webhook.events,
-    created_at: webhook.createdAt.toISOString(),
+    created_at: formatTimestamp(webhook.createdAt),
   };
 }
 
@@ -91,11 +93,11 @@ function deliveryJson(delivery: Delivery): DeliveryJson {
     domain: delivery.domain,
     type: delivery.type as WebhookEventType,
     status: delivery.status,
-    created_at: delivery.createdAt.toISOString(),
-    next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+    created_at: formatTimestamp(delivery.createdAt),
+    next_attempt_at: delivery.nextAttemptAt ? formatTimestamp(delivery.nextAttemptAt) : null,
     attempts: delivery.attempts.map((attempt) => ({
       attempt: attempt.attempt,
-      at: attempt.at.toISOString(),
+      at: formatTimestamp(attempt.at),
       status_code: attempt.statusCode,
       error: attempt.error,
       duration_ms: attempt.durationMs,
@@ -108,14 +110,8 @@ function deliveryJson(delivery: Delivery): DeliveryJson {
  * secret of 16 characters or more.
  */
 function subscription(url: string, events: string | readonly string[] | undefined) {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Refusal("invalid_body", `"${url}" is not a URL`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new Refusal("invalid_body", `a webhook URL is http or https; got "${parsed.protocol}"`);
+  const parsed = parseWebUrl(url);
+  if (!parsed.ok) throw new Refusal("invalid_body", `the webhook URL ${parsed.reason}`);
   const names =
     events === undefined
       ? [...WEBHOOK_EVENT_TYPES]
@@ -129,7 +125,7 @@ function subscription(url: string, events: string | readonly string[] | undefine
       "invalid_body",
       `events are ${WEBHOOK_EVENT_TYPES.join(", ")}; got "${names.join(",")}"`,
     );
-  return { url: parsed.toString(), events: chosen as WebhookEventType[] };
+  return { url: parsed.url.toString(), events: chosen as WebhookEventType[] };
 }
 
 export async function listWebhooks(store: WebhookStore): Promise<WebhookJson[]> {
@@ -155,11 +151,13 @@ export async function removeWebhook(store: WebhookStore, id: string): Promise<{ 
   return { removed: await store.webhooks.removeWebhook(id) };
 }
 
-/** The latest events, of one webhook or all, newest first. */
+/** The latest events, of one webhook or all, newest first; `unknown_webhook` for an id that names none. */
 export async function deliveries(
   store: WebhookStore,
   webhookId: string | null,
   limit = DELIVERIES_SHOWN,
 ): Promise<DeliveryJson[]> {
+  if (webhookId !== null && !(await store.webhooks.listWebhooks()).some((w) => w.id === webhookId))
+    throw new Refusal("unknown_webhook", `unknown webhook ${webhookId}`);
   return (await store.webhooks.deliveries(webhookId, limit)).map(deliveryJson);
 }

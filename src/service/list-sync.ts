@@ -184,10 +184,25 @@ export function bundledGate(): ListGate {
   return listGate(readCuratedLists(DATA_DIR));
 }
 
-/** Puts each named source's (default: every source's) previous version back in force; the sources rolled back. */
+/** A source named for a rollback that was never synced: nothing of it is stored. */
+export class UnknownSourceError extends Error {
+  override name = "UnknownSourceError";
+  constructor(source: string, known: readonly string[]) {
+    super(
+      `unknown source "${source}": none of that name was ever synced (synced: ${known.join(", ") || "none"})`,
+    );
+  }
+}
+
+/**
+ * Puts each named source's (default: every source's) previous version back in force; the
+ * sources rolled back. UnknownSourceError for a named source that was never synced.
+ */
 export async function rollbackLists(store: Pick<Store, "lists">, source?: string): Promise<string[]> {
-  const names = source === undefined ? (await store.lists.listStates()).map((s) => s.source) : [source];
+  const known = (await store.lists.listStates()).map((s) => s.source);
+  if (source !== undefined && !known.includes(source)) throw new UnknownSourceError(source, known);
   const rolled: string[] = [];
-  for (const name of names) if (await store.lists.rollback(name)) rolled.push(name);
+  for (const name of source === undefined ? known : [source])
+    if (await store.lists.rollback(name)) rolled.push(name);
   return rolled;
 }

@@ -15,7 +15,12 @@ import type { Checker } from "./checker.js";
 import type { ProblemCode } from "./problems.js";
 
 /** At most 100 reports a key files in any 24 hours, counted in the database (so across instances). */
-export const REPORT_LIMIT: ReportLimit = Object.freeze({ max: 100, windowMs: DAY_MS });
+const MAX_REPORTS_A_DAY = 100;
+
+/** The daily limit of a key: 100, or its plan's quota per period when that is smaller (null: unlimited). */
+export function reportLimit(planQuota: number | null): ReportLimit {
+  return { max: Math.min(MAX_REPORTS_A_DAY, planQuota ?? MAX_REPORTS_A_DAY), windowMs: DAY_MS };
+}
 
 /** Longest note a reporter or the operator may give. */
 export const MAX_NOTE_LENGTH = 500;
@@ -49,24 +54,32 @@ export interface FilingDeps {
 }
 
 /**
- * Files a key's report of the input's domain: the key's open report of the domain is
- * returned instead of a second one; `too_many_reports` past the daily limit;
- * `report_matches_answer` when today's answer for the input is the expected one already,
- * which counts towards the limit too: reports count nothing against the quota, and
- * refusals must not tell answers for free.
+ * Files a key's report of the input's domain: `report_matches_answer` when today's answer
+ * for the input is the expected one already, which counts towards the limit too (reports
+ * count nothing against the quota, and refusals must not tell answers for free); else the
+ * key's open report of the domain is returned instead of a second one; `too_many_reports`
+ * past the daily limit of the key's plan (`reportLimit`).
  */
 export async function fileReport(
   deps: FilingDeps,
-  keyId: string,
+  key: { id: string; planQuota: number | null },
   input: ParsedInput,
   expected: ExpectedAnswer,
   note: string | null,
 ): Promise<{ report: Report; duplicate: boolean }> {
   const today = await deps.checker.check(input);
   const refused = answerOf(today.record) === expected;
+  const limit = reportLimit(key.planQuota);
   const filed = await deps.reports.fileReport(
-    { keyId, domain: input.domain, expected, note: note?.trim() || null, filedAt: deps.clock(), refused },
-    REPORT_LIMIT,
+    {
+      keyId: key.id,
+      domain: input.domain,
+      expected,
+      note: note?.trim() || null,
+      filedAt: deps.clock(),
+      refused,
+    },
+    limit,
   );
   if (filed.outcome === "refused") {
     throw new ReportProblem(
@@ -78,7 +91,7 @@ export async function fileReport(
     const seconds = Math.max(1, Math.ceil((filed.retryAt.getTime() - deps.clock().getTime()) / 1000));
     throw new ReportProblem(
       "too_many_reports",
-      `A key may file ${REPORT_LIMIT.max} reports in any 24 hours; the next one fits at ${formatTimestamp(filed.retryAt)}.`,
+      `This key may file ${limit.max} reports in any 24 hours; the next one fits at ${formatTimestamp(filed.retryAt)}.`,
       seconds,
     );
   }

@@ -35,7 +35,15 @@ export function parseDatabaseUrl(
       createDirectory: true,
     };
   }
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { dialect: "postgres", connectionString: databaseUrl };
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Not echoed either: it may hold a password.
+    if (!URL.canParse(databaseUrl)) {
+      throw new DatabaseUrlError(
+        "DATABASE_URL is not a valid URL; write postgres://user:password@host:5432/name (a character such as @ : / # ? in the password percent-encoded)",
+      );
+    }
+    return { dialect: "postgres", connectionString: databaseUrl };
+  }
   if (databaseUrl.startsWith("sqlite:")) {
     const path = databaseUrl.slice("sqlite:".length);
     if (path === ":memory:") return { dialect: "sqlite", path };

@@ -5,6 +5,7 @@
  */
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
+import { withoutCredentials } from "../core/web-url.js";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
 import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
 
@@ -36,7 +37,8 @@ async function version(row: Selectable<ListVersionsTable>): Promise<ListVersion>
   return {
     source: row.source,
     hash: row.hash,
-    url: row.url,
+    // A URL stored before credentials were refused is never read back with them.
+    url: withoutCredentials(row.url),
     acceptedAt: toDate(row.accepted_at),
     entries: await decodeEntries(row.entries),
   };
@@ -65,10 +67,10 @@ async function listStates(db: Kysely<Database>): Promise<ListSourceState[]> {
   };
   return sources.map((row) => ({
     source: row.source,
-    url: row.url,
+    url: withoutCredentials(row.url),
     lastAttempt: toDate(row.last_attempt),
     lastSuccess: row.last_success === null ? null : toDate(row.last_success),
-    lastError: row.last_error,
+    lastError: row.last_error === null ? null : withoutCredentials(row.last_error),
     current: summary(row.source, "current"),
     previous: summary(row.source, "previous"),
   }));

@@ -60,7 +60,8 @@ async function fileReport(
       .where("domain", "=", report.domain)
       .where("status", "=", "open")
       .executeTakeFirst();
-    if (open) return { outcome: "duplicate", report: toReport(open) };
+    // A refusal tells today's answer, so it is counted whatever is open.
+    if (open && !refused) return { outcome: "duplicate", report: toReport(open) };
     const since = report.filedAt.getTime() - limit.windowMs;
     // A key's refusals serve only its limit: those out of the window go (at most `max` stay per key).
     await trx

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import { withoutCredentials } from "../core/web-url.js";
 import { type Database, toDate } from "./schema.js";
 import type {
   Delivery,
@@ -22,7 +23,8 @@ function newId(prefix: string): string {
 function toWebhook(row: { id: string; url: string; events: string; created_at: number | string }): Webhook {
   return {
     id: row.id,
-    url: row.url,
+    // A URL stored before credentials were refused is never read back with them.
+    url: withoutCredentials(row.url),
     events: row.events.split(",").filter(Boolean) as WebhookEventType[],
     createdAt: toDate(row.created_at),
   };
@@ -134,7 +136,7 @@ async function claimDue(
   return events.map((row) => ({
     id: row.id,
     webhookId: row.webhook_id,
-    url: row.url,
+    url: withoutCredentials(row.url),
     secret: row.secret,
     body: row.body,
     attempts: row.attempts,
@@ -215,7 +217,7 @@ async function deliveries(
         attempt: a.attempt,
         at: toDate(a.at),
         statusCode: a.status_code,
-        error: a.error,
+        error: a.error === null ? null : withoutCredentials(a.error),
         durationMs: a.duration_ms,
       })),
   }));

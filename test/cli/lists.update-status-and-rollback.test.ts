@@ -71,7 +71,7 @@ it("shows each source's state, as a table and as JSON", async () => {
   expect(table).toMatch(/^broken +bundled +- +never +answered HTTP 404 /m);
 });
 
-it("rolls back to the previous version, and says when there is none", async () => {
+it("rolls back to the previous version, and says when there is none or the source is unknown", async () => {
   expect((await lists("rollback")).code).toBe(1);
   server.publish("/good.txt", { body: madeUpList(12) });
   server.publish("/broken.txt", { body: "x", status: 404 });
@@ -90,6 +90,11 @@ it("rolls back to the previous version, and says when there is none", async () =
     await store.close();
   }
   expect((await lists("rollback", "good", "extra")).code).toBe(2);
+  const unknown = await lists("rollback", "nosuch");
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toBe(
+    'mailrisk: unknown source "nosuch": none of that name was ever synced (synced: broken, good)\n',
+  );
 });
 
 it("says another process syncs, and exits 1", async () => {

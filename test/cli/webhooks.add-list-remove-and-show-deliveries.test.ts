@@ -1,13 +1,15 @@
 /**
  * `mailrisk webhooks add|list|remove|deliveries`: a generated secret is shown once and
  * never listed, a given one is not echoed, URLs and events are checked (exit 2), removing
- * an unknown webhook exits 1, and deliveries show each event's attempts and next try.
+ * or showing the deliveries of an unknown webhook exits 1, and deliveries show each
+ * event's attempts and next try, with timestamps as every other output writes them.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { run } from "../../src/cli/webhooks.js";
+import { formatTimestamp } from "../../src/core/record.js";
 import { openStore } from "../../src/store/index.js";
 
 let database: TestDatabase;
@@ -59,12 +61,17 @@ it("adds with a generated secret shown once, lists without secrets, and removes"
     "http://127.0.0.1:9/x",
   ]);
   expect(listed.stdout).not.toContain(secret as string);
-  expect((await webhooks("list")).stdout).toMatch(/^ID\s+EVENTS\s+CREATED\s+URL/);
+  const table = (await webhooks("list")).stdout;
+  expect(table).toMatch(/^ID\s+EVENTS\s+CREATED\s+URL/);
+  expect(table).toMatch(/ \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 /);
+  expect(JSON.parse(listed.stdout)[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
 
   expect((await webhooks("remove", id)).code).toBe(0);
   const again = await webhooks("remove", id);
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain(`no webhook ${id}`);
+  expect(again.stderr).toContain(`unknown webhook ${id}`);
+  const deliveries = await webhooks("deliveries", "wh_nope");
+  expect([deliveries.code, deliveries.stderr]).toEqual([1, "mailrisk: unknown webhook wh_nope\n"]);
 });
 
 it("refuses a URL that is not http(s), unknown events and a short secret", async () => {
@@ -109,13 +116,13 @@ it("shows each event's attempts, status codes and next try", async () => {
     expect(table.stdout).toMatch(/EVENT\s+WEBHOOK\s+TYPE\s+DOMAIN\s+STATUS\s+ATTEMPTS\s+NEXT TRY/);
     expect(table.stdout).toContain("domain.blocked");
     expect(table.stdout).toContain("1:500");
-    expect(table.stdout).toContain(next.toISOString());
+    expect(table.stdout).toContain(formatTimestamp(next));
     const [json] = JSON.parse((await webhooks("deliveries", "--json")).stdout);
     expect(json).toMatchObject({
       webhook_id: hook.id,
       domain: "shop.test",
       status: "pending",
-      next_attempt_at: next.toISOString(),
+      next_attempt_at: formatTimestamp(next),
       attempts: [{ attempt: 1, status_code: 500, error: null, duration_ms: 12 }],
     });
   } finally {

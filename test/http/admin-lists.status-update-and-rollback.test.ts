@@ -49,6 +49,13 @@ it("syncs now, shows the state, and rolls back", async () => {
   const none = await admin({ method: "POST", url: "/admin/lists/rollback", payload: {} });
   expect(none.statusCode).toBe(400);
   expect(none.json()).toMatchObject({ code: "invalid_body" });
+  const unknown = await admin({
+    method: "POST",
+    url: "/admin/lists/rollback",
+    payload: { source: "nosuch" },
+  });
+  expect([unknown.statusCode, unknown.json().code]).toEqual([404, "unknown_source"]);
+  expect(unknown.json().detail).toContain('unknown source "nosuch"');
   server.publish("/up.txt", { body: madeUpList(6) });
   await admin({ method: "POST", url: "/admin/lists/update" });
   const rolled = await admin({ method: "POST", url: "/admin/lists/rollback", payload: { source: "up" } });

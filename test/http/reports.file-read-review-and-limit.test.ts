@@ -1,10 +1,11 @@
 /**
  * Reports of wrong answers over HTTP (docs/api.md §3.5, §10) on the real service, DNS
- * over the wire to the loopback server: filing counts nothing against the quota (not
- * even a used-up one), a key's second open report of a domain returns the first, bad
- * input and an `expected` equal to today's answer are problems, a key reads only its own
- * reports, the 101st report of a day is refused, and the operator's queue and review
- * under /admin/reports change the next answer.
+ * over the wire to the loopback server: filing counts nothing against the quota, but a
+ * used-up quota files nothing, a key's second open report of a domain returns the first,
+ * bad input and an `expected` equal to today's answer are problems (whatever is open), a
+ * key reads only its own reports, the 101st report of a day (or past a smaller plan
+ * quota) is refused, and the operator's queue and review under /admin/reports change
+ * the next answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
@@ -90,10 +91,19 @@ describe("filing", () => {
     expect(await used(service.secret)).toBe(before);
   });
 
-  it("takes a form body too, and a key whose quota is used up", async () => {
+  it("takes a form body too, and refuses a key whose quota is used up with 429 quota_exceeded", async () => {
     await service.store.plans.createPlan({ name: "one", quota: 1, periodDays: 30 });
     const { secret } = await service.store.keys.createKey({ plan: "one", now: new Date() });
-    expect((await service.check("gmail.com")).block).toBe(false);
+    const form = (domain: string) =>
+      service.app.inject({
+        method: "POST",
+        url: "/v2/reports",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/x-www-form-urlencoded" },
+        payload: `domain=${domain}&expected=allow`,
+      });
+    const filed = await form("gmial.com");
+    expect(filed.statusCode, filed.body).toBe(202);
+    expect(await used(secret)).toBe(0);
     const check = await service.app.inject({
       method: "POST",
       url: "/v2/",
@@ -101,15 +111,25 @@ describe("filing", () => {
       payload: { domain: "gmail.com" },
     });
     expect(check.statusCode).toBe(200);
-    const form = await service.app.inject({
-      method: "POST",
-      url: "/v2/reports",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/x-www-form-urlencoded" },
-      payload: "domain=gmial.com&expected=allow",
-    });
-    expect(form.statusCode, form.body).toBe(202);
-    expect(form.headers["x-ratelimit-requests-remaining"]).toBe("0");
+    const refused = await form("gmaill.com");
+    expect([refused.statusCode, refused.json().code], refused.body).toEqual([429, "quota_exceeded"]);
+    expect(refused.json().detail).toContain("quota of 1 requests per period is used up");
+    expect(refused.headers["x-ratelimit-requests-remaining"]).toBe("0");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     expect(await used(secret)).toBe(1);
+  });
+
+  it("refuses an expected answer that is today's, whatever the key has open, and returns the open one of the same answer", async () => {
+    const { secret } = await service.store.keys.createKey({ plan: "tests", now: new Date() });
+    const open = await file({ domain: "guerrillamail.com", expected: "allow" }, secret);
+    expect(open.statusCode, open.body).toBe(202);
+    const same = await file({ domain: "guerrillamail.com", expected: "allow", note: "again" }, secret);
+    expect([same.statusCode, same.json().id]).toEqual([202, open.json().id]);
+    const matching = await file({ domain: "guerrillamail.com", expected: "block" }, secret);
+    expect([matching.statusCode, matching.json().code], matching.body).toEqual([
+      422,
+      "report_matches_answer",
+    ]);
   });
 
   it.each([
@@ -347,4 +367,16 @@ describe("the daily limit", () => {
     // Another key is not limited by this one.
     expect((await file({ domain: "nx-100.test", expected: "allow" }, other)).statusCode).toBe(202);
   }, 60_000);
+
+  it("is the plan's quota per period when that is smaller than 100", async () => {
+    await service.store.plans.createPlan({ name: "three", quota: 3, periodDays: 30 });
+    const { secret } = await service.store.keys.createKey({ plan: "three", now: new Date() });
+    for (let i = 0; i < 3; i++) {
+      const response = await file({ domain: `small-${i}.test`, expected: "allow" }, secret);
+      expect(response.statusCode, response.body).toBe(202);
+    }
+    const over = await file({ domain: "small-3.test", expected: "allow" }, secret);
+    expect([over.statusCode, over.json().code]).toEqual([429, "too_many_reports"]);
+    expect(over.json().detail).toContain("may file 3 reports");
+  });
 });

@@ -13,7 +13,8 @@
  * - typing sends one check, 400 ms after the last keystroke; a newer value aborts the
  *   check in flight, and the older value's answer is never shown;
  * - the same page from an origin the key does not list makes no check (the browser's
- *   request is refused, the key's usage does not move) and submits;
+ *   request is refused, the key's usage does not move) and submits, and the widget
+ *   writes one `console.warn` naming the refusal, however many checks are refused;
  * - an error answer (a 429 of the per-visitor limit) leaves the field valid and submits;
  * - while the service is frozen (SIGSTOP) or after it stopped, the form submits within 3 s,
  *   and within `data-timeout` when the tag sets one.
@@ -109,6 +110,8 @@ interface SignUpPage {
   context: BrowserContext;
   /** Console errors and page errors. */
   errors: string[];
+  /** Console warnings. */
+  warnings: string[];
 }
 
 /**
@@ -123,10 +126,12 @@ async function openSignUp(demo: DemoServer, attributes: Record<string, string> =
   contexts.push(context);
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
+    if (message.type() === "warning") warnings.push(message.text());
   });
   if (Object.keys(attributes).length > 0) {
     await page.addInitScript(`new MutationObserver((_, observer) => {
@@ -139,7 +144,7 @@ async function openSignUp(demo: DemoServer, attributes: Record<string, string> =
   await page.goto(`${demo.url}/`, { waitUntil: "load" });
   await page.evaluate(`window.results = [];
     document.querySelector("#email").addEventListener("mailrisk:result", (event) => window.results.push(event.detail));`);
-  return { page, context, errors };
+  return { page, context, errors, warnings };
 }
 
 /** Fills the email field and clicks Sign up; resolves to how long until the answer page, or null if none came. */
@@ -226,9 +231,10 @@ describe("the widget in Chromium", () => {
 
   it("submits a good address, its one check counted against the key", async () => {
     const used = await keyUsed();
-    const { page, context, errors } = await openSignUp(listed);
+    const { page, context, errors, warnings } = await openSignUp(listed);
     const checks = watchChecks(page);
     expect(await signUp(page, "someone@gmail.com")).not.toBeNull();
+    expect(warnings).toEqual([]);
     expect(await page.locator("h1").innerText()).toBe("Signed up");
     expect(checks.sent).toHaveLength(1);
     expect((await checks.sent[0]?.response())?.status()).toBe(200);
@@ -327,6 +333,22 @@ describe("the widget in Chromium", () => {
     expect(await checks.sent[0]?.response()).toBeNull();
     expect(checks.sent[0]?.failure()?.errorText).toBe("net::ERR_FAILED");
     expect(await keyUsed()).toBe(used);
+    await context.close();
+  });
+
+  it("tells the page's developer once why the checks are refused, naming the refusal and the origin", async () => {
+    const { page, context, warnings } = await openSignUp(unlisted);
+    const checks = watchChecks(page);
+    for (const [index, email] of ["one@mailinator.com", "two@mailinator.com", "three@gmail.com"].entries()) {
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Email").dispatchEvent("change");
+      await expect.poll(() => checks.sent.length).toBe(index + 1);
+      await expect.poll(() => warnings.length).toBe(1);
+    }
+    await page.waitForTimeout(300);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("origin_not_allowed");
+    expect(warnings[0]).toContain(`lists ${unlisted.url}`);
     await context.close();
   });
 

@@ -48,7 +48,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
         ...ADMIN_ROUTE,
         summary: "Return a synced list (default: every one) to its previous version",
         body: RollbackBody,
-        response: adminResponses(200, RolledBackSchema, [400]),
+        response: adminResponses(200, RolledBackSchema, [400, 404]),
       },
     },
     async (request) => {

@@ -74,7 +74,7 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
           webhook: Type.Optional(Type.String({ description: "One webhook's events only." })),
           limit: limitQuery(MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
         }),
-        response: adminResponses(200, Type.Array(DeliverySchema), [400]),
+        response: adminResponses(200, Type.Array(DeliverySchema), [400, 404]),
       },
     },
     (request) =>

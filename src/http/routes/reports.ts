@@ -2,8 +2,8 @@
  * `POST /v2/reports` and `GET /v2/reports/{id}` (docs/api.md §3.5): a key reports an
  * answer it expected otherwise, and reads what became of its report. Declared inside the
  * checking plugin with `units: 0`: authenticated like `POST /v2/` and carrying the
- * rate-limit headers, but never counted against the quota. Reports have a limit of their
- * own (100 a day per key, src/service/reports.ts).
+ * rate-limit headers, but never counted against the quota; a key whose quota is used up
+ * files none (429). Reports have a limit of their own (src/service/reports.ts).
  */
 import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
@@ -12,7 +12,7 @@ import type { ReportsRepository } from "../../store/types.js";
 import { HttpProblem, problemFor, sendProblem } from "../problems.js";
 import type { CheckingDeps, TypedApp } from "../route-deps.js";
 import { selectInput } from "../run-check.js";
-import { CheckInputSchema, checkingResponses } from "../schemas.js";
+import { CheckInputSchema, checkingResponses, noteOptions } from "../schemas.js";
 
 /** The slice of the store the report routes use. */
 export type ReportsGate = Pick<ReportsRepository, "fileReport" | "getReport">;
@@ -23,7 +23,9 @@ const ReportBody = Type.Object({
   expected: Type.Union([Type.Literal("allow"), Type.Literal("block")], {
     description: "The answer you expected: allow or block; it must differ from today's answer.",
   }),
-  note: Type.Optional(Type.String({ maxLength: MAX_NOTE_LENGTH, description: "Why, for the operator." })),
+  note: Type.Optional(
+    Type.String({ ...noteOptions(MAX_NOTE_LENGTH), description: "Why, for the operator." }),
+  ),
 });
 
 const ReportParams = Type.Object({ id: Type.String() });
@@ -43,7 +45,10 @@ function bodyProblem(error: unknown): HttpProblem | undefined {
   const path = first?.instancePath ?? "";
   if (path.startsWith("/email") || path.startsWith("/domain")) return undefined;
   if (path.startsWith("/note")) {
-    return new HttpProblem("invalid_body", `\`note\` is text of at most ${MAX_NOTE_LENGTH} characters.`);
+    return new HttpProblem(
+      "invalid_body",
+      `\`note\` is text of at most ${MAX_NOTE_LENGTH} characters, without control characters.`,
+    );
   }
   return new HttpProblem(
     "invalid_body",
@@ -81,7 +86,7 @@ function responses() {
       429: {
         ...base[429],
         description:
-          "The key filed 100 reports in the last 24 hours (too_many_reports); Retry-After says when one fits.",
+          "The key's quota is used up (quota_exceeded), or it filed its daily limit of reports, 100 or its plan's quota per period when smaller (too_many_reports); Retry-After says when one fits.",
       },
       500: failed,
       503: down,
@@ -102,11 +107,11 @@ export function reportRoutes(app: TypedApp, deps: CheckingDeps & { reports: Repo
   app.route({
     method: "POST",
     url: "/v2/reports",
-    config: { credentials: "bearer", units: 0 },
+    config: { credentials: "bearer", units: 0, needsQuotaLeft: true },
     schema: {
       summary: "Report an answer you expected otherwise (not counted)",
       description:
-        "Authenticates like `POST /v2/` and counts nothing against the quota. Takes `domain` or `email` (only its domain is kept) and `expected`, `allow` or `block`, which must differ from today's answer; the operator reviews it (`mailrisk reports`, `/admin/reports`). A key's second open report of a domain returns the first. At most 100 reports per key in any 24 hours.",
+        "Authenticates like `POST /v2/` and counts nothing against the quota, but a key whose quota is used up is refused (429 quota_exceeded). Takes `domain` or `email` (only its domain is kept) and `expected`, `allow` or `block`, which must differ from today's answer; the operator reviews it (`mailrisk reports`, `/admin/reports`). A key's second open report of a domain returns the first. At most 100 reports per key in any 24 hours, or the plan's quota per period when that is smaller.",
       tags: ["check"],
       security: [{ bearerKey: [] }],
       consumes: ["application/x-www-form-urlencoded", "multipart/form-data", "application/json"],
@@ -124,7 +129,7 @@ export function reportRoutes(app: TypedApp, deps: CheckingDeps & { reports: Repo
       request.checkedDomain = parsed.input.domain;
       const { report } = await fileReport(
         { reports: deps.reports, checker: deps.checker, clock: deps.clock },
-        caller.key.id,
+        { id: caller.key.id, planQuota: caller.quota.limit },
         parsed.input,
         request.body.expected,
         request.body.note ?? null,
