@@ -55,7 +55,7 @@ it("syncs now, shows the state, and rolls back", async () => {
     payload: { source: "nosuch" },
   });
   expect([unknown.statusCode, unknown.json().code]).toEqual([404, "unknown_source"]);
-  expect(unknown.json().detail).toContain('unknown source "nosuch"');
+  expect(unknown.json().detail).toContain('Unknown source "nosuch"');
   server.publish("/up.txt", { body: madeUpList(6) });
   await admin({ method: "POST", url: "/admin/lists/update" });
   const rolled = await admin({ method: "POST", url: "/admin/lists/rollback", payload: { source: "up" } });
