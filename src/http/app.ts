@@ -38,20 +38,14 @@ import {
   isResultPageUrl,
   pagesPlugin,
 } from "./pages/index.js";
-import {
-  HttpProblem,
-  problemFor,
-  sendProblem,
-  sendProblemPage,
-  shuttingDown,
-  toProblem,
-} from "./problems.js";
+import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
+import { HttpProblem, shuttingDown } from "./problems.js";
 import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
-import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 import { widgetRoute } from "./routes/widget.js";
+import type { TypedApp } from "./typed-app.js";
 
 /** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {

@@ -22,12 +22,13 @@ import { corsHeadersHook, preflightRoutes } from "./cors.js";
 import { DEFAULT_BULK_MAX_ITEMS } from "./limits.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { visitorLimiter } from "./publishable-keys.js";
-import type { CheckingDeps, TypedApp } from "./route-deps.js";
+import type { CheckingDeps } from "./route-deps.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
 import { type ReportsGate, reportRoutes } from "./routes/reports.js";
 import { usageRoute } from "./routes/usage.js";
+import type { TypedApp } from "./typed-app.js";
 
 /** PUBLISHABLE_RATE_LIMIT's default: requests per minute per client address per publishable key. */
 export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 30;

@@ -6,7 +6,7 @@ import { Type } from "@fastify/type-provider-typebox";
 import { formatTimestamp } from "../../core/record.js";
 import { UnknownKeyError } from "../../store/errors.js";
 import { keyJson, keyUsageJson } from "../../store/json.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import {
   ADMIN_ROUTE,

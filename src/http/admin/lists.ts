@@ -5,8 +5,8 @@
 import { Type } from "@fastify/type-provider-typebox";
 import { bundledGate, listStatus, rollbackLists, syncLists } from "../../service/list-sync.js";
 import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
 import { nullable, Timestamp } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 

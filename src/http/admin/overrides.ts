@@ -5,7 +5,7 @@ import { infrastructureValue, type OverrideKind } from "../../core/learned.js";
 import { applyOverride, InvalidOverrideError } from "../../service/overrides.js";
 import { overrideJson } from "../../store/json.js";
 import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import {
   ADMIN_ROUTE,

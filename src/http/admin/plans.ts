@@ -1,7 +1,7 @@
 /** `/admin/plans` (docs/api.md §10): list, create, update. */
 import { Type } from "@fastify/type-provider-typebox";
 import { planJson } from "../../store/json.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import {
   ADMIN_ROUTE,

@@ -1,7 +1,7 @@
 /** `POST /admin/records/purge` (docs/api.md §10): drop cached records; the next check of each is fresh. */
 import { parseDomain } from "../../core/input.js";
 import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, PurgeBody, PurgedSchema } from "./schemas.js";
 

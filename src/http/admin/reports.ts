@@ -18,9 +18,9 @@ import {
 } from "../../service/reports.js";
 import type { ReportStatus } from "../../store/types.js";
 import { PROBLEM_CONTENT_TYPE } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
 import { ReportSchema } from "../routes/reports.js";
 import { nullable, ProblemSchema } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
 

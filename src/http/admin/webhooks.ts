@@ -6,8 +6,8 @@ import { Type } from "@fastify/type-provider-typebox";
 import { deliveryJson, webhookInput, webhookJson } from "../../service/webhooks.js";
 import { WEBHOOK_EVENT_TYPES } from "../../store/types.js";
 import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
 import { nullable, Timestamp } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
 

@@ -9,10 +9,12 @@ import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { fileReport, MAX_NOTE_LENGTH, reportJson, reportOfKey } from "../../service/reports.js";
 import type { ReportsRepository } from "../../store/types.js";
-import { HttpProblem, problemFor, sendProblem } from "../problems.js";
-import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import { problemFor, sendProblem } from "../problem-response.js";
+import { HttpProblem } from "../problems.js";
+import type { CheckingDeps } from "../route-deps.js";
 import { selectInput } from "../run-check.js";
 import { CheckInputSchema, checkingResponses, nullable, Timestamp } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** The slice of the store the report routes use. */
 export type ReportsGate = Pick<ReportsRepository, "fileReport" | "getReport">;
