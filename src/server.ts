@@ -169,16 +169,8 @@ async function serve(
     logger,
     metrics,
     metricsRoute: metricsOnPort(config),
-    publicUrl: config.publicUrl,
-    trustProxy: config.trustProxy,
-    pageRateLimit: config.pageRateLimit,
-    pageGlobalRateLimit: config.pageGlobalRateLimit,
-    bulkMaxItems: config.bulkMaxItems,
-    bulkConcurrency: { perKey: config.bulkConcurrentPerKey, total: config.bulkConcurrentTotal },
-    publishableRateLimit: config.publishableRateLimit,
-    ...(config.adminToken
-      ? { admin: { token: config.adminToken, store, changes, listSources: config.listSources } }
-      : {}),
+    config,
+    ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
   limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));
   logger.info(

@@ -71,14 +71,14 @@ export interface CachingCheckerOptions {
   onBackgroundError?: (error: unknown, domain: string) => void;
   /** Look-ups at a time of the API budget, callers' and background refreshes together; default 64. */
   lookupConcurrency?: number | undefined;
-  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget; default 16. */
-  pageLookupConcurrency?: number | undefined;
+  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget. */
+  pageLookupConcurrency: number;
   /** Whether stale facts are answered while they are refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
   dnsLoad?: () => ResolverLoad;
-  /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it; default 30. */
-  webhookWatchDays?: number;
+  /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it. */
+  webhookWatchDays: number;
   /**
    * The policy version this process's overrides and lists hold (the change watcher's): a
    * flip is recorded only while the store's is the same. Default: flips recorded whatever it is.
@@ -193,7 +193,7 @@ export class CachingChecker implements Checker {
   /** Records the block status of a check that differs from the stored one, with what the webhooks are told (docs/webhooks.md). */
   private recordFlip(domain: string, check: DomainCheck, at: Date): Promise<NotedBlock> {
     const notice: FlipNotice = {
-      watchedSince: new Date(at.getTime() - (this.options.webhookWatchDays ?? 30) * DAY_MS),
+      watchedSince: new Date(at.getTime() - this.options.webhookWatchDays * DAY_MS),
       record: stamped(check, at).record as unknown as FlipNotice["record"],
     };
     const policy = this.options.policyVersion?.();

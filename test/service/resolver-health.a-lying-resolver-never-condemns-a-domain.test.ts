@@ -5,7 +5,9 @@
  * (valid, briefly cached), `/readyz` answers 503 `dns_unavailable` and `/metrics` says so.
  * Real DNS over the wire to loopback servers; a real SQLite store.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../../harness/loopback-registries.js";
 import { mailZones } from "../../harness/mail-zones.js";
@@ -109,7 +111,13 @@ describe("a checker behind a resolver that denies everything", () => {
   });
 
   it("makes /readyz answer 503 dns_unavailable and /metrics carry the canary's state", async () => {
-    const app = await buildApp({ store, checker, logger: false, metricsRoute: { token: null } });
+    const app = await buildApp({
+      store,
+      checker,
+      logger: false,
+      config: configWith(),
+      metricsRoute: { token: null },
+    });
     try {
       const ready = await app.inject({ url: "/readyz" });
       expect(ready.statusCode).toBe(503);

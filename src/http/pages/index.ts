@@ -34,8 +34,6 @@ import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
 import { PREFIX_FACTOR } from "./page-limiter.js";
 import { protectPages, TooManyPageRequests } from "./security.js";
 
-export const DEFAULT_PAGE_RATE_LIMIT = 60;
-export const DEFAULT_PAGE_GLOBAL_RATE_LIMIT = 6000;
 /** How many recently checked domains a page lists. */
 const RECENT_SHOWN = 12;
 
