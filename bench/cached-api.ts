@@ -26,6 +26,7 @@ export interface CachedApi {
 export async function serveCachedApi(domain: string, block: boolean): Promise<CachedApi> {
   const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-"));
   const config = loadConfig({
+    TEST_NAMES: "on",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     DNS_SERVERS: "127.0.0.1:9",
   });

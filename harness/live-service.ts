@@ -37,6 +37,7 @@ export interface LiveServiceOptions extends LiveCheckerOptions {
 /** The real checker on `store`, domain age off. */
 export function liveChecker(store: Store, options: LiveCheckerOptions): Checker {
   const config = loadConfig({
+    TEST_NAMES: "on",
     DNS_SERVERS: options.dnsAddress,
     DNS_TIMEOUT_MS: String(options.dnsTimeoutMs ?? 2000),
     AGE_LOOKUP: "off",

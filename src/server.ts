@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { allowTestNames } from "./core/test-names.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import {
@@ -264,7 +263,6 @@ export async function runServer(
   options: ServerOptions = {},
   stop: Promise<string> = nextSignal(),
 ): Promise<number> {
-  allowTestNames(config.testNames);
   const server = await startServer(config, options);
   const log = server.app.log;
   log.info({ signal: await stop }, "shutting down");

@@ -244,7 +244,7 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
           await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
         }
         await writeAll(
-          checkMany(inputs, { checker, concurrency: options.concurrency }),
+          checkMany(inputs, { checker, concurrency: options.concurrency, testNames: ctx.config.testNames }),
           state,
           options.only,
           ({ outcome }) => line(outcome),
@@ -339,6 +339,7 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
       await writeAll(
         checkMany(csv.rows, {
           checker,
+          testNames: ctx.config.testNames,
           concurrency: options.concurrency,
           // A row of the wrong shape is not checked: "" is a problem without a look-up, and the writer says why.
           inputOf: (row) => (row.cellCount === undefined ? (row.cells[index] ?? "") : ""),

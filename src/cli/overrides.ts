@@ -14,6 +14,7 @@ import {
   type OverrideKind,
 } from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
+import type { NameRules } from "../core/reserved-names.js";
 import { applyOverride } from "../service/overrides.js";
 import { overrideJson } from "../store/json.js";
 import type { Override } from "../store/types.js";
@@ -34,7 +35,7 @@ const INFRASTRUCTURE: Record<string, InfrastructureKind> = {
 type Target = { ok: true; kind: OverrideKind; value: string } | { ok: false; message: string };
 
 /** `<domain>` or `mx-host|mx-ip|ns <value>`, normalised as the check sees them. */
-function target(words: readonly string[]): Target {
+function target(words: readonly string[], rules: NameRules): Target {
   const [first, second, ...extra] = words;
   if (first === undefined)
     return { ok: false, message: "needs a domain, or mx-host, mx-ip or ns and a value" };
@@ -48,7 +49,7 @@ function target(words: readonly string[]): Target {
     return { ok: true, kind, value: infrastructure.value };
   }
   if (second !== undefined) return { ok: false, message: `unknown kind "${first}" (mx-host, mx-ip, ns)` };
-  const parsed = parseDomain(first);
+  const parsed = parseDomain(first, rules);
   if (!parsed.ok) return { ok: false, message: `"${first}" is not a domain: ${parsed.problem.detail}` };
   return { ok: true, kind: "domain", value: parsed.input.domain };
 }
@@ -74,7 +75,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
     const got = verb === undefined ? "" : ` (got "${verb}")`;
     return usageError(ctx, `overrides add needs allow, deny or never-disposable${got}`, usage);
   }
-  const what = target(rest);
+  const what = target(rest, ctx.config);
   if (!what.ok) return usageError(ctx, `overrides add ${verb} ${what.message}`, usage);
   if ((what.kind === "domain") !== (action !== "never_disposable")) {
     return usageError(
@@ -99,7 +100,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   const usage = usageOf("overrides", "remove");
   const result = parseArguments({ args, options: {}, allowPositionals: true });
   if (!result.ok) return usageError(ctx, result.message, usage);
-  const what = target(result.parsed.positionals);
+  const what = target(result.parsed.positionals, ctx.config);
   if (!what.ok) return usageError(ctx, `overrides remove ${what.message}`, usage);
   const removed = await withStore(ctx, (store) => store.overrides.removeOverride(what.kind, what.value));
   if (!removed) {

@@ -29,7 +29,7 @@ async function purge(args: string[], ctx: CliContext): Promise<number> {
   }
   const domains: string[] = [];
   for (const input of inputs) {
-    const parsed = parseDomain(input);
+    const parsed = parseDomain(input, ctx.config);
     if (!parsed.ok) return usageError(ctx, `"${input}" is not a domain: ${parsed.problem.detail}`, USAGE);
     domains.push(parsed.input.domain);
   }

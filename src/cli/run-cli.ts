@@ -11,7 +11,6 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
-import { allowTestNames } from "../core/test-names.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
 import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
@@ -108,7 +107,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof ConfigError) return usage(io, `configuration error: ${error.message}`);
     throw error;
   }
-  allowTestNames(config.testNames);
   const ctx = createCliContext(
     config,
     { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr },

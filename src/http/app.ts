@@ -90,6 +90,7 @@ export type AppConfig = Pick<
   | "bulkConcurrentTotal"
   | "publishableRateLimit"
   | "listSources"
+  | "testNames"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     clock,
     reports: deps.store.reports,
+    testNames: config.testNames,
     config,
   });
   await app.register(pagesPlugin, {
@@ -226,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestsPerMinute: config.pageRateLimit,
     globalRequestsPerMinute: config.pageGlobalRateLimit,
     publicUrl: config.publicUrl,
+    testNames: config.testNames,
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {
@@ -243,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock,
       settle: () => changes.settle(),
       listSources: config.listSources,
+      testNames: config.testNames,
       checker: deps.checker,
     });
   }

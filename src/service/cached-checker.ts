@@ -53,6 +53,8 @@ export interface CachingCheckerOptions {
   /** The lists, bundled, or in force with synced sources (src/service/lists-in-force.ts). */
   lists: DomainLists;
   typos: TypoIndex;
+  /** TEST_NAMES: `.test` names and documentation MX addresses count as public. */
+  testNames: boolean;
   /** What was learnt from traffic and the operator's overrides, with their version; default nothing. */
   learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "version" | "reloadAfterChange"> &
     LearnedInfrastructure;
@@ -169,8 +171,8 @@ export class CachingChecker implements Checker {
 
   /** The domain's check decided from these facts with the sources in force now. */
   private decide(domain: string, facts: DomainFacts, now: Date): DomainCheck {
-    const { lists, typos, learned } = this.options;
-    return decideDomain(domain, facts, { lists, typos, learned }, now);
+    const { lists, typos, learned, testNames } = this.options;
+    return decideDomain(domain, facts, { lists, typos, learned, testNames }, now);
   }
 
   /** The answer decided from the domain's facts with the sources in force, kept until their version moves. */

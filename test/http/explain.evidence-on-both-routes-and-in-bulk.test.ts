@@ -63,6 +63,7 @@ beforeAll(async () => {
   whois = await startWhoisServer(() => "No match\r\n");
   dir = await mkdtemp(join(tmpdir(), "mailrisk-explain-"));
   const config = loadConfig({
+    TEST_NAMES: "on",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: "300",

@@ -34,6 +34,7 @@ async function homePageAfterChecks(env: Record<string, string>): Promise<string>
   const store: Store = await openStore({ dialect: "sqlite", path: ":memory:" });
   await store.migrate();
   const config = loadConfig({
+    TEST_NAMES: "on",
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: "500",
     AGE_LOOKUP: "off",

@@ -17,7 +17,7 @@ import { CachingChecker } from "../../src/service/cached-checker.js";
 import { type FixtureOptions, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 /** The checker's settings from CONFIG_TABLE's defaults. */
-const { pageLookupConcurrency, webhookWatchDays } = configWith();
+const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();
 
 const HTML = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
 
@@ -179,6 +179,7 @@ describe("a result page", () => {
         ttlSeconds: 3600,
         pageLookupConcurrency,
         webhookWatchDays,
+        testNames,
       });
     let usageCalls = 0;
     const counting = (store: AppStore): AppStore => ({

@@ -26,7 +26,7 @@ import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 
 /** The checker's settings from CONFIG_TABLE's defaults. */
-const { pageLookupConcurrency, webhookWatchDays } = configWith();
+const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();
 
 const START = new Date("2026-01-10T12:00:00.000Z");
 const TTL_SECONDS = 3600;
@@ -174,6 +174,7 @@ describe("CachingChecker", () => {
       ttlSeconds: TTL_SECONDS,
       pageLookupConcurrency,
       webhookWatchDays,
+      testNames,
       ...options,
     });
     checkers.push(made);

@@ -1,5 +1,5 @@
 /** What the admin routes receive. */
-import type { ListSource } from "../../config-table.js";
+import type { Config } from "../../config.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 
@@ -19,13 +19,11 @@ export interface AdminStore {
   webhooks: Store["webhooks"];
 }
 
-export interface AdminDeps {
+export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
   store: AdminStore;
   clock: () => Date;
   /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;
-  /** LIST_SOURCES. */
-  listSources: readonly ListSource[];
 }

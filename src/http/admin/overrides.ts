@@ -2,6 +2,7 @@
 import { Type } from "@fastify/type-provider-typebox";
 import { parseDomain } from "../../core/input.js";
 import { infrastructureValue, type OverrideKind } from "../../core/learned.js";
+import type { NameRules } from "../../core/reserved-names.js";
 import { applyOverride, InvalidOverrideError } from "../../service/overrides.js";
 import { overrideJson } from "../../store/json.js";
 import { HttpProblem } from "../problems.js";
@@ -17,19 +18,20 @@ import {
 } from "./schemas.js";
 
 /** The value as the check sees it: a normalised domain (400 `invalid_domain`), or a lower-case host or an address (400 `invalid_body`). */
-function normalisedValue(kind: OverrideKind, value: string): string {
+function normalisedValue(kind: OverrideKind, value: string, rules: NameRules): string {
   if (kind !== "domain") {
     const infrastructure = infrastructureValue(kind, value);
     if (!infrastructure.ok) throw new HttpProblem("invalid_body", `${infrastructure.problem}.`);
     return infrastructure.value;
   }
-  const parsed = parseDomain(value);
+  const parsed = parseDomain(value, rules);
   if (!parsed.ok)
     throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
   return parsed.input.domain;
 }
 
-export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
+export function adminOverrideRoutes(app: TypedApp, deps: AdminDeps): void {
+  const { store, clock, settle } = deps;
   app.get(
     "/admin/overrides",
     {
@@ -59,7 +61,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
       try {
         const saved = await applyOverride(store, {
           kind,
-          value: normalisedValue(kind, request.body.value),
+          value: normalisedValue(kind, request.body.value, deps),
           action,
           note: note ?? null,
           createdAt: clock(),
@@ -86,7 +88,10 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
     },
     async (request) => {
       const { kind } = request.body;
-      const removed = await store.overrides.removeOverride(kind, normalisedValue(kind, request.body.value));
+      const removed = await store.overrides.removeOverride(
+        kind,
+        normalisedValue(kind, request.body.value, deps),
+      );
       if (removed) await settle();
       return { removed };
     },

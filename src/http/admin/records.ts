@@ -1,5 +1,6 @@
 /** `POST /admin/records/purge` (docs/api.md §10): drop cached records; the next check of each is fresh. */
 import { parseDomain } from "../../core/input.js";
+import type { NameRules } from "../../core/reserved-names.js";
 import { HttpProblem } from "../problems.js";
 import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
@@ -9,16 +10,16 @@ import { ADMIN_ROUTE, adminResponses, PurgeBody, PurgedSchema } from "./schemas.
 const PURGE_BODY_LIMIT_BYTES = 512 * 1024;
 
 /** The domains as the cache stores them (normalised ASCII); 400 `invalid_domain` for one that is not a domain. */
-function normalisedDomains(raw: readonly string[]): string[] {
+function normalisedDomains(raw: readonly string[], rules: NameRules): string[] {
   return raw.map((value) => {
-    const parsed = parseDomain(value);
+    const parsed = parseDomain(value, rules);
     if (!parsed.ok)
       throw new HttpProblem("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
     return parsed.input.domain;
   });
 }
 
-export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
+export function adminRecordRoutes(app: TypedApp, { store, settle, testNames }: AdminDeps): void {
   app.post(
     "/admin/records/purge",
     {
@@ -41,7 +42,7 @@ export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): 
         );
       }
       const purged = domains
-        ? await store.records.purgeRecords(normalisedDomains(domains))
+        ? await store.records.purgeRecords(normalisedDomains(domains, { testNames }))
         : await store.records.purgeAllRecords();
       await settle();
       return { purged };

@@ -18,6 +18,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { parseInput } from "../../core/input.js";
+import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
 import { subscriberOf } from "../client-networks.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
@@ -70,8 +71,8 @@ function firstString(value: unknown): string {
 }
 
 /** The search form's input, or the path's: the domain to show, or the 400 problem. */
-function domainOf(raw: string): string {
-  const parsed = parseInput(raw);
+function domainOf(raw: string, rules: NameRules): string {
+  const parsed = parseInput(raw, rules);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
   return parsed.input.domain;
 }
@@ -83,7 +84,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const query = firstString(body.q).trim();
     if (query === "") return reply.redirect("/", 303);
-    return reply.redirect(domainPath(domainOf(query)), 303);
+    return reply.redirect(domainPath(domainOf(query, deps)), 303);
   });
 
   results.get<{ Params: { domain: string } }>(
@@ -91,7 +92,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
     { schema: { hide: true } },
     async (request: FastifyRequest<{ Params: { domain: string } }>, reply) => {
       const raw = request.params.domain;
-      const domain = domainOf(raw);
+      const domain = domainOf(raw, deps);
       if (domain !== raw) return reply.redirect(domainPath(domain), 301);
       const result = await checkParsed(
         deps,

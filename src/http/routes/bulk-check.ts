@@ -248,6 +248,7 @@ export function bulkCheckRoute(
         const results: string[] = [];
         const checked = checkMany(items, {
           checker: deps.checker,
+          testNames: deps.testNames,
           concurrency: CHECKS_PER_REQUEST,
           lane: apiLane(request),
           onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),

@@ -143,7 +143,7 @@ export function reportRoutes(app: TypedApp, deps: CheckingDeps & { reports: Repo
     handler: async (request, reply) => {
       const caller = request.caller;
       if (!caller) throw new Error("POST /v2/reports ran without the access hook");
-      const parsed = selectInput(request.body);
+      const parsed = selectInput(request.body, deps);
       if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
       request.checkedDomain = parsed.input.domain;
       const { report } = await fileReport(
