@@ -225,10 +225,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checker: deps.checker,
     metrics,
     recent: deps.store.recent,
-    requestsPerMinute: config.pageRateLimit,
-    globalRequestsPerMinute: config.pageGlobalRateLimit,
-    publicUrl: config.publicUrl,
     testNames: config.testNames,
+    config,
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {

@@ -17,6 +17,7 @@
  * answered as is). A domain that does not exist gets its page with status 404.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
 import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
@@ -40,12 +41,8 @@ const RECENT_SHOWN = 12;
 
 export interface PagesDeps extends RunCheckDeps {
   recent: Pick<RecentRepository, "listRecent">;
-  /** PAGE_RATE_LIMIT: page requests per minute per client address (4 × this per /24 or /64 prefix). */
-  requestsPerMinute: number;
-  /** PAGE_GLOBAL_RATE_LIMIT: page requests per minute from everyone. */
-  globalRequestsPerMinute: number;
-  /** PUBLIC_URL, the base of the API examples; null: `$MAILRISK_URL`. */
-  publicUrl: string | null;
+  /** The page limits (4 × PAGE_RATE_LIMIT per /24 or /64 prefix) and the API examples' base (null: `$MAILRISK_URL`). */
+  config: Pick<Config, "pageRateLimit" | "pageGlobalRateLimit" | "publicUrl">;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
@@ -105,7 +102,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         record,
         evidence: result.explain?.() ?? [],
         recent: await recentDomains(deps),
-        baseUrl: exampleBaseUrl(deps.publicUrl),
+        baseUrl: exampleBaseUrl(deps.config.publicUrl),
       });
       return reply
         .code(isNonExistent(record) ? 404 : 200)
@@ -121,16 +118,16 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
     sendErrorPage(reply, error instanceof TooManyPageRequests ? error : problemFor(error, request.log)),
   );
   await protectPages(app, {
-    perAddress: deps.requestsPerMinute,
-    perPrefix: deps.requestsPerMinute * PREFIX_FACTOR,
-    global: deps.globalRequestsPerMinute,
+    perAddress: deps.config.pageRateLimit,
+    perPrefix: deps.config.pageRateLimit * PREFIX_FACTOR,
+    global: deps.config.pageGlobalRateLimit,
   });
 
   await withMethodNotAllowed(app, (pages) => {
     pages.get("/", { constraints: { homePage: "yes" }, schema: { hide: true } }, async (_request, reply) => {
       const page = renderHomePage({
         recent: await recentDomains(deps),
-        baseUrl: exampleBaseUrl(deps.publicUrl),
+        baseUrl: exampleBaseUrl(deps.config.publicUrl),
       });
       return reply
         .headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE })
