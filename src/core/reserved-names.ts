@@ -22,8 +22,9 @@
  * `.internal`, `home.arpa`, `.onion` …) and a name whose top-level domain the Public
  * Suffix List does not hold, by itself or through a rule the name falls under
  * (`secrets-db.corp`; `uct.ac.za` passes through `ac.za`, as `.za` has no rule of its
- * own). `test` and `example` pass with TEST_NAMES (`NameRules`), for test set-ups. The `example.com` names are public names under `.com`: they are checked, and
- * answered `reserved`.
+ * own). `test` and `example` pass with TEST_NAMES (`NameRules`), for test set-ups. The
+ * `example.com` names are public names under `.com`: they are checked, and answered
+ * `reserved`.
  */
 import { parse } from "tldts";
 
