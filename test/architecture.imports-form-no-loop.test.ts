@@ -35,7 +35,7 @@ function importGraph(files: string[]): Map<string, string[]> {
   const known = new Set(files);
   return new Map(
     files.map((file) => {
-      const text = readFileSync(join(ROOT, file), "utf8").replace(/^\s*\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+      const text = readFileSync(join(ROOT, file), "utf8").replace(/^\s*\/\/.*$|^\s*\/\*[\s\S]*?\*\//gm, "");
       const specifiers = [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].map((m) => m[1] ?? "");
       const targets = specifiers.map((specifier) => target(file, specifier, known));
       return [file, [...new Set(targets.filter((t): t is string => t !== null))]];
