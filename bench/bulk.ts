@@ -12,6 +12,7 @@
  * bulk route is the real app on a SQLite file in a child process, fed requests of 1,000
  * items by 4 clients at once, each item a distinct domain.
  */
+import { configWith } from "../harness/config.js";
 import "./test-names.js";
 import { fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -94,7 +95,7 @@ async function serve(): Promise<void> {
     store,
     checker,
     logger: false,
-    bulkConcurrency: { perKey: CLIENTS, total: CLIENTS },
+    config: configWith({ bulkConcurrentPerKey: CLIENTS, bulkConcurrentTotal: CLIENTS }),
   });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   process.on("message", async (message) => {

@@ -3,6 +3,7 @@
  * temporary SQLite file, a key on a plan without a practical limit, one domain's facts
  * stored (so its answer is cached), the real checker, logging off.
  */
+import { configWith } from "../harness/config.js";
 import "./test-names.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,6 +26,7 @@ export interface CachedApi {
 export async function serveCachedApi(domain: string, block: boolean): Promise<CachedApi> {
   const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-"));
   const config = loadConfig({
+    TEST_NAMES: "on",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     DNS_SERVERS: "127.0.0.1:9",
   });
@@ -34,7 +36,7 @@ export async function serveCachedApi(domain: string, block: boolean): Promise<Ca
   const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
   await store.records.saveFacts(domain, mxFacts(domain), new Date(), block);
   const checker = createChecker({ config, store });
-  const app = await buildApp({ store, checker, logger: false });
+  const app = await buildApp({ store, checker, logger: false, config: configWith() });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     app,

@@ -5,6 +5,7 @@
  * IN_FLIGHT awaited in turn. Domain age (RDAP/WHOIS) is left out: it is a network
  * look-up of its own, run in parallel with DNS and cached per base domain.
  */
+import { TEST_NAMES_ON } from "../harness/config.js";
 import "./test-names.js";
 import { checkInput } from "../harness/check-input.js";
 import type { CheckDeps } from "../src/core/check.js";
@@ -20,7 +21,7 @@ const CLOCK = () => NOW;
 
 export function engineDeps(resolver: DnsResolver): CheckDeps {
   const lists = loadDomainLists();
-  return { lists, typos: new TypoIndex(lists.popular), resolver, clock: CLOCK };
+  return { lists, typos: new TypoIndex(lists.popular), resolver, clock: CLOCK, ...TEST_NAMES_ON };
 }
 
 /** Checks every input, IN_FLIGHT at a time, each batch awaited in turn; keeps each record's JSON in `keep`. */

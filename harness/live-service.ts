@@ -5,6 +5,7 @@
  * one key on a plan of 1,000 requests; `liveChecker`: the checker alone, on a store the
  * test opened.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { watchChanges } from "../src/service/change-watcher.js";
 import type { Checker } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
+import { configWith } from "./config.js";
 
 export interface LiveCheckerOptions {
   /** `127.0.0.1:<port>` of the loopback DNS server. */
@@ -35,6 +37,7 @@ export interface LiveServiceOptions extends LiveCheckerOptions {
 /** The real checker on `store`, domain age off. */
 export function liveChecker(store: Store, options: LiveCheckerOptions): Checker {
   const config = loadConfig({
+    TEST_NAMES: "on",
     DNS_SERVERS: options.dnsAddress,
     DNS_TIMEOUT_MS: String(options.dnsTimeoutMs ?? 2000),
     AGE_LOOKUP: "off",
@@ -70,6 +73,7 @@ export async function openLiveService(options: LiveServiceOptions): Promise<Live
     checker,
     logger: false,
     clock: options.clock,
+    config: configWith(),
     ...(options.adminToken ? { admin: { token: options.adminToken, store, changes } } : {}),
   });
   await app.ready();

@@ -5,11 +5,13 @@
  * on its base domain. Addresses are documentation ranges; the zone is the whole tree
  * (`"."`), so any name not given here does not exist.
  */
+
 import { type CheckDeps, checkDomain } from "../src/core/check.js";
 import type { DomainLists } from "../src/core/lists.js";
 import { baseDomainOf } from "../src/core/names.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { TypoIndex } from "../src/core/typo.js";
+import { TEST_NAMES_ON } from "./config.js";
 import { MemoryResolver } from "./memory-resolver.js";
 import { type NameFixture, type ZoneFixture, Zones } from "./zones.js";
 
@@ -89,6 +91,7 @@ export async function checkAsMailDomains(
     typos: new TypoIndex(lists.popular),
     resolver: new MemoryResolver(mailZones(domains, setup)),
     clock: () => new Date("2025-01-01T00:00:00Z"),
+    ...TEST_NAMES_ON,
   };
   const records = new Map<string, CheckRecord>();
   for (const domain of domains) records.set(domain, (await checkDomain(domain, deps)).record);

@@ -27,6 +27,7 @@
  * EVAL_PER_SOURCE (default 200) and EVAL_HELD_OUT (default 100) set the sample sizes.
  */
 
+import { TEST_NAMES_ON } from "../harness/config.js";
 import "../bench/test-names.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -346,7 +347,7 @@ async function checkAll(checker: Checker, domains: readonly string[]): Promise<M
   for (let start = 0; start < domains.length; start += 64) {
     await Promise.all(
       domains.slice(start, start + 64).map(async (domain) => {
-        const parsed = parseDomain(domain);
+        const parsed = parseDomain(domain, TEST_NAMES_ON);
         if (parsed.ok) records.set(domain, (await checker.check(parsed.input)).record);
       }),
     );
@@ -393,7 +394,14 @@ async function learning(): Promise<{ text: string; clean: boolean }> {
           neverDisposable: () => false,
           domainOverride: () => undefined,
         };
-        const deps = { lists, typos: new TypoIndex(lists.popular), resolver, clock: () => now, learned };
+        const deps = {
+          lists,
+          typos: new TypoIndex(lists.popular),
+          resolver,
+          clock: () => now,
+          learned,
+          ...TEST_NAMES_ON,
+        };
         const records = new Map<string, CheckRecord>();
         for (const domain of world.traffic) records.set(domain, (await checkDomain(domain, deps)).record);
         const figures = learningFigures(world, records);

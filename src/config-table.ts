@@ -1,12 +1,12 @@
 /**
  * The configuration, written once: every environment variable with its default and
- * meaning as docs/api.md §9 shows them (generated from here: `npm run docs:tables`) and
- * the parser `loadConfig()` runs on it. Invalid values throw a ConfigError.
+ * meaning as docs/api.md ("Configuration") shows them (generated from here:
+ * `npm run docs:tables`) and the parser `loadConfig()` runs on it; the `Config` type is
+ * what the parsers return. Invalid values throw a ConfigError.
  */
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
-import type { Config } from "./config.js";
 import { parseWebUrl, withoutCredentials } from "./core/web-url.js";
 import { parseWhoisServer } from "./registry/whois-servers.js";
 import { type DatabaseLocation, DatabaseUrlError, parseDatabaseUrl } from "./store/database-url.js";
@@ -235,7 +235,7 @@ const maxConnectionsPerClient: Parser<number | null> = (raw, { variable, value }
 };
 
 /** TRUST_PROXY: none, a number of hops, or addresses and ranges. */
-const trustProxy: Parser<Config["trustProxy"]> = (raw, { variable }) => {
+const trustProxy: Parser<false | number | string[]> = (raw, { variable }) => {
   if (raw === null || raw.toLowerCase() === "off") return false;
   if (/^\d+$/.test(raw)) {
     const hops = wholeNumber(raw, variable, 0, 100);
@@ -245,7 +245,7 @@ const trustProxy: Parser<Config["trustProxy"]> = (raw, { variable }) => {
 };
 
 /** The variables, in the order the docs list them; keyed by the field of Config each sets. */
-export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]> } = {
+export const CONFIG_TABLE = {
   port: {
     variable: "PORT",
     default: "`8080`",
@@ -277,7 +277,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     default: "unset → SQLite `<STATE_DIR>/mailrisk.db`",
     meaning:
       "`postgres://…` or `postgresql://…` for PostgreSQL (several instances may share it), `sqlite:PATH` for another SQLite file, whose directory must exist, else the start fails (`sqlite::memory:`: a private in-memory database); §8. The value is never echoed in errors: it may hold a password",
-    parse: (raw, { cwd, value }) => database(raw, cwd, value("stateDir")),
+    parse: (raw, { cwd, value }): DatabaseLocation => database(raw, cwd, value("stateDir")),
   },
   dnsServers: {
     variable: "DNS_SERVERS",
@@ -414,7 +414,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
     default: "unset",
     meaning:
       "serve `/metrics` only on this port (on `HOST`), by a small server of its own, and not on `PORT` (1–65535, not `PORT`; §3.4). With `serve --workers N` the primary serves it and sums every worker's counters; without it, a scrape of `PORT` sees the one worker that took the connection",
-    parse: (raw, { variable, value }) => {
+    parse: (raw, { variable, value }): number | null => {
       if (raw === null) return null;
       const port = wholeNumber(raw, variable, 1, 65_535);
       if (port === value("port")) throw new ConfigError(`${variable} must differ from PORT (${port})`);
@@ -489,4 +489,9 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: ConfigEntry<Config[K]
       return level as LogLevel;
     },
   },
+} satisfies { readonly [field: string]: ConfigEntry<unknown> };
+
+/** The parsed configuration: each field is what its entry of CONFIG_TABLE parses. */
+export type Config = {
+  -readonly [K in keyof typeof CONFIG_TABLE]: ReturnType<(typeof CONFIG_TABLE)[K]["parse"]>;
 };

@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { allowTestNames } from "./core/test-names.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import {
@@ -169,16 +168,8 @@ async function serve(
     logger,
     metrics,
     metricsRoute: metricsOnPort(config),
-    publicUrl: config.publicUrl,
-    trustProxy: config.trustProxy,
-    pageRateLimit: config.pageRateLimit,
-    pageGlobalRateLimit: config.pageGlobalRateLimit,
-    bulkMaxItems: config.bulkMaxItems,
-    bulkConcurrency: { perKey: config.bulkConcurrentPerKey, total: config.bulkConcurrentTotal },
-    publishableRateLimit: config.publishableRateLimit,
-    ...(config.adminToken
-      ? { admin: { token: config.adminToken, store, changes, listSources: config.listSources } }
-      : {}),
+    config,
+    ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
   limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));
   logger.info(
@@ -272,7 +263,6 @@ export async function runServer(
   options: ServerOptions = {},
   stop: Promise<string> = nextSignal(),
 ): Promise<number> {
-  allowTestNames(config.testNames);
   const server = await startServer(config, options);
   const log = server.app.log;
   log.info({ signal: await stop }, "shutting down");

@@ -49,6 +49,14 @@ const CASES: [string, string, boolean][] = [
   ["src/http/pages/probe.ts", "../../dns/node-dns-resolver.js", false],
   ["src/cli/probe.ts", "../service/create-checker.js", true],
   ["src/cli/probe.ts", "../http/problems.js", false],
+  ["src/config-table.ts", "./store/database-url.js", true],
+  ["src/config-table.ts", "./service/checker.js", false],
+  ["src/config.ts", "./http/app.js", false],
+  ["src/store/probe.ts", "../config-table.js", false],
+  ["src/registry/probe.ts", "../config-table.js", false],
+  ["src/core/probe.ts", "../config-table.js", false],
+  ["clients/typescript/src/probe.ts", "./types.js", true],
+  ["clients/typescript/src/probe.ts", "../../../src/core/record.js", false],
 ];
 
 let dir: string;

@@ -24,6 +24,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 async function start() {
   const config = loadConfig({
+    TEST_NAMES: "on",
     LIST_SOURCES: "off",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     HOST: "127.0.0.1",
@@ -77,6 +78,7 @@ it("serves the admin API when ADMIN_TOKEN is set, and refuses to start with a sh
   expect(() => loadConfig({ ADMIN_TOKEN: "too-short" })).toThrow(/at least 32 characters/);
   const token = "t".repeat(32);
   const config = loadConfig({
+    TEST_NAMES: "on",
     LIST_SOURCES: "off",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     PORT: "0",

@@ -36,6 +36,7 @@ beforeAll(async () => {
   dns = await startDnsServer(mailZones([...CANARY_DOMAINS, ...DOMAINS, UNWATCHED], "own-server"));
   receiver = await startWebhookReceiver();
   const config = loadConfig({
+    TEST_NAMES: "on",
     LIST_SOURCES: "off",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     HOST: "127.0.0.1",

@@ -234,7 +234,7 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
           await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
         }
         await writeAll(
-          checkMany(inputs, { checker, concurrency: options.concurrency }),
+          checkMany(inputs, { checker, concurrency: options.concurrency, testNames: ctx.config.testNames }),
           state,
           options.only,
           ({ outcome }) => line(outcome),
@@ -317,7 +317,11 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
   describeLayout(ctx, csv);
   return withStore(ctx, async (store) => {
     const checker = checkerFor(store, ctx, options.concurrency);
-    const cleaned = cleanCsv(csv, index, { checker, concurrency: options.concurrency });
+    const cleaned = cleanCsv(csv, index, {
+      checker,
+      concurrency: options.concurrency,
+      testNames: ctx.config.testNames,
+    });
     const state: RunState = {
       // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
       output: new Output(rawStream(ctx.stdout)),

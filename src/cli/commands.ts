@@ -1,12 +1,8 @@
 /**
- * The CLI's commands, written once: the module that runs each and its forms, from which
- * `mailrisk help` (src/cli/main.ts) and the CLI table of docs/api.md §9
- * (`npm run docs:tables`) are made.
+ * The CLI's commands, written once as plain data: each one's forms, from which
+ * `mailrisk help` (src/cli/main.ts) and the CLI table of docs/api.md ("Running it")
+ * (`npm run docs:tables`) are made. The runner (src/cli/run-cli.ts) loads their modules.
  */
-import type { CliContext } from "./context.js";
-
-/** Runs a command on its arguments; resolves to the exit code. */
-export type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
 
 /** One form of a command: a line of `mailrisk help` and a row of the docs table. */
 export interface CommandForm {
@@ -20,10 +16,9 @@ export interface CommandForm {
   exitCodes: string;
 }
 
-/** A command: its name, its module (loaded only when it runs) and its forms. */
+/** A command: its name and its forms. */
 export interface Command {
   name: string;
-  load: () => Promise<CommandRun>;
   forms: readonly CommandForm[];
   /** It may create a new SQLite database (serve, migrate); every other command refuses to (src/cli/context.ts). */
   createsDatabase?: boolean;
@@ -35,10 +30,9 @@ export function commandUsage(name: string, form: CommandForm): string {
 }
 
 /** Every command, in the order help and the docs list them. */
-export const COMMANDS: readonly Command[] = [
+const TABLE = [
   {
     name: "serve",
-    load: async () => (await import("./serve.js")).run,
     createsDatabase: true,
     forms: [
       {
@@ -52,7 +46,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "check",
-    load: async () => (await import("./check.js")).run,
     forms: [
       {
         args: "<email-or-domain|->… [--json] [--only block|allow] [--concurrency N] [--progress]",
@@ -72,7 +65,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "keys",
-    load: async () => (await import("./keys.js")).run,
     forms: [
       {
         args: "create --plan P [--name N] [--publishable --origin O…] [--json]",
@@ -118,7 +110,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "plans",
-    load: async () => (await import("./plans.js")).run,
     forms: [
       {
         args: "create <name> --quota N|unlimited [--period-days D]",
@@ -150,7 +141,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "records",
-    load: async () => (await import("./records.js")).run,
     forms: [
       {
         args: "purge <domain>…",
@@ -169,7 +159,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "lists",
-    load: async () => (await import("./lists.js")).run,
     forms: [
       {
         args: "update [--json]",
@@ -197,7 +186,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "overrides",
-    load: async () => (await import("./overrides.js")).run,
     forms: [
       {
         args: "add allow|deny <domain> [--note T]",
@@ -229,7 +217,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "reports",
-    load: async () => (await import("./reports.js")).run,
     forms: [
       {
         args: "list [--status open|accepted|rejected] [--limit N] [--json]",
@@ -256,7 +243,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "infra",
-    load: async () => (await import("./infra.js")).run,
     forms: [
       {
         args: "list [--all] [--json]",
@@ -269,7 +255,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "webhooks",
-    load: async () => (await import("./webhooks.js")).run,
     forms: [
       {
         args: "add <url> [--events domain.blocked,domain.unblocked] [--secret S] [--json]",
@@ -301,7 +286,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "demo",
-    load: async () => (await import("./demo.js")).run,
     forms: [
       {
         args: "--key mrp_… [--port N] [--service URL]",
@@ -314,7 +298,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "migrate",
-    load: async () => (await import("./migrate.js")).run,
     createsDatabase: true,
     forms: [
       {
@@ -327,7 +310,6 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "rdap-bootstrap",
-    load: async () => (await import("./rdap-bootstrap.js")).run,
     forms: [
       {
         args: "update [--url URL] [--out FILE]",
@@ -338,4 +320,9 @@ export const COMMANDS: readonly Command[] = [
       },
     ],
   },
-];
+] as const satisfies readonly Command[];
+
+/** The name of a command of the table. */
+export type CommandName = (typeof TABLE)[number]["name"];
+
+export const COMMANDS: readonly (Command & { name: CommandName })[] = TABLE;

@@ -50,7 +50,9 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   const what = target(rest);
   if (typeof what === "string") return usageError(ctx, `overrides add ${verb} ${what}`, usage);
   const { note } = result.parsed.values;
-  const saved = await withStore(ctx, (store) => setOverride(store, { ...what, action, note }, ctx.clock()));
+  const saved = await withStore(ctx, (store) =>
+    setOverride(store, { ...what, action, note }, ctx.clock(), ctx.config),
+  );
   ctx.stdout.write(`Set override: ${saved.kind} ${saved.value} ${action}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
@@ -61,7 +63,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, usage);
   const what = target(result.parsed.positionals);
   if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, usage);
-  if (!(await withStore(ctx, (store) => removeOverride(store, what))).removed) {
+  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config))).removed) {
     ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
     return 1;
   }

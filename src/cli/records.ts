@@ -21,7 +21,9 @@ async function purge(args: string[], ctx: CliContext): Promise<number> {
     const got = `got --all and ${domains.join(" ")}`;
     return usageError(ctx, `records purge takes domains or --all, not both (${got})`, USAGE);
   }
-  const { purged } = await withStore(ctx, (store) => purgeRecords(store, all ? { all } : { domains }));
+  const { purged } = await withStore(ctx, (store) =>
+    purgeRecords(store, all ? { all } : { domains }, ctx.config),
+  );
   ctx.stdout.write(`Purged ${purged} cached record${purged === 1 ? "" : "s"}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

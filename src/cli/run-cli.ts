@@ -11,11 +11,10 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
-import { allowTestNames } from "../core/test-names.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
 import { EXIT_USAGE } from "./arguments.js";
-import { COMMANDS } from "./commands.js";
-import { createCliContext, NoDatabaseError } from "./context.js";
+import { COMMANDS, type CommandName } from "./commands.js";
+import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
 import { commandHelp, isSubcommand, overallHelp } from "./usage.js";
 
@@ -34,6 +33,26 @@ export function packageVersion(): string {
   };
   return typeof json.version === "string" ? json.version : "unknown";
 }
+
+/** Runs a command on its arguments; resolves to the exit code. */
+type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
+
+/** Each command's module, loaded only when it runs. */
+const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRun> } = {
+  serve: async () => (await import("./serve.js")).run,
+  check: async () => (await import("./check.js")).run,
+  keys: async () => (await import("./keys.js")).run,
+  plans: async () => (await import("./plans.js")).run,
+  records: async () => (await import("./records.js")).run,
+  lists: async () => (await import("./lists.js")).run,
+  overrides: async () => (await import("./overrides.js")).run,
+  reports: async () => (await import("./reports.js")).run,
+  infra: async () => (await import("./infra.js")).run,
+  webhooks: async () => (await import("./webhooks.js")).run,
+  demo: async () => (await import("./demo.js")).run,
+  migrate: async () => (await import("./migrate.js")).run,
+  "rdap-bootstrap": async () => (await import("./rdap-bootstrap.js")).run,
+};
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 const VERSION_FLAGS = new Set(["--version", "-V"]);
@@ -65,7 +84,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     io.stdout.write(`mailrisk ${packageVersion()}\n`);
     return 0;
   }
-  const names = COMMANDS.map((command) => command.name);
+  const names: string[] = COMMANDS.map((command) => command.name);
   if (HELP_FLAGS.has(name) || name === "help") {
     const [topic, sub] = rest.filter((arg) => !HELP_FLAGS.has(arg));
     if (topic === undefined) io.stdout.write(overallHelp());
@@ -90,14 +109,13 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     if (error instanceof ConfigError) return usage(io, `configuration error: ${error.message}`);
     throw error;
   }
-  allowTestNames(config.testNames);
   const ctx = createCliContext(
     config,
     { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr },
     { mayCreateDatabase: command.createsDatabase === true, verbose, cwd: io.cwd },
   );
   try {
-    return await (await command.load())([...rest, ...tail], ctx);
+    return await (await COMMAND_MODULES[command.name]())([...rest, ...tail], ctx);
   } catch (error) {
     if (error instanceof NoDatabaseError) return usage(io, error.message);
     if (error instanceof StoreUnavailableError) {

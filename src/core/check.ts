@@ -19,13 +19,13 @@ import type { DomainLists } from "./lists.js";
 import { lookupMailRouting, type MailRouting } from "./mail-routing.js";
 import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";
-import { neverReceivesMail } from "./reserved-names.js";
+import { type NameRules, neverReceivesMail } from "./reserved-names.js";
 import { ADDRESS_SIGNALS } from "./signals/index.js";
 import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
 import type { TypoIndex } from "./typo.js";
 import { decide, type Verdict, type VerdictBasis, type VerdictStatus, verdictBasis } from "./verdict.js";
 
-export interface CheckDeps {
+export interface CheckDeps extends NameRules {
   lists: DomainLists;
   typos: TypoIndex;
   resolver: DnsResolver;
@@ -207,8 +207,8 @@ export function decideDomain(
 }
 
 /** The domain's mail routing as DNS says it (the facts without the domain's age). */
-export function lookupRouting(domain: string, resolver: DnsResolver): Promise<MailRouting> {
-  return lookupMailRouting(domain, suffixFacts(domain).baseDomain, resolver);
+export function lookupRouting(domain: string, resolver: DnsResolver, rules: NameRules): Promise<MailRouting> {
+  return lookupMailRouting(domain, suffixFacts(domain).baseDomain, resolver, rules);
 }
 
 /** Whether the domain is registered, so that asking a registry for its age makes sense. */
@@ -223,7 +223,7 @@ export function isRegistered(domain: string, routing: MailRouting): boolean {
  * does not wait for a slow registry: see src/service/age-budget.ts.)
  */
 export async function checkDomain(domain: string, deps: CheckDeps): Promise<DomainCheck> {
-  const routing = await lookupRouting(domain, deps.resolver);
+  const routing = await lookupRouting(domain, deps.resolver, deps);
   const age =
     deps.age && isRegistered(domain, routing)
       ? await deps.age.lookup(suffixFacts(domain).baseDomain).catch(() => null)

@@ -16,7 +16,7 @@ import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./lists.js
 import type { MailRouting } from "./mail-routing.js";
 import type { SuffixFacts } from "./names.js";
 import { mailHostsArePrivate, withPublicAddresses } from "./public-addresses.js";
-import { neverReceivesMail } from "./reserved-names.js";
+import { type NameRules, neverReceivesMail } from "./reserved-names.js";
 import type { TypoIndex } from "./typo.js";
 
 export interface DisposableHint {
@@ -66,7 +66,7 @@ export interface Signals {
   evidence?: Evidence;
 }
 
-export interface SignalSources {
+export interface SignalSources extends NameRules {
   lists: DomainLists;
   typos: TypoIndex;
   /** Infrastructure learnt from traffic and the operator's overrides; default nothing. */
@@ -251,7 +251,7 @@ export function gatherSignals(
   const { knownGood, disposable: listed, categories } = lists.domainFacts(domain, baseDomain);
   const trusted = distrustVanishedProvider(answered, domain, categories);
   // Addresses that are not public are judged here, then never shown nor learnt.
-  const routing = withPublicAddresses(trusted);
+  const routing = withPublicAddresses(trusted, sources);
   const mx = seenHosts(lists, mailHostNames(routing));
   let mxProvider: MxProvider | undefined;
   // Whether the domain's own base domain is its mail host: under it, or the fallback to itself.
@@ -280,7 +280,7 @@ export function gatherSignals(
     domain,
     baseDomain,
     routing,
-    mxPrivate: mailHostsArePrivate(trusted),
+    mxPrivate: mailHostsArePrivate(trusted, sources),
     reserved,
     knownGood,
     disposable,

@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
-import { nonPublicName } from "./reserved-names.js";
+import { type NameRules, nonPublicName } from "./reserved-names.js";
 
 export type InputKind = "email" | "domain";
 
@@ -92,10 +92,10 @@ export function plainDomain(trimmed: string): string | undefined {
  * DNS does not have (`secrets-db.corp`) is refused here, before any DNS query
  * (src/core/reserved-names.ts).
  */
-export function parseDomain(raw: string): ParseResult {
+export function parseDomain(raw: string, rules: NameRules): ParseResult {
   const parsed = parseDomainName(raw);
   if (!parsed.ok) return parsed;
-  const notPublic = nonPublicName(parsed.input.domain);
+  const notPublic = nonPublicName(parsed.input.domain, rules);
   return notPublic === undefined ? parsed : problem("invalid_domain", notPublic);
 }
 
@@ -146,7 +146,7 @@ export function parseDomainByRules(trimmed: string): ParseResult {
 }
 
 /** Parses an email address: split at the last `@`, local part per RFC 5321/5322. */
-export function parseEmail(raw: string): ParseResult {
+export function parseEmail(raw: string, rules: NameRules): ParseResult {
   const address = raw.trim();
   if (address === "") return problem("missing_input", "The email address is empty.");
   if (address.length > MAX_INPUT_LENGTH) {
@@ -168,7 +168,7 @@ export function parseEmail(raw: string): ParseResult {
     );
   }
   if (domainPart === "") return problem("invalid_email", "The domain after the @ is empty.");
-  const domain = parseDomain(domainPart);
+  const domain = parseDomain(domainPart, rules);
   if (!domain.ok) return problem("invalid_email", `The domain part is invalid: ${domain.problem.detail}`);
   if (localOctets + 1 + domain.input.domain.length > MAX_ADDRESS_OCTETS) {
     return problem("invalid_email", `The address is longer than ${MAX_ADDRESS_OCTETS} octets.`);
@@ -177,6 +177,6 @@ export function parseEmail(raw: string): ParseResult {
 }
 
 /** An input that may be either: with an `@` it is an email address, else a domain. */
-export function parseInput(raw: string): ParseResult {
-  return raw.includes("@") ? parseEmail(raw) : parseDomain(raw);
+export function parseInput(raw: string, rules: NameRules): ParseResult {
+  return raw.includes("@") ? parseEmail(raw, rules) : parseDomain(raw, rules);
 }

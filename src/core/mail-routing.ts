@@ -3,7 +3,7 @@
  * `lookupMailRouting()` (below) fills it from a DnsResolver.
  */
 import type { DnsAnswer, DnsFailureCode, DnsResolver, MxAnswer } from "./dns.js";
-import { nonPublicName } from "./reserved-names.js";
+import { type NameRules, nonPublicName } from "./reserved-names.js";
 
 export type RoutingStatus =
   /** MX records found (hosts sorted by priority, ties by name). */
@@ -52,7 +52,7 @@ export interface MailRouting {
   incomplete?: true;
 }
 
-export interface MailRoutingOptions {
+export interface MailRoutingOptions extends NameRules {
   /** MX hosts (in priority order) whose addresses are looked up; later ones keep `ips: []`. Default 10. */
   maxHosts?: number;
 }
@@ -102,8 +102,8 @@ function statusWithoutMx(
  * an unknown top-level domain): it is never looked up, so a public domain cannot make the
  * operator's resolver answer for internal names (docs/security.md, "Public names only").
  */
-export function isNonPublicHost(host: string): boolean {
-  return nonPublicName(host.toLowerCase()) !== undefined;
+export function isNonPublicHost(host: string, rules: NameRules): boolean {
+  return nonPublicName(host.toLowerCase(), rules) !== undefined;
 }
 
 /** The answer kept for a host that is not asked: it has no address anyone on the internet could use. */
@@ -161,7 +161,7 @@ export async function lookupMailRouting(
   domain: string,
   baseDomain: string,
   resolver: DnsResolver,
-  options: MailRoutingOptions = {},
+  options: MailRoutingOptions,
 ): Promise<MailRouting> {
   const [mx, a, aaaa, ns] = await Promise.all([
     resolver.mx(domain),
@@ -191,7 +191,7 @@ export async function lookupMailRouting(
     if (host === domain) {
       // The domain's own addresses are already known when it names itself as its MX host.
       queries.push(Promise.resolve(a), Promise.resolve(aaaa));
-    } else if (isNonPublicHost(host)) {
+    } else if (isNonPublicHost(host, options)) {
       queries.push(Promise.resolve(NOT_ASKED), Promise.resolve(NOT_ASKED));
     } else {
       queries.push(resolver.a(host), resolver.aaaa(host));

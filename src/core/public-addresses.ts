@@ -7,13 +7,13 @@
  * never shown (a record's `mx_ip`, the evidence, a page) and never learnt: the routing a
  * verdict is decided on keeps only the public ones (`withPublicAddresses`).
  *
- * TEST_NAMES (src/core/test-names.ts) takes the documentation and benchmarking ranges as
+ * TEST_NAMES (`NameRules`) takes the documentation and benchmarking ranges as
  * public, where this repository's fixtures put their mail hosts; never loopback, private or
  * link-local.
  */
 import ipaddr from "ipaddr.js";
 import { isNonPublicHost, type MailHost, type MailRouting } from "./mail-routing.js";
-import { testNamesAllowed } from "./test-names.js";
+import type { NameRules } from "./reserved-names.js";
 
 /** The ranges ipaddr.js names that no mail from the internet reaches. */
 const NOT_PUBLIC = new Set([
@@ -78,9 +78,9 @@ function classOf(ip: string): AddressClass {
 }
 
 /** Whether mail from the internet can reach the address (an unparsable one cannot). */
-export function isPublicAddress(ip: string): boolean {
+export function isPublicAddress(ip: string, rules: NameRules): boolean {
   const known = classOf(ip);
-  return known.public || (known.testRange && testNamesAllowed());
+  return known.public || (known.testRange && rules.testNames);
 }
 
 /**
@@ -88,24 +88,25 @@ export function isPublicAddress(ip: string): boolean {
  * have no public address, and some have addresses that are not public or names outside
  * the public DNS: mail from the internet cannot be delivered (status `mx_private`).
  */
-export function mailHostsArePrivate(routing: MailRouting): boolean {
+export function mailHostsArePrivate(routing: MailRouting, rules: NameRules): boolean {
   if (routing.status !== "mx" && routing.status !== "fallback") return false;
   const ips = routing.hosts.flatMap((host) => host.ips);
-  if (ips.some(isPublicAddress)) return false;
-  return ips.length > 0 || routing.hosts.some((host) => isNonPublicHost(host.host));
+  if (ips.some((ip) => isPublicAddress(ip, rules))) return false;
+  return ips.length > 0 || routing.hosts.some((host) => isNonPublicHost(host.host, rules));
 }
 
-function publicOnly(ips: string[]): string[] {
-  return ips.every(isPublicAddress) ? ips : ips.filter(isPublicAddress);
+function publicOnly(ips: string[], rules: NameRules): string[] {
+  const isPublic = (ip: string) => isPublicAddress(ip, rules);
+  return ips.every(isPublic) ? ips : ips.filter(isPublic);
 }
 
 /** The routing with every address that is not public left out: host names stay, their private addresses go. */
-export function withPublicAddresses(routing: MailRouting): MailRouting {
+export function withPublicAddresses(routing: MailRouting, rules: NameRules): MailRouting {
   const hosts = routing.hosts.map((host): MailHost => {
-    const ips = publicOnly(host.ips);
+    const ips = publicOnly(host.ips, rules);
     return ips === host.ips ? host : { ...host, ips };
   });
-  const addresses = publicOnly(routing.addresses);
+  const addresses = publicOnly(routing.addresses, rules);
   const same = addresses === routing.addresses && hosts.every((host, i) => host === routing.hosts[i]);
   return same ? routing : { ...routing, hosts, addresses };
 }

@@ -22,12 +22,20 @@
  * `.internal`, `home.arpa`, `.onion` …) and a name whose top-level domain the Public
  * Suffix List does not hold, by itself or through a rule the name falls under
  * (`secrets-db.corp`; `uct.ac.za` passes through `ac.za`, as `.za` has no rule of its
- * own). `test` and `example` pass with TEST_NAMES (src/core/test-names.ts), for test
- * set-ups. The `example.com` names are public names under `.com`: they are checked, and
- * answered `reserved`.
+ * own). `test` and `example` pass with TEST_NAMES (`NameRules`), for test set-ups. The
+ * `example.com` names are public names under `.com`: they are checked, and answered
+ * `reserved`.
  */
 import { parse } from "tldts";
-import { testNamesAllowed } from "./test-names.js";
+
+/**
+ * TEST_NAMES (docs/security.md, "Public names only"), passed from the configuration to
+ * where names and MX addresses are judged: whether `.test` and `.example` names and the
+ * documentation and benchmarking ranges count as public. For test set-ups only.
+ */
+export interface NameRules {
+  testNames: boolean;
+}
 
 export interface ReservedName {
   /** The reserved name; every name under it is reserved too. */
@@ -77,11 +85,11 @@ const TLD_ONLY = { extractHostname: false, validateHostname: false, allowPrivate
  * Why a normalised domain is no public name, as a problem's detail; undefined for a
  * public name. Decided from the name alone, so the refusal comes before any DNS query.
  */
-export function nonPublicName(domain: string): string | undefined {
+export function nonPublicName(domain: string, rules: NameRules): string | undefined {
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
   const special = BY_NAME.get(tld);
   if (special !== undefined) {
-    if (special.mail === "private" && testNamesAllowed()) return undefined;
+    if (special.mail === "private" && rules.testNames) return undefined;
     return `"${domain}" is under .${tld}, a special-use name that is not checked in the public DNS (${special.source}).`;
   }
   // A TLD the list names only through its second-level rules (`.za`: `ac.za`, `co.za` …)

@@ -11,13 +11,12 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { ListSource } from "../config-table.js";
+import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/index.js";
-import type { BulkConcurrency } from "./bulk-gate.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
 import {
@@ -32,26 +31,15 @@ import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics.js";
 import { addMultipartParser } from "./multipart.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
-import {
-  DEFAULT_PAGE_GLOBAL_RATE_LIMIT,
-  DEFAULT_PAGE_RATE_LIMIT,
-  isResultPageUrl,
-  pagesPlugin,
-} from "./pages/index.js";
-import {
-  HttpProblem,
-  problemFor,
-  sendProblem,
-  sendProblemPage,
-  shuttingDown,
-  toProblem,
-} from "./problems.js";
+import { isResultPageUrl, pagesPlugin } from "./pages/index.js";
+import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
+import { HttpProblem, shuttingDown } from "./problems.js";
 import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
-import type { TypedApp } from "./route-deps.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 import { widgetRoute } from "./routes/widget.js";
+import type { TypedApp } from "./typed-app.js";
 
 /** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {
@@ -77,19 +65,9 @@ export interface AppDeps {
     token: string;
     store: AdminStore;
     changes: Pick<ChangeWatcher, "settle">;
-    /** LIST_SOURCES (default none). */
-    listSources?: readonly ListSource[];
   };
-  /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
-  pageRateLimit?: number;
-  /** PAGE_GLOBAL_RATE_LIMIT: page requests per minute from everyone (default 6,000). */
-  pageGlobalRateLimit?: number;
-  /** BULK_MAX_ITEMS: items one `POST /v2/bulk` takes (default 1,000). */
-  bulkMaxItems?: number;
-  /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL: bulk requests in progress at once (default 2 and 8). */
-  bulkConcurrency?: BulkConcurrency;
-  /** PUBLISHABLE_RATE_LIMIT: requests per minute per client address per publishable key (default 30). */
-  publishableRateLimit?: number;
+  /** The settings the app reads; their meaning and defaults: CONFIG_TABLE. */
+  config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
   /**
@@ -98,11 +76,22 @@ export interface AppDeps {
    * Default: none.
    */
   metricsRoute?: { token: string | null } | false;
-  /** PUBLIC_URL: the base of the pages' API examples (default none: `$MAILRISK_URL`). */
-  publicUrl?: string | null;
-  /** TRUST_PROXY: Fastify's `trustProxy` (default false: the client is the socket's peer). */
-  trustProxy?: false | number | string[];
 }
+
+/** The configuration fields the app reads. */
+export type AppConfig = Pick<
+  Config,
+  | "publicUrl"
+  | "trustProxy"
+  | "pageRateLimit"
+  | "pageGlobalRateLimit"
+  | "bulkMaxItems"
+  | "bulkConcurrentPerKey"
+  | "bulkConcurrentTotal"
+  | "publishableRateLimit"
+  | "listSources"
+  | "testNames"
+>;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
 const OPERATOR_PATHS = /^\/(?:admin|metrics)(?:[/?]|$)/;
@@ -148,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
+  const { config } = deps;
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
@@ -162,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // in silence (the admin bodies, docs/security.md "Strict admin bodies").
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     // A hop count as the function Fastify builds from one (its types take no number).
-    trustProxy: typeof deps.trustProxy === "number" ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
+    trustProxy: typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: MAX_PARAM_LENGTH,
@@ -227,18 +217,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checker: deps.checker,
     metrics,
     clock,
-    bulkMaxItems: deps.bulkMaxItems,
-    bulkConcurrency: deps.bulkConcurrency,
     reports: deps.store.reports,
-    publishableRateLimit: deps.publishableRateLimit,
+    testNames: config.testNames,
+    config,
   });
   await app.register(pagesPlugin, {
     checker: deps.checker,
     metrics,
     recent: deps.store.recent,
-    requestsPerMinute: deps.pageRateLimit ?? DEFAULT_PAGE_RATE_LIMIT,
-    globalRequestsPerMinute: deps.pageGlobalRateLimit ?? DEFAULT_PAGE_GLOBAL_RATE_LIMIT,
-    publicUrl: deps.publicUrl ?? null,
+    testNames: config.testNames,
+    config,
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {
@@ -249,13 +237,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   if (deps.admin) {
-    const { token, store, changes, listSources = [] } = deps.admin;
+    const { token, store, changes } = deps.admin;
     await app.register(adminPlugin, {
       token,
       store,
       clock,
       settle: () => changes.settle(),
-      listSources,
+      listSources: config.listSources,
+      testNames: config.testNames,
       checker: deps.checker,
     });
   }

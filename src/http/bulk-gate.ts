@@ -5,16 +5,8 @@
  * both with Retry-After, before the body is read and before any unit is counted, so a
  * refused request costs no quota and holds no body (the route enters it in `preParsing`).
  */
+import type { Config } from "../config.js";
 import { HttpProblem } from "./problems.js";
-
-export interface BulkConcurrency {
-  /** BULK_CONCURRENT_PER_KEY. */
-  perKey: number;
-  /** BULK_CONCURRENT_TOTAL. */
-  total: number;
-}
-
-export const DEFAULT_BULK_CONCURRENCY: BulkConcurrency = { perKey: 2, total: 8 };
 
 /** Seconds a refused bulk request is told to wait. */
 export const BULK_RETRY_AFTER_SECONDS = 2;
@@ -25,19 +17,19 @@ export class BulkGate {
   private total = 0;
   private readonly ofKey = new Map<string, number>();
 
-  constructor(private readonly limits: BulkConcurrency) {}
+  constructor(private readonly limits: Pick<Config, "bulkConcurrentPerKey" | "bulkConcurrentTotal">) {}
 
   /** Admits one request of the key, or throws its problem; the function that lets it go again (once). */
   enter(keyId: string): () => void {
     const held = this.ofKey.get(keyId) ?? 0;
-    if (held >= this.limits.perKey) {
+    if (held >= this.limits.bulkConcurrentPerKey) {
       throw new HttpProblem(
         "too_many_concurrent_requests",
         `This key has ${held} bulk requests in progress, the most it may have at once; send the next when one is answered.`,
         RETRY_AFTER,
       );
     }
-    if (this.total >= this.limits.total) {
+    if (this.total >= this.limits.bulkConcurrentTotal) {
       throw new HttpProblem(
         "server_busy",
         "This server is answering as many bulk requests as it takes at once; retry shortly.",

@@ -16,21 +16,19 @@
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
+import type { Config } from "../config.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
-import { type BulkConcurrency, BulkGate, DEFAULT_BULK_CONCURRENCY } from "./bulk-gate.js";
+import { BulkGate } from "./bulk-gate.js";
 import { corsHeadersHook, preflightRoutes } from "./cors.js";
-import { DEFAULT_BULK_MAX_ITEMS } from "./limits.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { visitorLimiter } from "./publishable-keys.js";
-import type { CheckingDeps, TypedApp } from "./route-deps.js";
+import type { CheckingDeps } from "./route-deps.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
 import { type ReportsGate, reportRoutes } from "./routes/reports.js";
 import { usageRoute } from "./routes/usage.js";
-
-/** PUBLISHABLE_RATE_LIMIT's default: requests per minute per client address per publishable key. */
-export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 30;
+import type { TypedApp } from "./typed-app.js";
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
@@ -40,18 +38,14 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 export async function checkingPlugin(
   app: TypedApp,
   options: Omit<CheckingDeps, "visitors"> & {
-    bulkMaxItems?: number;
-    /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL (default 2 and 8). */
-    bulkConcurrency?: BulkConcurrency | undefined;
     reports: ReportsGate;
-    /** PUBLISHABLE_RATE_LIMIT (default 30). */
-    publishableRateLimit?: number;
+    config: Pick<
+      Config,
+      "bulkMaxItems" | "bulkConcurrentPerKey" | "bulkConcurrentTotal" | "publishableRateLimit"
+    >;
   },
 ): Promise<void> {
-  const visitors = visitorLimiter(
-    options.publishableRateLimit ?? DEFAULT_PUBLISHABLE_RATE_LIMIT,
-    options.clock,
-  );
+  const visitors = visitorLimiter(options.config.publishableRateLimit, options.clock);
   const deps = { ...options, visitors };
   app.decorateRequest("caller", null);
   app.decorateRequest("corsOrigin", null);
@@ -69,8 +63,8 @@ export async function checkingPlugin(
       usageRoute(access);
       bulkCheckRoute(access, {
         ...deps,
-        bulkMaxItems: deps.bulkMaxItems ?? DEFAULT_BULK_MAX_ITEMS,
-        gate: new BulkGate(deps.bulkConcurrency ?? DEFAULT_BULK_CONCURRENCY),
+        bulkMaxItems: deps.config.bulkMaxItems,
+        gate: new BulkGate(deps.config),
       });
       reportRoutes(access, deps);
     });

@@ -9,7 +9,7 @@
 import type { FastifyReply, onSendHookHandler } from "fastify";
 import { parseOrigin } from "../core/origin.js";
 import type { UsageRepository } from "../store/types.js";
-import type { TypedApp } from "./route-deps.js";
+import type { TypedApp } from "./typed-app.js";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -16,9 +16,6 @@ export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** Longest URL path parameter (a result page's domain): any input docs/api.md §2 takes, percent-encoded. */
 export const MAX_PARAM_LENGTH = MAX_INPUT_LENGTH * 12;
 
-/** Items one `POST /v2/bulk` takes unless BULK_MAX_ITEMS says otherwise. */
-export const DEFAULT_BULK_MAX_ITEMS = 1000;
-
 /**
  * Largest accepted `POST /v2/bulk` body: `maxItems` inputs of the longest ASCII input
  * (320 characters, quoted, with a comma) and room for the object around them; 331 KB

@@ -9,7 +9,7 @@
  */
 import type { HTTPMethods, RouteOptions } from "fastify";
 import { HttpProblem } from "./problems.js";
-import type { TypedApp } from "./route-deps.js";
+import type { TypedApp } from "./typed-app.js";
 
 const METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 

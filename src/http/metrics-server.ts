@@ -10,7 +10,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AggregatorRegistry, type Registry } from "prom-client";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
-import { HttpProblem, problemFor, sendProblem } from "./problems.js";
+import { problemFor, sendProblem } from "./problem-response.js";
+import { HttpProblem } from "./problems.js";
 import { type MetricsSource, metricsRoute } from "./routes/metrics.js";
 
 export interface MetricsServerOptions {

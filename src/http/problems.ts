@@ -1,19 +1,9 @@
 /**
- * The one error model of the HTTP API (docs/api.md §5): the codes and bodies of
- * src/service/problems.ts, raised as `HttpProblem` and sent as RFC 9457 problem JSON,
- * or as the HTML error page to a client that prefers text/html (a browser).
- * Anything unexpected becomes `internal_error` with a fixed sentence, so a 5xx never
- * leaks internals.
+ * The one error model of the HTTP API (docs/api.md, "Errors"): the codes and bodies of
+ * src/service/problems.ts, raised as `HttpProblem` by any module. A leaf: rendering it
+ * as problem JSON or an HTML page is src/http/problem-response.ts.
  */
-import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { PROBLEM_STATUS, type ProblemBody, type ProblemCode, problemBody } from "../service/problems.js";
-import { ReportProblem } from "../service/reports.js";
-import { StoreUnavailableError } from "../store/errors.js";
-import { prefersHtml } from "./accept.js";
-import { BODY_LIMIT_BYTES } from "./limits.js";
-import { renderErrorPage } from "./pages/error-page.js";
-import { HTML_CONTENT_TYPE } from "./pages/layout.js";
-import { BASIC_PAGE_HEADERS } from "./pages/security.js";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -62,104 +52,4 @@ export function internalError(): HttpProblem {
     "internal_error",
     "Something went wrong on our side; answers with a 5xx are not counted against the quota.",
   );
-}
-
-const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
-  FST_ERR_BAD_URL: () => new HttpProblem("invalid_url", "The URL is not valid (check its percent-encoding)."),
-  FST_ERR_MAX_PARAM_LENGTH: () => new HttpProblem("invalid_url", "A part of the URL is too long."),
-  FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new HttpProblem(
-      "body_too_large",
-      `The request body is larger than the limit of ${BODY_LIMIT_BYTES / 1024} KiB.`,
-    ),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new HttpProblem(
-      "unsupported_media_type",
-      "Send the body as application/x-www-form-urlencoded, multipart/form-data or application/json.",
-    ),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    new HttpProblem("invalid_body", "The Content-Length header does not match the body."),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
-    new HttpProblem("invalid_body", "The JSON body is empty; send an object with `domain` or `email`."),
-};
-
-/** Which input field a schema violation concerns, by the first error's path. */
-function validationProblem(error: FastifyError): HttpProblem {
-  const path = error.validation?.[0]?.instancePath ?? "";
-  if (path.startsWith("/email")) {
-    return new HttpProblem("invalid_email", "`email` must be one text value.");
-  }
-  if (path.startsWith("/domain")) {
-    return new HttpProblem("invalid_domain", "`domain` must be one text value.");
-  }
-  if (path.startsWith("/explain")) return new HttpProblem("invalid_body", "`explain` takes true or false.");
-  return new HttpProblem(
-    "invalid_body",
-    "The request must carry an object with a `domain` or `email` field.",
-  );
-}
-
-/**
- * Maps whatever a request raised to a problem. Fastify's own client errors (body
- * parsing, limits, validation) keep their meaning; everything else is internal.
- */
-export function toProblem(error: unknown): HttpProblem {
-  if (error instanceof HttpProblem) return error;
-  if (error instanceof ReportProblem) {
-    const seconds = error.retryAfterSeconds;
-    return new HttpProblem(error.code, error.message, seconds ? { "retry-after": String(seconds) } : {});
-  }
-  const fastifyError = error as Partial<FastifyError> | null;
-  if (fastifyError?.validation) return validationProblem(fastifyError as FastifyError);
-  const known = fastifyError?.code ? FASTIFY_PROBLEMS[fastifyError.code] : undefined;
-  if (known) return known();
-  const status = fastifyError?.statusCode;
-  if (status === 413) return new HttpProblem("body_too_large", "The request body is too large.");
-  if (status === 415) {
-    return new HttpProblem("unsupported_media_type", "The request body's content type is not supported.");
-  }
-  if (status !== undefined && status >= 400 && status < 500) {
-    return new HttpProblem(
-      "invalid_body",
-      "The request body could not be read (malformed JSON or form data).",
-    );
-  }
-  return internalError();
-}
-
-/**
- * What every scope's error handler answers, by the error's type: an `HttpProblem` as
- * itself; `StoreUnavailableError` as 503 `database_unavailable` (logged at warn, the
- * database is expected back); Fastify's client errors as theirs; anything else as 500
- * `internal_error` (logged at error, it is our fault).
- */
-export function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
-  if (error instanceof StoreUnavailableError) {
-    log.warn({ err: error }, "database unavailable");
-    return databaseUnavailable();
-  }
-  const problem = toProblem(error);
-  if (problem.status >= 500 && !(error instanceof HttpProblem)) {
-    log.error({ err: error }, "unhandled error");
-  }
-  return problem;
-}
-
-/** Sends a problem: the HTML error page when the client prefers text/html, else problem JSON. */
-export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  if (prefersHtml(reply.request.headers.accept)) return sendProblemPage(reply, problem);
-  return reply
-    .code(problem.status)
-    .headers({ ...problem.headers, vary: "Accept" })
-    .type(PROBLEM_CONTENT_TYPE)
-    .send(problem.body());
-}
-
-/** The problem as the HTML error page, with the pages' essential security headers. */
-export function sendProblemPage(reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  return reply
-    .code(problem.status)
-    .headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" })
-    .type(HTML_CONTENT_TYPE)
-    .send(renderErrorPage(problem));
 }

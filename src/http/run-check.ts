@@ -8,6 +8,7 @@ import type { TSchema } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
+import type { NameRules } from "../core/reserved-names.js";
 import type { Checker, CheckResult, Lane } from "../service/checker.js";
 import type { HttpMetrics } from "./metrics.js";
 import { HttpProblem } from "./problems.js";
@@ -19,7 +20,7 @@ export interface CheckInput {
   explain?: boolean | "true" | "false" | undefined;
 }
 
-export interface RunCheckDeps {
+export interface RunCheckDeps extends NameRules {
   checker: Checker;
   metrics: HttpMetrics;
 }
@@ -47,9 +48,9 @@ export function withPlusHint(email: string, parsed: ParseResult): ParseResult {
 }
 
 /** docs/api.md §2: either field is accepted; when both are sent, a non-empty `email` wins. */
-export function selectInput(fields: CheckInput): ParseResult {
-  if (given(fields.email)) return withPlusHint(fields.email, parseEmail(fields.email));
-  if (given(fields.domain)) return parseDomain(fields.domain);
+export function selectInput(fields: CheckInput, rules: NameRules): ParseResult {
+  if (given(fields.email)) return withPlusHint(fields.email, parseEmail(fields.email, rules));
+  if (given(fields.domain)) return parseDomain(fields.domain, rules);
   return {
     ok: false,
     problem: { code: "missing_input", detail: "Send an email address in `email` or a domain in `domain`." },
@@ -61,7 +62,7 @@ export async function runCheck(
   request: FastifyRequest,
   fields: CheckInput,
 ): Promise<CheckResult> {
-  const parsed = selectInput(fields);
+  const parsed = selectInput(fields, deps);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
   return checkParsed(deps, request, parsed.input, apiLane(request));
 }

@@ -7,6 +7,7 @@ import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import { infrastructureValue, type OverrideKind } from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
+import type { NameRules } from "../core/reserved-names.js";
 import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 import { applyOverride, InvalidOverrideError } from "../service/overrides.js";
 import type { Override, Store } from "../store/types.js";
@@ -58,13 +59,13 @@ function overrideJson(override: Override): OverrideJson {
  * The value as the check sees it: a normalised domain (`invalid_domain`), or a lower-case
  * host or an address.
  */
-function normalisedValue(kind: OverrideKind, value: string): string {
+function normalisedValue(kind: OverrideKind, value: string, rules: NameRules): string {
   if (kind !== "domain") {
     const infrastructure = infrastructureValue(kind, value);
     if (!infrastructure.ok) throw new Refusal("invalid_body", infrastructure.problem);
     return infrastructure.value;
   }
-  const parsed = parseDomain(value);
+  const parsed = parseDomain(value, rules);
   if (!parsed.ok) throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
   return parsed.input.domain;
 }
@@ -81,8 +82,15 @@ export async function setOverride(
   store: OverrideStore,
   { kind, value, action, note }: Static<typeof OverrideBody>,
   now: Date,
+  rules: NameRules,
 ): Promise<OverrideJson> {
-  const override = { kind, value: normalisedValue(kind, value), action, note: note ?? null, createdAt: now };
+  const override = {
+    kind,
+    value: normalisedValue(kind, value, rules),
+    action,
+    note: note ?? null,
+    createdAt: now,
+  };
   try {
     return overrideJson(await applyOverride(store, override));
   } catch (error) {
@@ -94,6 +102,7 @@ export async function setOverride(
 export async function removeOverride(
   store: OverrideStore,
   { kind, value }: Static<typeof OverrideTargetBody>,
+  rules: NameRules,
 ): Promise<Static<typeof RemovedSchema>> {
-  return { removed: await store.overrides.removeOverride(kind, normalisedValue(kind, value)) };
+  return { removed: await store.overrides.removeOverride(kind, normalisedValue(kind, value, rules)) };
 }

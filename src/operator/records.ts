@@ -1,6 +1,7 @@
 /** Cached records (docs/api.md "Storage and caching"): purged, the next check of each looks up afresh. */
 import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
+import type { NameRules } from "../core/reserved-names.js";
 import type { Store } from "../store/types.js";
 import { Refusal } from "./refusal.js";
 
@@ -16,12 +17,13 @@ export const PurgedSchema = Type.Object({
 export async function purgeRecords(
   store: Pick<Store, "records">,
   { domains, all }: Static<typeof PurgeBody>,
+  rules: NameRules,
 ): Promise<Static<typeof PurgedSchema>> {
   if ((domains === undefined) === (all !== true))
     throw new Refusal("invalid_body", 'send either {"domains": ["example.com", …]} or {"all": true}');
   if (!domains) return { purged: await store.records.purgeAllRecords() };
   const normalised = domains.map((value) => {
-    const parsed = parseDomain(value);
+    const parsed = parseDomain(value, rules);
     if (!parsed.ok)
       throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
     return parsed.input.domain;

@@ -9,6 +9,7 @@ import type { DomainAgeLookup } from "../core/age.js";
 import { type DomainFacts, isRegistered, lookupRouting } from "../core/check.js";
 import type { DnsResolver } from "../core/dns.js";
 import { suffixFacts } from "../core/names.js";
+import type { NameRules } from "../core/reserved-names.js";
 import type { QuietZones } from "./quiet-zones.js";
 
 /** How long a check waits for the registries before it answers without the domain's age. */
@@ -25,11 +26,14 @@ const LATE = Symbol("late");
 export async function lookupWithinAgeBudget(
   domain: string,
   resolver: DnsResolver,
+  rules: NameRules,
   age: DomainAgeLookup | null,
   waitMs = AGE_WAIT_MS,
   quiet?: QuietZones,
 ): Promise<LookupResult> {
-  const routing = await (quiet ? quiet.lookupRouting(domain, resolver) : lookupRouting(domain, resolver));
+  const routing = await (quiet
+    ? quiet.lookupRouting(domain, resolver, rules)
+    : lookupRouting(domain, resolver, rules));
   if (age === null || !isRegistered(domain, routing)) return { facts: { routing, createdAt: null } };
   const asked = age.lookup(suffixFacts(domain).baseDomain).catch(() => null);
   let timer: NodeJS.Timeout | undefined;

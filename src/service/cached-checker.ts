@@ -53,6 +53,8 @@ export interface CachingCheckerOptions {
   /** The lists, bundled, or in force with synced sources (src/service/lists-in-force.ts). */
   lists: DomainLists;
   typos: TypoIndex;
+  /** TEST_NAMES: `.test` names and documentation MX addresses count as public. */
+  testNames: boolean;
   /** What was learnt from traffic and the operator's overrides, with their version; default nothing. */
   learned?: Pick<LearnedSnapshot, "loaded" | "ready" | "refreshIfOld" | "version" | "reloadAfterChange"> &
     LearnedInfrastructure;
@@ -71,14 +73,14 @@ export interface CachingCheckerOptions {
   onBackgroundError?: (error: unknown, domain: string) => void;
   /** Look-ups at a time of the API budget, callers' and background refreshes together; default 64. */
   lookupConcurrency?: number | undefined;
-  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget; default 16. */
-  pageLookupConcurrency?: number | undefined;
+  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget. */
+  pageLookupConcurrency: number;
   /** Whether stale facts are answered while they are refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
   dnsLoad?: () => ResolverLoad;
-  /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it; default 30. */
-  webhookWatchDays?: number;
+  /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it. */
+  webhookWatchDays: number;
   /**
    * The policy version this process's overrides and lists hold (the change watcher's): a
    * flip is recorded only while the store's is the same. Default: flips recorded whatever it is.
@@ -169,8 +171,8 @@ export class CachingChecker implements Checker {
 
   /** The domain's check decided from these facts with the sources in force now. */
   private decide(domain: string, facts: DomainFacts, now: Date): DomainCheck {
-    const { lists, typos, learned } = this.options;
-    return decideDomain(domain, facts, { lists, typos, learned }, now);
+    const { lists, typos, learned, testNames } = this.options;
+    return decideDomain(domain, facts, { lists, typos, learned, testNames }, now);
   }
 
   /** The answer decided from the domain's facts with the sources in force, kept until their version moves. */
@@ -193,7 +195,7 @@ export class CachingChecker implements Checker {
   /** Records the block status of a check that differs from the stored one, with what the webhooks are told (docs/webhooks.md). */
   private recordFlip(domain: string, check: DomainCheck, at: Date): Promise<NotedBlock> {
     const notice: FlipNotice = {
-      watchedSince: new Date(at.getTime() - (this.options.webhookWatchDays ?? 30) * DAY_MS),
+      watchedSince: new Date(at.getTime() - this.options.webhookWatchDays * DAY_MS),
       record: stamped(check, at).record as unknown as FlipNotice["record"],
     };
     const policy = this.options.policyVersion?.();

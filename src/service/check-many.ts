@@ -16,6 +16,7 @@ import pLimit from "p-limit";
 import type { EvidenceItem } from "../core/evidence.js";
 import { type InputProblem, type ParsedInput, parseInput } from "../core/input.js";
 import type { CheckRecord } from "../core/record.js";
+import type { NameRules } from "../core/reserved-names.js";
 import type { Checker, CheckResult, Lane } from "./checker.js";
 import { inputProblemDetails, type ProblemBody } from "./problems.js";
 
@@ -43,7 +44,7 @@ export function keptBy(only: "block" | "allow" | undefined, outcome: CheckOutcom
   return (verdictOf(outcome) === "allow") === (only === "allow");
 }
 
-export interface CheckManyOptions {
+export interface CheckManyOptions extends NameRules {
   checker: Pick<Checker, "check">;
   /** Checks at a time (at least 1). */
   concurrency: number;
@@ -76,9 +77,9 @@ type Source<T> = AsyncIterable<T> | Iterable<T>;
 /** Checks one input as given: a problem when it is neither an email address nor a domain (docs/api.md §2). */
 export async function checkOne(
   input: string,
-  options: Pick<CheckManyOptions, "checker" | "onChecked" | "lane">,
+  options: Pick<CheckManyOptions, "checker" | "onChecked" | "lane" | "testNames">,
 ): Promise<CheckOutcome> {
-  const parsed = parseInput(input);
+  const parsed = parseInput(input, options);
   if (!parsed.ok) return { input, problem: parsed.problem };
   const { record, explain } = await timedCheck(parsed.input, options);
   return { input, record, explain };

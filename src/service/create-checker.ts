@@ -105,6 +105,7 @@ export function createCheckDeps(
         })
       : undefined,
     clock,
+    testNames: config.testNames,
   };
 }
 
@@ -161,7 +162,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     lists,
     typos: deps.typos,
     lookup: (domain) =>
-      lookupWithinAgeBudget(domain, deps.resolver, deps.age ?? null, AGE_WAIT_MS, quietZones),
+      lookupWithinAgeBudget(domain, deps.resolver, deps, deps.age ?? null, AGE_WAIT_MS, quietZones),
     clock,
     ttlSeconds: options.config.recordTtlSeconds,
     negativeTtlSeconds: options.config.negativeTtlSeconds,
@@ -170,6 +171,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     serveStale: options.serveStale,
     dnsLoad: deps.dnsLoad,
     webhookWatchDays: options.config.webhookWatchDays,
+    testNames: options.config.testNames,
     policyVersion: options.policyVersion,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),

@@ -15,7 +15,6 @@ import type { Lane, LaneBudget } from "./checker.js";
 import { FairLimiter } from "./fair-limiter.js";
 
 export const DEFAULT_LOOKUP_CONCURRENCY = 64;
-export const DEFAULT_PAGE_LOOKUP_CONCURRENCY = 16;
 
 /** The share of a budget one client may hold. */
 const CLIENT_SHARE = 0.5;
@@ -34,17 +33,17 @@ class Budget {
 export interface LookupBudgetSizes {
   /** Look-ups at a time for API callers and the process's own work; default 64. */
   api?: number | undefined;
-  /** Look-ups at a time for page visitors; default 16. */
-  pages?: number | undefined;
+  /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time for page visitors. */
+  pages: number;
 }
 
 export class LookupBudget {
   private readonly budgets: Record<LaneBudget, Budget>;
 
-  constructor(sizes: LookupBudgetSizes = {}) {
+  constructor(sizes: LookupBudgetSizes) {
     this.budgets = {
       api: new Budget(sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY),
-      pages: new Budget(sizes.pages ?? DEFAULT_PAGE_LOOKUP_CONCURRENCY),
+      pages: new Budget(sizes.pages),
     };
   }
 

@@ -21,6 +21,7 @@ import { lookupRouting } from "../core/check.js";
 import type { DnsAnswer, DnsResolver } from "../core/dns.js";
 import type { MailRouting } from "../core/mail-routing.js";
 import { suffixFacts } from "../core/names.js";
+import type { NameRules } from "../core/reserved-names.js";
 
 export interface QuietZonesOptions {
   clock: () => Date;
@@ -76,7 +77,7 @@ export class QuietZones {
   }
 
   /** The domain's mail routing (core/mail-routing.ts), or `dns_timeout` at once when its zone or name servers are quiet. */
-  async lookupRouting(domain: string, resolver: DnsResolver): Promise<MailRouting> {
+  async lookupRouting(domain: string, resolver: DnsResolver, rules: NameRules): Promise<MailRouting> {
     const zone = suffixFacts(domain).baseDomain;
     if (this.zones.has(zone)) return quietRouting(null);
     let asked = resolver;
@@ -92,7 +93,7 @@ export class QuietZones {
       }
       asked = withNameServers(resolver, zone, ns);
     }
-    const routing = await lookupRouting(domain, asked);
+    const routing = await lookupRouting(domain, asked, rules);
     if (isQuiet(routing)) this.remember(zone, routing.nameServers);
     return routing;
   }

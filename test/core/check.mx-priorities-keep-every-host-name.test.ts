@@ -1,5 +1,7 @@
 /** `mx_priorities` is keyed by host name, and DNS allows any name: also `__proto__`. */
+
 import { expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { Zones } from "../../harness/zones.js";
 import { checkDomain } from "../../src/core/check.js";
@@ -22,6 +24,7 @@ it("keeps a host named __proto__ as an own key of mx_priorities", async () => {
     typos: new TypoIndex(lists.popular),
     resolver,
     clock: () => new Date("2026-11-22T12:00:00Z"),
+    ...TEST_NAMES_ON,
   });
   expect(record.mx_hosts).toEqual(["__proto__", "constructor.test"]);
   expect(Object.keys(record.mx_priorities)).toEqual(["__proto__", "constructor.test"]);

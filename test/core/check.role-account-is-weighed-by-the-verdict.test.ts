@@ -5,7 +5,9 @@
  * facts (`decideDomain`, as the record cache does on every answer) and stays the
  * domain's.
  */
+
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DomainCheck, type DomainFacts, decideDomain, forAddress } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { MailRouting } from "../../src/core/mail-routing.js";
@@ -19,7 +21,7 @@ const lists = listsFrom({
   curated: { "free.txt": "freebox-mail.net  Freebox Mail\n", "popular.txt": "gmail.com\n" },
   disposable: [listed("throwaway-box.net")],
 });
-const sources = { lists, typos: new TypoIndex(lists.popular) };
+const sources = { lists, typos: new TypoIndex(lists.popular), ...TEST_NAMES_ON };
 
 /** MX on the domain's own host, answered: a working self-hosted domain. */
 function ownMx(domain: string): MailRouting {

@@ -5,6 +5,7 @@
  */
 
 import { checkInput } from "../../harness/check-input.js";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { fixtureZones } from "../../harness/zones.js";
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age.js";
@@ -56,6 +57,7 @@ export async function startEngine(options: { ages?: Record<string, Date> } = {})
     resolver: new NodeDnsResolver({ servers: [server.address], timeoutMs: TIMEOUT_MS }),
     age: fixedAges(options.ages ?? {}),
     clock: () => NOW,
+    ...TEST_NAMES_ON,
   };
   return {
     server,

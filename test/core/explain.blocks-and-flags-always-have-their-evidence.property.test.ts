@@ -9,9 +9,11 @@
  * every blocked answer has an item, every true flag has the item that set it, the items'
  * risks add up to the record's, and every item fits its schema.
  */
+
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { disposableWorld, disposableWorldLists } from "../../harness/disposable-world.js";
 import { domainMix } from "../../harness/domain-mix.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
@@ -42,10 +44,10 @@ async function worldOf(lists: DomainLists, zones: Zones, inputs: readonly string
   const domains: World["domains"] = [];
   const seen: World["seen"] = { mx_host: [], mx_ip: [], ns: [] };
   for (const input of new Set(inputs)) {
-    const parsed = parseInput(input);
+    const parsed = parseInput(input, TEST_NAMES_ON);
     if (!parsed.ok) continue;
     const { domain } = parsed.input;
-    const routing = await lookupRouting(domain, resolver);
+    const routing = await lookupRouting(domain, resolver, TEST_NAMES_ON);
     domains.push({ domain, routing });
     for (const host of routing.hosts) {
       seen.mx_host.push(host.host);
@@ -200,7 +202,7 @@ describe("the evidence of any answer in any state of the world", () => {
             domainIndex % world.domains.length
           ] as World["domains"][number];
           const raw = localPart === null ? domain : `${localPart}@${domain}`;
-          const parsed = parseInput(raw);
+          const parsed = parseInput(raw, TEST_NAMES_ON);
           if (!parsed.ok) return;
           const base = domain.split(".").slice(-2).join(".");
           const facts: DomainFacts = {
@@ -209,7 +211,12 @@ describe("the evidence of any answer in any state of the world", () => {
           };
           const learned = learnedOf(world, s, domain, base);
           const check = forAddress(
-            decideDomain(domain, facts, { lists: world.lists, typos: world.typos, learned }, NOW),
+            decideDomain(
+              domain,
+              facts,
+              { lists: world.lists, typos: world.typos, learned, ...TEST_NAMES_ON },
+              NOW,
+            ),
             parsed.input,
             world.lists,
           );

@@ -8,6 +8,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { checkDomain, type DomainCheck, forAddress } from "../../src/core/check.js";
 import { EVIDENCE_EXAMPLES, type EvidenceKind } from "../../src/core/evidence.js";
 import { KNOWN_GOOD_LISTS, MX_PROVIDER_LIST, SIGNAL_ITEMS } from "../../src/core/explain.js";
@@ -43,7 +44,7 @@ afterAll(() => engine.close());
 
 /** The check of an input as the service answers it (the address's signals applied). */
 async function checked(raw: string): Promise<DomainCheck> {
-  const parsed = parseInput(raw);
+  const parsed = parseInput(raw, TEST_NAMES_ON);
   if (!parsed.ok) throw new Error(`${raw}: ${parsed.problem.detail}`);
   return forAddress(await checkDomain(parsed.input.domain, engine.deps), parsed.input, engine.deps.lists);
 }
@@ -68,7 +69,7 @@ function fixtureInputs(): string[] {
   );
   return [
     // Mail hosts named outside the public DNS (internal-mx.test's) are no domain one might check.
-    ...names.filter((name) => parseInput(name).ok),
+    ...names.filter((name) => parseInput(name, TEST_NAMES_ON).ok),
     "does-not-exist.test",
     "hotmial.com",
     "nosuch.gmail.com",

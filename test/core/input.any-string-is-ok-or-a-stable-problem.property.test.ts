@@ -5,8 +5,10 @@
  * a valid A-label name that parses to itself; the one-scan path for plain names agrees
  * with the full rules.
  */
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import {
   MAX_INPUT_LENGTH,
   type ParseResult,
@@ -63,7 +65,7 @@ function expectWellFormed(result: ParseResult, codes: readonly string[]): void {
     expect(labels.length).toBeGreaterThanOrEqual(2);
     for (const label of labels) expect(label).toMatch(LABEL);
     // An accepted domain is its own normal form.
-    const again = parseDomain(domain);
+    const again = parseDomain(domain, TEST_NAMES_ON);
     expect(again.ok && again.input.domain).toBe(domain);
   } else {
     expect(codes).toContain(result.problem.code);
@@ -75,7 +77,11 @@ describe("input parsing over generated strings", () => {
   it("parseDomain never throws: a valid name or missing_input / input_too_long / invalid_domain", () => {
     fc.assert(
       fc.property(fc.oneof(anyText, nameLike), (text) => {
-        expectWellFormed(parseDomain(text), ["missing_input", "input_too_long", "invalid_domain"]);
+        expectWellFormed(parseDomain(text, TEST_NAMES_ON), [
+          "missing_input",
+          "input_too_long",
+          "invalid_domain",
+        ]);
       }),
       RUNS,
     );
@@ -84,7 +90,7 @@ describe("input parsing over generated strings", () => {
   it("parseEmail never throws: a valid address or missing_input / input_too_long / invalid_email", () => {
     fc.assert(
       fc.property(fc.oneof(anyText, emailLike), (text) => {
-        const result = parseEmail(text);
+        const result = parseEmail(text, TEST_NAMES_ON);
         expectWellFormed(result, ["missing_input", "input_too_long", "invalid_email"]);
         if (result.ok) expect(text.trim()).toContain(`@`);
       }),
@@ -95,9 +101,11 @@ describe("input parsing over generated strings", () => {
   it("gives the same answer every time (a stable code) and parseInput routes by the @", () => {
     fc.assert(
       fc.property(fc.oneof(anyText, nameLike, emailLike), (text) => {
-        const first = parseInput(text);
-        expect(parseInput(text)).toEqual(first);
-        expect(first).toEqual(text.includes("@") ? parseEmail(text) : parseDomain(text));
+        const first = parseInput(text, TEST_NAMES_ON);
+        expect(parseInput(text, TEST_NAMES_ON)).toEqual(first);
+        expect(first).toEqual(
+          text.includes("@") ? parseEmail(text, TEST_NAMES_ON) : parseDomain(text, TEST_NAMES_ON),
+        );
       }),
       RUNS,
     );
@@ -111,8 +119,14 @@ describe("input parsing over generated strings", () => {
         (unit, length) => {
           const text = `x${unit}`.repeat(Math.ceil(length / (unit.length + 1))).slice(0, length);
           fc.pre(text.trim().length > MAX_INPUT_LENGTH && plainDomain(text.trim()) === undefined);
-          expect(parseDomain(text)).toMatchObject({ ok: false, problem: { code: "input_too_long" } });
-          expect(parseEmail(text)).toMatchObject({ ok: false, problem: { code: "input_too_long" } });
+          expect(parseDomain(text, TEST_NAMES_ON)).toMatchObject({
+            ok: false,
+            problem: { code: "input_too_long" },
+          });
+          expect(parseEmail(text, TEST_NAMES_ON)).toMatchObject({
+            ok: false,
+            problem: { code: "input_too_long" },
+          });
         },
       ),
       RUNS,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { parseDomain, parseEmail, parseInput } from "../../src/core/input.js";
 
 describe("domain inputs", () => {
@@ -15,7 +16,10 @@ describe("domain inputs", () => {
     ["1password.com", "1password.com"],
     [`${"a".repeat(63)}.com`, `${"a".repeat(63)}.com`],
   ])("%s → %s", (raw, domain) => {
-    expect(parseDomain(raw)).toEqual({ ok: true, input: { kind: "domain", domain, localPart: null } });
+    expect(parseDomain(raw, TEST_NAMES_ON)).toEqual({
+      ok: true,
+      input: { kind: "domain", domain, localPart: null },
+    });
   });
 
   it.each([
@@ -46,7 +50,7 @@ describe("domain inputs", () => {
     [`${"abcdefghi.".repeat(26)}com`, "invalid_domain"],
     ["a".repeat(321), "input_too_long"],
   ])("%j is rejected with %s", (raw, code) => {
-    const result = parseDomain(raw);
+    const result = parseDomain(raw, TEST_NAMES_ON);
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.problem.code).toBe(code);
@@ -65,7 +69,7 @@ describe("email inputs", () => {
     ["o'brien@example.ie", "o'brien", "example.ie"],
     [`${"a".repeat(64)}@example.com`, "a".repeat(64), "example.com"],
   ])("%s → local %s at %s", (raw, localPart, domain) => {
-    expect(parseEmail(raw)).toEqual({ ok: true, input: { kind: "email", domain, localPart } });
+    expect(parseEmail(raw, TEST_NAMES_ON)).toEqual({ ok: true, input: { kind: "email", domain, localPart } });
   });
 
   it.each([
@@ -87,7 +91,7 @@ describe("email inputs", () => {
     [`${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(60)}.com`, "invalid_email"],
     [`${"a".repeat(300)}@${"b".repeat(30)}.com`, "input_too_long"],
   ])("%j is rejected with %s", (raw, code) => {
-    const result = parseEmail(raw);
+    const result = parseEmail(raw, TEST_NAMES_ON);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem.code).toBe(code);
   });
@@ -95,7 +99,7 @@ describe("email inputs", () => {
 
 describe("either input", () => {
   it("treats an input with @ as an email address and one without as a domain", () => {
-    expect(parseInput("a@example.com")).toMatchObject({ ok: true, input: { kind: "email" } });
-    expect(parseInput("example.com")).toMatchObject({ ok: true, input: { kind: "domain" } });
+    expect(parseInput("a@example.com", TEST_NAMES_ON)).toMatchObject({ ok: true, input: { kind: "email" } });
+    expect(parseInput("example.com", TEST_NAMES_ON)).toMatchObject({ ok: true, input: { kind: "domain" } });
   });
 });

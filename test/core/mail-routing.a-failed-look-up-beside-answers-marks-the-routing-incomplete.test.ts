@@ -5,7 +5,9 @@
  * (src/service/freshness.ts); a routing whose status already says the failure, or
  * where nothing failed, carries no mark.
  */
+
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../../src/core/dns.js";
 import { lookupMailRouting } from "../../src/core/mail-routing.js";
 
@@ -39,7 +41,7 @@ const WORKING: Answers = {
 
 describe("lookupMailRouting marks a routing incomplete", () => {
   it("not when every look-up answered", async () => {
-    const routing = await lookupMailRouting("shop.test", "shop.test", resolver(WORKING));
+    const routing = await lookupMailRouting("shop.test", "shop.test", resolver(WORKING), TEST_NAMES_ON);
     expect(routing.status).toBe("mx");
     expect(routing).not.toHaveProperty("incomplete");
   });
@@ -49,7 +51,12 @@ describe("lookupMailRouting marks a routing incomplete", () => {
     ["the domain's AAAA", { "AAAA shop.test": dnsFailure("timeout") }],
     ["one MX host's address", { "A mx2.shop.test": dnsFailure("refused") }],
   ])("when %s failed beside answers", async (_what, failed) => {
-    const routing = await lookupMailRouting("shop.test", "shop.test", resolver({ ...WORKING, ...failed }));
+    const routing = await lookupMailRouting(
+      "shop.test",
+      "shop.test",
+      resolver({ ...WORKING, ...failed }),
+      TEST_NAMES_ON,
+    );
     expect(routing.status).toBe("mx");
     expect(routing.incomplete).toBe(true);
   });
@@ -59,6 +66,7 @@ describe("lookupMailRouting marks a routing incomplete", () => {
       "shop.test",
       "shop.test",
       resolver({ "A shop.test": ok("192.0.2.9"), "AAAA shop.test": dnsFailure("servfail") }),
+      TEST_NAMES_ON,
     );
     expect([routing.status, routing.incomplete]).toEqual(["fallback", true]);
   });
@@ -72,6 +80,7 @@ describe("lookupMailRouting marks a routing incomplete", () => {
         "A mx1.shop.test": dnsFailure("timeout"),
         "A mx2.shop.test": dnsFailure("timeout"),
       }),
+      TEST_NAMES_ON,
     );
     expect(routing.status).toBe("dns_timeout");
     expect(routing).not.toHaveProperty("incomplete");
@@ -86,6 +95,7 @@ describe("lookupMailRouting marks a routing incomplete", () => {
         "NS shop.test": dnsFailure("nxdomain"),
         "A mx2.shop.test": dnsFailure("nxdomain"),
       }),
+      TEST_NAMES_ON,
     );
     expect(routing).not.toHaveProperty("incomplete");
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { fixtureZones } from "../../harness/zones.js";
 import { lookupMailRouting, type MailRouting } from "../../src/core/mail-routing.js";
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function lookup(domain: string, baseDomain = domain): Promise<MailRouting> {
-  return lookupMailRouting(domain, baseDomain, resolver);
+  return lookupMailRouting(domain, baseDomain, resolver, TEST_NAMES_ON);
 }
 
 describe("lookupMailRouting over the wire (fixture engine.json)", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { type NameFixture, Zones } from "../../harness/zones.js";
 import { lookupMailRouting, type RoutingStatus } from "../../src/core/mail-routing.js";
@@ -45,12 +46,14 @@ describe("lookupMailRouting status rules", () => {
     ["everything times out", { behaviour: "drop" }, "dns_timeout"],
   ])("%s → %s", async (_what, fixture, status) => {
     const resolver = resolverFor({ "domain.test": fixture, "mx.host.test": HOST });
-    expect((await lookupMailRouting("domain.test", "domain.test", resolver)).status).toBe(status);
+    expect((await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON)).status).toBe(
+      status,
+    );
   });
 
   it("says nxdomain for a name that does not exist, whatever else fails", async () => {
     const resolver = resolverFor({ "other.test": HOST });
-    expect(await lookupMailRouting("missing.test", "missing.test", resolver)).toEqual({
+    expect(await lookupMailRouting("missing.test", "missing.test", resolver, TEST_NAMES_ON)).toEqual({
       status: "nxdomain",
       hosts: [],
       nameServers: [],
@@ -65,7 +68,7 @@ describe("lookupMailRouting status rules", () => {
       "b.host.test": HOST,
       "c.host.test": HOST,
     });
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolver);
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON);
     expect(routing.hosts.map(({ host, priority }) => `${priority} ${host}`)).toEqual([
       "5 b.host.test",
       "10 a.host.test",
@@ -79,7 +82,7 @@ describe("lookupMailRouting status rules", () => {
       "dual.host.test": { AAAA: ["2001:db8::1"], A: ["192.0.2.1"] },
       "broken.host.test": { behaviour: "servfail" },
     });
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolver);
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON);
     expect(routing.hosts.map(({ ips }) => ips)).toEqual([["192.0.2.1", "2001:db8::1"], [], []]);
   });
 
@@ -89,7 +92,10 @@ describe("lookupMailRouting status rules", () => {
     };
     for (let i = 0; i < 12; i++) names[`mx${i}.host.test`] = HOST;
     const resolver = resolverFor(names);
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, { maxHosts: 3 });
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, {
+      maxHosts: 3,
+      ...TEST_NAMES_ON,
+    });
     expect(routing.hosts).toHaveLength(12);
     expect(routing.hosts.filter(({ ips }) => ips.length > 0).map(({ host }) => host)).toEqual([
       "mx0.host.test",
@@ -104,7 +110,7 @@ describe("lookupMailRouting status rules", () => {
       "domain.test": { MX: Array.from({ length: 12 }, (_, i) => `${i} mx${i}.host.test`) },
     };
     const resolver = resolverFor(names);
-    await lookupMailRouting("domain.test", "domain.test", resolver);
+    await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON);
     expect(resolver.queries.total).toBe(4 + 2 * 10);
   });
 
@@ -115,7 +121,10 @@ describe("lookupMailRouting status rules", () => {
     const names: Record<string, NameFixture> = {
       "domain.test": { MX: Array.from({ length: count }, (_, i) => `${i} gone${i}.host.test`) },
     };
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolverFor(names), { maxHosts });
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolverFor(names), {
+      maxHosts,
+      ...TEST_NAMES_ON,
+    });
     expect(routing.status).toBe(status);
     expect(routing.hosts.map(({ host, ips }) => [host, ips])).toEqual(
       Array.from({ length: count }, (_, i) => [`gone${i}.host.test`, []]),
@@ -124,7 +133,7 @@ describe("lookupMailRouting status rules", () => {
 
   it("reuses the domain's own addresses when it is its own MX host", async () => {
     const resolver = resolverFor({ "domain.test": { MX: ["10 domain.test"], A: ["192.0.2.7"] } });
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolver);
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON);
     expect(routing.hosts).toEqual([{ host: "domain.test", priority: 10, ips: ["192.0.2.7"] }]);
     expect(resolver.queries.total).toBe(4);
   });
@@ -140,7 +149,7 @@ describe("lookupMailRouting status rules", () => {
       "base.test": base,
       "mx.host.test": HOST,
     });
-    const routing = await lookupMailRouting("sub.base.test", "base.test", resolver);
+    const routing = await lookupMailRouting("sub.base.test", "base.test", resolver, TEST_NAMES_ON);
     expect(routing.status).toBe("mx");
     expect(routing.nameServers).toEqual(nameServers);
   });

@@ -5,7 +5,9 @@
  * when every host is NXDOMAIN no MX host exists (`mx_missing`, mail bounces); a host
  * that exists without an address leaves `mx` (the soft signal "MX unresolvable").
  */
+
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { type NameFixture, Zones } from "../../harness/zones.js";
 import { lookupMailRouting, type RoutingStatus } from "../../src/core/mail-routing.js";
@@ -30,7 +32,7 @@ describe("MX hosts whose addresses cannot be looked up", () => {
     if (Object.keys(mx1).length > 0) names["mx1.host.test"] = mx1;
     if (Object.keys(mx2).length > 0) names["mx2.host.test"] = mx2;
     const resolver = new MemoryResolver(new Zones({ zones: ["test"], names }));
-    const routing = await lookupMailRouting("domain.test", "domain.test", resolver);
+    const routing = await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON);
     expect(routing.status).toBe(status);
     expect(routing.hosts.map(({ host, priority }) => [host, priority])).toEqual([
       ["mx1.host.test", 10],

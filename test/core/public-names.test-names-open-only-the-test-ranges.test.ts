@@ -4,12 +4,9 @@
  * opens `.test`, `.example` and the documentation and benchmarking ranges only: never
  * `.local`, `.internal`, `home.arpa`, loopback, private or link-local addresses.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseDomain, parseInput } from "../../src/core/input.js";
 import { isPublicAddress } from "../../src/core/public-addresses.js";
-import { allowTestNames } from "../../src/core/test-names.js";
-
-afterEach(() => allowTestNames(true));
 
 const ALWAYS_REFUSED = [
   "printer.local",
@@ -72,44 +69,44 @@ describe.each([
   ["off", false],
   ["on", true],
 ])("TEST_NAMES %s", (_label, on) => {
+  const rules = { testNames: on };
   it("refuses special-use and non-public names as invalid_domain, with a detail", () => {
-    allowTestNames(on);
     for (const name of ALWAYS_REFUSED) {
-      const parsed = parseDomain(name);
+      const parsed = parseDomain(name, rules);
       expect(parsed.ok, name).toBe(false);
       if (!parsed.ok) {
         expect(parsed.problem.code).toBe("invalid_domain");
         expect(parsed.problem.detail).toContain(name);
       }
-      expect(parseInput(`jane@${name}`)).toMatchObject({ ok: false, problem: { code: "invalid_email" } });
+      expect(parseInput(`jane@${name}`, rules)).toMatchObject({
+        ok: false,
+        problem: { code: "invalid_email" },
+      });
     }
   });
 
   it("takes names under public top-level domains, IDNs included", () => {
-    allowTestNames(on);
-    for (const name of PUBLIC) expect(parseDomain(name).ok, name).toBe(true);
+    for (const name of PUBLIC) expect(parseDomain(name, rules).ok, name).toBe(true);
   });
 
   it(`${on ? "takes" : "refuses"} .test and .example names`, () => {
-    allowTestNames(on);
-    for (const name of TEST_ONLY) expect(parseDomain(name).ok, name).toBe(on);
+    for (const name of TEST_ONLY) expect(parseDomain(name, rules).ok, name).toBe(on);
   });
 
   it(`never takes loopback, private, link-local or reserved addresses; ${on ? "takes" : "refuses"} the test ranges`, () => {
-    allowTestNames(on);
-    for (const ip of NEVER_PUBLIC_ADDRESSES) expect(isPublicAddress(ip), ip).toBe(false);
-    for (const ip of TEST_ADDRESSES) expect(isPublicAddress(ip), ip).toBe(on);
-    for (const ip of PUBLIC_ADDRESSES) expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of NEVER_PUBLIC_ADDRESSES) expect(isPublicAddress(ip, rules), ip).toBe(false);
+    for (const ip of TEST_ADDRESSES) expect(isPublicAddress(ip, rules), ip).toBe(on);
+    for (const ip of PUBLIC_ADDRESSES) expect(isPublicAddress(ip, rules), ip).toBe(true);
   });
 });
 
 it("names the reason: a special-use name's RFC, or the missing public suffix", () => {
-  allowTestNames(false);
-  expect(parseDomain("printer.local")).toMatchObject({
+  const rules = { testNames: false };
+  expect(parseDomain("printer.local", rules)).toMatchObject({
     ok: false,
     problem: { detail: expect.stringContaining("RFC 6762") },
   });
-  expect(parseDomain("secrets-db.corp")).toMatchObject({
+  expect(parseDomain("secrets-db.corp", rules)).toMatchObject({
     ok: false,
     problem: { detail: expect.stringContaining("Public Suffix List") },
   });

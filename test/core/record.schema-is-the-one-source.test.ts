@@ -3,10 +3,12 @@
  * docs/api.md §4 lists, in that order, for both shapes; what the engine builds is valid
  * against it; every flag carries the label the result page shows.
  */
+
 import { readFileSync } from "node:fs";
 import { Value } from "typebox/value";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkInput } from "../../harness/check-input.js";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { Zones } from "../../harness/zones.js";
 import type { CheckDeps } from "../../src/core/check.js";
@@ -94,6 +96,7 @@ describe("records the engine builds are valid against the schema", () => {
       lists,
       typos: new TypoIndex(lists.popular),
       resolver: new MemoryResolver(zones),
+      ...TEST_NAMES_ON,
       age: {
         lookup: async (baseDomain) =>
           baseDomain === "mail.test" ? { createdAt: CREATED, source: "rdap" } : null,

@@ -40,7 +40,11 @@ function heldChecker() {
 
 async function open(bulkConcurrency: { perKey: number; total: number }) {
   const held = heldChecker();
-  fixture = await openHttpFixture({ checker: held.checker, bulkConcurrency });
+  fixture = await openHttpFixture({
+    checker: held.checker,
+    bulkConcurrentPerKey: bulkConcurrency.perKey,
+    bulkConcurrentTotal: bulkConcurrency.total,
+  });
   const base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
   const post = (secret: string, type: string, body: string, signal?: AbortSignal) =>
     fetch(`${base}/v2/bulk`, {

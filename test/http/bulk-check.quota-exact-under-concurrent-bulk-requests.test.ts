@@ -4,7 +4,9 @@
  * one database, on SQLite and PostgreSQL, never count more than the quota, and every
  * request either counts all its items or none.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { buildApp } from "../../src/http/app.js";
 import { fakeChecker, START } from "./helpers.js";
@@ -24,13 +26,12 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     const bases: string[] = [];
     for (const store of [testStore.store, await testStore.openAnother()]) {
       // Every request admitted at once: this test is about the quota, not the bulk gate.
-      const bulkConcurrency = { perKey: 30, total: 30 };
       const app = await buildApp({
         store,
         checker: fakeChecker(),
         logger: false,
         clock: () => START,
-        bulkConcurrency,
+        config: configWith({ bulkConcurrentPerKey: 30, bulkConcurrentTotal: 30 }),
       });
       apps.push(app);
       bases.push(await app.listen({ host: "127.0.0.1", port: 0 }));

@@ -35,6 +35,7 @@ beforeAll(async () => {
   });
   server = await startServer(
     loadConfig({
+      TEST_NAMES: "on",
       DATABASE_URL: `sqlite:${join(dir, "connections.db")}`,
       PORT: "0",
       DNS_SERVERS: dns.address,

@@ -50,6 +50,7 @@ async function startService(kind: "sqlite" | "postgres"): Promise<Service> {
   const database = await createTestDatabase(kind);
   cleanups.push(() => database.drop());
   const config = loadConfig({
+    TEST_NAMES: "on",
     LIST_SOURCES: "off",
     DATABASE_URL: database.url,
     HOST: "127.0.0.1",

@@ -6,11 +6,13 @@
  * same on every route, last in the record and keeping the promises; without `explain`
  * the record is exactly as before.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import {
   type LoopbackRdap,
@@ -61,6 +63,7 @@ beforeAll(async () => {
   whois = await startWhoisServer(() => "No match\r\n");
   dir = await mkdtemp(join(tmpdir(), "mailrisk-explain-"));
   const config = loadConfig({
+    TEST_NAMES: "on",
     DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: "300",
@@ -77,7 +80,13 @@ beforeAll(async () => {
   checker = createChecker({ config, store });
   const changes = watchChanges(store, checker);
   stopWatching = () => changes.stop();
-  app = await buildApp({ store, checker, logger: false, admin: { token: ADMIN_TOKEN, store, changes } });
+  app = await buildApp({
+    store,
+    checker,
+    logger: false,
+    config: configWith(),
+    admin: { token: ADMIN_TOKEN, store, changes },
+  });
   await app.ready();
   const denied = await app.inject({
     method: "POST",

@@ -5,11 +5,11 @@
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
+import { configWith } from "../../harness/config.js";
 import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
-import type { ListSource } from "../../src/config-table.js";
 import type { ParsedInput } from "../../src/core/input.js";
-import { type AppStore, buildApp } from "../../src/http/app.js";
+import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
 import { watchChanges } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
@@ -86,32 +86,17 @@ export interface HttpFixture {
   close(): Promise<void>;
 }
 
-export interface FixtureOptions {
+/** The app's settings a test may set (the rest: CONFIG_TABLE's defaults), and the fixture's own options. */
+export interface FixtureOptions extends Partial<AppConfig> {
   kind?: DatabaseKind;
   checker?: FakeChecker;
   logger?: Parameters<typeof buildApp>[0]["logger"];
   /** Wraps the slice of the store the app sees (failure injection). */
   wrapStore?: (store: AppStore) => AppStore;
-  /** Page requests per minute per client address (default: the app's). */
-  pageRateLimit?: number;
-  /** Items one `POST /v2/bulk` takes (default: the app's). */
-  bulkMaxItems?: number;
-  /** BULK_CONCURRENT_PER_KEY and BULK_CONCURRENT_TOTAL (default: the app's). */
-  bulkConcurrency?: { perKey: number; total: number };
-  /** PAGE_GLOBAL_RATE_LIMIT (default: the app's). */
-  pageGlobalRateLimit?: number;
-  /** PUBLISHABLE_RATE_LIMIT (default: the app's). */
-  publishableRateLimit?: number;
   /** ADMIN_TOKEN: serves the admin API under /admin/ on the fixture's store. */
   adminToken?: string;
-  /** LIST_SOURCES of the admin API's list routes (default none). */
-  listSources?: ListSource[];
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
-  /** PUBLIC_URL (default: none). */
-  publicUrl?: string;
-  /** TRUST_PROXY (default: none). */
-  trustProxy?: false | number | string[];
 }
 
 /** `POST /v2/` checking `example.com` with a key in `Authorization: Bearer`. */
@@ -125,31 +110,19 @@ export function directCheck(fixture: Pick<HttpFixture, "app">, secret: string) {
 }
 
 export async function openHttpFixture(options: FixtureOptions = {}): Promise<HttpFixture> {
-  const testStore = await openTestStore(options.kind ?? "sqlite");
+  const { kind, checker = fakeChecker(), logger, wrapStore, adminToken, metricsRoute, ...config } = options;
+  const testStore = await openTestStore(kind ?? "sqlite");
   const store = testStore.store;
-  const checker = options.checker ?? fakeChecker();
   const clock = movableClock();
   const changes = watchChanges(store, checker);
   const app = await buildApp({
-    store: options.wrapStore ? options.wrapStore(store) : store,
+    store: wrapStore ? wrapStore(store) : store,
     checker,
-    logger: options.logger ?? false,
+    logger: logger ?? false,
     clock: clock.now,
-    ...(options.pageRateLimit === undefined ? {} : { pageRateLimit: options.pageRateLimit }),
-    ...(options.bulkMaxItems === undefined ? {} : { bulkMaxItems: options.bulkMaxItems }),
-    ...(options.bulkConcurrency === undefined ? {} : { bulkConcurrency: options.bulkConcurrency }),
-    ...(options.pageGlobalRateLimit === undefined
-      ? {}
-      : { pageGlobalRateLimit: options.pageGlobalRateLimit }),
-    ...(options.publishableRateLimit === undefined
-      ? {}
-      : { publishableRateLimit: options.publishableRateLimit }),
-    ...(options.adminToken === undefined
-      ? {}
-      : { admin: { token: options.adminToken, store, changes, listSources: options.listSources } }),
-    ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
-    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
-    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    config: configWith(config),
+    ...(adminToken === undefined ? {} : { admin: { token: adminToken, store, changes } }),
+    ...(metricsRoute === undefined ? {} : { metricsRoute }),
   });
   await app.ready();
   const plans = new Set((await store.plans.listPlans()).map((plan) => plan.name));

@@ -35,6 +35,7 @@ async function scrape(env: Record<string, string>, name: string, headers: Record
   const { lines, logger } = capturedLogger();
   const server = await startServer(
     loadConfig({
+      TEST_NAMES: "on",
       DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
       PORT: "0",
       DNS_SERVERS: dns.address,

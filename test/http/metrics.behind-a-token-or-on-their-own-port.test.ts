@@ -124,6 +124,7 @@ describe("METRICS_PORT over real sockets", () => {
   it("in one process: /metrics on METRICS_PORT (with the token), not on PORT", async () => {
     const metricsPort = await freePort();
     const config = loadConfig({
+      TEST_NAMES: "on",
       LIST_SOURCES: "off",
       DATABASE_URL: `sqlite:${join(dir, "one.db")}`,
       PORT: "0",

@@ -4,7 +4,9 @@
  * on it, while one checked on a result page does. `RECENT_FROM_API=on` lets every check
  * in, as before. The real app and checker over the loopback DNS server.
  */
+
 import { afterEach, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
@@ -32,6 +34,7 @@ async function homePageAfterChecks(env: Record<string, string>): Promise<string>
   const store: Store = await openStore({ dialect: "sqlite", path: ":memory:" });
   await store.migrate();
   const config = loadConfig({
+    TEST_NAMES: "on",
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: "500",
     AGE_LOOKUP: "off",
@@ -40,7 +43,7 @@ async function homePageAfterChecks(env: Record<string, string>): Promise<string>
     ...env,
   });
   const checker: CachingChecker = createChecker({ config, store });
-  const app = await buildApp({ store, checker, logger: false });
+  const app = await buildApp({ store, checker, logger: false, config: configWith() });
   close = async () => {
     await app.close();
     await checker.drain();

@@ -4,7 +4,9 @@
  * security headers scoped to the pages, the record cache without quota, and the
  * per-address rate limit with its 429 page.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { sampleRecord } from "../../harness/sample-record.js";
 import type { CheckRecord } from "../../src/core/record.js";
@@ -13,6 +15,9 @@ import { loadDomainLists } from "../../src/data/domain-lists.js";
 import type { AppStore } from "../../src/http/app.js";
 import { CachingChecker } from "../../src/service/cached-checker.js";
 import { type FixtureOptions, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
+
+/** The checker's settings from CONFIG_TABLE's defaults. */
+const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();
 
 const HTML = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
 
@@ -172,6 +177,9 @@ describe("a result page", () => {
         },
         clock: () => new Date(),
         ttlSeconds: 3600,
+        pageLookupConcurrency,
+        webhookWatchDays,
+        testNames,
       });
     let usageCalls = 0;
     const counting = (store: AppStore): AppStore => ({

@@ -4,12 +4,14 @@
  * zones), loopback RDAP and WHOIS, and a temporary SQLite store. Screenshots at desktop
  * (1280 px) and phone (375 px) width land in test-artifacts/pages/ for a person to look at.
  */
+
 import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../harness/chromium.js";
+import { configWith } from "../../harness/config.js";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../harness/loopback-network.js";
 import { fixture } from "../../harness/loopback-registries.js";
@@ -47,7 +49,7 @@ beforeAll(async () => {
   testStore = await openTestStore("sqlite");
   const config = loadConfig({ ...network.env, DATABASE_URL: testStore.database.url, LIST_SOURCES: "off" });
   checker = createChecker({ config, store: testStore.store });
-  app = await buildApp({ store: testStore.store, checker, logger: false });
+  app = await buildApp({ store: testStore.store, checker, logger: false, config: configWith() });
   base = await app.listen({ host: "127.0.0.1", port: 0 });
   await testStore.store.recent.addRecent(
     ["posteo.de", "mailinator.com", "gmail.com", "google-hosted.test"].map((domain, i) => ({

@@ -84,7 +84,12 @@ describe("an internal or special-use name", () => {
 
     // Counted per name: the CLI's checker asks its resolver canaries (gmail.com …) too.
     const cli = createTestCli(database.url);
-    const config = loadConfig({ DNS_SERVERS: dns.address, AGE_LOOKUP: "off", DATABASE_URL: database.url });
+    const config = loadConfig({
+      TEST_NAMES: "on",
+      DNS_SERVERS: dns.address,
+      AGE_LOOKUP: "off",
+      DATABASE_URL: database.url,
+    });
     expect(await runCheck([name, "--json"], { ...cli.ctx, config })).toBe(1);
     expect(JSON.parse(cli.stdout())).toMatchObject({ input: name, code: "invalid_domain" });
     // Nothing under the refused top-level name was asked either (a parent's NS, a host under it).

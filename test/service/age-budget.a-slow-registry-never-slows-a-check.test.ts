@@ -6,7 +6,9 @@
  * alone over an in-memory resolver; then the whole service over loopback DNS, RDAP and
  * WHOIS servers, on a real SQLite store.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../harness/loopback-network.js";
 import type { RdapReply } from "../../harness/loopback-registries.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
@@ -48,7 +50,7 @@ async function service(rdap: (domain: string) => RdapReply, env: Record<string, 
   return {
     checker,
     async check(input: string): Promise<CheckResult & { ms: number }> {
-      const parsed = parseInput(input);
+      const parsed = parseInput(input, TEST_NAMES_ON);
       if (!parsed.ok) throw new Error(input);
       const started = performance.now();
       const result = await checker.check(parsed.input);
@@ -87,7 +89,7 @@ describe("lookupWithinAgeBudget", () => {
 
   it("gives the facts with the age of the base domain that came within the wait", async () => {
     const { asked, lookup } = registry(CREATED, 5);
-    const result = await lookupWithinAgeBudget("www.shop.test", resolver(), lookup, 200);
+    const result = await lookupWithinAgeBudget("www.shop.test", resolver(), TEST_NAMES_ON, lookup, 200);
     expect(result.facts).toMatchObject({ routing: { status: "mx" }, createdAt: CREATED });
     expect(result.later).toBeUndefined();
     expect(asked).toEqual(["shop.test"]);
@@ -96,7 +98,7 @@ describe("lookupWithinAgeBudget", () => {
   it("gives the facts without the age at the end of the wait, then the same facts with it", async () => {
     const { lookup } = registry(CREATED, 300);
     const started = performance.now();
-    const { facts, later } = await lookupWithinAgeBudget("shop.test", resolver(), lookup, 50);
+    const { facts, later } = await lookupWithinAgeBudget("shop.test", resolver(), TEST_NAMES_ON, lookup, 50);
     expect(performance.now() - started).toBeLessThan(250);
     expect(facts).toEqual({
       routing: {
@@ -112,14 +114,14 @@ describe("lookupWithinAgeBudget", () => {
 
   it("gives null later when the registry that answered late knew no date", async () => {
     const { lookup } = registry(null, 100);
-    const { facts, later } = await lookupWithinAgeBudget("shop.test", resolver(), lookup, 10);
+    const { facts, later } = await lookupWithinAgeBudget("shop.test", resolver(), TEST_NAMES_ON, lookup, 10);
     expect(facts.createdAt).toBeNull();
     expect(await later).toBeNull();
   });
 
   it("asks no registry for a domain that does not exist, a reserved name, or with no age look-up", async () => {
     const { asked, lookup } = registry(CREATED, 0);
-    const gone = await lookupWithinAgeBudget("gone.test", resolver(), lookup, 200);
+    const gone = await lookupWithinAgeBudget("gone.test", resolver(), TEST_NAMES_ON, lookup, 200);
     expect([gone.facts, gone.later]).toEqual([
       {
         routing: { status: "nxdomain", hosts: [], nameServers: expect.anything(), addresses: [] },
@@ -127,10 +129,10 @@ describe("lookupWithinAgeBudget", () => {
       },
       undefined,
     ]);
-    const reserved = await lookupWithinAgeBudget("shop.example.com", resolver(), lookup, 200);
+    const reserved = await lookupWithinAgeBudget("shop.example.com", resolver(), TEST_NAMES_ON, lookup, 200);
     expect([reserved.facts.createdAt, reserved.later]).toEqual([null, undefined]);
     expect(asked).toEqual([]);
-    const off = await lookupWithinAgeBudget("shop.test", resolver(), null, 200);
+    const off = await lookupWithinAgeBudget("shop.test", resolver(), TEST_NAMES_ON, null, 200);
     expect([off.facts.routing.status, off.facts.createdAt, off.later]).toEqual(["mx", null, undefined]);
   });
 });

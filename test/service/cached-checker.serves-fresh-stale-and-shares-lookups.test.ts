@@ -9,6 +9,7 @@
  */
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { configWith } from "../../harness/config.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import type { DomainFacts } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
@@ -23,6 +24,9 @@ import { CachingChecker, type CachingCheckerOptions } from "../../src/service/ca
 import { type EvidenceObservation, Observer, recentSink } from "../../src/service/observer.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
+
+/** The checker's settings from CONFIG_TABLE's defaults. */
+const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();
 
 const START = new Date("2026-01-10T12:00:00.000Z");
 const TTL_SECONDS = 3600;
@@ -168,6 +172,9 @@ describe("CachingChecker", () => {
       lookup: script.lookup,
       clock: () => now,
       ttlSeconds: TTL_SECONDS,
+      pageLookupConcurrency,
+      webhookWatchDays,
+      testNames,
       ...options,
     });
     checkers.push(made);

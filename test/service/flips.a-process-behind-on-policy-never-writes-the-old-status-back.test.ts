@@ -6,7 +6,9 @@
  * the old verdict: it must not write that back, which would raise a `domain.unblocked`
  * event and then another `domain.blocked` once it reloads. Once it has, it agrees.
  */
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { mailZones } from "../../harness/mail-zones.js";
@@ -35,7 +37,12 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
   /** A process as `serve` wires its checker and its change watcher (polled by the test only). */
   async function startProcess(): Promise<Process> {
     const store = await openStore(database.location);
-    const config = loadConfig({ DNS_SERVERS: dns.address, AGE_LOOKUP: "off", DATABASE_URL: database.url });
+    const config = loadConfig({
+      TEST_NAMES: "on",
+      DNS_SERVERS: dns.address,
+      AGE_LOOKUP: "off",
+      DATABASE_URL: database.url,
+    });
     const applied: { changes?: ChangeWatcher } = {};
     const checker = createChecker({ config, store, policyVersion: () => applied.changes?.policyVersion() });
     const changes = watchChanges(store, checker, undefined, NO_TIMER);
@@ -47,7 +54,7 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
   }
 
   async function block({ checker }: Process): Promise<boolean> {
-    const parsed = parseInput(DOMAIN);
+    const parsed = parseInput(DOMAIN, TEST_NAMES_ON);
     if (!parsed.ok) throw new Error(parsed.problem.detail);
     return (await checker.check(parsed.input)).record.block;
   }

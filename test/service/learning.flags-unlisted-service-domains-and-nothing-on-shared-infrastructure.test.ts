@@ -8,10 +8,12 @@
  * infrastructure (Google, Microsoft, the big host, small hosts, registrar name servers)
  * is flagged; an operator's never-disposable mark and domain overrides take effect.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import {
   type DisposableWorld,
   disposableWorld,
@@ -43,7 +45,7 @@ async function pass(checker: Checker, domains: readonly string[]): Promise<Map<s
   for (let start = 0; start < domains.length; start += 64) {
     await Promise.all(
       domains.slice(start, start + 64).map(async (domain) => {
-        const parsed = parseDomain(domain);
+        const parsed = parseDomain(domain, TEST_NAMES_ON);
         if (!parsed.ok) throw new Error(domain);
         records.set(domain, (await checker.check(parsed.input)).record);
       }),
@@ -60,7 +62,7 @@ beforeAll(async () => {
   world = disposableWorld();
   dir = await mkdtemp(join(tmpdir(), "mailrisk-learning-"));
   dns = await startDnsServer(new Zones(world.fixture));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}` });
+  const config = loadConfig({ TEST_NAMES: "on", DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}` });
   store = await openStore(config.database);
   await store.migrate();
   checker = newChecker();

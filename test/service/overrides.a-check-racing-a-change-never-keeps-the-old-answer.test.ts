@@ -9,10 +9,12 @@
  * answer never comes back for RECORD_TTL. Over the wire (loopback DNS) through the real
  * service on a real SQLite store, on the clock of the test.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { disposableWorld, disposableWorldLists } from "../../harness/disposable-world.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { liveChecker } from "../../harness/live-service.js";
@@ -44,7 +46,7 @@ function newChecker(): Checker {
 }
 
 async function check(checker: Checker, domain: string): Promise<CheckResult> {
-  const parsed = parseDomain(domain);
+  const parsed = parseDomain(domain, TEST_NAMES_ON);
   if (!parsed.ok) throw new Error(domain);
   return checker.check(parsed.input);
 }

@@ -5,7 +5,9 @@
  * first budget's worth of them is ever asked for MX. The memory is keyed by registrable
  * domain and by name-server set, forgets after 60 s, and leaves answering zones alone.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { type NameFixture, Zones } from "../../harness/zones.js";
@@ -48,6 +50,7 @@ describe("a flood of names under silent name servers, through the checker", () =
     store = await openStore({ dialect: "sqlite", path: ":memory:" });
     await store.migrate();
     const config = loadConfig({
+      TEST_NAMES: "on",
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: String(TIMEOUT_MS),
       AGE_LOOKUP: "off",
@@ -109,10 +112,10 @@ describe("QuietZones", () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const quiet = new QuietZones({ clock: () => new Date(now) });
     const resolver = new MemoryResolver(zones);
-    expect((await quiet.lookupRouting("silent-a.com", resolver)).status).toBe("dns_timeout");
+    expect((await quiet.lookupRouting("silent-a.com", resolver, TEST_NAMES_ON)).status).toBe("dns_timeout");
     expect(resolver.queries.count("silent-a.com", { type: "MX" })).toBe(1);
     // Another domain on the same silent servers: its NS asked, nothing else.
-    expect(await quiet.lookupRouting("silent-b.com", resolver)).toEqual({
+    expect(await quiet.lookupRouting("silent-b.com", resolver, TEST_NAMES_ON)).toEqual({
       status: "dns_timeout",
       hosts: [],
       nameServers: SILENT_NS,
@@ -121,14 +124,14 @@ describe("QuietZones", () => {
     expect(resolver.queries.count("silent-b.com", { type: "NS" })).toBe(1);
     expect(resolver.queries.count("silent-b.com", { type: "MX" })).toBe(0);
     // A name under a quiet registrable domain: no query at all.
-    await quiet.lookupRouting("www.silent-b.com", resolver);
+    await quiet.lookupRouting("www.silent-b.com", resolver, TEST_NAMES_ON);
     expect(resolver.queries.count("www.silent-b.com")).toBe(0);
     // Other name servers are asked in full.
-    await quiet.lookupRouting("other.com", resolver);
+    await quiet.lookupRouting("other.com", resolver, TEST_NAMES_ON);
     expect(resolver.queries.count("other.com", { type: "MX" })).toBe(1);
     // 60 s later everything is asked again.
     now += 60_001;
-    await quiet.lookupRouting("silent-a.com", resolver);
+    await quiet.lookupRouting("silent-a.com", resolver, TEST_NAMES_ON);
     expect(resolver.queries.count("silent-a.com", { type: "MX" })).toBe(2);
   });
 });

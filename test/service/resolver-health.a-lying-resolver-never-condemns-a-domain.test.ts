@@ -5,7 +5,9 @@
  * (valid, briefly cached), `/readyz` answers 503 `dns_unavailable` and `/metrics` says so.
  * Real DNS over the wire to loopback servers; a real SQLite store.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configWith, TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../../harness/loopback-registries.js";
 import { mailZones } from "../../harness/mail-zones.js";
@@ -82,6 +84,7 @@ describe("a checker behind a resolver that denies everything", () => {
     store = await openStore({ dialect: "sqlite", path: ":memory:" });
     await store.migrate();
     const config = loadConfig({
+      TEST_NAMES: "on",
       DNS_SERVERS: lying.address,
       DNS_TIMEOUT_MS: "500",
       RDAP_BOOTSTRAP_FILE: registries.bootstrap,
@@ -96,7 +99,7 @@ describe("a checker behind a resolver that denies everything", () => {
 
   it("answers DNS failure, valid, for a big provider and for any other domain", async () => {
     for (const input of ["gmail.com", "someone@outlook.com", "example-shop.com"]) {
-      const parsed = parseInput(input);
+      const parsed = parseInput(input, TEST_NAMES_ON);
       if (!parsed.ok) throw new Error(input);
       const { record } = await checker.check(parsed.input);
       expect([record.domain, record.valid, record.block, record.reason]).toEqual([
@@ -109,7 +112,13 @@ describe("a checker behind a resolver that denies everything", () => {
   });
 
   it("makes /readyz answer 503 dns_unavailable and /metrics carry the canary's state", async () => {
-    const app = await buildApp({ store, checker, logger: false, metricsRoute: { token: null } });
+    const app = await buildApp({
+      store,
+      checker,
+      logger: false,
+      config: configWith(),
+      metricsRoute: { token: null },
+    });
     try {
       const ready = await app.inject({ url: "/readyz" });
       expect(ready.statusCode).toBe(503);

@@ -112,7 +112,12 @@ it("logs info at start when the resolver answers, a warning when it stops, info 
   );
   store = await openStore({ dialect: "sqlite", path: ":memory:" });
   await store.migrate();
-  const config = loadConfig({ DNS_SERVERS: address, DNS_TIMEOUT_MS: "300", AGE_LOOKUP: "off" });
+  const config = loadConfig({
+    TEST_NAMES: "on",
+    DNS_SERVERS: address,
+    DNS_TIMEOUT_MS: "300",
+    AGE_LOOKUP: "off",
+  });
   const checker = createChecker({ config, store, logger });
   const states = () =>
     lines.filter((line) => line.dnsState !== undefined).map((line) => [line.level, line.dnsState]);

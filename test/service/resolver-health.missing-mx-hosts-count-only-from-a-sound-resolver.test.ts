@@ -3,7 +3,9 @@
  * resolver the canary found broken they are failures, so the domain is a temporary DNS
  * failure (row 7), never condemned.
  */
+
 import { describe, expect, it } from "vitest";
+import { TEST_NAMES_ON } from "../../harness/config.js";
 import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { type NameFixture, Zones } from "../../harness/zones.js";
 import { lookupMailRouting } from "../../src/core/mail-routing.js";
@@ -24,6 +26,8 @@ describe("MX hosts that do not exist, behind the resolver canary", () => {
       inner,
       new ResolverHealth({ resolver: inner, canaries: CANARY_DOMAINS }),
     );
-    expect((await lookupMailRouting("domain.test", "domain.test", resolver)).status).toBe(status);
+    expect((await lookupMailRouting("domain.test", "domain.test", resolver, TEST_NAMES_ON)).status).toBe(
+      status,
+    );
   });
 });

@@ -1,5 +1,8 @@
 /** A failed call: the server's problem (docs/api.md §5), or the client's own when no problem came. */
-import type { ProblemCode } from "./types.js";
+import type { Problem } from "./wire-types.generated.js";
+
+/** A problem code the server answers (docs/api.md, "Errors"). */
+export type ProblemCode = Problem["code"];
 
 /** Codes of failures with no problem answer: no answer in time, no connection, an answer that is no problem JSON. */
 export type ClientErrorCode = "timeout" | "unreachable" | "unexpected_response";

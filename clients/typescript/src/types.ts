@@ -2,10 +2,8 @@
 import type { MailRiskError } from "./mail-risk-error.js";
 import type { CheckRecord, EvidenceItem, Problem } from "./wire-types.generated.js";
 
+export type { ProblemCode } from "./mail-risk-error.js";
 export type { CheckRecord, EvidenceItem, Problem, Usage } from "./wire-types.generated.js";
-
-/** A problem code the server answers (docs/api.md §5). */
-export type ProblemCode = Problem["code"];
 
 /** The record `check()` answers: `evidence` follows only when `explain` was asked. */
 export type CheckedRecord = CheckRecord & { evidence?: EvidenceItem[] };

@@ -1,5 +1,5 @@
 /** What the admin routes receive. */
-import type { ListSource } from "../../config-table.js";
+import type { Config } from "../../config.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 
@@ -9,15 +9,13 @@ export type AdminStore = Pick<
   "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
 >;
 
-export interface AdminDeps {
+export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
   store: AdminStore;
   clock: () => Date;
   /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;
-  /** LIST_SOURCES. */
-  listSources: readonly ListSource[];
 }
 
 /** The answer of a change once it holds on this server. */

@@ -15,9 +15,10 @@
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
-import { HttpProblem, problemFor, sendProblem } from "../problems.js";
+import { problemFor, sendProblem } from "../problem-response.js";
+import { HttpProblem } from "../problems.js";
 import { refusePublishableKey } from "../publishable-keys.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { WindowLimiter } from "../window-limiter.js";
 import type { AdminDeps } from "./deps.js";
 import { adminKeyRoutes } from "./keys.js";

@@ -14,7 +14,7 @@ import {
   setKeyPlan,
 } from "../../operator/keys.js";
 import { KeyWithUsageSchema, keyUsage } from "../../operator/usage.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 

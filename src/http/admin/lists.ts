@@ -10,7 +10,7 @@ import {
   updateLists,
 } from "../../operator/lists.js";
 import { HttpProblem } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 

@@ -9,11 +9,12 @@ import {
   removeOverride,
   setOverride,
 } from "../../operator/overrides.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
-export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: AdminDeps): void {
+export function adminOverrideRoutes(app: TypedApp, deps: AdminDeps): void {
+  const { store, clock, settle } = deps;
   app.get(
     "/admin/overrides",
     {
@@ -39,7 +40,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
       },
     },
     async (request, reply) => {
-      const saved = await settled(settle, setOverride(store, request.body, clock()));
+      const saved = await settled(settle, setOverride(store, request.body, clock(), deps));
       reply.code(201);
       return saved;
     },
@@ -56,7 +57,7 @@ export function adminOverrideRoutes(app: TypedApp, { store, clock, settle }: Adm
       },
     },
     async (request) => {
-      const answer = await removeOverride(store, request.body);
+      const answer = await removeOverride(store, request.body, deps);
       if (answer.removed) await settle();
       return answer;
     },

@@ -9,7 +9,7 @@ import {
   UpdatePlanBody,
   updatePlan,
 } from "../../operator/plans.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 

@@ -1,13 +1,14 @@
 /** `POST /admin/records/purge` (docs/api.md "Administration"): adapts src/operator/records.ts. */
 import { PurgeBody, PurgedSchema, purgeRecords } from "../../operator/records.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import { type AdminDeps, settled } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses } from "./schemas.js";
 
 /** Room for 1,000 domains of the longest kind. */
 const PURGE_BODY_LIMIT_BYTES = 512 * 1024;
 
-export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
+export function adminRecordRoutes(app: TypedApp, deps: AdminDeps): void {
+  const { store, settle } = deps;
   app.post(
     "/admin/records/purge",
     {
@@ -21,6 +22,6 @@ export function adminRecordRoutes(app: TypedApp, { store, settle }: AdminDeps): 
         response: adminResponses(200, PurgedSchema, [400]),
       },
     },
-    (request) => settled(settle, purgeRecords(store, request.body)),
+    (request) => settled(settle, purgeRecords(store, request.body, deps)),
   );
 }

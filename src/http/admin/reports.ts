@@ -12,7 +12,7 @@ import {
   reportQueue,
   reviewReport,
 } from "../../operator/reports.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./schemas.js";
 

@@ -17,13 +17,16 @@
  * answered as is). A domain that does not exist gets its page with status 404.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
+import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
 import { subscriberOf } from "../client-networks.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
-import { HttpProblem, problemFor } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
+import { problemFor } from "../problem-response.js";
+import { HttpProblem } from "../problems.js";
 import { checkParsed, type RunCheckDeps } from "../run-check.js";
+import type { TypedApp } from "../typed-app.js";
 import { exampleBaseUrl } from "./api-examples.js";
 import { NOT_KEPT, resultPageCacheControl, SHARED_FOR_A_MINUTE } from "./cache-control.js";
 import { isNonExistent, renderDomainPage } from "./domain.js";
@@ -33,19 +36,13 @@ import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
 import { PREFIX_FACTOR } from "./page-limiter.js";
 import { protectPages, TooManyPageRequests } from "./security.js";
 
-export const DEFAULT_PAGE_RATE_LIMIT = 60;
-export const DEFAULT_PAGE_GLOBAL_RATE_LIMIT = 6000;
 /** How many recently checked domains a page lists. */
 const RECENT_SHOWN = 12;
 
 export interface PagesDeps extends RunCheckDeps {
   recent: Pick<RecentRepository, "listRecent">;
-  /** PAGE_RATE_LIMIT: page requests per minute per client address (4 × this per /24 or /64 prefix). */
-  requestsPerMinute: number;
-  /** PAGE_GLOBAL_RATE_LIMIT: page requests per minute from everyone. */
-  globalRequestsPerMinute: number;
-  /** PUBLIC_URL, the base of the API examples; null: `$MAILRISK_URL`. */
-  publicUrl: string | null;
+  /** The page limits (4 × PAGE_RATE_LIMIT per /24 or /64 prefix) and the API examples' base (null: `$MAILRISK_URL`). */
+  config: Pick<Config, "pageRateLimit" | "pageGlobalRateLimit" | "publicUrl">;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
@@ -71,8 +68,8 @@ function firstString(value: unknown): string {
 }
 
 /** The search form's input, or the path's: the domain to show, or the 400 problem. */
-function domainOf(raw: string): string {
-  const parsed = parseInput(raw);
+function domainOf(raw: string, rules: NameRules): string {
+  const parsed = parseInput(raw, rules);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
   return parsed.input.domain;
 }
@@ -84,7 +81,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const query = firstString(body.q).trim();
     if (query === "") return reply.redirect("/", 303);
-    return reply.redirect(domainPath(domainOf(query)), 303);
+    return reply.redirect(domainPath(domainOf(query, deps)), 303);
   });
 
   results.get<{ Params: { domain: string } }>(
@@ -92,7 +89,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
     { schema: { hide: true } },
     async (request: FastifyRequest<{ Params: { domain: string } }>, reply) => {
       const raw = request.params.domain;
-      const domain = domainOf(raw);
+      const domain = domainOf(raw, deps);
       if (domain !== raw) return reply.redirect(domainPath(domain), 301);
       const result = await checkParsed(
         deps,
@@ -105,7 +102,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         record,
         evidence: result.explain?.() ?? [],
         recent: await recentDomains(deps),
-        baseUrl: exampleBaseUrl(deps.publicUrl),
+        baseUrl: exampleBaseUrl(deps.config.publicUrl),
       });
       return reply
         .code(isNonExistent(record) ? 404 : 200)
@@ -121,16 +118,16 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
     sendErrorPage(reply, error instanceof TooManyPageRequests ? error : problemFor(error, request.log)),
   );
   await protectPages(app, {
-    perAddress: deps.requestsPerMinute,
-    perPrefix: deps.requestsPerMinute * PREFIX_FACTOR,
-    global: deps.globalRequestsPerMinute,
+    perAddress: deps.config.pageRateLimit,
+    perPrefix: deps.config.pageRateLimit * PREFIX_FACTOR,
+    global: deps.config.pageGlobalRateLimit,
   });
 
   await withMethodNotAllowed(app, (pages) => {
     pages.get("/", { constraints: { homePage: "yes" }, schema: { hide: true } }, async (_request, reply) => {
       const page = renderHomePage({
         recent: await recentDomains(deps),
-        baseUrl: exampleBaseUrl(deps.publicUrl),
+        baseUrl: exampleBaseUrl(deps.config.publicUrl),
       });
       return reply
         .headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE })

@@ -8,7 +8,7 @@
  * `x-ratelimit-requests-*` headers belong to keys, and pages have none.
  */
 import helmet from "@fastify/helmet";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 import type { PageProblem } from "./error-page.js";
 import { STYLE_HASH } from "./layout.js";
 import { PageLimiter, type PageLimits, type PageRefusal } from "./page-limiter.js";

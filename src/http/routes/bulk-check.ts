@@ -26,10 +26,12 @@ import { type CheckOutcome, checkMany, outcomeBody } from "../../service/check-m
 import { countUnitsOfBody } from "../access.js";
 import type { BulkGate } from "../bulk-gate.js";
 import { bulkBodyLimit } from "../limits.js";
-import { HttpProblem, problemFor, sendProblem } from "../problems.js";
-import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import { problemFor, sendProblem } from "../problem-response.js";
+import { HttpProblem } from "../problems.js";
+import type { CheckingDeps } from "../route-deps.js";
 import { apiLane } from "../run-check.js";
 import { CheckRecordSchema, checkingResponses, ExplainField, explains, ProblemSchema } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** Checks of one bulk request at a time; the checker's look-up budget bounds all requests together. */
 const CHECKS_PER_REQUEST = 32;
@@ -246,6 +248,7 @@ export function bulkCheckRoute(
         const results: string[] = [];
         const checked = checkMany(items, {
           checker: deps.checker,
+          testNames: deps.testNames,
           concurrency: CHECKS_PER_REQUEST,
           lane: apiLane(request),
           onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),

@@ -4,7 +4,7 @@
  * record on success.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import type { CheckingDeps } from "../route-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
   CheckInputSchema,
@@ -13,6 +13,7 @@ import {
   ExplainableRecordSchema,
   explains,
 } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** A POST without any body reads as an empty form: its answer is `missing_input`, not a schema error. */
 function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {

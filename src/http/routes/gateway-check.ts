@@ -6,7 +6,7 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import { toSimpleRecord } from "../../core/record.js";
-import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import type { CheckingDeps } from "../route-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
   CheckInputSchema,
@@ -15,6 +15,7 @@ import {
   explains,
   SimpleRecordSchema,
 } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {

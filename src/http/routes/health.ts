@@ -6,8 +6,8 @@
 import { Type } from "@fastify/type-provider-typebox";
 import type { ResolverHealth } from "../../service/resolver-health.js";
 import { HttpProblem, PROBLEM_CONTENT_TYPE, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../problems.js";
-import type { TypedApp } from "../route-deps.js";
 import { ProblemSchema, StatusSchema } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 const RESOLVER_TROUBLE = {
   broken: "says that big providers' domains do not exist",

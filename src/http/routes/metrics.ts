@@ -6,7 +6,7 @@
  */
 import { bearerTokenHook } from "../bearer-token.js";
 import { refusePublishableKey } from "../publishable-keys.js";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** What /metrics serves: one instance's registry, or a cluster's primary asking its workers. */
 export interface MetricsSource {

@@ -9,10 +9,12 @@ import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { fileReport, MAX_NOTE_LENGTH, ReportSchema, reportJson, reportOfKey } from "../../service/reports.js";
 import type { ReportsRepository } from "../../store/types.js";
-import { HttpProblem, problemFor, sendProblem } from "../problems.js";
-import type { CheckingDeps, TypedApp } from "../route-deps.js";
+import { problemFor, sendProblem } from "../problem-response.js";
+import { HttpProblem } from "../problems.js";
+import type { CheckingDeps } from "../route-deps.js";
 import { selectInput } from "../run-check.js";
 import { CheckInputSchema, checkingResponses, noteOptions } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 /** The slice of the store the report routes use. */
 export type ReportsGate = Pick<ReportsRepository, "fileReport" | "getReport">;
@@ -124,7 +126,7 @@ export function reportRoutes(app: TypedApp, deps: CheckingDeps & { reports: Repo
     handler: async (request, reply) => {
       const caller = request.caller;
       if (!caller) throw new Error("POST /v2/reports ran without the access hook");
-      const parsed = selectInput(request.body);
+      const parsed = selectInput(request.body, deps);
       if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
       request.checkedDomain = parsed.input.domain;
       const { report } = await fileReport(

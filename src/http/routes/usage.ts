@@ -6,8 +6,8 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import { formatTimestamp } from "../../core/record.js";
-import type { TypedApp } from "../route-deps.js";
 import { checkingResponses, nullable, Timestamp } from "../schemas.js";
+import type { TypedApp } from "../typed-app.js";
 
 export const UsageSchema = Type.Object(
   {

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { TypedApp } from "../route-deps.js";
+import type { TypedApp } from "../typed-app.js";
 
 export const WIDGET_FILE = new URL("../../../widget/widget.js", import.meta.url);
 export const WIDGET_CONTENT_TYPE = "text/javascript; charset=utf-8";
