@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { disposableWorld, disposableWorldLists } from "../../harness/disposable-world.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import { liveChecker } from "../../harness/live-service.js";
+import { API_LANE, liveChecker } from "../../harness/live-service.js";
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
@@ -46,7 +46,7 @@ function newChecker(): Checker {
 async function check(checker: Checker, domain: string): Promise<CheckResult> {
   const parsed = parseDomain(domain);
   if (!parsed.ok) throw new Error(domain);
-  return checker.check(parsed.input);
+  return checker.check(parsed.input, API_LANE);
 }
 
 const legitimate = [...world.legitimate].filter(([, setup]) => setup === "own-server").map(([d]) => d);
