@@ -40,8 +40,6 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const { config } = ctx;
-  if (config.listSources.length === 0)
-    return usageError(ctx, "LIST_SOURCES is off: there is nothing to sync", USAGE);
   const report = await withStore(ctx, (store) =>
     syncLists({
       store,
@@ -58,7 +56,9 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   if (result.parsed.values.json) ctx.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     for (const source of report.sources) ctx.stdout.write(reportText(source));
-    if (report.sources.some((s) => s.outcome === "accepted"))
+    if (report.sources.length === 0)
+      ctx.stdout.write(`LIST_SOURCES is off: no synced list is in force now. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    else if (report.sources.some((s) => s.outcome === "accepted"))
       ctx.stdout.write(`${TAKEN_BY_RUNNING_SERVERS}\n`);
   }
   return everySourceRead(report) ? 0 : 1;

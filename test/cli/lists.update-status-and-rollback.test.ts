@@ -1,7 +1,8 @@
 /**
  * `mailrisk lists update|status|rollback` against a loopback list server: what update
  * prints per source and its exit codes (0 every source read, 1 a source failed or
- * another process syncs, 2 usage), status as a table and as JSON, rollback.
+ * another process syncs, 2 usage) and the list policy it sets, status as a table and as
+ * JSON, rollback.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
@@ -106,4 +107,22 @@ it("says another process syncs, and exits 1", async () => {
   expect(code).toBe(1);
   expect(stderr).toContain("another process is syncing the lists");
   expect(server.hits("/good.txt")).toBe(0);
+});
+
+it("sets the list policy to its LIST_SOURCES, and with off to none", async () => {
+  server.publish("/good.txt", { body: madeUpList(12) });
+  server.publish("/broken.txt", { body: madeUpList(3, "other") });
+  expect((await lists("update")).code).toBe(0);
+  const off = createTestCli(database.url, "", { LIST_SOURCES: "off" });
+  expect(await run(["update"], off.ctx)).toBe(0);
+  expect(off.stdout()).toBe(
+    "LIST_SOURCES is off: no synced list is in force now. Running servers take it within a second.\n",
+  );
+  const store = await openStore(database.location);
+  try {
+    expect((await store.lists.policy())?.sources).toEqual([]);
+    expect(await store.lists.currentVersion("good")).toBeDefined();
+  } finally {
+    await store.close();
+  }
 });
