@@ -12,6 +12,7 @@ import type { ListSource } from "../config-table.js";
 import { DAY_MS } from "../core/time.js";
 import type { ListSourceState, Store } from "../store/types.js";
 import { bundledGate, syncLists } from "./list-sync.js";
+import { policyIs } from "./lists-in-force.js";
 
 /** A source's data in force older than this gets a warning. */
 const STALE_MS = 7 * DAY_MS;
@@ -112,8 +113,7 @@ export class ListSchedule implements ListGauges {
   /** Whether the database's list policy names other sources than LIST_SOURCES: a sync sets it. */
   private async policyDiffers(): Promise<boolean> {
     const policy = await this.options.store.lists.policy();
-    const configured = this.options.sources.map((s) => s.name).sort();
-    return policy?.sources.join(",") !== configured.join(",");
+    return !policyIs(policy?.sources, this.options.sources.map((s) => s.name));
   }
 
   private countFailure(source: string, reason: string): void {

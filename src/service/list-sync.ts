@@ -174,10 +174,7 @@ export async function syncLists(options: ListSyncOptions): Promise<SyncReport> {
   }
   try {
     // The instance that syncs sets which sources are in force for every process (docs/data.md, "Who sets the policy").
-    await store.lists.setPolicy(
-      options.sources.map((s) => s.name),
-      now,
-    );
+    await store.lists.setPolicy(options.sources.map((s) => s.name), now);
     const sources: SourceReport[] = [];
     for (const source of options.sources) sources.push(await syncSource(options, source));
     return { ran: true, sources };

@@ -21,6 +21,11 @@ import { withSyncedSources } from "../data/synced-lists.js";
 import type { Store } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";
 
+/** Whether the database's list policy names exactly these sources (LIST_SOURCES' names). */
+export function policyIs(policy: readonly string[] | undefined, sources: readonly string[]): boolean {
+  return policy?.join(",") === [...sources].sort().join(",");
+}
+
 /** A synced source in force, for metrics and logs. */
 export interface SourceInForce {
   source: string;
@@ -88,7 +93,7 @@ export class ListsInForce implements ChangingDomainLists {
     const policy = (await this.options.store.lists.policy())?.sources;
     if (policy === undefined) return configured;
     const named = policy.join(",");
-    if (named !== [...configured].sort().join(",") && named !== this.toldPolicy) {
+    if (!policyIs(policy, configured) && named !== this.toldPolicy) {
       this.options.onPolicyDiffers?.(configured, policy);
       this.toldPolicy = named;
     }
