@@ -112,8 +112,8 @@ export class ListSchedule implements ListGauges {
 
   /** Whether the database's list policy names other sources than LIST_SOURCES: a sync sets it. */
   private async policyDiffers(): Promise<boolean> {
-    const policy = await this.options.store.lists.policy();
-    return !policyIs(policy?.sources, this.options.sources.map((s) => s.name));
+    const names = this.options.sources.map((s) => s.name);
+    return !policyIs((await this.options.store.lists.policy())?.sources, names);
   }
 
   private countFailure(source: string, reason: string): void {

@@ -173,8 +173,9 @@ export async function syncLists(options: ListSyncOptions): Promise<SyncReport> {
     return { ran: false, sources: [] };
   }
   try {
-    // The instance that syncs sets which sources are in force for every process (docs/data.md, "Who sets the policy").
-    await store.lists.setPolicy(options.sources.map((s) => s.name), now);
+    // The process that syncs sets the sources in force everywhere (docs/data.md, "Who sets the policy").
+    const names = options.sources.map((s) => s.name);
+    await store.lists.setPolicy(names, now);
     const sources: SourceReport[] = [];
     for (const source of options.sources) sources.push(await syncSource(options, source));
     return { ran: true, sources };
