@@ -20,7 +20,8 @@
  * answered for the domain records the flip in the store with `noteBlock` (first writer
  * wins across instances), which writes the flip's webhook events with it
  * (docs/webhooks.md, "Which answers record a flip"); reads (the pages, the CLI) record
- * none. `redecide()` records the flip of a watched domain nobody checks after a change of policy.
+ * none. `redecide()` records the flip of a watched domain nobody checks after a change
+ * of policy.
  *
  * Learning (docs/verdicts.md, "Learned infrastructure"): every fresh look-up's evidence
  * goes to the `evidence` observer (an answer from stored facts carries none).
@@ -267,7 +268,7 @@ export class CachingChecker implements Checker {
     await this.save(domain, facts, now, { version, check: this.decide(domain, facts, now) }, records);
   }
 
-  /** Saves a look-up's facts with the block status decided from them (a flip only when `records`), and remembers both. */
+  /** Saves a look-up's facts with the block status decided from them, and remembers both; a flip only when `records`. */
   private async save(
     domain: string,
     facts: DomainFacts,

@@ -2,10 +2,10 @@
  * The scheduled sync of LIST_SOURCES in a server (docs/data.md, "Synced lists"): a check
  * a minute after start (or after LIST_SYNC_INTERVAL, if shorter) and then every interval
  * (at most every 10 minutes); a sync runs when a source's last attempt, by any instance,
- * is an interval old or the database's list policy is not LIST_SOURCES, under the lock that lets one instance fetch for all. It also keeps
- * what the metrics show (entries and age of each source's version in force, failures by
- * source and reason) and warns, once a day per source, when a source's data in force
- * is older than 7 days. Failures never touch readiness: stale lists are not "unready".
+ * is an interval old or the database's list policy is not LIST_SOURCES, under the lock
+ * that lets one instance fetch for all. It also keeps what the metrics show (entries and
+ * age of each source's version in force, failures by source and reason) and warns, once
+ * a day per source, when a source's data in force is older than 7 days. Failures never touch readiness: stale lists are not "unready".
  */
 import type { Logger } from "pino";
 import type { ListSource } from "../config-table.js";

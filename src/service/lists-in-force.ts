@@ -2,10 +2,10 @@
  * The lists in force in this process: the bundled lists with the accepted versions of
  * synced sources merged in (src/data/synced-lists.ts). Loaded at start and again when
  * the change signal says a version or the policy changed (only the sources of the
- * database's policy are in force, docs/data.md "Who sets the policy"); the new lists are built
- * beside the old ones (in slices that yield to checks) and swapped in at once, raising
- * `version` so that the record cache decides its answers again. A failed load keeps the
- * lists in force.
+ * database's policy are in force, docs/data.md "Who sets the policy"); the new lists are
+ * built beside the old ones (in slices that yield to checks) and swapped in at once,
+ * raising `version` so that the record cache decides its answers again. A failed load
+ * keeps the lists in force.
  */
 import { BundledDomainLists } from "../core/domain-lists.js";
 import type {
