@@ -183,7 +183,7 @@ export const COMMANDS: readonly Command[] = [
         args: "status [--json]",
         summary: "each synced source: URL, last attempt and success, entries, version, age, last error",
         details:
-          "each source of `LIST_SOURCES` (and each with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list",
+          "each source of `LIST_SOURCES` (and each of the list policy or with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list. Then the list policy: the sources every process decides with ([data.md](data.md#who-sets-the-policy)); `--json`: `in_policy` per source, null before a sync set the policy",
         exitCodes: "0, 2 usage",
       },
       {

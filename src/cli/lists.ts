@@ -10,6 +10,7 @@
 
 import type { SourceReport } from "../service/list-sync.js";
 import { bundledGate, everySourceRead, listStatus, rollbackLists, syncLists } from "../service/list-sync.js";
+import type { ListPolicy } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
@@ -64,10 +65,20 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   return everySourceRead(report) ? 0 : 1;
 }
 
+/** Which sources every process decides with (docs/data.md, "Who sets the policy"). */
+function policyLine(policy: ListPolicy | undefined): string {
+  if (policy === undefined)
+    return "No list policy yet: each process decides with its own LIST_SOURCES until a sync sets one.";
+  const names = policy.sources.length > 0 ? policy.sources.join(", ") : "no synced source";
+  return `In force everywhere (the list policy): ${names}.`;
+}
+
 async function status(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const states = await withStore(ctx, (store) => listStatus(store, ctx.config.listSources, new Date()));
+  const [states, policy] = await withStore(ctx, (store) =>
+    Promise.all([listStatus(store, ctx.config.listSources, new Date()), store.lists.policy()]),
+  );
   if (result.parsed.values.json) {
     ctx.stdout.write(`${JSON.stringify(states)}\n`);
     return 0;
@@ -81,7 +92,7 @@ async function status(args: string[], ctx: CliContext): Promise<number> {
     s.last_error ?? "",
     s.url,
   ]);
-  ctx.stdout.write(`${formatTable([header, ...rows])}\n`);
+  ctx.stdout.write(`${formatTable([header, ...rows])}\n${policyLine(policy)}\n`);
   return 0;
 }
 

@@ -184,14 +184,24 @@ export async function syncLists(options: ListSyncOptions): Promise<SyncReport> {
   }
 }
 
-/** Every configured source and every source with stored versions, as the operator sees it. */
+/**
+ * Every configured source, every source of the list policy and every source with stored
+ * versions, as the operator sees it; `in_policy` null before a sync set the policy.
+ */
 export async function listStatus(store: Pick<Store, "lists">, sources: readonly ListSource[], now: Date) {
-  const states = await store.lists.listStates();
-  const names = [...new Set([...sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  const [states, policy] = await Promise.all([store.lists.listStates(), store.lists.policy()]);
+  const names = [
+    ...new Set([...sources.map((s) => s.name), ...(policy?.sources ?? []), ...states.map((s) => s.source)]),
+  ];
   return names.map((source) => {
     const state = states.find((s) => s.source === source);
     const url = sources.find((s) => s.name === source)?.url ?? state?.url ?? "";
-    return { source, configured: sources.some((s) => s.name === source), ...listSourceJson(url, state, now) };
+    return {
+      source,
+      configured: sources.some((s) => s.name === source),
+      in_policy: policy ? policy.sources.includes(source) : null,
+      ...listSourceJson(url, state, now),
+    };
   });
 }
 

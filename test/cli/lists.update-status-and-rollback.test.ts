@@ -57,9 +57,24 @@ it("shows each source's state, as a table and as JSON", async () => {
   server.publish("/broken.txt", { silent: true });
   const status = await lists("status", "--json");
   expect(JSON.parse(status.stdout)).toEqual([
-    expect.objectContaining({ source: "good", configured: true, last_attempt: null, in_force: null }),
-    expect.objectContaining({ source: "broken", configured: true, last_attempt: null, in_force: null }),
+    expect.objectContaining({
+      source: "good",
+      configured: true,
+      in_policy: null,
+      last_attempt: null,
+      in_force: null,
+    }),
+    expect.objectContaining({
+      source: "broken",
+      configured: true,
+      in_policy: null,
+      last_attempt: null,
+      in_force: null,
+    }),
   ]);
+  expect((await lists("status")).stdout).toMatch(
+    /^No list policy yet: each process decides with its own LIST_SOURCES/m,
+  );
   server.publish("/broken.txt", { body: "x", status: 404 });
   await lists("update");
   const [good, broken] = JSON.parse((await lists("status", "--json")).stdout);
@@ -70,6 +85,7 @@ it("shows each source's state, as a table and as JSON", async () => {
   expect(table).toMatch(/^SOURCE +ENTRIES +AGE +LAST SUCCESS +LAST ERROR +URL$/m);
   expect(table).toMatch(/^good +12 +0 h /m);
   expect(table).toMatch(/^broken +bundled +- +never +answered HTTP 404 /m);
+  expect(table).toMatch(/^In force everywhere \(the list policy\): broken, good\.$/m);
 });
 
 it("rolls back to the previous version, and says when there is none", async () => {
@@ -118,6 +134,12 @@ it("sets the list policy to its LIST_SOURCES, and with off to none", async () =>
   expect(off.stdout()).toBe(
     "LIST_SOURCES is off: no synced list is in force now. Running servers take it within a second.\n",
   );
+  const status = createTestCli(database.url, "", { LIST_SOURCES: "off" });
+  expect(await run(["status", "--json"], status.ctx)).toBe(0);
+  expect(JSON.parse(status.stdout())).toEqual([
+    expect.objectContaining({ source: "broken", configured: false, in_policy: false }),
+    expect.objectContaining({ source: "good", configured: false, in_policy: false }),
+  ]);
   const store = await openStore(database.location);
   try {
     expect((await store.lists.policy())?.sources).toEqual([]);

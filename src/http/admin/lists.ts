@@ -20,6 +20,10 @@ const SourceStateSchema = Type.Object({
   configured: Type.Boolean({
     description: "Whether LIST_SOURCES names it (else only its stored versions remain).",
   }),
+  in_policy: nullable<boolean>("boolean", {
+    description:
+      "Whether the database's list policy names it, so that every process decides with it; null before a sync set the policy (each process's LIST_SOURCES decides).",
+  }),
   url: Type.String(),
   last_attempt: nullable<string>("string", { format: "date-time" }),
   last_success: nullable<string>("string", { format: "date-time" }),
