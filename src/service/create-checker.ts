@@ -116,8 +116,8 @@ export function createCheckDeps(
 export function describePolicyDifference(configured: readonly string[], policy: readonly string[]): string {
   const names = (sources: readonly string[]) => (sources.length > 0 ? sources.join(",") : "none");
   return (
-    `LIST_SOURCES here names ${names(configured)}, but the database's list policy, set by the instance that syncs, ` +
-    `is ${names(policy)}: the policy decides here`
+    `LIST_SOURCES here names ${names(configured)}, but the database's list policy (set by the last sync) names ` +
+    `${names(policy)}, and the policy decides here`
   );
 }
 

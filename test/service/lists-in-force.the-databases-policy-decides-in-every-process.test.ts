@@ -8,6 +8,7 @@
 import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import type { DomainListData } from "../../src/core/lists.js";
 import { domainListData, readListData } from "../../src/data/domain-lists.js";
+import { describePolicyDifference } from "../../src/service/create-checker.js";
 import { ListsInForce } from "../../src/service/lists-in-force.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
@@ -69,6 +70,9 @@ it("decides with the policy's sources, tells the difference once, and takes a ne
   expect(lists.sources.map((s) => s.source)).toEqual(["theirs"]);
   await lists.reloadAfterChange();
   expect(told).toEqual([[["mine"], ["theirs"]]]);
+  expect(describePolicyDifference(["mine"], ["theirs"])).toBe(
+    "LIST_SOURCES here names mine, but the database's list policy (set by the last sync) names theirs, and the policy decides here",
+  );
 
   await store.lists.setPolicy(["mine", "theirs"], AT);
   await lists.reloadAfterChange();
