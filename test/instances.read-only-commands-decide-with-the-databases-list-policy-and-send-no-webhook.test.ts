@@ -55,6 +55,11 @@ afterAll(async () => {
 });
 
 it("decides with the database's policy in every read-only command, and none sends a webhook", async () => {
+  // The server syncs 2 s after its start (LIST_SYNC_INTERVAL); a loaded machine may take longer.
+  for (let waited = 0; !(await store.lists.currentVersion("mylist")); waited += 100) {
+    if (waited > 20_000) throw new Error("the server never synced mylist");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const { record } = await firstAnswerOn(
     world.service,
     secret,
