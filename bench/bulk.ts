@@ -89,7 +89,7 @@ async function serve(): Promise<void> {
   await store.migrate();
   await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
-  const checker = createChecker({ config, store });
+  const checker = createChecker({ config, store, recordsFlips: true });
   // Its CLIENTS requests of one key at once are admitted (BULK_CONCURRENT_PER_KEY's default is 2).
   const app = await buildApp({
     store,

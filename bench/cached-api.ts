@@ -35,7 +35,7 @@ export async function serveCachedApi(domain: string, block: boolean): Promise<Ca
   await store.plans.createPlan({ name: "bench", quota: 1_000_000_000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "bench", now: new Date() });
   await store.records.saveFacts(domain, mxFacts(domain), new Date(), block);
-  const checker = createChecker({ config, store });
+  const checker = createChecker({ config, store, recordsFlips: true });
   const app = await buildApp({ store, checker, logger: false, config: configWith() });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {

@@ -14,7 +14,7 @@ import { loadConfig } from "../src/config.js";
 import type { DomainLists } from "../src/core/lists.js";
 import { buildApp } from "../src/http/app.js";
 import { watchChanges } from "../src/service/change-watcher.js";
-import type { Checker } from "../src/service/checker.js";
+import type { Checker, Lane } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
 import { configWith } from "./config.js";
@@ -34,7 +34,10 @@ export interface LiveServiceOptions extends LiveCheckerOptions {
   adminToken?: string;
 }
 
-/** The real checker on `store`, domain age off. */
+/** A keyed caller's lane, as the API routes check: its answers record block-status flips. */
+export const API_LANE: Lane = { budget: "api", client: "test key" };
+
+/** The real checker on `store`, domain age off, recording flips of API answers as `serve` does. */
 export function liveChecker(store: Store, options: LiveCheckerOptions): Checker {
   const config = loadConfig({
     TEST_NAMES: "on",
@@ -43,7 +46,7 @@ export function liveChecker(store: Store, options: LiveCheckerOptions): Checker 
     AGE_LOOKUP: "off",
   });
   const { clock, lists } = options;
-  return createChecker({ config, store, clock, ...(lists ? { lists } : {}) });
+  return createChecker({ config, store, clock, recordsFlips: true, ...(lists ? { lists } : {}) });
 }
 
 export interface LiveService {

@@ -453,7 +453,7 @@ export const CONFIG_TABLE = {
     variable: "LIST_SOURCES",
     default: `the ${DEFAULT_LIST_SOURCES.length} upstream projects the bundled list is built from ([data.md](data.md#synced-lists))`,
     meaning:
-      "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https, without a user name or password; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's",
+      "the upstream disposable lists synced while the service runs: a comma list of `name=url` (http or https, without a user name or password; a name of a bundled package replaces that package's bundled entries), or `off` for none. The URLs are the operator's only, never a request's. A sync makes its names the list policy every process sharing the database decides with ([data.md](data.md#who-sets-the-policy))",
     parse: listSources,
   },
   testNames: {

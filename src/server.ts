@@ -127,6 +127,8 @@ async function serve(
     logger,
     shutdown: shutdown.signal,
     policyVersion: () => applied.changes?.policyVersion(),
+    // Answers to API callers record block-status flips; the pages and the reports queue only read.
+    recordsFlips: true,
   });
   const lists = new ListSchedule({
     store,

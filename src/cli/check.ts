@@ -176,6 +176,7 @@ function checkerFor(store: Store, ctx: CliContext, concurrency: number) {
     onResolverState: (report, previous, message) => {
       if (report.state !== "ok" || previous !== undefined) ctx.stderr.write(`mailrisk: ${message}\n`);
     },
+    onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
   });
 }
 

@@ -164,7 +164,7 @@ const TABLE = [
         args: "update [--json]",
         summary: "sync the upstream disposable lists of LIST_SOURCES now",
         details:
-          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 %, is empty, not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Running servers take an accepted version within a second. One process syncs at a time (a lock in the database)",
+          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 %, is empty, not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Its `LIST_SOURCES` become the list policy every process decides with (with `off`: no synced source is in force; [data.md](data.md#who-sets-the-policy)). Running servers take an accepted version or a new policy within a second. One process syncs at a time (a lock in the database)",
         exitCodes:
           "0 every source fetched and judged, 1 a source failed (the others applied) or another process is syncing, 2 usage",
       },
@@ -172,7 +172,7 @@ const TABLE = [
         args: "status [--json]",
         summary: "each synced source: URL, last attempt and success, entries, version, age, last error",
         details:
-          "each source of `LIST_SOURCES` (and each with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list",
+          "each source of `LIST_SOURCES` (and each of the list policy or with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list. Then the list policy: the sources every process decides with ([data.md](data.md#who-sets-the-policy)); `--json`: `in_policy` per source, null before a sync set the policy",
         exitCodes: "0, 2 usage",
       },
       {

@@ -42,8 +42,6 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const { config } = ctx;
-  if (config.listSources.length === 0)
-    return usageError(ctx, "LIST_SOURCES is off: there is nothing to sync", USAGE);
   const report = await withStore(ctx, (store) =>
     updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
   );
@@ -54,10 +52,20 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   if (result.parsed.values.json) writeJson(ctx, report);
   else {
     for (const source of report.sources) ctx.stdout.write(reportText(source));
-    if (report.sources.some((s) => s.outcome === "accepted"))
+    if (report.sources.length === 0)
+      ctx.stdout.write(`LIST_SOURCES is off: no synced list is in force now. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    else if (report.sources.some((s) => s.outcome === "accepted"))
       ctx.stdout.write(`${TAKEN_BY_RUNNING_SERVERS}\n`);
   }
   return everySourceRead(report) ? 0 : 1;
+}
+
+/** Which sources every process decides with (docs/data.md, "Who sets the policy"). */
+function policyLine(states: SourceStateJson[]): string {
+  if (states.every((s) => s.in_policy === null))
+    return "No list policy yet: each process decides with its own LIST_SOURCES until a sync sets one.";
+  const names = states.filter((s) => s.in_policy).map((s) => s.source);
+  return `In force everywhere (the list policy): ${names.length > 0 ? names.join(", ") : "no synced source"}.`;
 }
 
 function statusText(states: SourceStateJson[]): string {
@@ -70,7 +78,7 @@ function statusText(states: SourceStateJson[]): string {
     s.last_error ?? "",
     s.url,
   ]);
-  return `${formatTable([header, ...rows])}\n`;
+  return `${formatTable([header, ...rows])}\n${policyLine(states)}\n`;
 }
 
 async function rollback(args: string[], ctx: CliContext): Promise<number> {

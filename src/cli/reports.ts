@@ -57,7 +57,11 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return usageError(ctx, `--limit must be a whole number from 1 to ${MAX_REPORTS_SHOWN}`, USAGE);
   }
   const entries = await withStore(ctx, async (store) => {
-    const checker = createChecker({ config: ctx.config, store });
+    const checker = createChecker({
+      config: ctx.config,
+      store,
+      onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
+    });
     try {
       return await reportQueue({ reports: store.reports, checker }, status, limit);
     } finally {

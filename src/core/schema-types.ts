@@ -16,7 +16,7 @@ export function timestampOptions(meaning?: string) {
 export const Timestamp = Type.String(timestampOptions());
 
 /** `type: [T, "null"]` rather than `anyOf`: simpler to read and faster to serialise. */
-export function nullable<T>(type: "string" | "integer", options: Record<string, unknown> = {}) {
+export function nullable<T>(type: "string" | "integer" | "boolean", options: Record<string, unknown> = {}) {
   return Type.Unsafe<T | null>({ ...options, type: [type, "null"] });
 }
 

@@ -19,6 +19,10 @@ export const SourceStateSchema = Type.Object({
   configured: Type.Boolean({
     description: "Whether LIST_SOURCES names it (else only its stored versions remain).",
   }),
+  in_policy: nullable<boolean>("boolean", {
+    description:
+      "Whether the database's list policy names it, so that every process decides with it; null before a sync set the policy (each process's LIST_SOURCES decides).",
+  }),
   url: Type.String(),
   last_attempt: nullable<string>("string", { format: "date-time" }),
   last_success: nullable<string>("string", { format: "date-time" }),
@@ -70,16 +74,16 @@ function versionJson(version: ListVersionSummary | null | undefined) {
 /** `age_seconds`: since the source last confirmed its version in force (null: never). */
 function sourceStateJson(
   source: string,
-  configured: boolean,
-  url: string,
+  where: { configured: boolean; in_policy: boolean | null; url: string },
   state: ListSourceState | undefined,
   now: Date,
 ): SourceStateJson {
   const lastSuccess = state?.lastSuccess ?? null;
   return {
     source,
-    configured,
-    url,
+    configured: where.configured,
+    in_policy: where.in_policy,
+    url: where.url,
     last_attempt: state ? formatTimestamp(state.lastAttempt) : null,
     last_success: lastSuccess ? formatTimestamp(lastSuccess) : null,
     last_error: state?.lastError ?? null,
@@ -89,24 +93,25 @@ function sourceStateJson(
   };
 }
 
-/** Every configured source and every source with stored versions. */
+/**
+ * Every configured source, every source of the list policy and every source with stored
+ * versions; `in_policy` null before a sync set the policy.
+ */
 export async function listStatus(
   store: Pick<Store, "lists">,
   sources: readonly ListSource[],
   now: Date,
 ): Promise<SourceStateJson[]> {
-  const states = await store.lists.listStates();
-  const names = [...new Set([...sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  const [states, policy] = await Promise.all([store.lists.listStates(), store.lists.policy()]);
+  const names = [
+    ...new Set([...sources.map((s) => s.name), ...(policy?.sources ?? []), ...states.map((s) => s.source)]),
+  ];
   return names.map((source) => {
     const state = states.find((s) => s.source === source);
     const url = sources.find((s) => s.name === source)?.url ?? state?.url ?? "";
-    return sourceStateJson(
-      source,
-      sources.some((s) => s.name === source),
-      url,
-      state,
-      now,
-    );
+    const configured = sources.some((s) => s.name === source);
+    const in_policy = policy ? policy.sources.includes(source) : null;
+    return sourceStateJson(source, { configured, in_policy, url }, state, now);
   });
 }
 

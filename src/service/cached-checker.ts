@@ -16,10 +16,12 @@
  * the pages' or the API's, and its client's share of it (lookup-budget.ts).
  *
  * `block_status_changed_at` is the time the answered block status last changed: an
- * answer, or a look-up's save, whose block differs from the one last answered for the
- * domain records the flip in the store with `noteBlock` (first writer wins across
- * instances), which writes the flip's webhook events with it (docs/webhooks.md);
- * `redecide()` does the same for a watched domain nobody checks after a change of policy.
+ * answer to an API caller, or its look-up's save, whose block differs from the one last
+ * answered for the domain records the flip in the store with `noteBlock` (first writer
+ * wins across instances), which writes the flip's webhook events with it
+ * (docs/webhooks.md, "Which answers record a flip"); reads (the pages, the CLI) record
+ * none. `redecide()` records the flip of a watched domain nobody checks after a change
+ * of policy.
  *
  * Learning (docs/verdicts.md, "Learned infrastructure"): every fresh look-up's evidence
  * goes to the `evidence` observer (an answer from stored facts carries none).
@@ -86,6 +88,12 @@ export interface CachingCheckerOptions {
    * flip is recorded only while the store's is the same. Default: flips recorded whatever it is.
    */
   policyVersion?: () => number | undefined;
+  /**
+   * Whether answers in the API's lane (a caller's check, bulk) record a flip of the block
+   * status, with its webhook events: the server's wiring sets it. Checks in the pages' lane
+   * or in none (the CLI, the reports queue) only read; `redecide()` always records.
+   */
+  recordsFlips?: boolean;
 }
 
 /** The check with block_status_changed_at set to the domain's. */
@@ -145,7 +153,7 @@ export class CachingChecker implements Checker {
         cache = "stale";
       }
     }
-    const check = await this.answer(known, now);
+    const check = await this.answer(known, now, this.recordsFlipsOf(lane));
     this.options.observer?.observe({ domain, at: now, cache, record: check.record, via: lane?.budget });
     const { record, status, explain } = forAddress(check, input, this.options.lists);
     return { record, status, cache, explain };
@@ -184,10 +192,15 @@ export class CachingChecker implements Checker {
     return check;
   }
 
-  /** The decided answer, with a flip of its block status recorded first. */
-  private async answer(known: KnownDomain, now: Date): Promise<DomainCheck> {
+  /** Whether a check in this lane records flips (CachingCheckerOptions.recordsFlips). */
+  private recordsFlipsOf(lane: Lane | undefined): boolean {
+    return this.options.recordsFlips === true && lane?.budget === "api";
+  }
+
+  /** The decided answer, with a flip of its block status recorded first when `records`. */
+  private async answer(known: KnownDomain, now: Date, records: boolean): Promise<DomainCheck> {
     const check = this.decided(known, now);
-    if (check.record.block === known.block) return check;
+    if (check.record.block === known.block || !records) return check;
     this.noteBlockStatus(known, await this.recordFlip(known.domain, check, now));
     return this.decided(known, now);
   }
@@ -237,32 +250,38 @@ export class CachingChecker implements Checker {
         this.failedRecently.set(domain, true);
         if (previous && !failedForNow(previous.facts, this.decided(previous, now).status)) return previous;
       }
-      const saved = await this.save(domain, facts, now, { version, check });
-      if (later) void this.track(this.saveLater(domain, later), domain);
+      const records = this.recordsFlipsOf(lane);
+      const saved = await this.save(domain, facts, now, { version, check }, records);
+      if (later) void this.track(this.saveLater(domain, later, records), domain);
       return saved;
     });
   }
 
   /** Saves the facts with the domain's age when they come after the answer. */
-  private async saveLater(domain: string, later: Promise<DomainFacts | null>): Promise<void> {
+  private async saveLater(
+    domain: string,
+    later: Promise<DomainFacts | null>,
+    records: boolean,
+  ): Promise<void> {
     const facts = await later;
     if (facts === null) return;
     const now = this.options.clock();
     const version = this.sourcesVersion();
-    await this.save(domain, facts, now, { version, check: this.decide(domain, facts, now) });
+    await this.save(domain, facts, now, { version, check: this.decide(domain, facts, now) }, records);
   }
 
-  /** Saves a look-up's facts with the block status decided from them, and remembers both. */
+  /** Saves a look-up's facts with the block status decided from them, and remembers both; a flip only when `records`. */
   private async save(
     domain: string,
     facts: DomainFacts,
     checkedAt: Date,
     decided: { version: number; check: DomainCheck },
+    records: boolean,
   ): Promise<KnownDomain> {
     const { version, check } = decided;
     let status = await this.options.records.saveFacts(domain, facts, checkedAt, check.record.block);
     // A stored domain keeps its block status through a save: its flip is recorded here, once.
-    if (status.block !== check.record.block) {
+    if (records && status.block !== check.record.block) {
       status = await this.recordFlip(domain, check, checkedAt);
     }
     const known = this.remembered.remember(domain, { facts, checkedAt, ...status }, checkedAt);

@@ -50,6 +50,10 @@ export interface CreateCheckerOptions {
   shutdown?: AbortSignal;
   /** The policy version the server's change watcher has applied (CachingCheckerOptions.policyVersion). */
   policyVersion?: () => number | undefined;
+  /** Whether answers in the API's lane record block-status flips (CachingCheckerOptions.recordsFlips): the server only. */
+  recordsFlips?: boolean;
+  /** Told, with a sentence for a person, when the database's list policy differs from LIST_SOURCES; default logged at warn. */
+  onPolicyDiffers?: (message: string) => void;
   /**
    * Told of the resolver canary's first state and every change, with a sentence for a
    * person (naming DNS_SERVERS). Default: logged, a failure at warn, `ok` at info.
@@ -109,6 +113,15 @@ export function createCheckDeps(
   };
 }
 
+/** Why a process decides with other synced sources than its LIST_SOURCES names (docs/data.md, "Who sets the policy"). */
+export function describePolicyDifference(configured: readonly string[], policy: readonly string[]): string {
+  const names = (sources: readonly string[]) => (sources.length > 0 ? sources.join(",") : "none");
+  return (
+    `LIST_SOURCES here names ${names(configured)}, but the database's list policy (set by the last sync) names ` +
+    `${names(policy)}, and the policy decides here`
+  );
+}
+
 export function createChecker(options: CreateCheckerOptions): CachingChecker {
   const clock = options.clock ?? (() => new Date());
   const lists =
@@ -118,6 +131,11 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
       store: options.store,
       sources: options.config.listSources.map((s) => s.name),
       onError: (error) => options.logger?.warn({ err: error }, "could not load the synced lists in force"),
+      onPolicyDiffers: (configured, policy) => {
+        const message = describePolicyDifference(configured, policy);
+        if (options.onPolicyDiffers) options.onPolicyDiffers(message);
+        else options.logger?.warn({ listSources: configured, listPolicy: policy }, message);
+      },
     });
   // What was learnt from traffic, reloaded from the store while checks come (docs/verdicts.md).
   const learned = new LearnedSnapshot({
@@ -173,6 +191,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     webhookWatchDays: options.config.webhookWatchDays,
     testNames: options.config.testNames,
     policyVersion: options.policyVersion,
+    recordsFlips: options.recordsFlips,
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

@@ -2,16 +2,17 @@
  * The scheduled sync of LIST_SOURCES in a server (docs/data.md, "Synced lists"): a check
  * a minute after start (or after LIST_SYNC_INTERVAL, if shorter) and then every interval
  * (at most every 10 minutes); a sync runs when a source's last attempt, by any instance,
- * is an interval old, under the lock that lets one instance fetch for all. It also keeps
- * what the metrics show (entries and age of each source's version in force, failures by
- * source and reason) and warns, once a day per source, when a source's data in force
- * is older than 7 days. Failures never touch readiness: stale lists are not "unready".
+ * is an interval old or the database's list policy is not LIST_SOURCES, under the lock
+ * that lets one instance fetch for all. It also keeps what the metrics show (entries and
+ * age of each source's version in force, failures by source and reason) and warns, once
+ * a day per source, when a source's data in force is older than 7 days. Failures never touch readiness: stale lists are not "unready".
  */
 import type { Logger } from "pino";
 import type { ListSource } from "../config-table.js";
 import { DAY_MS } from "../core/time.js";
 import type { ListSourceState, Store } from "../store/types.js";
 import { bundledGate, syncLists } from "./list-sync.js";
+import { policyIs } from "./lists-in-force.js";
 
 /** A source's data in force older than this gets a warning. */
 const STALE_MS = 7 * DAY_MS;
@@ -72,11 +73,13 @@ export class ListSchedule implements ListGauges {
     try {
       const now = this.clock();
       this.latest = await store.lists.listStates();
-      const due = sources.some((source) => {
-        if (this.options.intervalSeconds === null) return false;
-        const state = this.latest.find((s) => s.source === source.name);
-        return !state || now.getTime() - state.lastAttempt.getTime() >= this.intervalMs;
-      });
+      const due =
+        this.options.intervalSeconds !== null &&
+        ((await this.policyDiffers()) ||
+          sources.some((source) => {
+            const state = this.latest.find((s) => s.source === source.name);
+            return !state || now.getTime() - state.lastAttempt.getTime() >= this.intervalMs;
+          }));
       if (due) {
         const report = await syncLists({
           store,
@@ -105,6 +108,12 @@ export class ListSchedule implements ListGauges {
     } catch (error) {
       logger.warn({ err: error }, "could not sync the lists; trying again at the next check");
     }
+  }
+
+  /** Whether the database's list policy names other sources than LIST_SOURCES: a sync sets it. */
+  private async policyDiffers(): Promise<boolean> {
+    const names = this.options.sources.map((s) => s.name);
+    return !policyIs((await this.options.store.lists.policy())?.sources, names);
   }
 
   private countFailure(source: string, reason: string): void {

@@ -3,7 +3,8 @@
  * database, so that one instance fetches for all, each source is fetched, read, judged
  * entry by entry by the same gate as the bundled build, and judged as a whole against
  * its version in force. An accepted version goes into the store, which raises the change
- * signal: every process takes it within a second. A source that fails, or whose new
+ * signal: every process takes it within a second; so does the policy the sync sets, its
+ * sources being the ones in force everywhere. A source that fails, or whose new
  * version is refused, keeps its version in force; the others are applied all the same.
  */
 
@@ -171,6 +172,9 @@ export async function syncLists(options: ListSyncOptions): Promise<SyncReport> {
     return { ran: false, sources: [] };
   }
   try {
+    // The process that syncs sets the sources in force everywhere (docs/data.md, "Who sets the policy").
+    const names = options.sources.map((s) => s.name);
+    await store.lists.setPolicy(names, now);
     const sources: SourceReport[] = [];
     for (const source of options.sources) sources.push(await syncSource(options, source));
     return { ran: true, sources };

@@ -1,11 +1,11 @@
 /**
  * The lists in force in this process: the bundled lists with the accepted versions of
  * synced sources merged in (src/data/synced-lists.ts). Loaded at start and again when
- * the change signal says a version was accepted or rolled back (only sources that
- * LIST_SOURCES names are in force); the new lists are built
- * beside the old ones (in slices that yield to checks) and swapped in at once, raising
- * `version` so that the record cache decides its answers again. A failed load keeps the
- * lists in force.
+ * the change signal says a version or the policy changed (only the sources of the
+ * database's policy are in force, docs/data.md "Who sets the policy"); the new lists are
+ * built beside the old ones (in slices that yield to checks) and swapped in at once,
+ * raising `version` so that the record cache decides its answers again. A failed load
+ * keeps the lists in force.
  */
 import { BundledDomainLists } from "../core/domain-lists.js";
 import type {
@@ -21,6 +21,11 @@ import { withSyncedSources } from "../data/synced-lists.js";
 import type { Store } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";
 
+/** Whether the database's list policy names exactly these sources (LIST_SOURCES' names). */
+export function policyIs(policy: readonly string[] | undefined, sources: readonly string[]): boolean {
+  return policy?.join(",") === [...sources].sort().join(",");
+}
+
 /** A synced source in force, for metrics and logs. */
 export interface SourceInForce {
   source: string;
@@ -31,16 +36,20 @@ export interface SourceInForce {
 export interface ListsInForceOptions {
   bundled: DomainListData;
   store: Pick<Store, "lists">;
-  /** The sources of LIST_SOURCES: only their versions are in force (a source dropped from it is no longer). */
+  /** The sources of this process's LIST_SOURCES: in force until a sync stores the policy. */
   sources: readonly string[];
   /** A load that failed (the lists in force stay). */
   onError?: (error: unknown) => void;
+  /** The database's policy differs from LIST_SOURCES (told once per policy): it decides all the same. */
+  onPolicyDiffers?: (configured: readonly string[], policy: readonly string[]) => void;
 }
 
 export class ListsInForce implements ChangingDomainLists {
   private lists: DomainLists;
   /** The versions in force, `source hash` each, as last loaded. */
   private loadedVersions = "";
+  /** The policy last told to differ from LIST_SOURCES. */
+  private toldPolicy: string | undefined;
   private readonly loading: OneAtATime;
   version = 0;
   loaded = false;
@@ -61,7 +70,7 @@ export class ListsInForce implements ChangingDomainLists {
   }
 
   private async load(): Promise<void> {
-    const { sources } = this.options;
+    const sources = await this.sourcesInForce();
     const versions = (await this.options.store.lists.currentVersions()).filter((v) =>
       sources.includes(v.source),
     );
@@ -76,6 +85,19 @@ export class ListsInForce implements ChangingDomainLists {
     }));
     this.loadedVersions = loaded;
     this.version++;
+  }
+
+  /** The policy's sources, or LIST_SOURCES before any sync set one; a difference is told. */
+  private async sourcesInForce(): Promise<readonly string[]> {
+    const configured = this.options.sources;
+    const policy = (await this.options.store.lists.policy())?.sources;
+    if (policy === undefined) return configured;
+    const named = policy.join(",");
+    if (!policyIs(policy, configured) && named !== this.toldPolicy) {
+      this.options.onPolicyDiffers?.(configured, policy);
+      this.toldPolicy = named;
+    }
+    return policy;
   }
 
   get popular(): readonly string[] {

@@ -1,13 +1,20 @@
 /**
  * Synced disposable lists (docs/data.md, "Synced lists"): per source, the version in
  * force and the one before it, each with its entries and when the source first listed
- * each (`domain<TAB>epoch ms` lines, sorted), and the source's last attempt.
+ * each (`domain<TAB>epoch ms` lines, sorted), and the source's last attempt; and the
+ * policy: which sources are in force for every process.
  */
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { withoutCredentials } from "../core/web-url.js";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
-import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
+import type {
+  ListPolicy,
+  ListSourceState,
+  ListsRepository,
+  ListVersion,
+  ListVersionSummary,
+} from "./types.js";
 
 function encodeEntries(entries: ReadonlyMap<string, number>): string {
   return [...entries.keys()]
@@ -152,6 +159,25 @@ async function rollback(db: Kysely<Database>, source: string): Promise<boolean> 
   });
 }
 
+async function policy(db: Kysely<Database>): Promise<ListPolicy | undefined> {
+  const row = await db.selectFrom("list_policy").selectAll().where("id", "=", 1).executeTakeFirst();
+  return row && { sources: row.sources === "" ? [] : row.sources.split("\n"), setAt: toDate(row.set_at) };
+}
+
+async function setPolicy(db: Kysely<Database>, sources: readonly string[], at: Date): Promise<boolean> {
+  const names = [...new Set(sources)].sort().join("\n");
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("list_policy").select("sources").where("id", "=", 1).executeTakeFirst();
+    if (row?.sources === names) return false;
+    await trx
+      .insertInto("list_policy")
+      .values({ id: 1, sources: names, set_at: at.getTime() })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ sources: names, set_at: at.getTime() }))
+      .execute();
+    return true;
+  });
+}
+
 export function createListsRepository(db: Kysely<Database>): ListsRepository {
   return {
     currentVersions: () => currentVersions(db),
@@ -160,5 +186,7 @@ export function createListsRepository(db: Kysely<Database>): ListsRepository {
     recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
     acceptVersion: (accepted) => acceptVersion(db, accepted),
     rollback: (source) => rollback(db, source),
+    policy: () => policy(db),
+    setPolicy: (sources, at) => setPolicy(db, sources, at),
   };
 }

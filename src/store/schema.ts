@@ -71,6 +71,14 @@ export interface ListSourcesTable {
   last_error: string | null;
 }
 
+/** The synced sources in force for every process (src/store/lists.ts): one row, id 1. */
+export interface ListPolicyTable {
+  id: number;
+  /** Source names, one a line, sorted. */
+  sources: string;
+  set_at: Millis;
+}
+
 /** Named locks with an expiry (src/store/locks.ts). */
 export interface LocksTable {
   name: string;
@@ -187,6 +195,7 @@ export interface Database {
   reports: ReportsTable;
   list_versions: ListVersionsTable;
   list_sources: ListSourcesTable;
+  list_policy: ListPolicyTable;
   locks: LocksTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;

@@ -309,7 +309,14 @@ export interface ListSourceState {
   previous: ListVersionSummary | null;
 }
 
-/** Synced lists (src/store/lists.ts): their accepted versions and attempts. */
+/** Which synced sources are in force for every process, and when a sync set it. */
+export interface ListPolicy {
+  /** Source names, sorted. */
+  sources: string[];
+  setAt: Date;
+}
+
+/** Synced lists (src/store/lists.ts): their accepted versions and attempts, and the policy. */
 export interface ListsRepository {
   /** The versions in force, one per source that has one, with their entries. */
   currentVersions(): Promise<ListVersion[]>;
@@ -323,6 +330,10 @@ export interface ListsRepository {
   acceptVersion(version: ListVersion): Promise<void>;
   /** Puts the previous version back in force (the current one becomes previous); false when there is none. */
   rollback(source: string): Promise<boolean>;
+  /** The sources in force; undefined until a sync set them. */
+  policy(): Promise<ListPolicy | undefined>;
+  /** Sets the sources in force; false when they were these already. */
+  setPolicy(sources: readonly string[], at: Date): Promise<boolean>;
 }
 
 /** Named locks that expire (src/store/locks.ts): one instance at a time does a job. */

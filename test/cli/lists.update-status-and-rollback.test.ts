@@ -1,7 +1,8 @@
 /**
  * `mailrisk lists update|status|rollback` against a loopback list server: what update
  * prints per source and its exit codes (0 every source read, 1 a source failed or
- * another process syncs, 2 usage), status as a table and as JSON, rollback.
+ * another process syncs, 2 usage) and the list policy it sets, status as a table and as
+ * JSON, rollback.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
@@ -56,9 +57,24 @@ it("shows each source's state, as a table and as JSON", async () => {
   server.publish("/broken.txt", { silent: true });
   const status = await lists("status", "--json");
   expect(JSON.parse(status.stdout)).toEqual([
-    expect.objectContaining({ source: "good", configured: true, last_attempt: null, in_force: null }),
-    expect.objectContaining({ source: "broken", configured: true, last_attempt: null, in_force: null }),
+    expect.objectContaining({
+      source: "good",
+      configured: true,
+      in_policy: null,
+      last_attempt: null,
+      in_force: null,
+    }),
+    expect.objectContaining({
+      source: "broken",
+      configured: true,
+      in_policy: null,
+      last_attempt: null,
+      in_force: null,
+    }),
   ]);
+  expect((await lists("status")).stdout).toMatch(
+    /^No list policy yet: each process decides with its own LIST_SOURCES/m,
+  );
   server.publish("/broken.txt", { body: "x", status: 404 });
   await lists("update");
   const [good, broken] = JSON.parse((await lists("status", "--json")).stdout);
@@ -69,6 +85,7 @@ it("shows each source's state, as a table and as JSON", async () => {
   expect(table).toMatch(/^SOURCE +ENTRIES +AGE +LAST SUCCESS +LAST ERROR +URL$/m);
   expect(table).toMatch(/^good +12 +0 h /m);
   expect(table).toMatch(/^broken +bundled +- +never +answered HTTP 404 /m);
+  expect(table).toMatch(/^In force everywhere \(the list policy\): broken, good\.$/m);
 });
 
 it("rolls back to the previous version, and says when there is none or the source is unknown", async () => {
@@ -111,4 +128,28 @@ it("says another process syncs, and exits 1", async () => {
   expect(code).toBe(1);
   expect(stderr).toContain("another process is syncing the lists");
   expect(server.hits("/good.txt")).toBe(0);
+});
+
+it("sets the list policy to its LIST_SOURCES, and with off to none", async () => {
+  server.publish("/good.txt", { body: madeUpList(12) });
+  server.publish("/broken.txt", { body: madeUpList(3, "other") });
+  expect((await lists("update")).code).toBe(0);
+  const off = createTestCli(database.url, "", { LIST_SOURCES: "off" });
+  expect(await run(["update"], off.ctx)).toBe(0);
+  expect(off.stdout()).toBe(
+    "LIST_SOURCES is off: no synced list is in force now. Running servers take it within a second.\n",
+  );
+  const status = createTestCli(database.url, "", { LIST_SOURCES: "off" });
+  expect(await run(["status", "--json"], status.ctx)).toBe(0);
+  expect(JSON.parse(status.stdout())).toEqual([
+    expect.objectContaining({ source: "broken", configured: false, in_policy: false }),
+    expect.objectContaining({ source: "good", configured: false, in_policy: false }),
+  ]);
+  const store = await openStore(database.location);
+  try {
+    expect((await store.lists.policy())?.sources).toEqual([]);
+    expect(await store.lists.currentVersion("good")).toBeDefined();
+  } finally {
+    await store.close();
+  }
 });

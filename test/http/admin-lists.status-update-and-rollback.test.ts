@@ -43,7 +43,13 @@ it("syncs now, shows the state, and rolls back", async () => {
     ],
   });
   const [state] = (await admin({ method: "GET", url: "/admin/lists" })).json();
-  expect(state).toMatchObject({ source: "up", configured: true, last_error: null, previous: null });
+  expect(state).toMatchObject({
+    source: "up",
+    configured: true,
+    in_policy: true,
+    last_error: null,
+    previous: null,
+  });
   expect(state.in_force).toMatchObject({ entries: 5 });
 
   const none = await admin({ method: "POST", url: "/admin/lists/rollback", payload: {} });

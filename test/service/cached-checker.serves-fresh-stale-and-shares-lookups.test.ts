@@ -4,12 +4,13 @@
  * refresh runs (within half the look-up budget); facts saying the domain takes no mail
  * never answered stale; a temporary DNS failure kept 60 s and never replacing good
  * facts; every answer decided from the stored facts with the sources in force, kept
- * while their version stands; block_status_changed_at moved only when the answered
- * block flips, also when an override flips it without a look-up.
+ * while their version stands; block_status_changed_at moved only when the answer to an
+ * API caller flips block, also when an override flips it without a look-up.
  */
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configWith } from "../../harness/config.js";
+import { API_LANE as API } from "../../harness/live-service.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import type { DomainFacts } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
@@ -423,12 +424,12 @@ describe("CachingChecker", () => {
   });
 
   it("keeps block_status_changed_at over look-ups until block flips", async () => {
-    const batch = checkerWith({ serveStale: false });
+    const batch = checkerWith({ serveStale: false, recordsFlips: true });
     script.answers.push(working(DOMAIN), unresolvable(DOMAIN), NXDOMAIN, working(DOMAIN));
     const answers = [];
     for (const step of [0, 1, 2, 3]) {
       now = since(step * (TTL_SECONDS + 1) * 1000);
-      answers.push((await batch.check(domainInput(DOMAIN))).record);
+      answers.push((await batch.check(domainInput(DOMAIN), API)).record);
     }
     expect(answers.map((record) => [record.block, record.risk, record.block_status_changed_at])).toEqual([
       [false, 0, formatTimestamp(START)],
@@ -468,15 +469,15 @@ describe("CachingChecker", () => {
   describe("when what decides verdicts changes (its version moves)", () => {
     it("answers an override at once with no look-up, and moves block_status_changed_at once", async () => {
       const learned = learnedStub();
-      const overridden = checkerWith({ learned });
-      expect((await overridden.check(domainInput(DOMAIN))).record).toMatchObject({
+      const overridden = checkerWith({ learned, recordsFlips: true });
+      expect((await overridden.check(domainInput(DOMAIN), API)).record).toMatchObject({
         block: false,
         block_status_changed_at: formatTimestamp(START),
       });
 
       now = since(10_000);
       learned.override(DOMAIN, "deny");
-      const denied = await overridden.check(domainInput(DOMAIN));
+      const denied = await overridden.check(domainInput(DOMAIN), API);
       expect([denied.cache, denied.status]).toEqual(["hit", "denied"]);
       expect(denied.record).toMatchObject({
         block: true,
@@ -485,7 +486,7 @@ describe("CachingChecker", () => {
         block_status_changed_at: formatTimestamp(now),
       });
       now = since(20_000);
-      const later = await overridden.check(domainInput(DOMAIN));
+      const later = await overridden.check(domainInput(DOMAIN), API);
       expect(later.record).toMatchObject({
         block: true,
         block_status_changed_at: formatTimestamp(since(10_000)),
@@ -500,8 +501,8 @@ describe("CachingChecker", () => {
         changedAt: since(10_000),
       });
       now = since(40_000);
-      const other = checkerWith({ learned });
-      expect((await other.check(domainInput(DOMAIN))).record).toMatchObject({
+      const other = checkerWith({ learned, recordsFlips: true });
+      expect((await other.check(domainInput(DOMAIN), API)).record).toMatchObject({
         block: true,
         block_status_changed_at: formatTimestamp(since(10_000)),
       });
@@ -509,13 +510,13 @@ describe("CachingChecker", () => {
       // Lifted: it flips back, once, for both.
       now = since(50_000);
       learned.override(DOMAIN, undefined);
-      expect((await other.check(domainInput(DOMAIN))).record).toMatchObject({
+      expect((await other.check(domainInput(DOMAIN), API)).record).toMatchObject({
         block: false,
         reason: "Self-hosted",
         block_status_changed_at: formatTimestamp(since(50_000)),
       });
       now = since(55_000);
-      expect((await overridden.check(domainInput(DOMAIN))).record).toMatchObject({
+      expect((await overridden.check(domainInput(DOMAIN), API)).record).toMatchObject({
         block: false,
         block_status_changed_at: formatTimestamp(since(50_000)),
       });

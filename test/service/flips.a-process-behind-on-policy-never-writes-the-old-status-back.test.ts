@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TEST_NAMES_ON } from "../../harness/config.js";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { API_LANE } from "../../harness/live-service.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseInput } from "../../src/core/input.js";
@@ -44,7 +45,12 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
       DATABASE_URL: database.url,
     });
     const applied: { changes?: ChangeWatcher } = {};
-    const checker = createChecker({ config, store, policyVersion: () => applied.changes?.policyVersion() });
+    const checker = createChecker({
+      config,
+      store,
+      policyVersion: () => applied.changes?.policyVersion(),
+      recordsFlips: true,
+    });
     const changes = watchChanges(store, checker, undefined, NO_TIMER);
     applied.changes = changes;
     await changes.settle();
@@ -56,7 +62,7 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
   async function block({ checker }: Process): Promise<boolean> {
     const parsed = parseInput(DOMAIN, TEST_NAMES_ON);
     if (!parsed.ok) throw new Error(parsed.problem.detail);
-    return (await checker.check(parsed.input)).record.block;
+    return (await checker.check(parsed.input, API_LANE)).record.block;
   }
 
   beforeEach(async () => {

@@ -20,7 +20,7 @@ import {
   disposableWorldLists,
 } from "../../harness/disposable-world.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import { liveChecker } from "../../harness/live-service.js";
+import { API_LANE, liveChecker } from "../../harness/live-service.js";
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
@@ -47,7 +47,7 @@ async function pass(checker: Checker, domains: readonly string[]): Promise<Map<s
       domains.slice(start, start + 64).map(async (domain) => {
         const parsed = parseDomain(domain, TEST_NAMES_ON);
         if (!parsed.ok) throw new Error(domain);
-        records.set(domain, (await checker.check(parsed.input)).record);
+        records.set(domain, (await checker.check(parsed.input, API_LANE)).record);
       }),
     );
   }

@@ -2,7 +2,8 @@
  * The scheduled sync in a server: it syncs when a source's last attempt (by any
  * instance) is an interval old and not before, warns once a day when a source's data in
  * force is older than 7 days, and gives the metrics each source's entries and age and
- * the failures by source and reason. With LIST_SYNC_INTERVAL off it never syncs.
+ * the failures by source and reason; a list policy other than its sources is due at once.
+ * With LIST_SYNC_INTERVAL off it never syncs.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
@@ -86,4 +87,19 @@ it("never syncs with LIST_SYNC_INTERVAL off, but keeps the gauges", async () => 
   await lists.tick();
   expect(server.hits("/up.txt")).toBe(0);
   expect(lists.states()).toEqual([]);
+});
+
+it("syncs before its sources are due when the database's list policy is not its LIST_SOURCES", async () => {
+  server.publish("/up.txt", { body: madeUpList(10) });
+  const lists = schedule(3600);
+  await lists.tick();
+  expect(await store.lists.policy()).toEqual({ sources: ["up"], setAt: START });
+  now = new Date(START.getTime() + 60_000);
+  await lists.tick();
+  expect(server.hits("/up.txt")).toBe(1);
+  // Another process's sync set other sources: this one, the one that syncs, sets its own again.
+  await store.lists.setPolicy(["elsewhere"], now);
+  await lists.tick();
+  expect(server.hits("/up.txt")).toBe(2);
+  expect(await store.lists.policy()).toEqual({ sources: ["up"], setAt: now });
 });

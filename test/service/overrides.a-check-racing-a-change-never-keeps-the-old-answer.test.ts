@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TEST_NAMES_ON } from "../../harness/config.js";
 import { disposableWorld, disposableWorldLists } from "../../harness/disposable-world.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
-import { liveChecker } from "../../harness/live-service.js";
+import { API_LANE, liveChecker } from "../../harness/live-service.js";
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
@@ -48,7 +48,7 @@ function newChecker(): Checker {
 async function check(checker: Checker, domain: string): Promise<CheckResult> {
   const parsed = parseDomain(domain, TEST_NAMES_ON);
   if (!parsed.ok) throw new Error(domain);
-  return checker.check(parsed.input);
+  return checker.check(parsed.input, API_LANE);
 }
 
 const legitimate = [...world.legitimate].filter(([, setup]) => setup === "own-server").map(([d]) => d);

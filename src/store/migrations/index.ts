@@ -15,6 +15,7 @@ import * as reports from "./0009-reports.js";
 import * as webhooks from "./0010-webhooks.js";
 import * as publishableKeys from "./0011-publishable-keys.js";
 import * as recentFromPagesOnly from "./0012-recent-from-pages-only.js";
+import * as listPolicy from "./0013-list-policy.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "0010_webhooks": webhooks,
   "0011_publishable_keys": publishableKeys,
   "0012_recent_from_pages_only": recentFromPagesOnly,
+  "0013_list_policy": listPolicy,
 };
