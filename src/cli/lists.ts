@@ -64,7 +64,10 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
 function policyLine(states: SourceStateJson[]): string {
   if (states.every((s) => s.in_policy === null))
     return "No list policy yet: each process decides with its own LIST_SOURCES until a sync sets one.";
-  const names = states.filter((s) => s.in_policy).map((s) => s.source);
+  const names = states
+    .filter((s) => s.in_policy)
+    .map((s) => s.source)
+    .sort();
   return `In force everywhere (the list policy): ${names.length > 0 ? names.join(", ") : "no synced source"}.`;
 }
 

@@ -183,7 +183,7 @@ describe("rollback and the lock", () => {
     expect(await inForce("up")).toEqual(["throwaway-0.com", "throwaway-1.com", "throwaway-2.com"]);
     expect(await rollbackLists(store, "up")).toEqual(["up"]);
     expect(await inForce("up")).toEqual(["second-0.com", "second-1.com", "second-2.com"]);
-    expect(await rollbackLists(store, "never-synced")).toEqual([]);
+    await expect(rollbackLists(store, "never-synced")).rejects.toThrow(/unknown source "never-synced"/);
     // Two versions accepted, the policy set by the first sync, two rollbacks; nothing for the unknown source.
     expect((await store.changes.versions()).get("lists")).toBe(5);
   });
