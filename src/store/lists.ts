@@ -5,6 +5,7 @@
  */
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
+import { inTransaction } from "./changes.js";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
 import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
 
@@ -98,7 +99,7 @@ async function recordAttempt(
 
 /** In one transaction: the previous version goes, the current one becomes previous, the new one current. */
 async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const { source } = accepted;
     await trx
       .deleteFrom("list_versions")
@@ -128,7 +129,7 @@ async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promi
 
 /** Swaps the current and previous versions (through a third state, as both are the primary key). */
 async function rollback(db: Kysely<Database>, source: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const previous = await trx
       .selectFrom("list_versions")
       .select("state")

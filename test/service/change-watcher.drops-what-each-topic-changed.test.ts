@@ -1,6 +1,6 @@
 /**
  * The change watcher on a real SQLite store: each poll reads the store's change counters
- * (raised by the store after every change of keys, overrides or records) and calls the
+ * (raised by the store with every change of keys, overrides, records or lists) and calls the
  * handler of each topic whose counter moved, and only those; the first poll only sets
  * what was seen. `settle()` resolves once a change made before it holds here, also when
  * a poll that read the counters before the change is running. A failing read is reported
