@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
 import { allowTestNames } from "./core/test-names.js";
-import { startHousekeeping } from "./housekeeping.js";
+import { scheduleHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import {
   type ConnectionLimits,
@@ -20,7 +20,7 @@ import {
 } from "./http/connection-limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
-import { type ChangeWatcher, watchChanges } from "./service/change-watcher.js";
+import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
@@ -135,7 +135,6 @@ async function serve(
     intervalSeconds: config.listSyncIntervalSeconds,
     logger,
   });
-  if (config.listSources.length > 0) lists.start();
   // Webhooks (docs/webhooks.md): the outbox is delivered by every server, flips found by re-deciding by one at a time.
   const holder = `${hostname()} ${process.pid} ${randomBytes(4).toString("hex")}`;
   const delivery = new WebhookDelivery({
@@ -154,14 +153,28 @@ async function serve(
     onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
-  delivery.start();
-  redecider.start();
   const metrics = createMetrics(checker, lists, delivery);
   // Changes of keys, plans, overrides and records, from anywhere, hold here within a second.
-  const changes = watchChanges(store, checker, (error) =>
+  const changes = changeWatcherOf(store, checker, (error) =>
     logger.warn({ err: error }, "could not read the change signal; retrying"),
   );
   applied.changes = changes;
+  const housekeeping = scheduleHousekeeping({
+    housekeeping: store.housekeeping,
+    recordTtlSeconds: config.recordTtlSeconds,
+    logger,
+  });
+  // Every background loop of the server, started and stopped as one list (docs/architecture.md, "Background loops").
+  const loops = [
+    changes,
+    delivery,
+    redecider,
+    housekeeping,
+    ...(config.listSources.length > 0 ? [lists] : []),
+  ];
+  for (const loop of loops) void loop.start();
+  // The resolver canary is the checker's, started with it (create-checker.ts), and ends with the server.
+  const stopLoops = () => Promise.all([...loops.map((loop) => loop.stop()), checker.resolverHealth?.stop()]);
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
@@ -203,14 +216,9 @@ async function serve(
       logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
     }
   } catch (error) {
-    await Promise.all([app.close(), changes.stop(), lists.stop(), delivery.stop(), redecider.stop()]);
+    await Promise.all([app.close(), stopLoops()]);
     throw error;
   }
-  const housekeeping = startHousekeeping({
-    housekeeping: store.housekeeping,
-    recordTtlSeconds: config.recordTtlSeconds,
-    logger,
-  });
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -219,13 +227,7 @@ async function serve(
       closing ??= (async () => {
         shutdown.abort();
         await Promise.all([app.close(), metricsServer?.close()]);
-        await Promise.all([
-          housekeeping.stop(),
-          changes.stop(),
-          lists.stop(),
-          delivery.stop(),
-          redecider.stop(),
-        ]);
+        await stopLoops();
         await checker.drain();
         await store.close();
       })();

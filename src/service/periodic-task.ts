@@ -14,7 +14,7 @@ export interface PeriodicTaskOptions {
   /** The wait before the first run; default 0 (at start). */
   firstMs?: number;
   /** A run that failed; the next run is scheduled as usual. */
-  onError?: (error: unknown) => void;
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 export class PeriodicTask {

@@ -10,7 +10,7 @@ import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ListSource } from "../../src/config-table.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppStore, buildApp } from "../../src/http/app.js";
-import { watchChanges } from "../../src/service/change-watcher.js";
+import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -127,7 +127,8 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
   const store = testStore.store;
   const checker = options.checker ?? fakeChecker();
   const clock = movableClock();
-  const changes = watchChanges(store, checker);
+  const changes = changeWatcherOf(store, checker);
+  void changes.start();
   const app = await buildApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     checker,
