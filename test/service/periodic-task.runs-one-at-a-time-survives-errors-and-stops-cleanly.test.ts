@@ -20,6 +20,7 @@ describe("PeriodicTask", () => {
   let task: PeriodicTask | undefined;
   afterEach(async () => {
     await task?.stop();
+    vi.useRealTimers();
     vi.restoreAllMocks();
   });
 
@@ -30,20 +31,25 @@ describe("PeriodicTask", () => {
   };
 
   it("runs at start and then every interval after a run ends", async () => {
+    vi.useFakeTimers();
     let runs = 0;
     started({ run: async () => void runs++, everyMs: 20 });
     expect(runs).toBe(1);
-    await sleep(110);
-    expect(runs).toBeGreaterThanOrEqual(3);
-    expect(runs).toBeLessThanOrEqual(7);
+    await vi.advanceTimersByTimeAsync(19);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(2);
+    await vi.advanceTimersByTimeAsync(60);
+    expect(runs).toBe(5);
   });
 
   it("waits firstMs before the first run", async () => {
+    vi.useFakeTimers();
     let runs = 0;
     started({ run: async () => void runs++, everyMs: 10_000, firstMs: 40 });
-    await sleep(10);
+    await vi.advanceTimersByTimeAsync(39);
     expect(runs).toBe(0);
-    await sleep(80);
+    await vi.advanceTimersByTimeAsync(1);
     expect(runs).toBe(1);
   });
 
@@ -67,6 +73,7 @@ describe("PeriodicTask", () => {
   });
 
   it("reports a failed run and keeps the schedule", async () => {
+    vi.useFakeTimers();
     const errors: unknown[] = [];
     let runs = 0;
     started({
@@ -77,9 +84,9 @@ describe("PeriodicTask", () => {
       everyMs: 5,
       onError: (error) => errors.push(error),
     });
-    await sleep(80);
+    await vi.advanceTimersByTimeAsync(20);
     expect(errors.map((error) => (error as Error).message)).toEqual(["run 1", "run 2"]);
-    expect(runs).toBeGreaterThan(3);
+    expect(runs).toBe(5);
   });
 
   it("stop waits for the run in progress, and nothing runs after it", async () => {
