@@ -164,17 +164,6 @@ async function serve(
     recordTtlSeconds: config.recordTtlSeconds,
     logger,
   });
-  // Every background loop of the server, started and stopped as one list (docs/architecture.md, "Background loops").
-  const loops = [
-    changes,
-    delivery,
-    redecider,
-    housekeeping,
-    ...(config.listSources.length > 0 ? [lists] : []),
-  ];
-  for (const loop of loops) void loop.start();
-  // The resolver canary is the checker's, started with it (create-checker.ts), and ends with the server.
-  const stopLoops = () => Promise.all([...loops.map((loop) => loop.stop()), checker.resolverHealth?.stop()]);
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
@@ -201,6 +190,18 @@ async function serve(
   if (!separateMetrics && !metricsOnPort(config)) {
     logger.info("/metrics is not served: set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=on to serve it");
   }
+  // Every background loop of the server (docs/architecture.md, "Background loops"): one
+  // list, started once the app is built, stopped on shutdown or when listening fails.
+  const loops = [
+    changes,
+    delivery,
+    redecider,
+    housekeeping,
+    ...(config.listSources.length > 0 ? [lists] : []),
+  ];
+  for (const loop of loops) void loop.start();
+  // The resolver canary is the checker's, started with it (create-checker.ts), and ends with the server.
+  const stopLoops = () => Promise.all([...loops.map((loop) => loop.stop()), checker.resolverHealth?.stop()]);
   let url: string;
   let metricsServer: MetricsServer | null = null;
   try {
