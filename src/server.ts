@@ -200,8 +200,8 @@ async function serve(
     ...(config.listSources.length > 0 ? [lists] : []),
   ];
   for (const loop of loops) void loop.start();
-  // The resolver canary is the checker's, started with it (create-checker.ts), and ends with the server.
-  const stopLoops = () => Promise.all([...loops.map((loop) => loop.stop()), checker.resolverHealth?.stop()]);
+  // The checker's own loops (the resolver canary, the observers) end with `checker.close()`.
+  const stopLoops = () => Promise.all(loops.map((loop) => loop.stop()));
   let url: string;
   let metricsServer: MetricsServer | null = null;
   try {
@@ -217,7 +217,7 @@ async function serve(
       logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
     }
   } catch (error) {
-    await Promise.all([app.close(), stopLoops()]);
+    await Promise.all([app.close(), stopLoops(), checker.close()]);
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -229,7 +229,7 @@ async function serve(
         shutdown.abort();
         await Promise.all([app.close(), metricsServer?.close()]);
         await stopLoops();
-        await checker.drain();
+        await checker.close();
         await store.close();
       })();
       return closing;
