@@ -13,7 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../src/config.js";
 import type { DomainLists } from "../src/core/lists.js";
 import { buildApp } from "../src/http/app.js";
-import { watchChanges } from "../src/service/change-watcher.js";
+import { changeWatcherOf } from "../src/service/change-watcher.js";
 import type { Checker, Lane } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
@@ -70,7 +70,8 @@ export async function openLiveService(options: LiveServiceOptions): Promise<Live
   await store.plans.createPlan({ name: "tests", quota: 1000, periodDays: 30 });
   const { secret } = await store.keys.createKey({ plan: "tests", now: options.clock() });
   const checker = liveChecker(store, options);
-  const changes = watchChanges(store, checker);
+  const changes = changeWatcherOf(store, checker);
+  void changes.start();
   const app = await buildApp({
     store,
     checker,

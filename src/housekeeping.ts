@@ -13,16 +13,17 @@
  * - webhook events delivered or given up more than WEBHOOK_EVENT_RETENTION_DAYS ago,
  *   with their attempts (pending events are never pruned).
  *
- * It runs a minute after start and then every hour, on an unref'd timer (it never keeps
- * the process alive), one run at a time. Each run deletes in batches of BATCH_SIZE rows,
+ * It runs a minute after start and then an hour after each run, on the server's periodic
+ * schedule (src/service/periodic-task.ts: unref'd timers, one run at a time). Each run deletes in batches of BATCH_SIZE rows,
  * one short statement each, yielding to requests between them, and at most
  * MAX_BATCHES_PER_RUN batches per table (the rest waits for the next run). Several
  * instances may run it on one database: the deletes are idempotent. `stop()` (server
- * shutdown) cancels the timer and waits for a run in progress to finish its batch.
+ * shutdown) cancels the schedule and waits for a run in progress to finish its batch.
  */
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { Logger } from "pino";
 import { DAY_MS } from "./core/time.js";
+import { PeriodicTask } from "./service/periodic-task.js";
 import type { HousekeepingRepository } from "./store/types.js";
 
 export const USAGE_RETENTION_DAYS = 400;
@@ -54,7 +55,9 @@ export interface PruneCounts {
 }
 
 export interface Housekeeping {
-  /** One run now (what the timer does): rows deleted per table. */
+  /** Runs a minute after this (`firstRunMs`), then every hour (`intervalMs`). */
+  start(): void;
+  /** One run now (what the schedule does): rows deleted per table. */
   runOnce(): Promise<PruneCounts>;
   /** Stops the schedule; resolves once a run in progress has stopped. */
   stop(): Promise<void>;
@@ -78,12 +81,12 @@ export function pruneCutoffs(
   };
 }
 
-export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
+/** The housekeeping of a server, not started. */
+export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping {
   const { housekeeping, recordTtlSeconds, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const batchSize = options.batchSize ?? BATCH_SIZE;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<PruneCounts> | undefined;
 
   /** Batches of one table until one comes back short, the run's bound is reached, or stop. */
@@ -124,25 +127,18 @@ export function startHousekeeping(options: HousekeepingOptions): Housekeeping {
     return running;
   }
 
-  function schedule(delayMs: number): void {
-    if (stopped) return;
-    timer = setTimeout(async () => {
-      try {
-        await runOnce();
-      } catch (error) {
-        logger?.warn({ err: error }, "housekeeping failed; it runs again at its next time");
-      }
-      schedule(options.intervalMs ?? HOUSEKEEPING_INTERVAL_MS);
-    }, delayMs);
-    timer.unref();
-  }
-
-  schedule(options.firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS);
+  const schedule = new PeriodicTask({
+    run: async () => void (await runOnce()),
+    firstMs: options.firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS,
+    everyMs: options.intervalMs ?? HOUSEKEEPING_INTERVAL_MS,
+    onError: (error) => logger?.warn({ err: error }, "housekeeping failed; it runs again at its next time"),
+  });
   return {
+    start: () => schedule.start(),
     runOnce,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      await schedule.stop();
       await running?.catch(() => undefined);
     },
   };

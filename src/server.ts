@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { startHousekeeping } from "./housekeeping.js";
+import { scheduleHousekeeping } from "./housekeeping.js";
 import { buildApp } from "./http/app.js";
 import {
   type ConnectionLimits,
@@ -19,7 +19,7 @@ import {
 } from "./http/connection-limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
-import { type ChangeWatcher, watchChanges } from "./service/change-watcher.js";
+import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
@@ -136,7 +136,6 @@ async function serve(
     intervalSeconds: config.listSyncIntervalSeconds,
     logger,
   });
-  if (config.listSources.length > 0) lists.start();
   // Webhooks (docs/webhooks.md): the outbox is delivered by every server, flips found by re-deciding by one at a time.
   const holder = `${hostname()} ${process.pid} ${randomBytes(4).toString("hex")}`;
   const delivery = new WebhookDelivery({
@@ -155,14 +154,17 @@ async function serve(
     onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
-  delivery.start();
-  redecider.start();
   const metrics = createMetrics(checker, lists, delivery);
   // Changes of keys, plans, overrides and records, from anywhere, hold here within a second.
-  const changes = watchChanges(store, checker, (error) =>
+  const changes = changeWatcherOf(store, checker, (error) =>
     logger.warn({ err: error }, "could not read the change signal; retrying"),
   );
   applied.changes = changes;
+  const housekeeping = scheduleHousekeeping({
+    housekeeping: store.housekeeping,
+    recordTtlSeconds: config.recordTtlSeconds,
+    logger,
+  });
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
@@ -181,6 +183,18 @@ async function serve(
   if (!separateMetrics && !metricsOnPort(config)) {
     logger.info("/metrics is not served: set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=on to serve it");
   }
+  // Every background loop of the server (docs/architecture.md, "Background loops"): one
+  // list, started once the app is built, stopped on shutdown or when listening fails.
+  const loops = [
+    changes,
+    delivery,
+    redecider,
+    housekeeping,
+    ...(config.listSources.length > 0 ? [lists] : []),
+  ];
+  for (const loop of loops) void loop.start();
+  // The checker's own loops (the resolver canary, the observers) end with `checker.close()`.
+  const stopLoops = () => Promise.all(loops.map((loop) => loop.stop()));
   let url: string;
   let metricsServer: MetricsServer | null = null;
   try {
@@ -196,14 +210,9 @@ async function serve(
       logger.info({ url: `${metricsServer.url}/metrics` }, "metrics served on their own port");
     }
   } catch (error) {
-    await Promise.all([app.close(), changes.stop(), lists.stop(), delivery.stop(), redecider.stop()]);
+    await Promise.all([app.close(), stopLoops(), checker.close()]);
     throw error;
   }
-  const housekeeping = startHousekeeping({
-    housekeeping: store.housekeeping,
-    recordTtlSeconds: config.recordTtlSeconds,
-    logger,
-  });
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -212,14 +221,8 @@ async function serve(
       closing ??= (async () => {
         shutdown.abort();
         await Promise.all([app.close(), metricsServer?.close()]);
-        await Promise.all([
-          housekeeping.stop(),
-          changes.stop(),
-          lists.stop(),
-          delivery.stop(),
-          redecider.stop(),
-        ]);
-        await checker.drain();
+        await stopLoops();
+        await checker.close();
         await store.close();
       })();
       return closing;

@@ -4,7 +4,7 @@ import {
   EVIDENCE_RETENTION_DAYS,
   pruneCutoffs,
   RECORD_GRACE_DAYS,
-  startHousekeeping,
+  scheduleHousekeeping,
   USAGE_RETENTION_DAYS,
   WEBHOOK_EVENT_RETENTION_DAYS,
 } from "../src/housekeeping.js";
@@ -47,13 +47,14 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
       { evidence: { ...evidence, domain: "renewed.example" }, seenAt: new Date(START.getTime() + 100 * DAY) },
     ]);
     let now = START;
-    const housekeeping = startHousekeeping({
+    const housekeeping = scheduleHousekeeping({
       housekeeping: db.store.housekeeping,
       recordTtlSeconds: TTL_SECONDS,
       clock: () => now,
       firstRunMs: 3_600_000,
       batchSize: 2,
     });
+    housekeeping.start();
     try {
       // Records are kept RECORD_TTL + 30 days; the first period (30 days) is kept 400 days after it ends.
       now = new Date(START.getTime() + TTL_SECONDS * 1000 + RECORD_GRACE_DAYS * DAY);
@@ -117,13 +118,14 @@ function endlessRepository() {
 
 it("runs on its timer, bounds the batches of a run, and stops between batches", async () => {
   const { calls, repository } = endlessRepository();
-  const housekeeping = startHousekeeping({
+  const housekeeping = scheduleHousekeeping({
     housekeeping: repository,
     recordTtlSeconds: TTL_SECONDS,
     firstRunMs: 1,
     intervalMs: 60_000,
     batchSize: 10,
   });
+  housekeeping.start();
   await new Promise((resolve) => setTimeout(resolve, 50));
   // The usage pass is bounded (MAX_BATCHES_PER_RUN), then the records pass runs until stopped.
   expect(calls.filter((call) => call === "usage")).toHaveLength(100);
@@ -137,7 +139,7 @@ it("runs on its timer, bounds the batches of a run, and stops between batches", 
 it("logs a failed run and keeps its schedule", async () => {
   let attempts = 0;
   const warnings: unknown[] = [];
-  const housekeeping = startHousekeeping({
+  const housekeeping = scheduleHousekeeping({
     housekeeping: {
       async pruneUsage() {
         attempts += 1;
@@ -158,6 +160,7 @@ it("logs a failed run and keeps its schedule", async () => {
     firstRunMs: 1,
     intervalMs: 5,
   });
+  housekeeping.start();
   await new Promise((resolve) => setTimeout(resolve, 60));
   await housekeeping.stop();
   expect(attempts).toBeGreaterThanOrEqual(2);

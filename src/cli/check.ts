@@ -243,7 +243,7 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
         );
         if (collected) await state.output.write(`${formatTable([COLUMNS, ...collected], WIDTHS)}\n`);
       } finally {
-        await checker.drain();
+        await checker.close();
       }
       if (count === 0 && !state.output.closed) {
         state.progress?.stop(false);
@@ -344,7 +344,7 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
       state.progress?.stop(false);
       return unreadable(ctx, error, state.written);
     } finally {
-      await checker.drain();
+      await checker.close();
     }
     return finish(ctx, state);
   });

@@ -65,7 +65,7 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     try {
       return await reportQueue({ reports: store.reports, checker }, status, limit);
     } finally {
-      await checker.drain();
+      await checker.close();
     }
   });
   if (values.json) writeJson(ctx, entries);

@@ -218,10 +218,10 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
 
 /**
  * The `onSend` hook of every answer on a checking path. The headers describe a key's
- * quota, so they go only on answers to a request whose key was found (200, 4xx after
- * the key, 429, a 5xx of a check); a 401, a 405 or a 503 before the key was read has
- * no quota to tell and carries none. An unlimited plan reports MAX_QUOTA as its limit
- * and remaining requests: the headers stay whole numbers.
+ * quota, so they go on answers to a request whose key was found (200, 4xx after the key,
+ * 429, a 5xx of a check); a 401 says only `remaining: 0` (SPEC "Routes"), and a 405 or
+ * a 503 before the key was read carries none. An unlimited plan reports MAX_QUOTA as
+ * its limit and remaining requests: the headers stay whole numbers.
  */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
   const setHeaders = (reply: FastifyReply, caller: Caller, remaining: number | null) => {
@@ -234,6 +234,11 @@ export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
   // Synchronous unless a 5xx has units to give back: the hook runs on every answer.
   return (request, reply, payload, done) => {
     const caller = request.caller;
+    if (reply.statusCode === 401) {
+      reply.header("x-ratelimit-requests-remaining", "0");
+      done(null, payload);
+      return;
+    }
     if (!caller) {
       done(null, payload);
       return;

@@ -102,7 +102,7 @@ const OPENAPI_DOCUMENT = {
     title: "mailrisk",
     version: "2",
     description:
-      "Email and domain risk checks. Every answer of a checking route to a request whose key was found carries x-ratelimit-requests-remaining, x-ratelimit-requests-limit and x-ratelimit-requests-reset; errors are RFC 9457 problem details (an HTML page when the client prefers text/html).",
+      "Email and domain risk checks. Every answer of a checking route to a request whose key was found carries x-ratelimit-requests-remaining, x-ratelimit-requests-limit and x-ratelimit-requests-reset (a 401: remaining 0 alone); errors are RFC 9457 problem details (an HTML page when the client prefers text/html).",
   },
   tags: [
     { name: "check", description: "The checking routes; each request counts against the key's quota." },

@@ -75,7 +75,7 @@ export const CheckInputSchema = Type.Object({
 
 const RATE_LIMIT_HEADERS = {
   "x-ratelimit-requests-remaining": Type.Integer({
-    description: "Requests left in the current period; only on answers to a request whose key was found.",
+    description: "Requests left in the current period; 0 on a 401.",
   }),
   "x-ratelimit-requests-limit": Type.Integer({ description: "Requests per period of the key's plan." }),
   "x-ratelimit-requests-reset": Type.Integer({ description: "Seconds until the current period resets." }),
@@ -85,7 +85,7 @@ const RETRY_AFTER = { "retry-after": Type.Integer({ description: "Seconds to wai
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: "Missing or invalid input (missing_input, input_too_long, invalid_email, invalid_domain, invalid_body).",
-  401: "No API key, another scheme than Bearer, or an incorrect or revoked key (missing_api_key, wrong_auth_scheme, invalid_api_key); no rate-limit headers.",
+  401: "No API key, another scheme than Bearer, or an incorrect or revoked key (missing_api_key, wrong_auth_scheme, invalid_api_key); x-ratelimit-requests-remaining: 0 and no other rate-limit header.",
   403: "A publishable key on a route other than GET / and POST /v2/ (publishable_key_not_allowed), or from an Origin it does not list (origin_not_allowed); nothing counted, no rate-limit headers.",
   413: "Body larger than 16 KiB (body_too_large).",
   415: "Body content type other than form, multipart or JSON (unsupported_media_type).",
@@ -94,11 +94,17 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   503: "Database unreachable (database_unavailable); not counted. Rate-limit headers only when the key was read before.",
 };
 
+/** The rate-limit headers of a problem: a 401 knows no key (remaining 0 only), and a 403 counts none. */
+function rateLimitHeadersOf(status: number): Record<string, TSchema> {
+  if (status === 403) return {};
+  if (status === 401) return { "x-ratelimit-requests-remaining": Type.Literal(0) };
+  return RATE_LIMIT_HEADERS;
+}
+
 function problemResponse(status: number, extraHeaders: Record<string, TSchema> = {}) {
-  // A 401 knows no key, and a 403 counts none: no quota to tell.
   return {
     description: STATUS_DESCRIPTIONS[status] ?? "Problem",
-    headers: { ...(status === 401 || status === 403 ? {} : RATE_LIMIT_HEADERS), ...extraHeaders },
+    headers: { ...rateLimitHeadersOf(status), ...extraHeaders },
     content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
   };
 }

@@ -341,4 +341,15 @@ export class CachingChecker implements Checker {
     // What the evidence just written teaches is in the snapshot once drain() resolves.
     await this.options.learned?.reloadAfterChange();
   }
+
+  /**
+   * Drains, then stops the checker's own loops: the observers' flushes, and the resolver
+   * canary without waiting for a probe in flight (DNS only: a CLI command on cached
+   * facts must not wait out a DNS deadline to exit).
+   */
+  async close(): Promise<void> {
+    await this.drain();
+    void this.resolverHealth?.stop();
+    await Promise.all([this.options.observer?.close(), this.options.evidence?.close()]);
+  }
 }

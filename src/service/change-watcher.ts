@@ -7,7 +7,7 @@
  */
 import { type ChangesRepository, type ChangeTopic, policyVersion, type Store } from "../store/types.js";
 import type { Checker } from "./checker.js";
-import { OneAtATime } from "./one-at-a-time.js";
+import { PeriodicTask } from "./periodic-task.js";
 
 /** How often the counters are read: a change holds everywhere within about this much. */
 export const CHANGE_POLL_MS = 500;
@@ -26,38 +26,37 @@ export class ChangeWatcher {
   private seen: Map<string, number> | undefined;
   /** The counters whose changes hold here: set once what a reading dropped is reloaded. */
   private applied: Map<string, number> | undefined;
-  private readonly polling: OneAtATime;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly polling: PeriodicTask;
   private failing = false;
 
   constructor(private readonly options: ChangeWatcherOptions) {
-    this.polling = new OneAtATime(
-      () =>
+    this.polling = new PeriodicTask({
+      run: () =>
         this.read().then(() => {
           this.failing = false;
         }),
-      (error) => {
+      everyMs: options.pollMs ?? CHANGE_POLL_MS,
+      onError: (error) => {
         if (!this.failing) this.options.onError?.(error);
         this.failing = true;
       },
-    );
+    });
   }
 
   /** Reads the counters now and at every `pollMs`; the first reading only sets what was seen. */
   start(): Promise<void> {
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs ?? CHANGE_POLL_MS);
-    this.timer.unref();
+    this.polling.start();
     return this.poll();
   }
 
   /** Resolves once every change made before the call holds here; never rejects. */
   settle(): Promise<void> {
-    return this.polling.again();
+    return this.polling.runAgain();
   }
 
   /** One reading at a time; never rejects. */
   poll(): Promise<void> {
-    return this.polling.run();
+    return this.polling.runNow();
   }
 
   /**
@@ -81,20 +80,19 @@ export class ChangeWatcher {
     this.applied = versions;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.polling.idle();
+  stop(): Promise<void> {
+    return this.polling.stop();
   }
 }
 
-/** The watcher of a server: keys and plans forget remembered keys, overrides and lists reload, purges forget remembered facts. */
-export function watchChanges(
+/** The watcher of a server, not started: keys and plans forget remembered keys, overrides and lists reload, purges forget remembered facts. */
+export function changeWatcherOf(
   store: Pick<Store, "changes" | "forgetKeys">,
   checker: Pick<Checker, "forgetRemembered" | "reloadSources">,
   onError?: (error: unknown) => void,
   pollMs?: number,
 ): ChangeWatcher {
-  const watcher = new ChangeWatcher({
+  return new ChangeWatcher({
     changes: store.changes,
     onChange: {
       keys: () => store.forgetKeys(),
@@ -105,6 +103,4 @@ export function watchChanges(
     onError,
     pollMs,
   });
-  void watcher.start();
-  return watcher;
 }

@@ -13,6 +13,7 @@ import { DAY_MS } from "../core/time.js";
 import type { ListSourceState, Store } from "../store/types.js";
 import { bundledGate, syncLists } from "./list-sync.js";
 import { policyIs } from "./lists-in-force.js";
+import { PeriodicTask } from "./periodic-task.js";
 
 /** A source's data in force older than this gets a warning. */
 const STALE_MS = 7 * DAY_MS;
@@ -37,9 +38,7 @@ export interface ListGauges {
 }
 
 export class ListSchedule implements ListGauges {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly schedule: PeriodicTask;
   private latest: readonly ListSourceState[] = [];
   private readonly failed = new Map<string, { source: string; reason: string; count: number }>();
   /** When each source was last warned about as stale (ms). */
@@ -50,21 +49,15 @@ export class ListSchedule implements ListGauges {
   constructor(private readonly options: ListScheduleOptions) {
     this.clock = options.clock ?? (() => new Date());
     this.intervalMs = (options.intervalSeconds ?? Number.POSITIVE_INFINITY) * 1000;
+    this.schedule = new PeriodicTask({
+      run: () => this.tick(),
+      firstMs: Math.min(this.intervalMs, FIRST_CHECK_MS),
+      everyMs: Math.min(this.intervalMs, MAX_CHECK_EVERY_MS),
+    });
   }
 
   start(): void {
-    this.next(Math.min(this.intervalMs, FIRST_CHECK_MS));
-  }
-
-  private next(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        this.next(Math.min(this.intervalMs, MAX_CHECK_EVERY_MS));
-      });
-    }, delayMs);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   /** Syncs when a source is due, then warns of stale data; a database failure waits for the next tick. */
@@ -146,9 +139,7 @@ export class ListSchedule implements ListGauges {
     return [...this.failed.values()];
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.schedule.stop();
   }
 }

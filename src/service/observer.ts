@@ -17,6 +17,7 @@ import type { CheckRecord } from "../core/record.js";
 import { DAY_MS } from "../core/time.js";
 import type { InfrastructureRepository, RecentRepository, RecordsRepository } from "../store/types.js";
 import type { CacheOutcome, LaneBudget } from "./checker.js";
+import { PeriodicTask } from "./periodic-task.js";
 
 export interface Observation {
   domain: string;
@@ -52,8 +53,7 @@ export interface ObserverOptions<T extends { domain: string } = Observation> {
 
 export class Observer<T extends { domain: string } = Observation> {
   private waiting = new Map<string, T>();
-  private flushing: Promise<void> | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private readonly flushing: PeriodicTask;
   private readonly batchSize: number;
   private readonly maxWaiting: number;
   /** Observations dropped because too many were waiting. */
@@ -62,8 +62,9 @@ export class Observer<T extends { domain: string } = Observation> {
   constructor(private readonly options: ObserverOptions<T>) {
     this.batchSize = options.batchSize ?? 100;
     this.maxWaiting = options.maxWaiting ?? 20_000;
-    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
-    this.timer.unref();
+    const flushMs = options.flushMs ?? 1000;
+    this.flushing = new PeriodicTask({ run: () => this.writeAll(), everyMs: flushMs, firstMs: flushMs });
+    this.flushing.start();
   }
 
   observe(observation: T): void {
@@ -82,10 +83,7 @@ export class Observer<T extends { domain: string } = Observation> {
 
   /** Writes everything waiting now; resolves when it is written (or dropped on a sink error). */
   flush(): Promise<void> {
-    this.flushing ??= this.writeAll().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
+    return this.flushing.runNow();
   }
 
   private async writeAll(): Promise<void> {
@@ -105,7 +103,7 @@ export class Observer<T extends { domain: string } = Observation> {
 
   /** Stops the timer and writes what is waiting (graceful shutdown). */
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    await this.flushing.stop();
     await this.flush();
   }
 }

@@ -2,7 +2,7 @@
  * A task that runs one at a time and never rejects: a call while it runs shares that run,
  * and `again()` waits for a running one (which may have read what just changed too early)
  * before it starts another. The loads of the learned snapshot and of the lists in force,
- * and the change watcher's polls, are such tasks.
+ * and the runs of every periodic task (periodic-task.ts), are such tasks.
  */
 export class OneAtATime {
   private running: Promise<void> | undefined;

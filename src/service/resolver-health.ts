@@ -11,6 +11,7 @@
  * A "does not exist" answer that arrives before the first probe has finished waits for it.
  */
 import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../core/dns.js";
+import { PeriodicTask } from "./periodic-task.js";
 
 export type ResolverState = "ok" | "broken" | "unreachable";
 
@@ -35,16 +36,19 @@ export interface ResolverHealthReport {
 
 export class ResolverHealth {
   private report: ResolverHealthReport | undefined;
-  private probing: Promise<ResolverHealthReport> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly probing: PeriodicTask;
 
-  constructor(private readonly options: ResolverHealthOptions) {}
+  constructor(private readonly options: ResolverHealthOptions) {
+    this.probing = new PeriodicTask({ run: () => this.decide(), everyMs: options.intervalMs ?? 60_000 });
+  }
 
   /** Probes now, then every interval (the timer never keeps the process alive). */
   start(): void {
-    void this.probe();
-    this.timer ??= setInterval(() => void this.probe(), this.options.intervalMs ?? 60_000);
-    this.timer.unref();
+    this.probing.start();
+  }
+
+  stop(): Promise<void> {
+    return this.probing.stop();
   }
 
   /** The last decided report; undefined before the first probe finished. */
@@ -54,30 +58,31 @@ export class ResolverHealth {
 
   /** The current state, waiting for the first probe when none has finished yet. */
   async state(): Promise<ResolverState> {
-    return (this.report ?? (await (this.probing ?? this.probe()))).state;
+    return (this.report ?? (await this.probe())).state;
   }
 
-  probe(): Promise<ResolverHealthReport> {
-    this.probing ??= (async () => {
-      const answers = await Promise.all(
-        this.options.canaries.map((domain) => this.options.resolver.mx(domain)),
-      );
-      const canaries: Record<string, string> = {};
-      answers.forEach((answer, i) => {
-        canaries[this.options.canaries[i] as string] = answer.ok ? "mx" : answer.code;
-      });
-      const previous = this.report?.state;
-      this.report = {
-        state: stateOf(answers),
-        checkedAt: (this.options.clock ?? (() => new Date()))(),
-        canaries,
-      };
-      if (this.report.state !== previous) this.options.onStateChange?.(this.report, previous);
-      return this.report;
-    })().finally(() => {
-      this.probing = undefined;
+  /** Probes now, or waits for the probe in progress. */
+  async probe(): Promise<ResolverHealthReport> {
+    await this.probing.runNow();
+    if (!this.report) throw new Error("the resolver canary could not decide a state");
+    return this.report;
+  }
+
+  private async decide(): Promise<void> {
+    const answers = await Promise.all(
+      this.options.canaries.map((domain) => this.options.resolver.mx(domain)),
+    );
+    const canaries: Record<string, string> = {};
+    answers.forEach((answer, i) => {
+      canaries[this.options.canaries[i] as string] = answer.ok ? "mx" : answer.code;
     });
-    return this.probing;
+    const previous = this.report?.state;
+    this.report = {
+      state: stateOf(answers),
+      checkedAt: (this.options.clock ?? (() => new Date()))(),
+      canaries,
+    };
+    if (this.report.state !== previous) this.options.onStateChange?.(this.report, previous);
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { DAY_MS } from "../core/time.js";
 import type { DeliveryStatus, DueEvent, WebhooksRepository } from "../store/types.js";
-import { OneAtATime } from "./one-at-a-time.js";
+import { PeriodicTask } from "./periodic-task.js";
 import { signWebhook } from "./webhook-signature.js";
 
 export interface DeliveryTiming {
@@ -61,21 +61,22 @@ export type DeliveryCounts = readonly { webhookId: string; status: DeliveryStatu
 export class WebhookDelivery {
   private readonly timing: DeliveryTiming;
   private readonly clock: () => Date;
-  private readonly polling: OneAtATime;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly polling: PeriodicTask;
   private countsRead = 0;
   private latestCounts: DeliveryCounts = [];
 
   constructor(private readonly options: WebhookDeliveryOptions) {
     this.timing = { ...DELIVERY_TIMING, ...options.timing };
     this.clock = options.clock ?? (() => new Date());
-    this.polling = new OneAtATime(() => this.tick(), options.onError);
+    this.polling = new PeriodicTask({
+      run: () => this.tick(),
+      everyMs: this.timing.pollMs,
+      onError: options.onError,
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.polling.run(), this.timing.pollMs);
-    this.timer.unref();
-    void this.polling.run();
+    this.polling.start();
   }
 
   /** Claims and delivers what is due, until nothing is. */
@@ -143,8 +144,7 @@ export class WebhookDelivery {
     return this.latestCounts;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.polling.idle();
+  stop(): Promise<void> {
+    return this.polling.stop();
   }
 }

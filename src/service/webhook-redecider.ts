@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DAY_MS } from "../core/time.js";
 import type { LocksRepository, RecordsRepository, WatchedFacts, WebhooksRepository } from "../store/types.js";
-import { OneAtATime } from "./one-at-a-time.js";
+import { PeriodicTask } from "./periodic-task.js";
 
 const LOCK = "webhooks.redecide";
 /** How long the lock holds without renewal; renewed after every batch. */
@@ -55,19 +55,20 @@ export interface WebhookRedeciderOptions {
 export class WebhookRedecider {
   /** The version the last complete pass decided with; undefined before the first. */
   private decidedVersion: number | undefined;
-  private readonly running: OneAtATime;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly running: PeriodicTask;
   private readonly clock: () => Date;
 
   constructor(private readonly options: WebhookRedeciderOptions) {
     this.clock = options.clock ?? (() => new Date());
-    this.running = new OneAtATime(() => this.runIfMoved(), options.onError);
+    this.running = new PeriodicTask({
+      run: () => this.runIfMoved(),
+      everyMs: options.pollMs ?? 1000,
+      onError: options.onError,
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.running.run(), this.options.pollMs ?? 1000);
-    this.timer.unref();
-    void this.running.run();
+    this.running.start();
   }
 
   private async runIfMoved(): Promise<void> {
@@ -115,8 +116,7 @@ export class WebhookRedecider {
     return { domains, flips, ms: performance.now() - started };
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running.idle();
+  stop(): Promise<void> {
+    return this.running.stop();
   }
 }

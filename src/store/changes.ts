@@ -1,8 +1,9 @@
 /**
- * The change signal (docs/api.md §10): one counter per kind of change, raised by the
- * store itself after every change of that kind, from the admin API, the CLI or another
- * instance alike. Servers poll the counters (src/service/change-watcher.ts) and drop
- * what they remember of that kind.
+ * The change signal (docs/api.md, "Storage and caching"): one counter per kind of change,
+ * raised by the store itself in the transaction of every change of that kind, from the
+ * admin API, the CLI or another instance alike: a change and its signal commit together
+ * or not at all. Servers poll the counters (src/service/change-watcher.ts) and drop what
+ * they remember of that kind.
  */
 import { type Kysely, sql } from "kysely";
 import { type Database, toMillis } from "./schema.js";
@@ -24,7 +25,15 @@ async function versions(db: Kysely<Database>): Promise<Map<string, number>> {
 }
 
 export function createChangesRepository(db: Kysely<Database>): ChangesRepository {
-  return { raise: (topic) => raise(db, topic), versions: () => versions(db) };
+  return { versions: () => versions(db) };
+}
+
+/** Runs `work` in a transaction of its own, or in the one `db` already is (a raising method's). */
+export function inTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /** Whether a change method's result says something changed: `false` (nothing removed) and `0` (nothing purged) do not. */
@@ -32,21 +41,25 @@ function changedSomething(result: unknown): boolean {
   return result !== false && result !== 0;
 }
 
-/** The repository with `methods` raising `topic` after each call that changed something. */
-export function raisingAfter<R extends object, K extends keyof R>(
-  repository: R,
+/**
+ * The repository `create` makes over `db`, with each of `methods` run in one transaction
+ * that also raises `topic` when the call changed something.
+ */
+export function raisingWithChange<R extends object, K extends keyof R>(
+  db: Kysely<Database>,
+  create: (db: Kysely<Database>) => R,
   methods: readonly K[],
   topic: ChangeTopic,
-  changes: Pick<ChangesRepository, "raise">,
 ): R {
-  const wrapped = { ...repository };
+  const repository = create(db);
   for (const name of methods) {
-    const method = repository[name] as (...args: unknown[]) => Promise<unknown>;
-    wrapped[name] = (async (...args: unknown[]) => {
-      const result = await method.apply(repository, args);
-      if (changedSomething(result)) await changes.raise(topic);
-      return result;
-    }) as R[K];
+    repository[name] = ((...args: unknown[]) =>
+      db.transaction().execute(async (trx) => {
+        const method = create(trx)[name] as (...args: unknown[]) => Promise<unknown>;
+        const result = await method(...args);
+        if (changedSomething(result)) await raise(trx, topic);
+        return result;
+      })) as R[K];
   }
-  return wrapped;
+  return repository;
 }

@@ -1,6 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
-import { createChangesRepository, raisingAfter } from "./changes.js";
+import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping.js";
 import { createInfrastructureRepository } from "./infrastructure.js";
@@ -45,30 +45,30 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const { forgetKeys, ...usage } = createUsageRepository(db);
   const changes = translateStoreErrors(createChangesRepository(db));
   // Every change that servers remember something of raises its topic of the change signal.
-  const plans = raisingAfter(createPlansRepository(db), ["updatePlan"], "keys", changes);
-  const keys = raisingAfter(
-    createKeysRepository(db),
+  const plans = raisingWithChange(db, createPlansRepository, ["updatePlan"], "keys");
+  const keys = raisingWithChange(
+    db,
+    createKeysRepository,
     ["revokeKey", "setKeyPlan", "setKeyOrigins"],
     "keys",
-    changes,
   );
-  const overrides = raisingAfter(
-    createOverridesRepository(db),
+  const overrides = raisingWithChange(
+    db,
+    createOverridesRepository,
     ["setOverride", "removeOverride"],
     "overrides",
-    changes,
   );
-  const records = raisingAfter(
-    createRecordsRepository(db),
+  const records = raisingWithChange(
+    db,
+    createRecordsRepository,
     ["purgeRecords", "purgeAllRecords"],
     "records",
-    changes,
   );
-  const lists = raisingAfter(
-    createListsRepository(db),
+  const lists = raisingWithChange(
+    db,
+    createListsRepository,
     ["acceptVersion", "rollback", "setPolicy"],
     "lists",
-    changes,
   );
   return {
     plans: translateStoreErrors(plans),

@@ -7,6 +7,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { withoutCredentials } from "../core/web-url.js";
+import { inTransaction } from "./changes.js";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
 import type {
   ListPolicy,
@@ -107,7 +108,7 @@ async function recordAttempt(
 
 /** In one transaction: the previous version goes, the current one becomes previous, the new one current. */
 async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const { source } = accepted;
     await trx
       .deleteFrom("list_versions")
@@ -137,7 +138,7 @@ async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promi
 
 /** Swaps the current and previous versions (through a third state, as both are the primary key). */
 async function rollback(db: Kysely<Database>, source: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const previous = await trx
       .selectFrom("list_versions")
       .select("state")
@@ -166,7 +167,7 @@ async function policy(db: Kysely<Database>): Promise<ListPolicy | undefined> {
 
 async function setPolicy(db: Kysely<Database>, sources: readonly string[], at: Date): Promise<boolean> {
   const names = [...new Set(sources)].sort().join("\n");
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx.selectFrom("list_policy").select("sources").where("id", "=", 1).executeTakeFirst();
     if (row?.sources === names) return false;
     await trx

@@ -503,9 +503,8 @@ export function policyVersion(versions: ReadonlyMap<string, number>): number {
   return POLICY_TOPICS.reduce((sum, topic) => sum + (versions.get(topic) ?? 0), 0);
 }
 
-/** The change signal: a counter per topic, raised by the store after each change of that kind. */
+/** The change signal: a counter per topic, raised by the store in the transaction of each change of that kind. */
 export interface ChangesRepository {
-  raise(topic: ChangeTopic): Promise<void>;
   /** Every topic's counter (a topic never raised is absent). */
   versions(): Promise<Map<string, number>>;
 }

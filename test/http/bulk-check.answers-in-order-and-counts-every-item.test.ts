@@ -96,8 +96,9 @@ describe("POST /v2/bulk", () => {
       const response = await fixture.app.inject(options);
       expect(response.statusCode).toBe(401);
       expect(response.headers["www-authenticate"]).toMatch(/^Bearer realm="mailrisk"/);
-      // No key, no quota to tell.
-      expect(response.headers["x-ratelimit-requests-remaining"]).toBeUndefined();
+      // No key: none left, and no limit or reset to tell.
+      expect(response.headers["x-ratelimit-requests-remaining"]).toBe("0");
+      expect(response.headers["x-ratelimit-requests-limit"]).toBeUndefined();
     }
     expect(fixture.checker.calls).toHaveLength(0);
   });

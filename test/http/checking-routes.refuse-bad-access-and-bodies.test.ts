@@ -1,4 +1,4 @@
-import { securitySuite } from "./security-suite.js";
+import { securitySuite, unauthorizedSuite } from "./security-suite.js";
 
 securitySuite({
   name: "GET /",
@@ -30,3 +30,52 @@ securitySuite({
   readsBody: true,
   challenges: true,
 });
+
+const bearer = (secret: string | null) => (secret === null ? {} : { authorization: `Bearer ${secret}` });
+
+unauthorizedSuite([
+  {
+    name: "GET /",
+    request: (secret) => ({
+      method: "GET",
+      url: "/",
+      query: { domain: "example.com" },
+      headers: secret === null ? {} : { "x-gateway-key": secret },
+    }),
+  },
+  {
+    name: "POST /v2/",
+    request: (secret) => ({
+      method: "POST",
+      url: "/v2/",
+      payload: { domain: "example.com" },
+      headers: bearer(secret),
+    }),
+  },
+  {
+    name: "POST /v2/bulk",
+    request: (secret) => ({
+      method: "POST",
+      url: "/v2/bulk",
+      payload: ["example.com"],
+      headers: bearer(secret),
+    }),
+  },
+  {
+    name: "GET /v2/usage",
+    request: (secret) => ({ method: "GET", url: "/v2/usage", headers: bearer(secret) }),
+  },
+  {
+    name: "POST /v2/reports",
+    request: (secret) => ({
+      method: "POST",
+      url: "/v2/reports",
+      payload: { domain: "example.com", expected: "block" },
+      headers: bearer(secret),
+    }),
+  },
+  {
+    name: "GET /v2/reports/{id}",
+    request: (secret) => ({ method: "GET", url: "/v2/reports/1", headers: bearer(secret) }),
+  },
+]);

@@ -27,7 +27,7 @@ import { EVIDENCE_EXAMPLES, type EvidenceItem, type EvidenceKind } from "../../s
 import { FULL_FIELDS, SIMPLE_FIELDS } from "../../src/core/record.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { buildApp } from "../../src/http/app.js";
-import { watchChanges } from "../../src/service/change-watcher.js";
+import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 import { openStore, type Store } from "../../src/store/index.js";
@@ -78,7 +78,8 @@ beforeAll(async () => {
   await store.plans.createPlan({ name: "tests", quota: 10_000, periodDays: 30 });
   secret = (await store.keys.createKey({ plan: "tests", now: new Date() })).secret;
   checker = createChecker({ config, store });
-  const changes = watchChanges(store, checker);
+  const changes = changeWatcherOf(store, checker);
+  void changes.start();
   stopWatching = () => changes.stop();
   app = await buildApp({
     store,

@@ -10,7 +10,7 @@ import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
-import { watchChanges } from "../../src/service/change-watcher.js";
+import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -114,7 +114,8 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
   const testStore = await openTestStore(kind ?? "sqlite");
   const store = testStore.store;
   const clock = movableClock();
-  const changes = watchChanges(store, checker);
+  const changes = changeWatcherOf(store, checker);
+  void changes.start();
   const app = await buildApp({
     store: wrapStore ? wrapStore(store) : store,
     checker,

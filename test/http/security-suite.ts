@@ -1,6 +1,7 @@
 /**
  * The security cases every checking route must pass (STYLE habit 11): one suite,
- * applied to `GET /` and `POST /v2/` by `checking-routes.refuse-bad-access.test.ts`.
+ * applied to `GET /` and `POST /v2/` by `checking-routes.refuse-bad-access-and-bodies.test.ts`,
+ * and the 401 of every checking route.
  */
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -29,9 +30,20 @@ function problem(response: LightMyRequestResponse) {
   return body as { title: string; status: number; detail: string; code: string };
 }
 
+function rateLimitHeaders(response: LightMyRequestResponse) {
+  return Object.fromEntries(
+    Object.entries(response.headers).filter(([name]) => name.startsWith("x-ratelimit")),
+  );
+}
+
 /** The answer carries no rate-limit header: it knows no key, so no quota to tell. */
 function noRateLimit(response: LightMyRequestResponse) {
-  expect(Object.keys(response.headers).filter((name) => name.startsWith("x-ratelimit"))).toEqual([]);
+  expect(rateLimitHeaders(response)).toEqual({});
+}
+
+/** A 401 says no request is left, and nothing of a quota it does not know (SPEC "Routes"). */
+function noneLeft(response: LightMyRequestResponse) {
+  expect(rateLimitHeaders(response)).toEqual({ "x-ratelimit-requests-remaining": "0" });
 }
 
 function rateLimit(response: LightMyRequestResponse) {
@@ -59,11 +71,11 @@ export function securitySuite(route: CheckingRoute): void {
 
     const send = (options: InjectOptions) => fixture.app.inject(options);
 
-    it("answers a request without key with 401 missing_api_key and no rate-limit headers", async () => {
+    it("answers a request without key with 401 missing_api_key and remaining 0", async () => {
       const response = await send(route.request(null, "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("missing_api_key");
-      noRateLimit(response);
+      noneLeft(response);
       if (route.challenges) expect(response.headers["www-authenticate"]).toBe('Bearer realm="mailrisk"');
       expect(fixture.checker.calls).toHaveLength(0);
     });
@@ -72,7 +84,7 @@ export function securitySuite(route: CheckingRoute): void {
       const response = await send(route.request("mr_notARealKey000000000000000000000", "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("invalid_api_key");
-      noRateLimit(response);
+      noneLeft(response);
       if (route.challenges) expect(response.headers["www-authenticate"]).toMatch(/^Bearer realm="mailrisk"/);
     });
 
@@ -93,7 +105,7 @@ export function securitySuite(route: CheckingRoute): void {
           const body = problem(response);
           expect(body.code, authorization).toBe(code);
           expect(body.detail).not.toContain(secret);
-          noRateLimit(response);
+          noneLeft(response);
         }
         expect(fixture.checker.calls).toHaveLength(0);
       });
@@ -106,6 +118,7 @@ export function securitySuite(route: CheckingRoute): void {
       const response = await send(route.request(secret, "example.com"));
       expect(response.statusCode).toBe(401);
       expect(problem(response).code).toBe("invalid_api_key");
+      noneLeft(response);
     });
 
     it("answers 429 with Retry-After and remaining 0 once the quota is used up", async () => {
@@ -155,7 +168,7 @@ export function securitySuite(route: CheckingRoute): void {
       expect(response.headers.vary).toMatch(/Accept/);
       expect(response.body).toContain("401 Unauthorized");
       if (route.challenges) expect(response.headers["www-authenticate"]).toBe('Bearer realm="mailrisk"');
-      noRateLimit(response);
+      noneLeft(response);
     });
 
     if (route.readsBody) {
@@ -205,6 +218,7 @@ export function securitySuite(route: CheckingRoute): void {
           const response = await send(options);
           expect(response.statusCode).toBe(401);
           expect(problem(response).code).toBe("missing_api_key");
+          noneLeft(response);
         }
       });
     } else {
@@ -232,4 +246,55 @@ export function securitySuite(route: CheckingRoute): void {
       });
     }
   });
+}
+
+/** One request of a checking route, with its key as that route carries it. */
+export interface KeyedRequest {
+  name: string;
+  request(secret: string | null): InjectOptions;
+}
+
+/**
+ * The 401 of every checking route, those outside `securitySuite` included (bulk, usage,
+ * reports, a publishable key): `x-ratelimit-requests-remaining: 0` and no other header.
+ */
+export function unauthorizedSuite(requests: readonly KeyedRequest[]): void {
+  describe("every checking route's 401", () => {
+    let fixture: HttpFixture;
+    beforeEach(async () => {
+      fixture = await openHttpFixture();
+    });
+    afterEach(() => fixture.close());
+
+    it.each(requests)(
+      "$name: remaining 0 without a key, with a wrong one and with a revoked one",
+      async ({ request }) => {
+        const secret = await revokedKey(fixture, {});
+        for (const key of [null, "mr_notARealKey000000000000000000000", secret]) {
+          const response = await fixture.app.inject(request(key));
+          expect(response.statusCode, String(key)).toBe(401);
+          noneLeft(response);
+        }
+      },
+    );
+
+    it("a revoked publishable key: remaining 0", async () => {
+      const origin = "https://shop.example";
+      const secret = await revokedKey(fixture, { origins: [origin] });
+      const response = await fixture.app.inject({
+        method: "GET",
+        url: "/",
+        query: { domain: "example.com" },
+        headers: { "x-gateway-key": secret, origin },
+      });
+      expect(response.statusCode).toBe(401);
+      noneLeft(response);
+    });
+  });
+}
+
+async function revokedKey(fixture: HttpFixture, options: { origins?: string[] }): Promise<string> {
+  const { id, secret } = await fixture.newKey(options);
+  await fixture.store.keys.revokeKey(id, fixture.clock.now());
+  return secret;
 }

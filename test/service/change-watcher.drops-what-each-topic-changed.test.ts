@@ -1,6 +1,6 @@
 /**
  * The change watcher on a real SQLite store: each poll reads the store's change counters
- * (raised by the store after every change of keys, overrides or records) and calls the
+ * (raised by the store with every change of keys, overrides, records or lists) and calls the
  * handler of each topic whose counter moved, and only those; the first poll only sets
  * what was seen. `settle()` resolves once a change made before it holds here, also when
  * a poll that read the counters before the change is running. A failing read is reported
@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { ChangeWatcher, watchChanges } from "../../src/service/change-watcher.js";
+import { ChangeWatcher, changeWatcherOf } from "../../src/service/change-watcher.js";
 import { openStore } from "../../src/store/index.js";
 import { type ChangeTopic, policyVersion, type Store } from "../../src/store/types.js";
 
@@ -188,7 +188,7 @@ describe("ChangeWatcher", () => {
   });
 });
 
-describe("watchChanges: a server's watcher", () => {
+describe("changeWatcherOf: a server's watcher", () => {
   it("forgets remembered keys, reloads overrides or lists, or forgets remembered facts", async () => {
     const calls: string[] = [];
     const watched = {
@@ -205,7 +205,8 @@ describe("watchChanges: a server's watcher", () => {
         calls.push(`reloadSources ${which}`);
       },
     };
-    const watcher = watchChanges(watched, checker, undefined, NO_TIMER);
+    const watcher = changeWatcherOf(watched, checker, undefined, NO_TIMER);
+    void watcher.start();
     watchers.push(watcher);
     await watcher.settle();
     expect(calls).toEqual([]);

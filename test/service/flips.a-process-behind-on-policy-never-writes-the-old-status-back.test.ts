@@ -15,7 +15,7 @@ import { API_LANE } from "../../harness/live-service.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseInput } from "../../src/core/input.js";
-import { type ChangeWatcher, watchChanges } from "../../src/service/change-watcher.js";
+import { type ChangeWatcher, changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker } from "../../src/service/checker.js";
 import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
 import { openStore, type Store } from "../../src/store/index.js";
@@ -51,7 +51,8 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
       policyVersion: () => applied.changes?.policyVersion(),
       recordsFlips: true,
     });
-    const changes = watchChanges(store, checker, undefined, NO_TIMER);
+    const changes = changeWatcherOf(store, checker, undefined, NO_TIMER);
+    void changes.start();
     applied.changes = changes;
     await changes.settle();
     const started = { store, checker, changes };
