@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../harness/loopback-registries.js";
 import { trafficWorld } from "../harness/traffic-world.js";
-import { run as check } from "../src/cli/check.js";
+import { run as check } from "../src/cli/check-command.js";
 import { loadConfig } from "../src/config.js";
 import { buildApp } from "../src/http/app.js";
 import { createChecker } from "../src/service/create-checker.js";

@@ -11,7 +11,7 @@ import { checkInput } from "../harness/check-input.js";
 import type { CheckDeps } from "../src/core/check.js";
 import type { DnsResolver } from "../src/core/dns.js";
 import { TypoIndex } from "../src/core/typo.js";
-import { loadDomainLists } from "../src/data/domain-lists.js";
+import { loadDomainLists } from "../src/data/read-domain-lists.js";
 
 /** Checks in flight at once. */
 export const IN_FLIGHT = 64;

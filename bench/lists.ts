@@ -24,7 +24,7 @@ import { type ListServer, madeUpList, startListServer } from "../harness/list-se
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { loadConfig } from "../src/config.js";
-import { domainListData, readListData } from "../src/data/domain-lists.js";
+import { domainListData, readListData } from "../src/data/read-domain-lists.js";
 import { bundledGate, syncLists } from "../src/service/list-sync.js";
 import { ListsInForce } from "../src/service/lists-in-force.js";
 import { openStore } from "../src/store/index.js";

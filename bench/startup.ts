@@ -9,7 +9,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DATA_DIR } from "../src/data/domain-lists.js";
+import { DATA_DIR } from "../src/data/read-domain-lists.js";
 import { finish, formatMegabytes, median } from "./report.js";
 
 const execFile = promisify(execFileCallback);

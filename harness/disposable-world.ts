@@ -16,9 +16,9 @@
  * Names are syllables and serials under `.com`/`.net` (no popular domain is one edit
  * away), addresses in 198.18.0.0/15 and 203.0.113.0/24; the zone is the whole tree.
  */
-import type { DomainLists } from "../src/core/lists.js";
+import type { DomainLists } from "../src/core/list-interfaces.js";
 import { readCuratedLists } from "../src/data/curated.js";
-import { createDomainLists, DATA_DIR, readRoleLocalParts } from "../src/data/domain-lists.js";
+import { createDomainLists, DATA_DIR, readRoleLocalParts } from "../src/data/read-domain-lists.js";
 import { addName, addNameServers, wholeTreeFixture, type ZoneNames } from "./mail-zones.js";
 import { randomIndex, seededRandom } from "./seeded-random.js";
 import type { ZoneFixture } from "./zones.js";

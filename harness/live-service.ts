@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../src/config.js";
-import type { DomainLists } from "../src/core/lists.js";
+import type { DomainLists } from "../src/core/list-interfaces.js";
 import { buildApp } from "../src/http/app.js";
 import { changeWatcherOf } from "../src/service/change-watcher.js";
 import type { Checker, Lane } from "../src/service/checker.js";

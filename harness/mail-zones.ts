@@ -7,7 +7,7 @@
  */
 
 import { type CheckDeps, checkDomain } from "../src/core/check.js";
-import type { DomainLists } from "../src/core/lists.js";
+import type { DomainLists } from "../src/core/list-interfaces.js";
 import { baseDomainOf } from "../src/core/names.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { TypoIndex } from "../src/core/typo.js";

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCuratedLists } from "../src/data/curated.js";
-import { DATA_DIR } from "../src/data/domain-lists.js";
+import { DATA_DIR } from "../src/data/read-domain-lists.js";
 import { type BuildReport, buildLists } from "./data/build-lists.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";
 

@@ -48,18 +48,18 @@ import {
   type LearnedInfrastructure,
   type LearningThresholds,
 } from "../src/core/learned.js";
-import type { DomainLists } from "../src/core/lists.js";
+import type { DomainLists } from "../src/core/list-interfaces.js";
 import { normaliseDomain } from "../src/core/names.js";
 import type { CheckRecord } from "../src/core/record.js";
 import { TypoIndex } from "../src/core/typo.js";
 import { readCuratedLists } from "../src/data/curated.js";
+import { DISPOSABLE_PACKAGES, GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
 import {
   createDomainLists,
   DATA_DIR,
   loadDomainLists,
   readRoleLocalParts,
-} from "../src/data/domain-lists.js";
-import { DISPOSABLE_PACKAGES, GENERATED_FILES, parseGeneratedFile } from "../src/data/generated.js";
+} from "../src/data/read-domain-lists.js";
 import type { Checker } from "../src/service/checker.js";
 import { createChecker } from "../src/service/create-checker.js";
 import { learnedDisposable } from "../src/service/learned-snapshot.js";

@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { scheduleHousekeeping } from "./housekeeping.js";
+import { scheduleHousekeeping } from "./housekeeping-schedule.js";
 import { buildApp } from "./http/app.js";
 import {
   type ConnectionLimits,
@@ -17,7 +17,7 @@ import {
   limitConnections,
   openFileLimit,
 } from "./http/connection-limits.js";
-import { createMetrics } from "./http/metrics.js";
+import { createMetrics } from "./http/metrics-registry.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";

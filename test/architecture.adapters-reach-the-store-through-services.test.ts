@@ -13,7 +13,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const ALLOWED: Record<string, string> = {
   "src/cli/context.ts": "opens the configured store",
   "src/cli/run-cli.ts": "names the database and maps its outage to a message",
-  "src/cli/rdap-bootstrap.ts": "writes its file with the state files' private modes",
+  "src/cli/rdap-bootstrap-command.ts": "writes its file with the state files' private modes",
 };
 
 function filesUnder(folder: string): string[] {

@@ -48,7 +48,7 @@ const CASES: [string, string, boolean][] = [
   ["src/http/probe.ts", "../data/domain-lists.js", false],
   ["src/http/pages/probe.ts", "../../dns/node-dns-resolver.js", false],
   ["src/cli/probe.ts", "../service/create-checker.js", true],
-  ["src/cli/probe.ts", "../http/problems.js", false],
+  ["src/cli/probe.ts", "../http/http-problem.js", false],
   ["src/config-table.ts", "./store/database-url.js", true],
   ["src/config-table.ts", "./service/checker.js", false],
   ["src/config.ts", "./http/app.js", false],

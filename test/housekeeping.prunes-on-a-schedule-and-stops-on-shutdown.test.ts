@@ -7,7 +7,7 @@ import {
   scheduleHousekeeping,
   USAGE_RETENTION_DAYS,
   WEBHOOK_EVENT_RETENTION_DAYS,
-} from "../src/housekeeping.js";
+} from "../src/housekeeping-schedule.js";
 import type { HousekeepingRepository } from "../src/store/types.js";
 
 const DAY = 86_400_000;

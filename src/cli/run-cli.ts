@@ -16,7 +16,7 @@ import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
 import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
-import { commandHelp, isSubcommand, overallHelp } from "./usage.js";
+import { commandHelp, isSubcommand, overallHelp } from "./usage-text.js";
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream;
@@ -39,19 +39,19 @@ type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
 
 /** Each command's module, loaded only when it runs. */
 const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRun> } = {
-  serve: async () => (await import("./serve.js")).run,
-  check: async () => (await import("./check.js")).run,
-  keys: async () => (await import("./keys.js")).run,
-  plans: async () => (await import("./plans.js")).run,
-  records: async () => (await import("./records.js")).run,
-  lists: async () => (await import("./lists.js")).run,
-  overrides: async () => (await import("./overrides.js")).run,
-  reports: async () => (await import("./reports.js")).run,
-  infra: async () => (await import("./infra.js")).run,
-  webhooks: async () => (await import("./webhooks.js")).run,
-  demo: async () => (await import("./demo.js")).run,
-  migrate: async () => (await import("./migrate.js")).run,
-  "rdap-bootstrap": async () => (await import("./rdap-bootstrap.js")).run,
+  serve: async () => (await import("./serve-command.js")).run,
+  check: async () => (await import("./check-command.js")).run,
+  keys: async () => (await import("./keys-command.js")).run,
+  plans: async () => (await import("./plans-command.js")).run,
+  records: async () => (await import("./records-command.js")).run,
+  lists: async () => (await import("./lists-command.js")).run,
+  overrides: async () => (await import("./overrides-command.js")).run,
+  reports: async () => (await import("./reports-command.js")).run,
+  infra: async () => (await import("./infra-command.js")).run,
+  webhooks: async () => (await import("./webhooks-command.js")).run,
+  demo: async () => (await import("./demo-command.js")).run,
+  migrate: async () => (await import("./migrate-command.js")).run,
+  "rdap-bootstrap": async () => (await import("./rdap-bootstrap-command.js")).run,
 };
 
 const HELP_FLAGS = new Set(["--help", "-h"]);

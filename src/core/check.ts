@@ -15,7 +15,7 @@ import { explainAddress, explainDomain } from "./explain.js";
 import { gatherSignals, type SignalSources, type Signals } from "./gathered-signals.js";
 import type { ParsedInput } from "./input.js";
 import type { Evidence, LearnedInfrastructure } from "./learned.js";
-import type { DomainLists } from "./lists.js";
+import type { DomainLists } from "./list-interfaces.js";
 import { lookupMailRouting, type MailRouting } from "./mail-routing.js";
 import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";

@@ -12,7 +12,7 @@ import {
   type ListedStatus,
   NOTHING_LEARNED,
 } from "./learned.js";
-import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./lists.js";
+import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./list-interfaces.js";
 import type { MailRouting } from "./mail-routing.js";
 import type { SuffixFacts } from "./names.js";
 import { mailHostsArePrivate, withPublicAddresses } from "./public-addresses.js";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { type PerCategory, PROVIDER_CATEGORIES, type ProviderCategory } from "../core/categories.js";
-import type { MxPattern, NamedEntry } from "../core/lists.js";
+import type { MxPattern, NamedEntry } from "../core/list-interfaces.js";
 import { normaliseDomain } from "../core/names.js";
 import { ListFileError, type ListLine, parseListLines } from "./list-file.js";
 

@@ -7,7 +7,7 @@
  * so checks do not pause while a new version loads.
  */
 import { setImmediate } from "node:timers/promises";
-import type { DomainListData } from "../core/lists.js";
+import type { DomainListData } from "../core/list-interfaces.js";
 
 /** A synced source's version as the merge needs it: entry → when the source first listed it (epoch ms). */
 export interface SyncedSource {

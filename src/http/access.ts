@@ -24,11 +24,11 @@ import type {
   RouteOptions,
 } from "fastify";
 import { formatTimestamp } from "../core/record.js";
-import { MAX_QUOTA } from "../store/plans.js";
+import { MAX_QUOTA } from "../store/plans-repository.js";
 import { isPublishableSecret } from "../store/secrets.js";
 import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 import { admitPublishable, publishableKeyNotAllowed } from "./publishable-keys.js";
 import type { WindowLimiter } from "./window-limiter.js";
 

@@ -16,9 +16,10 @@ import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
-import { type AdminStore, adminPlugin } from "./admin/index.js";
+import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
+import { HttpProblem, shuttingDown } from "./http-problem.js";
 import {
   BODY_LIMIT_BYTES,
   HEADERS_TIMEOUT_MS,
@@ -28,12 +29,11 @@ import {
 } from "./limits.js";
 import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
-import { createMetrics, type HttpMetrics } from "./metrics.js";
+import { createMetrics, type HttpMetrics } from "./metrics-registry.js";
 import { addMultipartParser } from "./multipart.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
-import { isResultPageUrl, pagesPlugin } from "./pages/index.js";
+import { isResultPageUrl, pagesPlugin } from "./pages/pages-plugin.js";
 import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
-import { HttpProblem, shuttingDown } from "./problems.js";
 import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";

@@ -6,9 +6,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { onRequestAsyncHookHandler } from "fastify";
-import type { ProblemCode } from "../service/problems.js";
+import type { ProblemCode } from "../service/problem-codes.js";
 import { readBearer } from "./credentials.js";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 
 function digest(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();

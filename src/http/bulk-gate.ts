@@ -6,7 +6,7 @@
  * refused request costs no quota and holds no body (the route enters it in `preParsing`).
  */
 import type { Config } from "../config.js";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 
 /** Seconds a refused bulk request is told to wait. */
 export const BULK_RETRY_AFTER_SECONDS = 2;

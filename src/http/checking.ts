@@ -19,15 +19,15 @@
 import type { Config } from "../config.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
+import type { CheckingDeps } from "./checking-deps.js";
 import { corsHeadersHook, preflightRoutes } from "./cors.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { visitorLimiter } from "./publishable-keys.js";
-import type { CheckingDeps } from "./route-deps.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
-import { type ReportsGate, reportRoutes } from "./routes/reports.js";
-import { usageRoute } from "./routes/usage.js";
+import { type ReportsGate, reportRoutes } from "./routes/report-routes.js";
+import { usageRoute } from "./routes/usage-route.js";
 import type { TypedApp } from "./typed-app.js";
 
 function asArray<T>(value: T | T[] | undefined): T[] {

@@ -8,7 +8,7 @@
  * the path's other routes (the home page shares `GET /` with the gateway route).
  */
 import type { HTTPMethods, RouteOptions } from "fastify";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 import type { TypedApp } from "./typed-app.js";
 
 const METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

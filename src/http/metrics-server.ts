@@ -9,9 +9,9 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { HttpProblem } from "./http-problem.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { problemFor, sendProblem } from "./problem-response.js";
-import { HttpProblem } from "./problems.js";
 import { type MetricsSource, metricsRoute } from "./routes/metrics.js";
 
 export interface MetricsServerOptions {

@@ -5,7 +5,7 @@
  * are kept; a repeated field becomes an array, which the schema then refuses.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 
 const INPUT_FIELDS = new Set(["email", "domain"]);
 

@@ -5,14 +5,14 @@
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
-import { ReportProblem } from "../service/reports.js";
+import { ReportProblem } from "../service/report-filing.js";
 import { StoreUnavailableError } from "../store/errors.js";
 import { prefersHtml } from "./accept.js";
+import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
 import { renderErrorPage } from "./pages/error-page.js";
 import { HTML_CONTENT_TYPE } from "./pages/layout.js";
 import { BASIC_PAGE_HEADERS } from "./pages/security.js";
-import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./problems.js";
 
 const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
   FST_ERR_BAD_URL: () => new HttpProblem("invalid_url", "The URL is not valid (check its percent-encoding)."),

@@ -13,7 +13,7 @@ import type { AuthenticatedKey } from "../store/types.js";
 import { subscriberOf } from "./client-networks.js";
 import { requestOrigin } from "./cors.js";
 import { readCredentials } from "./credentials.js";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
 import { WindowLimiter } from "./window-limiter.js";
 
 declare module "fastify" {

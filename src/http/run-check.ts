@@ -10,8 +10,8 @@ import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
 import type { Checker, CheckResult, Lane } from "../service/checker.js";
-import type { HttpMetrics } from "./metrics.js";
-import { HttpProblem } from "./problems.js";
+import { HttpProblem } from "./http-problem.js";
+import type { HttpMetrics } from "./metrics-registry.js";
 
 export interface CheckInput {
   email?: string | undefined;

@@ -5,8 +5,8 @@
  */
 
 import { UnknownSourceError } from "../service/list-sync.js";
-import { PROBLEM_STATUS, type ProblemCode } from "../service/problems.js";
-import { ReportProblem } from "../service/reports.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
+import { ReportProblem } from "../service/report-filing.js";
 import {
   InvalidOriginsError,
   InvalidPlanError,

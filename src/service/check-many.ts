@@ -18,7 +18,7 @@ import { type InputProblem, type ParsedInput, parseInput } from "../core/input.j
 import type { CheckRecord } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
 import type { Checker, CheckResult, Lane } from "./checker.js";
-import { inputProblemDetails, type ProblemBody } from "./problems.js";
+import { inputProblemDetails, type ProblemBody } from "./problem-codes.js";
 
 /** One input as given, and what came of it (with the evidence behind a record, made when asked). */
 export type CheckOutcome =

@@ -7,17 +7,13 @@ import { getServers } from "node:dns";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { CheckDeps } from "../core/check.js";
-import type { DomainLists } from "../core/lists.js";
+import type { DomainLists } from "../core/list-interfaces.js";
 import { TypoIndex } from "../core/typo.js";
-import { domainListData, readListData } from "../data/domain-lists.js";
+import { domainListData, readListData } from "../data/read-domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
 import { AGE_WAIT_MS, lookupWithinAgeBudget } from "./age-budget.js";
-import { CachingChecker } from "./cached-checker.js";
-import { createDomainAgeLookup } from "./domain-age.js";
-import { LearnedSnapshot } from "./learned-snapshot.js";
-import { ListsInForce } from "./lists-in-force.js";
 import {
   answeredSink,
   type EvidenceObservation,
@@ -25,7 +21,11 @@ import {
   keepPagesVia,
   Observer,
   recentSink,
-} from "./observer.js";
+} from "./batched-observer.js";
+import { CachingChecker } from "./cached-checker.js";
+import { createDomainAgeLookup } from "./domain-age.js";
+import { LearnedSnapshot } from "./learned-snapshot.js";
+import { ListsInForce } from "./lists-in-force.js";
 import { QuietZones } from "./quiet-zones.js";
 import {
   describeResolverState,

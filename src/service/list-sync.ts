@@ -13,9 +13,9 @@ import { setImmediate } from "node:timers/promises";
 import type { ListSource } from "../config-table.js";
 import { normaliseDomain } from "../core/names.js";
 import { readCuratedLists } from "../data/curated.js";
-import { DATA_DIR } from "../data/domain-lists.js";
 import { type ListGate, listGate, REFUSAL_TEXT } from "../data/list-gate.js";
 import { NotAListError, readListText } from "../data/list-text.js";
+import { DATA_DIR } from "../data/read-domain-lists.js";
 import type { Store } from "../store/types.js";
 import { fetchList, ListFetchError } from "./list-fetch.js";
 

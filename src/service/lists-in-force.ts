@@ -7,7 +7,7 @@
  * raising `version` so that the record cache decides its answers again. A failed load
  * keeps the lists in force.
  */
-import { BundledDomainLists } from "../core/domain-lists.js";
+import { BundledDomainLists } from "../core/domain-list-lookups.js";
 import type {
   ChangingDomainLists,
   DomainFacts,
@@ -16,7 +16,7 @@ import type {
   DomainMatch,
   HostFacts,
   MxProvider,
-} from "../core/lists.js";
+} from "../core/list-interfaces.js";
 import { withSyncedSources } from "../data/synced-lists.js";
 import type { Store } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";

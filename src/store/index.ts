@@ -15,7 +15,7 @@ export {
   UnknownKeyError,
   UnknownPlanError,
 } from "./errors.js";
-export { MAX_QUOTA } from "./plans.js";
+export { MAX_QUOTA } from "./plans-repository.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 export { isPublishableSecret, PUBLISHABLE_PREFIX } from "./secrets.js";
 export type {

@@ -2,22 +2,22 @@
 import type { Kysely } from "kysely";
 import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
-import { createHousekeepingRepository } from "./housekeeping.js";
-import { createInfrastructureRepository } from "./infrastructure.js";
-import { createKeysRepository } from "./keys.js";
-import { createListsRepository } from "./lists.js";
-import { createLocksRepository } from "./locks.js";
+import { createHousekeepingRepository } from "./housekeeping-repository.js";
+import { createInfrastructureRepository } from "./infrastructure-repository.js";
+import { createKeysRepository } from "./keys-repository.js";
+import { createListsRepository } from "./lists-repository.js";
+import { createLocksRepository } from "./locks-repository.js";
 import { migrateToLatest } from "./migrate.js";
-import { createOverridesRepository } from "./overrides.js";
-import { createPlansRepository } from "./plans.js";
-import { createRecentRepository } from "./recent.js";
-import { createRecordsRepository } from "./records.js";
-import { createReportsRepository } from "./reports.js";
+import { createOverridesRepository } from "./overrides-repository.js";
+import { createPlansRepository } from "./plans-repository.js";
+import { createRecentRepository } from "./recent-repository.js";
+import { createRecordsRepository } from "./records-repository.js";
+import { createReportsRepository } from "./reports-repository.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 import { translateStoreErrors } from "./unavailable.js";
-import { createUsageRepository } from "./usage.js";
-import { createWebhooksRepository } from "./webhooks.js";
+import { createUsageRepository } from "./usage-repository.js";
+import { createWebhooksRepository } from "./webhooks-repository.js";
 
 export interface KyselyStoreOptions {
   /** About how many recently checked domains are kept. */

@@ -7,7 +7,7 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
-import { MAX_QUOTA } from "./plans.js";
+import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";

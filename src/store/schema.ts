@@ -38,7 +38,7 @@ export interface UsageTable {
 
 export interface RecordsTable {
   domain: string;
-  /** The domain's facts as JSON (src/store/records.ts); a whole record in rows saved before migration 0007. */
+  /** The domain's facts as JSON (src/store/records-repository.ts); a whole record in rows saved before migration 0007. */
   facts: string;
   /** The block status last answered for the domain: 0 or 1. */
   block: number;
@@ -49,7 +49,7 @@ export interface RecordsTable {
   last_answered_at: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
-/** An accepted version of a synced list (src/store/lists.ts). */
+/** An accepted version of a synced list (src/store/lists-repository.ts). */
 export interface ListVersionsTable {
   source: string;
   /** `current` or `previous`. */
@@ -71,7 +71,7 @@ export interface ListSourcesTable {
   last_error: string | null;
 }
 
-/** The synced sources in force for every process (src/store/lists.ts): one row, id 1. */
+/** The synced sources in force for every process (src/store/lists-repository.ts): one row, id 1. */
 export interface ListPolicyTable {
   id: number;
   /** Source names, one a line, sorted. */
@@ -79,7 +79,7 @@ export interface ListPolicyTable {
   set_at: Millis;
 }
 
-/** Named locks with an expiry (src/store/locks.ts). */
+/** Named locks with an expiry (src/store/locks-repository.ts). */
 export interface LocksTable {
   name: string;
   holder: string;
@@ -123,7 +123,7 @@ export interface OverridesTable {
   created_at: Millis;
 }
 
-/** Reports of wrong answers (src/store/reports.ts, migration 0009). */
+/** Reports of wrong answers (src/store/reports-repository.ts, migration 0009). */
 export interface ReportsTable {
   id: string;
   key_id: string;
@@ -139,7 +139,7 @@ export interface ReportsTable {
   review_note: string | null;
 }
 
-/** A webhook subscription (src/store/webhooks.ts, migration 0010). */
+/** A webhook subscription (src/store/webhooks-repository.ts, migration 0010). */
 export interface WebhooksTable {
   id: string;
   url: string;

@@ -316,7 +316,7 @@ export interface ListPolicy {
   setAt: Date;
 }
 
-/** Synced lists (src/store/lists.ts): their accepted versions and attempts, and the policy. */
+/** Synced lists (src/store/lists-repository.ts): their accepted versions and attempts, and the policy. */
 export interface ListsRepository {
   /** The versions in force, one per source that has one, with their entries. */
   currentVersions(): Promise<ListVersion[]>;
@@ -336,7 +336,7 @@ export interface ListsRepository {
   setPolicy(sources: readonly string[], at: Date): Promise<boolean>;
 }
 
-/** Named locks that expire (src/store/locks.ts): one instance at a time does a job. */
+/** Named locks that expire (src/store/locks-repository.ts): one instance at a time does a job. */
 export interface LocksRepository {
   /** Takes the lock until `until` unless another holder has it unexpired at `now`. */
   tryLock(name: string, holder: string, now: Date, until: Date): Promise<boolean>;
@@ -389,7 +389,7 @@ export type ClosedReports =
   | { outcome: "not_open"; report: Report }
   | { outcome: "unknown" };
 
-/** Reports of wrong answers (src/store/reports.ts): filed by keys, reviewed by the operator. */
+/** Reports of wrong answers (src/store/reports-repository.ts): filed by keys, reviewed by the operator. */
 export interface ReportsRepository {
   /**
    * Files a report, exactly across instances: a key's open report of the same domain is
@@ -462,7 +462,7 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
 }
 
-/** Webhooks (src/store/webhooks.ts): subscriptions and the outbox of their events. */
+/** Webhooks (src/store/webhooks-repository.ts): subscriptions and the outbox of their events. */
 export interface WebhooksRepository {
   createWebhook(input: {
     url: string;

@@ -13,7 +13,7 @@ import {
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
 import { fixtureZones } from "../../harness/zones.js";
-import { run } from "../../src/cli/check.js";
+import { run } from "../../src/cli/check-command.js";
 import { loadConfig } from "../../src/config.js";
 
 export interface CheckRun {

@@ -15,7 +15,7 @@ import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { run } from "../../src/cli/check.js";
+import { run } from "../../src/cli/check-command.js";
 import { loadConfig } from "../../src/config.js";
 import { RESULT_COLUMNS } from "../../src/service/csv/result-columns.js";
 import { type CheckWorld, startCheckWorld } from "./check-world.js";

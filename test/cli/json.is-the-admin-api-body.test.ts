@@ -6,12 +6,12 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
-import { run as keys } from "../../src/cli/keys.js";
-import { run as lists } from "../../src/cli/lists.js";
-import { run as overrides } from "../../src/cli/overrides.js";
-import { run as plans } from "../../src/cli/plans.js";
-import { run as reports } from "../../src/cli/reports.js";
-import { run as webhooks } from "../../src/cli/webhooks.js";
+import { run as keys } from "../../src/cli/keys-command.js";
+import { run as lists } from "../../src/cli/lists-command.js";
+import { run as overrides } from "../../src/cli/overrides-command.js";
+import { run as plans } from "../../src/cli/plans-command.js";
+import { run as reports } from "../../src/cli/reports-command.js";
+import { run as webhooks } from "../../src/cli/webhooks-command.js";
 import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../http/helpers.js";

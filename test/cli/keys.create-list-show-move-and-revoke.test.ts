@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { run } from "../../src/cli/keys.js";
+import { run } from "../../src/cli/keys-command.js";
 import { openStore } from "../../src/store/index.js";
 
 let database: TestDatabase;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
-import { run } from "../../src/cli/lists.js";
+import { run } from "../../src/cli/lists-command.js";
 import { openStore } from "../../src/store/index.js";
 
 let database: TestDatabase;

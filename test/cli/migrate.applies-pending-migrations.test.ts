@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { run } from "../../src/cli/migrate.js";
+import { run } from "../../src/cli/migrate-command.js";
 import { migrations } from "../../src/store/migrations/index.js";
 
 let database: TestDatabase;

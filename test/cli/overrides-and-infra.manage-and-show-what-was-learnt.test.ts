@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { run as infra } from "../../src/cli/infra.js";
-import { run as overrides } from "../../src/cli/overrides.js";
+import { run as infra } from "../../src/cli/infra-command.js";
+import { run as overrides } from "../../src/cli/overrides-command.js";
 import type { Evidence } from "../../src/core/learned.js";
 import { openStore } from "../../src/store/index.js";
 

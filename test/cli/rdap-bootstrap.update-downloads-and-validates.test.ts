@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/rdap-bootstrap.js";
+import { run } from "../../src/cli/rdap-bootstrap-command.js";
 import { loadConfig } from "../../src/config.js";
 import {
   BUNDLED_RDAP_BOOTSTRAP_FILE,

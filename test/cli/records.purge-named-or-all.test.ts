@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { run } from "../../src/cli/records.js";
+import { run } from "../../src/cli/records-command.js";
 import { openStore } from "../../src/store/index.js";
 
 let database: TestDatabase;

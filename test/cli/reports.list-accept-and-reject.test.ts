@@ -9,7 +9,7 @@ import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { fixtureZones } from "../../harness/zones.js";
-import { run as reports } from "../../src/cli/reports.js";
+import { run as reports } from "../../src/cli/reports-command.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { openStore } from "../../src/store/index.js";
 import type { ExpectedAnswer } from "../../src/store/types.js";

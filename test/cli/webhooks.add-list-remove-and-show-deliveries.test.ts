@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { run } from "../../src/cli/webhooks.js";
+import { run } from "../../src/cli/webhooks-command.js";
 import { formatTimestamp } from "../../src/core/record.js";
 import { openStore } from "../../src/store/index.js";
 

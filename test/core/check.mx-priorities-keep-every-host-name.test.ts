@@ -6,7 +6,7 @@ import { MemoryResolver } from "../../harness/memory-resolver.js";
 import { Zones } from "../../harness/zones.js";
 import { checkDomain } from "../../src/core/check.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 it("keeps a host named __proto__ as an own key of mx_priorities", async () => {
   const lists = loadDomainLists();

@@ -10,11 +10,11 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { fixtureZones } from "../../harness/zones.js";
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age.js";
 import type { CheckDeps } from "../../src/core/check.js";
-import type { DomainLists } from "../../src/core/lists.js";
+import type { DomainLists } from "../../src/core/list-interfaces.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { FLAGS, type Flag } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 export const NOW = new Date("2026-11-22T12:00:00Z");

@@ -21,11 +21,11 @@ import { fixtureZones, type ZoneFixture, Zones } from "../../harness/zones.js";
 import { type DomainFacts, decideDomain, forAddress, lookupRouting } from "../../src/core/check.js";
 import { parseInput } from "../../src/core/input.js";
 import type { InfrastructureKind, LearnedInfrastructure, OverrideKind } from "../../src/core/learned.js";
-import type { DomainLists } from "../../src/core/lists.js";
+import type { DomainLists } from "../../src/core/list-interfaces.js";
 import type { MailHost, MailRouting } from "../../src/core/mail-routing.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { expectExplained } from "./explained.js";
 
 const NOW = new Date("2026-11-25T12:00:00Z");

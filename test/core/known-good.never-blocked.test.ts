@@ -11,7 +11,7 @@ import { TEST_NAMES_ON } from "../../harness/config.js";
 import { keepsKnownGoodPromise, readKnownGoodSample } from "../../harness/known-good-sample.js";
 import { checkAsMailDomains, MAIL_SETUPS } from "../../harness/mail-zones.js";
 import { parseDomain } from "../../src/core/input.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 describe("known-good domains are never blocked or disposable", () => {
   const lists = loadDomainLists();

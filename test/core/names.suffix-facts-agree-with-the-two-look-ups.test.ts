@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseDomainOf, isPublicSuffix, suffixFacts } from "../../src/core/names.js";
-import { DATA_DIR } from "../../src/data/domain-lists.js";
 import { GENERATED_FILES, parseGeneratedFile } from "../../src/data/generated.js";
+import { DATA_DIR } from "../../src/data/read-domain-lists.js";
 
 const EDGES = [
   "example.com",

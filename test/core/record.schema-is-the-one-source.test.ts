@@ -22,7 +22,7 @@ import {
 } from "../../src/core/record.js";
 import { SAMPLE_RECORD } from "../../src/core/record-example.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 const API_MD = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
 

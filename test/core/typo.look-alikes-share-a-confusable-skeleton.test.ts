@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDomain } from "../../src/core/check.js";
 import { skeleton } from "../../src/core/look-alike.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { type EngineOverTheWire, startEngine } from "./engine-over-the-wire.js";
 
 describe("the skeleton", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCuratedLists, readCuratedLists } from "../../src/data/curated.js";
-import { DATA_DIR } from "../../src/data/domain-lists.js";
+import { DATA_DIR } from "../../src/data/read-domain-lists.js";
 
 function parseWith(file: string, content: string) {
   return () => parseCuratedLists((name) => (name === file ? content : ""));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 describe("relay services are forwarders, not disposable (bundled lists)", () => {
   const lists = loadDomainLists();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 describe("MX, parking and infrastructure patterns match host suffixes on label boundaries", () => {
   const lists = loadDomainLists();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { getDomain } from "tldts";
 import { describe, expect, it } from "vitest";
 import { readCuratedLists } from "../../src/data/curated.js";
-import { DATA_DIR, loadDomainLists } from "../../src/data/domain-lists.js";
+import { DATA_DIR, loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { listed, listsFrom } from "./lists-from.js";
 
 function baseOf(domain: string): string {

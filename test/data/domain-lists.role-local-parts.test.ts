@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 
 describe("role-based local parts (role-based-email-addresses)", () => {
   const lists = loadDomainLists();

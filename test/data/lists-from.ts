@@ -2,10 +2,10 @@
  * Small in-memory lists for unit tests: curated file texts plus generated entries, going
  * through the same parsers as the bundled data.
  */
-import type { DomainLists } from "../../src/core/lists.js";
+import type { DomainLists } from "../../src/core/list-interfaces.js";
 import { parseCuratedLists } from "../../src/data/curated.js";
-import { createDomainLists } from "../../src/data/domain-lists.js";
 import { formatGeneratedFile, type GeneratedEntry, parseGeneratedFile } from "../../src/data/generated.js";
+import { createDomainLists } from "../../src/data/read-domain-lists.js";
 
 export interface TestListData {
   /** Curated file name → content; files not given are empty. */

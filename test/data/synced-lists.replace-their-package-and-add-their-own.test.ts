@@ -5,9 +5,9 @@
  * own entries with when it first listed them, and the merge yields to the event loop.
  */
 import { beforeAll, expect, it } from "vitest";
-import { BundledDomainLists } from "../../src/core/domain-lists.js";
-import type { DomainListData } from "../../src/core/lists.js";
-import { domainListData, readListData } from "../../src/data/domain-lists.js";
+import { BundledDomainLists } from "../../src/core/domain-list-lookups.js";
+import type { DomainListData } from "../../src/core/list-interfaces.js";
+import { domainListData, readListData } from "../../src/data/read-domain-lists.js";
 import { mergeSynced, withSyncedSources } from "../../src/data/synced-lists.js";
 
 const SINCE = Date.parse("2026-11-02T00:00:00Z");

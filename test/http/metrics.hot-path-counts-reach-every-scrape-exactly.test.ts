@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import { createMetrics } from "../../src/http/metrics.js";
+import { createMetrics } from "../../src/http/metrics-registry.js";
 import type { CacheOutcome, CheckResult } from "../../src/service/checker.js";
 
 function result(cache: CacheOutcome): CheckResult {

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
+import { HttpProblem } from "../../src/http/http-problem.js";
 import { renderErrorPage } from "../../src/http/pages/error-page.js";
-import { HttpProblem } from "../../src/http/problems.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture | undefined;

@@ -11,7 +11,7 @@ import { mxFacts } from "../../harness/sample-facts.js";
 import { sampleRecord } from "../../harness/sample-record.js";
 import type { CheckRecord } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import type { AppStore } from "../../src/http/app.js";
 import { CachingChecker } from "../../src/service/cached-checker.js";
 import { type FixtureOptions, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../../harness/databases.j
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
 import { type LiveService, openLiveService } from "../../harness/live-service.js";
 import { fixtureZones } from "../../harness/zones.js";
-import { run as runCheck } from "../../src/cli/check.js";
+import { run as runCheck } from "../../src/cli/check-command.js";
 import { loadConfig } from "../../src/config.js";
 
 const HTML = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };

@@ -15,14 +15,14 @@ import { mxFacts } from "../../harness/sample-facts.js";
 import type { DomainFacts } from "../../src/core/check.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import type { DomainOverride } from "../../src/core/learned.js";
-import type { DomainLists } from "../../src/core/lists.js";
+import type { DomainLists } from "../../src/core/list-interfaces.js";
 import type { MailRouting } from "../../src/core/mail-routing.js";
 import { formatTimestamp } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
-import { loadDomainLists } from "../../src/data/domain-lists.js";
+import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import type { LookupResult } from "../../src/service/age-budget.js";
+import { type EvidenceObservation, Observer, recentSink } from "../../src/service/batched-observer.js";
 import { CachingChecker, type CachingCheckerOptions } from "../../src/service/cached-checker.js";
-import { type EvidenceObservation, Observer, recentSink } from "../../src/service/observer.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 

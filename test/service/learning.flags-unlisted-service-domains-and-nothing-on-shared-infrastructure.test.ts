@@ -25,8 +25,8 @@ import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
 import type { CheckRecord } from "../../src/core/record.js";
+import { applyOverride } from "../../src/service/apply-override.js";
 import type { Checker } from "../../src/service/checker.js";
-import { applyOverride } from "../../src/service/overrides.js";
 import { openStore, type Store } from "../../src/store/index.js";
 
 let dir: string;

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
 import { DAY_MS } from "../../src/core/time.js";
-import { createMetrics } from "../../src/http/metrics.js";
+import { createMetrics } from "../../src/http/metrics-registry.js";
 import { ListSchedule } from "../../src/service/list-schedule.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";

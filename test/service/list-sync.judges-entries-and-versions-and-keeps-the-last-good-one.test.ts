@@ -10,8 +10,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
 import type { ListSource } from "../../src/config-table.js";
 import { readCuratedLists } from "../../src/data/curated.js";
-import { DATA_DIR } from "../../src/data/domain-lists.js";
 import { type ListGate, listGate } from "../../src/data/list-gate.js";
+import { DATA_DIR } from "../../src/data/read-domain-lists.js";
 import { fetchList } from "../../src/service/list-fetch.js";
 import {
   everySourceRead,

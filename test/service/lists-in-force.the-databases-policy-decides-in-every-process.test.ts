@@ -6,8 +6,8 @@
  * `lists` change topic, raised only when the policy changes).
  */
 import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import type { DomainListData } from "../../src/core/lists.js";
-import { domainListData, readListData } from "../../src/data/domain-lists.js";
+import type { DomainListData } from "../../src/core/list-interfaces.js";
+import { domainListData, readListData } from "../../src/data/read-domain-lists.js";
 import { describePolicyDifference } from "../../src/service/create-checker.js";
 import { ListsInForce } from "../../src/service/lists-in-force.js";
 import { openStore } from "../../src/store/index.js";

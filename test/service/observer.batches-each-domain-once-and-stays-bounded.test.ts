@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import { keepPagesVia, type Observation, Observer, recentSink } from "../../src/service/observer.js";
+import { keepPagesVia, type Observation, Observer, recentSink } from "../../src/service/batched-observer.js";
 
 const AT = new Date("2026-01-10T12:00:00Z");
 

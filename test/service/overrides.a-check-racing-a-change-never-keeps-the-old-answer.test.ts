@@ -22,8 +22,8 @@ import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { parseDomain } from "../../src/core/input.js";
 import { formatTimestamp } from "../../src/core/record.js";
+import { applyOverride } from "../../src/service/apply-override.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
-import { applyOverride } from "../../src/service/overrides.js";
 import { openStore, type Store } from "../../src/store/index.js";
 
 const world = disposableWorld({ services: 3, legitimate: 20, strays: 0 });

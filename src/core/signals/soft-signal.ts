@@ -6,7 +6,7 @@
 
 import type { Signals } from "../gathered-signals.js";
 import type { ParsedInput } from "../input.js";
-import type { DomainLists } from "../lists.js";
+import type { DomainLists } from "../list-interfaces.js";
 
 export interface SoftSignal {
   key: string;

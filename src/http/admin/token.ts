@@ -8,7 +8,7 @@
 import type { onRequestAsyncHookHandler } from "fastify";
 import { bearerTokenHook } from "../bearer-token.js";
 import { subscriberOf } from "../client-networks.js";
-import { HttpProblem } from "../problems.js";
+import { HttpProblem } from "../http-problem.js";
 import { WindowLimiter, type WindowLimiterOptions } from "../window-limiter.js";
 
 /** The admin lock-out: 10 wrong tokens from an address in a minute lock it for a minute; 10,000 addresses held. */

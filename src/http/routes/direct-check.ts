@@ -4,7 +4,7 @@
  * record on success.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import type { CheckingDeps } from "../route-deps.js";
+import type { CheckingDeps } from "../checking-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
   CheckInputSchema,

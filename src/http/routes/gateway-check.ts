@@ -6,7 +6,7 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import { toSimpleRecord } from "../../core/record.js";
-import type { CheckingDeps } from "../route-deps.js";
+import type { CheckingDeps } from "../checking-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
   CheckInputSchema,

@@ -5,7 +5,7 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import type { ResolverHealth } from "../../service/resolver-health.js";
-import { HttpProblem, PROBLEM_CONTENT_TYPE, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../problems.js";
+import { HttpProblem, PROBLEM_CONTENT_TYPE, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../http-problem.js";
 import { ProblemSchema, StatusSchema } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";
 

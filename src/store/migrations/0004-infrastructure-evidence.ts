@@ -19,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("last_seen", "bigint", (col) => col.notNull())
     .addPrimaryKeyConstraint("infrastructure_evidence_pk", ["kind", "value", "domain"])
     .execute();
-  // The learning query starts from the listed-disposable rows only (src/store/infrastructure.ts).
+  // The learning query starts from the listed-disposable rows only (src/store/infrastructure-repository.ts).
   await db.schema
     .createIndex("infrastructure_evidence_listed")
     .on("infrastructure_evidence")

@@ -1,0 +1,365 @@
+/**
+ * `mailrisk check` (docs/api.md §9, README "Clean a list"): checks inputs given as
+ * arguments, one per line from stdin (`-`), or the address column of a CSV (`--csv`).
+ * Inputs are read as they arrive and checked with bounded concurrency
+ * (src/service/check-many.ts); each result is written in input order as soon as it and
+ * the ones before it are ready, and carries its input as given. A blank line is an
+ * input too (a problem). Output: a table, JSON Lines (`--json`: the full record or the
+ * §5 problem object, each with `input` first), or the CSV with result columns.
+ * `--only block|allow` keeps those results. Progress and a summary go to stderr when it
+ * is a terminal, or with `--progress`. A reader that goes away (`| head`) ends the run
+ * quietly. The table of arguments alone is fitted to its cells; a table of stdin is
+ * streamed with fixed widths, a cell too wide cut with "…". Exit code 0 when every input
+ * was checked, 1 when any was rejected, 2 on usage errors and on a CSV that cannot be
+ * read (a file is read through once before any output, so then nothing is written).
+ */
+import { createReadStream, fstatSync, statSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { type Checked, type CheckOutcome, checkMany, keptBy, outcomeBody } from "../service/check-many.js";
+import { createChecker } from "../service/create-checker.js";
+import { cleanCsv } from "../service/csv/clean-csv.js";
+import { CsvError } from "../service/csv/csv-error.js";
+import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
+import { findColumn } from "../service/csv/find-column.js";
+import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
+import type { Store } from "../store/types.js";
+import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
+import type { CliContext } from "./context.js";
+import { Output } from "./output.js";
+import { Progress } from "./progress.js";
+import { formatRow, formatStreamedRow, formatTable } from "./table.js";
+import { rawStream } from "./terminal-text.js";
+import { usageOf } from "./usage-text.js";
+import { withStore } from "./with-store.js";
+
+const USAGE = usageOf("check");
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  csv: { type: "boolean" },
+  column: { type: "string" },
+  delimiter: { type: "string" },
+  encoding: { type: "string" },
+  only: { type: "string" },
+  concurrency: { type: "string" },
+  progress: { type: "boolean" },
+} as const;
+
+type Values = ParsedArguments<{ options: typeof OPTIONS; allowPositionals: true }>["values"];
+
+const COLUMNS = ["input", "valid", "block", "risk", "reason", "mx_host", "provider"];
+/** The narrowest table columns; a streamed table (stdin) keeps these widths and cuts a wider cell. */
+const WIDTHS = [32, 5, 5, 4, 24, 40, 0];
+
+function tableRow(outcome: CheckOutcome): string[] {
+  if ("problem" in outcome) return [outcome.input, "-", "-", "-", `error: ${outcome.problem.detail}`, "", ""];
+  const r = outcome.record;
+  return [
+    outcome.input,
+    String(r.valid),
+    String(r.block),
+    String(r.risk),
+    r.reason,
+    r.mx_host,
+    r.email_provider,
+  ];
+}
+
+/** Bytes `stream` will deliver when it reads a regular file (stdin redirected from one); else undefined. */
+function sizeOf(stream: NodeJS.ReadableStream): number | undefined {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== "number") return undefined;
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() ? stat.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Settings {
+  format: "table" | "json" | "csv";
+  only: "block" | "allow" | undefined;
+  concurrency: number;
+  progress: boolean;
+  csv: CsvOptions;
+}
+
+function settings(values: Values, ctx: CliContext): Settings | string {
+  const concurrency = wholeNumber(values.concurrency ?? "16");
+  if (concurrency === undefined || concurrency < 1 || concurrency > 1024) {
+    return "--concurrency must be a whole number from 1 to 1024";
+  }
+  if (values.only !== undefined && values.only !== "block" && values.only !== "allow") {
+    return "--only takes block or allow";
+  }
+  if (values.json && values.csv) return "--json and --csv exclude each other";
+  for (const option of ["column", "delimiter", "encoding"] as const) {
+    if (!values.csv && values[option] !== undefined) return `--${option} goes with --csv`;
+  }
+  const delimiter = values.delimiter === "tab" || values.delimiter === "\\t" ? "\t" : values.delimiter;
+  if (
+    delimiter !== undefined &&
+    ([...delimiter].length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n")
+  ) {
+    return `--delimiter takes one character (or tab), not a quote or a line break; got ${JSON.stringify(delimiter)}`;
+  }
+  const encoding = values.encoding?.toLowerCase();
+  if (encoding !== undefined && !Object.hasOwn(CSV_ENCODINGS, encoding)) {
+    return `--encoding takes utf-8, latin1, windows-1252 or utf-16; got "${values.encoding}"`;
+  }
+  const stderr = ctx.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+  return {
+    format: values.csv ? "csv" : values.json ? "json" : "table",
+    only: values.only as Settings["only"],
+    concurrency,
+    progress: values.progress === true || stderr.isTTY === true,
+    csv: {
+      ...(delimiter !== undefined ? { delimiter } : {}),
+      ...(encoding !== undefined ? { encoding: encoding as CsvEncoding } : {}),
+    },
+  };
+}
+
+/** The list inputs in order: arguments, with `-` replaced by stdin's lines; counts stdin's bytes. */
+async function* listInputs(
+  positionals: string[],
+  lines: AsyncIterator<string> | undefined,
+  read: { bytes: number },
+) {
+  for (const positional of positionals) {
+    if (positional !== "-" || lines === undefined) {
+      yield positional;
+      continue;
+    }
+    for (let line = await lines.next(); !line.done; line = await lines.next()) {
+      read.bytes += Buffer.byteLength(line.value) + 1;
+      yield line.value;
+    }
+  }
+}
+
+interface RunState {
+  output: Output;
+  progress: Progress | undefined;
+  rejected: number;
+  written: number;
+}
+
+/** Writes each outcome in order until the inputs end or the output closes. */
+async function writeAll<Entry extends Checked<unknown>>(
+  checked: AsyncIterable<Entry>,
+  state: RunState,
+  only: Settings["only"],
+  line: (entry: Entry) => string,
+  bytesRead: (entry: Entry) => number,
+): Promise<void> {
+  for await (const entry of checked) {
+    if ("problem" in entry.outcome) state.rejected++;
+    if (keptBy(only, entry.outcome)) {
+      await state.output.write(line(entry));
+      state.written++;
+    }
+    state.progress?.tick(entry.outcome, bytesRead(entry));
+    if (state.output.closed) break;
+  }
+}
+
+function checkerFor(store: Store, ctx: CliContext, concurrency: number) {
+  // A list is being cleaned: today's verdict for every input, never a stale one.
+  return createChecker({
+    config: ctx.config,
+    store,
+    lookupConcurrency: concurrency,
+    serveStale: false,
+    // A resolver that fails makes every answer a DNS failure: said on stderr, whatever else is quiet.
+    onResolverState: (report, previous, message) => {
+      if (report.state !== "ok" || previous !== undefined) ctx.stderr.write(`mailrisk: ${message}\n`);
+    },
+    onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
+  });
+}
+
+/** Ends a run: the progress summary unless the output closed, the exit code. */
+function finish(ctx: CliContext, state: RunState): number {
+  state.output.release();
+  state.progress?.stop(state.output.closed ? false : { written: state.written });
+  const failure = state.output.failure;
+  if (failure) {
+    ctx.stderr.write(`mailrisk: cannot write the output: ${failure.message}\n`);
+    return 1;
+  }
+  if (state.output.closed) return 0;
+  return state.rejected > 0 ? 1 : 0;
+}
+
+async function runList(ctx: CliContext, positionals: string[], options: Settings): Promise<number> {
+  if (positionals.length === 0) return usageError(ctx, "check needs inputs, or - for stdin", USAGE);
+  const fromStdin = positionals.includes("-");
+  const reader = fromStdin
+    ? createInterface({ input: ctx.stdin, crlfDelay: Number.POSITIVE_INFINITY })
+    : undefined;
+  // Taken at once: readline drops the lines that arrive before anyone iterates.
+  const lines = reader?.[Symbol.asyncIterator]();
+  const read = { bytes: 0 };
+  try {
+    return await withStore(ctx, async (store) => {
+      const checker = checkerFor(store, ctx, options.concurrency);
+      const state: RunState = {
+        output: new Output(ctx.stdout),
+        progress: options.progress
+          ? new Progress({ stream: ctx.stderr, totalBytes: fromStdin ? sizeOf(ctx.stdin) : undefined })
+          : undefined,
+        rejected: 0,
+        written: 0,
+      };
+      let count = 0;
+      const inputs = (async function* () {
+        for await (const input of listInputs(positionals, lines, read)) {
+          count++;
+          yield input;
+        }
+      })();
+      // Arguments alone make a table known in full, written fitted at the end; stdin's is streamed.
+      const collected: string[][] | undefined = options.format === "table" && !fromStdin ? [] : undefined;
+      const line = (outcome: CheckOutcome): string => {
+        if (options.format === "json") return `${JSON.stringify(outcomeBody(outcome))}\n`;
+        if (collected) {
+          collected.push(tableRow(outcome));
+          return "";
+        }
+        return `${formatStreamedRow(tableRow(outcome), WIDTHS)}\n`;
+      };
+      try {
+        if (options.format === "table" && !collected) {
+          await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
+        }
+        await writeAll(
+          checkMany(inputs, { checker, concurrency: options.concurrency, testNames: ctx.config.testNames }),
+          state,
+          options.only,
+          ({ outcome }) => line(outcome),
+          () => read.bytes,
+        );
+        if (collected) await state.output.write(`${formatTable([COLUMNS, ...collected], WIDTHS)}\n`);
+      } finally {
+        await checker.close();
+      }
+      if (count === 0 && !state.output.closed) {
+        state.progress?.stop(false);
+        return usageError(ctx, "stdin held no input for -", USAGE);
+      }
+      return finish(ctx, state);
+    });
+  } finally {
+    reader?.close();
+  }
+}
+
+/** A CSV that cannot be read stops the run: exit 2. */
+function unreadable(ctx: CliContext, error: unknown, written?: number): number {
+  if (!(error instanceof CsvError)) throw error;
+  const after =
+    written === undefined
+      ? ""
+      : `; the output stops after ${written} complete row${written === 1 ? "" : "s"}`;
+  ctx.stderr.write(`mailrisk: ${error.message}${after}\n`);
+  return EXIT_USAGE;
+}
+
+/** Reads a CSV file through once, to refuse one that cannot be read before anything is written. */
+async function readThrough(path: string, csv: CsvOptions): Promise<void> {
+  const { rows } = await readCsv(createReadStream(path), csv);
+  for await (const _ of rows);
+}
+
+/** What the run tells on stderr of how the CSV was read: a sniffed delimiter, an encoding other than UTF-8. */
+function describeLayout(ctx: CliContext, { layout }: CsvInput): void {
+  if (layout.sniffed) {
+    const name = layout.delimiter === "\t" ? "tab" : JSON.stringify(layout.delimiter);
+    ctx.stderr.write(
+      `mailrisk: the CSV's delimiter is ${name} (sniffed from its first lines; --delimiter sets another)\n`,
+    );
+  }
+  if (layout.encoding !== "utf-8") {
+    ctx.stderr.write(`mailrisk: the CSV was read as ${layout.encoding}; the output is UTF-8\n`);
+  }
+}
+
+async function runCsv(ctx: CliContext, positionals: string[], options: Settings, column: string | undefined) {
+  if (positionals.length > 1) {
+    return usageError(ctx, `--csv reads one file (or - for stdin), not ${positionals.length}`, USAGE);
+  }
+  const path = positionals[0] ?? "-";
+  let stream = ctx.stdin;
+  let totalBytes = sizeOf(ctx.stdin);
+  if (path !== "-") {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return usageError(ctx, `${path} is not a readable file`, USAGE);
+    try {
+      await readThrough(path, options.csv);
+    } catch (error) {
+      return unreadable(ctx, error);
+    }
+    stream = createReadStream(path);
+    totalBytes = stat.size;
+  }
+  let csv: CsvInput;
+  try {
+    csv = await readCsv(stream, options.csv);
+  } catch (error) {
+    return unreadable(ctx, error);
+  }
+  const index = findColumn(csv.header, column);
+  if (typeof index === "string") {
+    csv.close();
+    return usageError(ctx, index, USAGE);
+  }
+  describeLayout(ctx, csv);
+  return withStore(ctx, async (store) => {
+    const checker = checkerFor(store, ctx, options.concurrency);
+    const cleaned = cleanCsv(csv, index, {
+      checker,
+      concurrency: options.concurrency,
+      testNames: ctx.config.testNames,
+    });
+    const state: RunState = {
+      // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+      output: new Output(rawStream(ctx.stdout)),
+      progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
+      rejected: 0,
+      written: 0,
+    };
+    try {
+      await state.output.write(cleaned.header);
+      await writeAll(
+        cleaned.rows,
+        state,
+        options.only,
+        ({ line }) => line,
+        ({ item }) => item.bytes,
+      );
+    } catch (error) {
+      state.output.release();
+      state.progress?.stop(false);
+      return unreadable(ctx, error, state.written);
+    } finally {
+      await checker.close();
+    }
+    return finish(ctx, state);
+  });
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, allowPositionals: true, options: OPTIONS });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const { values, positionals } = result.parsed;
+  const options = settings(values, ctx);
+  if (typeof options === "string") return usageError(ctx, options, USAGE);
+  if (positionals.filter((positional) => positional === "-").length > 1) {
+    return usageError(ctx, "- (stdin) may be given once", USAGE);
+  }
+  return options.format === "csv"
+    ? runCsv(ctx, positionals, options, values.column)
+    : runList(ctx, positionals, options);
+}

@@ -1,0 +1,107 @@
+/**
+ * `mailrisk lists update`, `lists status [--json]` and `lists rollback [<source>]`
+ * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
+ * src/operator/lists.ts. Exit codes:
+ * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
+ * applied) or another process was syncing; `rollback` 1 for an unknown source or when
+ * there was nothing to return to; 2 bad arguments.
+ */
+import {
+  listStatus,
+  rollback as rollbackLists,
+  type SourceStateJson,
+  updateLists,
+} from "../operator/lists.js";
+import { everySourceRead, type SourceReport } from "../service/list-sync.js";
+import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
+import { formatTable } from "./table.js";
+import { usageOf } from "./usage-text.js";
+import { listing, withStore, writeJson } from "./with-store.js";
+
+const USAGE = usageOf("lists");
+
+/** Refused entries shown per source; `--json` has them all. */
+const SHOWN_REFUSALS = 10;
+
+function reportText(report: SourceReport): string {
+  const lines = [
+    `${report.source}: ${report.outcome}${report.reason ? ` (${report.reason})` : ""}; ` +
+      `${report.entries} entries in force, ${report.added} added, ${report.removed} removed, ` +
+      `${report.refused.length} refused`,
+  ];
+  for (const { entry, reason } of report.refused.slice(0, SHOWN_REFUSALS))
+    lines.push(`  refused ${entry}: ${reason}`);
+  if (report.refused.length > SHOWN_REFUSALS) {
+    lines.push(`  … and ${report.refused.length - SHOWN_REFUSALS} more (--json lists them all)`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function update(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const { config } = ctx;
+  const report = await withStore(ctx, (store) =>
+    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
+  );
+  if (!report.ran) {
+    ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
+    return 1;
+  }
+  if (result.parsed.values.json) writeJson(ctx, report);
+  else {
+    for (const source of report.sources) ctx.stdout.write(reportText(source));
+    if (report.sources.length === 0)
+      ctx.stdout.write(`LIST_SOURCES is off: no synced list is in force now. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    else if (report.sources.some((s) => s.outcome === "accepted"))
+      ctx.stdout.write(`${TAKEN_BY_RUNNING_SERVERS}\n`);
+  }
+  return everySourceRead(report) ? 0 : 1;
+}
+
+/** Which sources every process decides with (docs/data.md, "Who sets the policy"). */
+function policyLine(states: SourceStateJson[]): string {
+  if (states.every((s) => s.in_policy === null))
+    return "No list policy yet: each process decides with its own LIST_SOURCES until a sync sets one.";
+  const names = states
+    .filter((s) => s.in_policy)
+    .map((s) => s.source)
+    .sort();
+  return `In force everywhere (the list policy): ${names.length > 0 ? names.join(", ") : "no synced source"}.`;
+}
+
+function statusText(states: SourceStateJson[]): string {
+  const header = ["SOURCE", "ENTRIES", "AGE", "LAST SUCCESS", "LAST ERROR", "URL"];
+  const rows = states.map((s) => [
+    s.source,
+    String(s.in_force?.entries ?? "bundled"),
+    s.age_seconds === null ? "-" : `${Math.floor(s.age_seconds / 3600)} h`,
+    s.last_success ?? "never",
+    s.last_error ?? "",
+    s.url,
+  ]);
+  return `${formatTable([header, ...rows])}\n${policyLine(states)}\n`;
+}
+
+async function rollback(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: {}, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const [source, ...extra] = result.parsed.positionals;
+  if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
+  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source));
+  if (rolled.length === 0) {
+    ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
+    return 1;
+  }
+  ctx.stdout.write(
+    `Rolled back to the previous version: ${rolled.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  );
+  return 0;
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const status = (rest: string[], c: CliContext) =>
+    listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, ctx.clock()), statusText);
+  return runSubcommand("lists", { update, status, rollback }, USAGE, args, ctx);
+}

@@ -1,0 +1,94 @@
+/**
+ * Reads the bundled lists once per instance: `data/` (curated lists, generated
+ * disposable and forwarder lists) and the role-based-email-addresses package, into the
+ * engine's `DomainListData`; src/core/domain-list-lookups.ts answers the look-ups.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type PerCategory, PROVIDER_CATEGORIES, type ProviderCategory } from "../core/categories.js";
+import { BundledDomainLists } from "../core/domain-list-lookups.js";
+import type { CategoryEntry, DomainListData, DomainLists } from "../core/list-interfaces.js";
+import { CATEGORY_FILES, type CuratedLists, curatedSource, readCuratedLists } from "./curated.js";
+import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
+
+/** The package's `data/` directory; the same from `src/data/` (tsx) and `dist/data/` (built). */
+export const DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
+
+/** Everything the lists are made from, already read. */
+export interface ListData {
+  curated: CuratedLists;
+  disposable: GeneratedList;
+  /** Curated forwarders plus the package entries the build moved there. */
+  forwarders: GeneratedList;
+  roleLocalParts: readonly string[];
+}
+
+function categoryEntries(data: ListData, category: ProviderCategory): CategoryEntry[] {
+  if (category === "forwarder") {
+    const { sources, names } = data.forwarders;
+    return [...sources].map(([entry, from]) => ({ entry, name: names.get(entry) ?? null, sources: from }));
+  }
+  const from = Object.freeze([curatedSource(CATEGORY_FILES[category])]);
+  return data.curated.categories[category].map((e) => ({ entry: e.entry, name: e.name, sources: from }));
+}
+
+/** The engine's shape of the files' contents. */
+export function domainListData(data: ListData): DomainListData {
+  const { curated } = data;
+  return {
+    categories: Object.fromEntries(
+      PROVIDER_CATEGORIES.map((c) => [c, categoryEntries(data, c)]),
+    ) as PerCategory<CategoryEntry[]>,
+    knownGood: curated.knownGood,
+    knownGoodSuffixes: curated.knownGoodSuffixes,
+    disposable: data.disposable.sources,
+    popular: curated.popular,
+    mxProviders: curated.mxProviders,
+    parkingHosts: curated.parkingHosts,
+    parkingAddresses: curated.parkingAddresses,
+    disposableInfrastructure: curated.disposableInfrastructure,
+    roleLocalParts: data.roleLocalParts,
+  };
+}
+
+/** Lists from data already in memory (tests build them from small fixtures). */
+export function createDomainLists(data: ListData): DomainLists {
+  return new BundledDomainLists(domainListData(data));
+}
+
+/** The role-based local parts of the `role-based-email-addresses` package. */
+export function readRoleLocalParts(): string[] {
+  const list: unknown = createRequire(import.meta.url)("role-based-email-addresses");
+  if (!Array.isArray(list) || !list.every((v) => typeof v === "string")) {
+    throw new Error("role-based-email-addresses no longer exports a list of strings");
+  }
+  return list;
+}
+
+function readGenerated(dataDir: string, file: string): GeneratedList {
+  const path = join(dataDir, file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(`cannot read ${path} (run \`npm run data:build\`): ${(error as Error).message}`);
+  }
+  return parseGeneratedFile(text, `data/${file}`);
+}
+
+/** Reads every bundled list once; call once per instance and share the result. */
+export function readListData(dataDir: string = DATA_DIR): ListData {
+  return {
+    curated: readCuratedLists(dataDir),
+    disposable: readGenerated(dataDir, GENERATED_FILES.disposable),
+    forwarders: readGenerated(dataDir, GENERATED_FILES.forwarders),
+    roleLocalParts: readRoleLocalParts(),
+  };
+}
+
+/** The bundled lists as the engine sees them. */
+export function loadDomainLists(dataDir: string = DATA_DIR): DomainLists {
+  return createDomainLists(readListData(dataDir));
+}

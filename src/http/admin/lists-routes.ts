@@ -1,0 +1,66 @@
+/** `/admin/lists` (docs/api.md "Administration"): adapts src/operator/lists.ts. */
+import { Type } from "@fastify/type-provider-typebox";
+import {
+  listStatus,
+  RollbackBody,
+  RolledBackSchema,
+  rollback,
+  SourceStateSchema,
+  SyncReportSchema,
+  updateLists,
+} from "../../operator/lists.js";
+import { HttpProblem } from "../http-problem.js";
+import type { TypedApp } from "../typed-app.js";
+import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
+import { type AdminDeps, settled } from "./deps.js";
+
+export function adminListRoutes(app: TypedApp, { store, clock, settle, listSources }: AdminDeps): void {
+  app.get(
+    "/admin/lists",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Each synced list: URL, last attempt and success, version in force, age, last error",
+        response: adminResponses(200, Type.Array(SourceStateSchema), []),
+      },
+    },
+    () => listStatus(store, listSources, clock()),
+  );
+
+  app.post(
+    "/admin/lists/update",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Sync the upstream lists of LIST_SOURCES now",
+        description:
+          "Fetches and judges every source; accepted versions hold on this server before the answer, on every other process within a second. `ran` is false when another process was syncing.",
+        response: adminResponses(200, SyncReportSchema, []),
+      },
+    },
+    () => settled(settle, updateLists(store, listSources, clock, `admin ${process.pid}`)),
+  );
+
+  app.post(
+    "/admin/lists/rollback",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Return a synced list (default: every one) to its previous version",
+        body: RollbackBody,
+        response: adminResponses(200, RolledBackSchema, [400, 404]),
+      },
+    },
+    async (request) => {
+      const answer = await rollback(store, request.body?.source);
+      if (answer.rolled_back.length === 0) {
+        throw new HttpProblem(
+          "invalid_body",
+          `${request.body?.source ?? "No source"} has no previous version.`,
+        );
+      }
+      await settle();
+      return answer;
+    },
+  );
+}

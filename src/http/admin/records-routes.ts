@@ -1,0 +1,27 @@
+/** `POST /admin/records/purge` (docs/api.md "Administration"): adapts src/operator/records.ts. */
+import { PurgeBody, PurgedSchema, purgeRecords } from "../../operator/records.js";
+import type { TypedApp } from "../typed-app.js";
+import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
+import { type AdminDeps, settled } from "./deps.js";
+
+/** Room for 1,000 domains of the longest kind. */
+const PURGE_BODY_LIMIT_BYTES = 512 * 1024;
+
+export function adminRecordRoutes(app: TypedApp, deps: AdminDeps): void {
+  const { store, settle } = deps;
+  app.post(
+    "/admin/records/purge",
+    {
+      bodyLimit: PURGE_BODY_LIMIT_BYTES,
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: 'Drop cached records: {"domains": [...]} or {"all": true}',
+        description:
+          "The next check of a purged domain is a fresh look-up: at once on this server, within a second on every other process and instance. The recently checked list is kept.",
+        body: PurgeBody,
+        response: adminResponses(200, PurgedSchema, [400]),
+      },
+    },
+    (request) => settled(settle, purgeRecords(store, request.body, deps)),
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * `/admin/reports` (docs/api.md "Administration"): the admin API's adapter of src/operator/reports.ts.
+ * Accepting holds on this server before the answer, on every other within a second.
+ */
+import { Type } from "@fastify/type-provider-typebox";
+import {
+  MAX_REPORTS_SHOWN,
+  QueueEntrySchema,
+  REPORTS_SHOWN,
+  ReviewBody,
+  ReviewSchema,
+  reportQueue,
+  reviewReport,
+} from "../../operator/reports.js";
+import type { TypedApp } from "../typed-app.js";
+import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./admin-schemas.js";
+import type { AdminDeps } from "./deps.js";
+
+const QueueQuery = Type.Object({
+  status: Type.Optional(
+    Type.Union([Type.Literal("open"), Type.Literal("accepted"), Type.Literal("rejected")], {
+      description: "Default open.",
+    }),
+  ),
+  limit: limitQuery(MAX_REPORTS_SHOWN, REPORTS_SHOWN),
+});
+
+export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker }: AdminDeps): void {
+  app.get(
+    "/admin/reports",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "The reports of wrong answers, each beside today's answer and its evidence",
+        description:
+          "Open reports first by how many distinct keys reported the same domain, then oldest first; accepted and rejected ones newest review first.",
+        querystring: QueueQuery,
+        response: adminResponses(200, Type.Array(QueueEntrySchema), [400]),
+      },
+    },
+    (request) =>
+      reportQueue(
+        { reports: store.reports, checker },
+        request.query.status ?? "open",
+        limitOf(request.query.limit, MAX_REPORTS_SHOWN, REPORTS_SHOWN),
+      ),
+  );
+
+  for (const decision of ["accept", "reject"] as const) {
+    app.post(
+      `/admin/reports/:id/${decision}`,
+      {
+        schema: {
+          ...ADMIN_ROUTE,
+          summary:
+            decision === "accept"
+              ? "Accept a report: set the allow or deny override it asks for"
+              : "Reject a report",
+          description:
+            decision === "accept"
+              ? "Sets the domain's allow (expected allow) or deny (expected block) override, with the report's id in its note, and closes the report and every open report of the domain expecting the same answer. The next answer on this server reflects it, on every other process and instance within a second."
+              : "Closes the report and every open report of the domain expecting the same answer; the answer stays as it is.",
+          params: Type.Object({ id: Type.String() }),
+          body: ReviewBody,
+          response: adminResponses(200, ReviewSchema, [400, 404, 409]),
+        },
+        // A review without a body is one without a note.
+        preValidation: (request, _reply, done) => {
+          request.body ??= {};
+          done();
+        },
+      },
+      async (request) => {
+        const review = await reviewReport(
+          { store, clock },
+          request.params.id,
+          decision,
+          request.body?.note ?? null,
+        );
+        if (review.override) await settle();
+        return review;
+      },
+    );
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The usage repository: the store's part of every API request (docs/api.md §6). The key
+ * for a secret, then its units counted. Keys are remembered by the hash of their secret
+ * for KNOWN_KEY_TTL_MS of the requests' clock (the `now` each is counted at): what authentication reads of them (id, plan, quota, period,
+ * creation) changes only when an operator moves the key or changes its plan, which the
+ * server whose admin API made the change forgets at once (`forgetKeys`, every worker) and
+ * other instances within that time. The quota
+ * upsert itself refuses a revoked key. Requests of one key arriving together are
+ * counted by one statement (quota-batch.ts). So a request costs at most one statement,
+ * and a revocation still takes effect at once in every instance sharing the database.
+ * The origins of live publishable keys (for preflights, which carry no key) are
+ * remembered the same way: read at most once per KNOWN_KEY_TTL_MS, forgotten with the keys.
+ */
+import type { Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
+import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys-repository.js";
+import { countUnits, readQuota, refundUnits } from "./quota.js";
+import { batchQuotaCounting } from "./quota-batch.js";
+import { type Database, toDate } from "./schema.js";
+import { hashSecret } from "./secrets.js";
+import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./types.js";
+
+/** Keys remembered per instance; one entry is a few hundred bytes. */
+const KNOWN_KEYS = 10_000;
+/** How long another instance's move of a key or change of a plan may go unseen. */
+export const KNOWN_KEY_TTL_MS = 30_000;
+
+function checkUnits(units: number, least: number): void {
+  if (!Number.isInteger(units) || units < least) {
+    throw new RangeError(`units must be a whole number of at least ${least}, not ${units}`);
+  }
+}
+
+async function keyUsage(db: Kysely<Database>, id: string, now: Date): Promise<KeyUsage | undefined> {
+  const key = await keyWithPlan(db, id);
+  if (!key) return undefined;
+  const [current, rows] = await Promise.all([
+    readQuota(db, key, now),
+    db
+      .selectFrom("usage")
+      .select(["period_start", "used"])
+      .where("key_id", "=", id)
+      .orderBy("period_start", "desc")
+      .execute(),
+  ]);
+  const { quota, periodDays, ...apiKey } = key;
+  return {
+    key: apiKey,
+    plan: { name: key.plan, quota, periodDays },
+    current,
+    periods: rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used })),
+  };
+}
+
+export interface KeyRememberingUsageRepository extends UsageRepository {
+  /** Forgets every remembered key: the next request of each reads its key and plan again. */
+  forgetKeys(): void;
+}
+
+export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsageRepository {
+  // Each key with the time (ms, on the requests' clock) until which it is trusted.
+  const known = new LRUCache<string, { key: AuthenticatedKey; until: number }>({ max: KNOWN_KEYS });
+  const remember = (hash: string, key: AuthenticatedKey, now: Date) =>
+    known.set(hash, { key, until: now.getTime() + KNOWN_KEY_TTL_MS });
+  const recall = (hash: string, now: Date): AuthenticatedKey | undefined => {
+    const entry = known.get(hash);
+    return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
+  };
+  const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
+  /** The key for a hash: remembered, else read (and remembered once, so its time to live is not restarted). */
+  const liveKey = async (hash: string, now: Date): Promise<AuthenticatedKey | undefined> => {
+    const remembered = recall(hash, now);
+    if (remembered) return remembered;
+    const key = await authenticateHash(db, hash);
+    if (key) remember(hash, key, now);
+    return key;
+  };
+  // The origins of live publishable keys, one read shared by the requests waiting for it.
+  let origins: { set: Promise<Set<string>>; until: number } | undefined;
+  const originsAt = (now: Date): Promise<Set<string>> => {
+    if (origins === undefined || origins.until <= now.getTime()) {
+      const set = publishableOrigins(db).then((list) => new Set(list));
+      origins = { set, until: now.getTime() + KNOWN_KEY_TTL_MS };
+      const reading = origins;
+      set.catch(() => {
+        if (origins === reading) origins = undefined;
+      });
+    }
+    return origins.set;
+  };
+  return {
+    async authorize(secret, now, units = 1) {
+      checkUnits(units, 0);
+      const hash = hashSecret(secret);
+      if (units === 0) {
+        // Nothing counted: read the key afresh, so what is reported is what is stored.
+        const key = await authenticateHash(db, hash);
+        if (!key) return undefined;
+        remember(hash, key, now);
+        return { key, quota: await readQuota(db, key, now) };
+      }
+      const key = await liveKey(hash, now);
+      if (!key) return undefined;
+      const quota = await countRequest(key, now, units);
+      if (!quota.allowed && (await isRevoked(db, key.id))) {
+        known.delete(hash);
+        return undefined;
+      }
+      return { key, quota };
+    },
+    async refund(key, periodStart, units = 1) {
+      checkUnits(units, 1);
+      await refundUnits(db, key, periodStart, units);
+    },
+    findKey: (secret, now) => liveKey(hashSecret(secret), now),
+    isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
+    keyUsage: (id, now) => keyUsage(db, id, now),
+    forgetKeys: () => {
+      known.clear();
+      origins = undefined;
+    },
+  };
+}
