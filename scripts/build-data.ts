@@ -1,5 +1,5 @@
 /**
- * Builds the generated lists in data/ from the disposable-domain packages of docs/api.md §4.2 and
+ * Builds the generated lists in data/ from the disposable-domain packages of docs/api.md "Data sources" and
  * the curated lists in data/curated/ (see scripts/data/build-lists.ts for the rules).
  *
  *   npm run data:build    write data/disposable.txt and data/forwarders.txt, print the report

@@ -1,5 +1,5 @@
 /**
- * Housekeeping (docs/api.md §8): a periodic task of the server that prunes what nobody
+ * Housekeeping (docs/api.md "Storage and caching"): a periodic task of the server that prunes what nobody
  * reads any more, so the database does not grow without bound:
  *
  * - usage rows of periods that ended more than USAGE_RETENTION_DAYS ago;

@@ -49,7 +49,7 @@ export interface RunningServer {
 }
 
 /**
- * docs/api.md §9: on an empty database, create a key on the built-in `unlimited` plan for
+ * docs/api.md "Running it": on an empty database, create a key on the built-in `unlimited` plan for
  * the operator (their own sign-up form must not hit a quota by surprise) and show its
  * secret once.
  */

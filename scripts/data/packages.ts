@@ -1,5 +1,5 @@
 /**
- * Reads the disposable-domain lists out of the installed packages of docs/api.md §4.2, each the
+ * Reads the disposable-domain lists out of the installed packages of docs/api.md "Data sources", each the
  * way the package ships it (checked: the exports and files of each version in package-lock).
  */
 import { createRequire } from "node:module";

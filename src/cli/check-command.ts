@@ -1,11 +1,11 @@
 /**
- * `mailrisk check` (docs/api.md §9, README "Clean a list"): checks inputs given as
+ * `mailrisk check` (docs/api.md "Running it", README "Clean a list"): checks inputs given as
  * arguments, one per line from stdin (`-`), or the address column of a CSV (`--csv`).
  * Inputs are read as they arrive and checked with bounded concurrency
  * (src/service/check-many.ts); each result is written in input order as soon as it and
  * the ones before it are ready, and carries its input as given. A blank line is an
  * input too (a problem). Output: a table, JSON Lines (`--json`: the full record or the
- * §5 problem object, each with `input` first), or the CSV with result columns.
+ * "Errors" problem object, each with `input` first), or the CSV with result columns.
  * `--only block|allow` keeps those results. Progress and a summary go to stderr when it
  * is a terminal, or with `--progress`. A reader that goes away (`| head`) ends the run
  * quietly. The table of arguments alone is fitted to its cells; a table of stdin is

@@ -1,4 +1,4 @@
-/** `mailrisk migrate` (docs/api.md §9): applies pending database migrations. */
+/** `mailrisk migrate` (docs/api.md "Running it"): applies pending database migrations. */
 import { parseArguments, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { usageOf } from "./usage-text.js";

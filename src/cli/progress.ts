@@ -1,5 +1,5 @@
 /**
- * Progress of `mailrisk check` on stderr (docs/api.md §9): a cli-progress bar with the
+ * Progress of `mailrisk check` on stderr (docs/api.md "Running it"): a cli-progress bar with the
  * count, the rate, the ETA and the running tally of block / allow / invalid, and a
  * summary at the end. Shown when stderr is a terminal, or with `--progress` (then as a
  * line every few seconds, for a log file); otherwise nothing is written.

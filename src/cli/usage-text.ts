@@ -8,7 +8,7 @@ import { COMMANDS, type Command, type CommandForm, commandUsage } from "./comman
 /** Options every command takes (handled by the dispatcher, src/cli/run-cli.ts). */
 const GLOBAL_OPTIONS = `global options: --help (this text, for any command or sub-command), --verbose (name the
 database on stderr), --version
-configuration comes from the environment (docs/api.md §9): DATABASE_URL, STATE_DIR, DNS_SERVERS, …`;
+configuration comes from the environment (docs/api.md, “Running it”): DATABASE_URL, STATE_DIR, DNS_SERVERS, …`;
 
 const WIDTH = 88;
 

@@ -1,6 +1,6 @@
 /**
- * What a domain-age look-up answers, and how the record shows it (docs/api.md §4:
- * `domain_age_days` in whole days, `domain_created_at` as a docs/api.md §4 timestamp).
+ * What a domain-age look-up answers, and how the record shows it (docs/api.md "The record":
+ * `domain_age_days` in whole days, `domain_created_at` as a docs/api.md "The record" timestamp).
  */
 import { type CheckRecord, formatTimestamp } from "./record.js";
 import { DAY_MS } from "./time.js";

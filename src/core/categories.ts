@@ -1,5 +1,5 @@
 /**
- * The provider categories (docs/api.md §4, flags 9–15; docs/verdicts.md, main categories):
+ * The provider categories (docs/api.md "The record", flags 9–15; docs/verdicts.md, main categories):
  * each defined once here, with everything the engine says of it. The curated lists,
  * the record's flags, `email_provider`, the main category and the soft signals all
  * derive from this table.
@@ -9,7 +9,7 @@ export interface CategoryDefinition<Key extends string = string> {
   key: Key;
   /** Lower first: a domain's first listed category names its `email_provider` and main category. */
   precedence: number;
-  /** The record's flag (docs/api.md §4). */
+  /** The record's flag (docs/api.md "The record"). */
   flag:
     | "is_email_forwarder"
     | "is_public_free"

@@ -72,7 +72,7 @@ function emailProvider(signals: Signals): string {
 
 type CategoryFlags = Pick<CheckRecord, (typeof CATEGORIES)[number]["flag"]>;
 
-/** The category flags of the record (docs/api.md §4, 9–15), in the record's order. */
+/** The category flags of the record (docs/api.md "The record", 9–15), in the record's order. */
 function categoryFlags(signals: Signals): CategoryFlags {
   const flags: Partial<CategoryFlags> = {};
   const mxCategory = signals.mxProvider?.category;
@@ -142,7 +142,7 @@ export interface DomainCheck {
   /** What the look-up saw of the domain's mail infrastructure, for learning. */
   evidence?: Evidence;
   /**
-   * The evidence behind the answer (docs/api.md §4.3), made from the same signals and
+   * The evidence behind the answer (docs/api.md "Evidence (`explain=true`)"), made from the same signals and
    * basis when first asked and then kept: never made on an answer that does not ask.
    */
   explain(): readonly EvidenceItem[];

@@ -1,5 +1,5 @@
 /**
- * The evidence behind a verdict (docs/api.md §4.3), written once: the TypeBox schema of
+ * The evidence behind a verdict (docs/api.md "Evidence (`explain=true`)"), written once: the TypeBox schema of
  * each kind of item, the record with its evidence appended (`explain=true`), and one
  * example per kind. The items themselves are made by src/core/explain.ts from the same
  * signals and verdict basis that decided the record.
@@ -253,7 +253,7 @@ export type EvidenceFlag = NonNullable<Extract<EvidenceItem, { flag?: unknown }>
 /**
  * One example per kind, as the engine gives them for the domains of the loopback test
  * zones (test/core/explain.every-kind-over-the-wire.test.ts holds each to the engine);
- * docs/api.md §4.3 shows them (`npm run docs:tables`).
+ * docs/api.md "Evidence (`explain=true`)" shows them (`npm run docs:tables`).
  */
 export const EVIDENCE_EXAMPLES: { readonly [K in EvidenceKind]: { input: string; item: EvidenceOf<K> } } = {
   list: {

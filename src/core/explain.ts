@@ -1,5 +1,5 @@
 /**
- * The evidence behind a verdict (docs/api.md §4.3; the items' schema is
+ * The evidence behind a verdict (docs/api.md "Evidence (`explain=true`)"; the items' schema is
  * src/core/evidence.ts): made from the same gathered signals and verdict basis that
  * decided the record, never from the record's text. `explainDomain()` explains a domain's
  * check, `explainAddress()` adds what an address's own signals (a role account) did.

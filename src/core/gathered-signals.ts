@@ -263,7 +263,7 @@ export function gatherSignals(
   const operator = learned.domainOverride(domain, baseDomain);
   const reserved = neverReceivesMail(domain);
   // Known-good domains, public suffixes, reserved names and domains the operator allowed
-  // are never disposable, parked or typos (docs/api.md §4.1).
+  // are never disposable, parked or typos (docs/api.md "Verdicts").
   const exempt = knownGood || isPublicSuffix || reserved || operator === "allow";
   const disposable = exempt ? undefined : listed;
   const ns = seenHosts(lists, routing.nameServers ?? []);
@@ -292,7 +292,7 @@ export function gatherSignals(
     parking: parking?.service,
     parkedOn: parking && { kind: parking.kind, value: parking.value },
     mxUnresolvable: trusted.status === "mx" && trusted.hosts.every((h) => h.ips.length === 0),
-    // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md §4's own example;
+    // A listed typo domain (gmial.com) still gets its suggestion: docs/api.md "The record"'s own example;
     // a listed domain two slips from a popular one is a service of its own (src/core/typo.ts).
     typos: exempt || inAnyCategory(categories) ? [] : sources.typos.suggest(baseDomain, listed !== undefined),
     createdAt,

@@ -1,5 +1,5 @@
 /**
- * Input rules of docs/api.md §2: an email address or a domain, normalised to the ASCII
+ * Input rules of docs/api.md "Inputs": an email address or a domain, normalised to the ASCII
  * domain that is checked. Every bad input gets a precise problem, never a throw.
  */
 import { isIP } from "node:net";
@@ -99,7 +99,7 @@ export function parseDomain(raw: string, rules: NameRules): ParseResult {
   return notPublic === undefined ? parsed : problem("invalid_domain", notPublic);
 }
 
-/** A valid domain name by the rules of docs/api.md §2, public or not (list entries are normalised by it). */
+/** A valid domain name by the rules of docs/api.md "Inputs", public or not (list entries are normalised by it). */
 export function parseDomainName(raw: string): ParseResult {
   const trimmed = raw.trim();
   const plain = plainDomain(trimmed);
@@ -107,7 +107,7 @@ export function parseDomainName(raw: string): ParseResult {
   return parseDomainByRules(trimmed);
 }
 
-/** Every rule of docs/api.md §2 for a domain, each with its own problem. */
+/** Every rule of docs/api.md "Inputs" for a domain, each with its own problem. */
 export function parseDomainByRules(trimmed: string): ParseResult {
   if (trimmed === "") return problem("missing_input", "The domain is empty.");
   if (trimmed.length > MAX_INPUT_LENGTH) {

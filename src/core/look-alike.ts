@@ -1,6 +1,6 @@
 /**
  * Look-alike names (docs/security.md, "Look-alike domains"): the confusable skeleton of
- * Unicode TS #39 (§4), with a small curated map instead of Unicode's confusables.txt. No
+ * Unicode TS #39 ("The record"), with a small curated map instead of Unicode's confusables.txt. No
  * npm package ships that file's data in a maintained form without a download at install
  * time, and this machine fetches nothing at build time; the map holds the confusables of
  * the letters and digits popular domain names are made of: Cyrillic and Greek letters

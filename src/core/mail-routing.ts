@@ -1,5 +1,5 @@
 /**
- * How mail for a domain is routed, as DNS says (docs/api.md §4 mx_* fields).
+ * How mail for a domain is routed, as DNS says (docs/api.md "The record" mx_* fields).
  * `lookupMailRouting()` (below) fills it from a DnsResolver.
  */
 import type { DnsAnswer, DnsFailureCode, DnsResolver, MxAnswer } from "./dns.js";

@@ -5,7 +5,7 @@
 import { getDomain, parse } from "tldts";
 import { parseDomainName } from "./input.js";
 
-/** The entry as the engine sees domains (docs/api.md §2: trimmed, lower-case, ASCII), or undefined when it is no valid domain. */
+/** The entry as the engine sees domains (docs/api.md "Inputs": trimmed, lower-case, ASCII), or undefined when it is no valid domain. */
 export function normaliseDomain(raw: string): string | undefined {
   const parsed = parseDomainName(raw);
   return parsed.ok ? parsed.input.domain : undefined;

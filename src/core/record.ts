@@ -1,5 +1,5 @@
 /**
- * The domain check record (docs/api.md §4), written once: the TypeBox schema of the full
+ * The domain check record (docs/api.md "The record"), written once: the TypeBox schema of the full
  * shape, its fields in the contract's order, each with its description and, for the
  * `is_*` flags, the label a person reads. The record's type, the simple shape of the
  * gateway route, the field lists and the flag labels derive from it.
@@ -27,8 +27,8 @@ export const CheckRecordSchema = Type.Object(
     block: Type.Boolean({ description: "Recommendation to block sign-ups from the domain." }),
     domain: Type.String({ description: "The normalised (ASCII) domain that was checked." }),
     base_domain: Type.String({ description: "Registrable domain (Public Suffix List, ICANN section)." }),
-    text: Type.String({ description: "Status text, fixed vocabulary (docs/api.md §4.1)." }),
-    reason: Type.String({ description: "Short reason, fixed vocabulary (docs/api.md §4.1)." }),
+    text: Type.String({ description: "Status text, fixed vocabulary (docs/api.md, “Verdicts”)." }),
+    reason: Type.String({ description: "Short reason, fixed vocabulary (docs/api.md, “Verdicts”)." }),
     risk: Type.Integer({
       minimum: 0,
       maximum: 100,
@@ -62,7 +62,7 @@ export const CheckRecordSchema = Type.Object(
         "Preferred MX host (lowest priority, ties by name); with fallback the domain itself; empty when none.",
     }),
     mx_ip: Type.String({ description: "First address of `mx_host`, IPv4 before IPv6; empty when none." }),
-    mx_info: Type.String({ description: "How the MX was chosen, fixed vocabulary (docs/api.md §4)." }),
+    mx_info: Type.String({ description: "How the MX was chosen, fixed vocabulary (docs/api.md, “The record”)." }),
     mx_fallback: Type.Boolean({
       description: "True when there is no MX record and the domain's own A/AAAA is used.",
     }),
@@ -99,7 +99,7 @@ export const CheckRecordSchema = Type.Object(
   { description: "Domain check record, full shape." },
 );
 
-/** The domain check record, full shape (docs/api.md §4). */
+/** The domain check record, full shape (docs/api.md "The record"). */
 export type CheckRecord = Static<typeof CheckRecordSchema>;
 
 /** The full shape's fields, in the contract's order. */
@@ -116,7 +116,7 @@ export function flagLabel(flag: Flag): string {
   return CheckRecordSchema.properties[flag].title;
 }
 
-/** Each field of the simple shape, in its order, and the full shape's field it shows (docs/api.md §4). */
+/** Each field of the simple shape, in its order, and the full shape's field it shows (docs/api.md "The record"). */
 const SIMPLE_SOURCES = {
   valid: "valid",
   block: "block",
@@ -143,7 +143,7 @@ export const SimpleRecordSchema = Type.Object(
   { description: "Domain check record, simple shape of the gateway route." },
 );
 
-/** The gateway route's shape (docs/api.md §4, simple shape). */
+/** The gateway route's shape (docs/api.md "The record", simple shape). */
 export type SimpleRecord = Static<typeof SimpleRecordSchema>;
 
 /** The simple shape's fields, in its order. */
@@ -163,7 +163,7 @@ export function toSimpleRecord(record: CheckRecord): SimpleRecord {
 let lastSecond = Number.NaN;
 let lastText = "";
 
-/** docs/api.md §4 timestamps: ISO 8601, seconds precision, numeric offset (`+00:00`). */
+/** docs/api.md "The record" timestamps: ISO 8601, seconds precision, numeric offset (`+00:00`). */
 export function formatTimestamp(date: Date): string {
   const second = Math.floor(date.getTime() / 1000);
   if (second !== lastSecond) {

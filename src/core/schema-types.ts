@@ -7,12 +7,12 @@ import { Type } from "typebox";
 
 const TIMESTAMP_FORMAT = "ISO 8601 with numeric offset, seconds precision, e.g. 2024-09-16T00:39:22+00:00";
 
-/** The options of a docs/api.md §4 timestamp; its `meaning`, if given, opens the description. */
+/** The options of a docs/api.md "The record" timestamp; its `meaning`, if given, opens the description. */
 export function timestampOptions(meaning?: string) {
   return { format: "date-time", description: meaning ? `${meaning} ${TIMESTAMP_FORMAT}.` : TIMESTAMP_FORMAT };
 }
 
-/** A docs/api.md §4 timestamp. */
+/** A docs/api.md "The record" timestamp. */
 export const Timestamp = Type.String(timestampOptions());
 
 /** `type: [T, "null"]` rather than `anyOf`: simpler to read and faster to serialise. */

@@ -1,5 +1,5 @@
 /**
- * The verdict: one primary row of docs/api.md §4.1 (first match wins) and the risk score
+ * The verdict: one primary row of docs/api.md "Verdicts" (first match wins) and the risk score
  * from the soft signals' weights (src/core/signals/). Pure functions; docs/verdicts.md
  * is the table in prose and must be kept in step with this file.
  *
@@ -20,7 +20,7 @@ import {
   type Weighing,
 } from "./signals/soft-signal.js";
 
-/** One status per verdict of docs/api.md §4.1; the soft signals' two are `risky` and `ok`. */
+/** One status per verdict of docs/api.md "Verdicts"; the soft signals' two are `risky` and `ok`. */
 export type VerdictStatus =
   | "reserved"
   | "nxdomain"
@@ -86,7 +86,7 @@ export const FIXED_ROWS: Readonly<
   dns_failure: { valid: true, blocks: false, text: UNCHECKED, reason: "DNS failure" },
 };
 
-/** Fixed risks of the rows of docs/api.md §4.1. */
+/** Fixed risks of the rows of docs/api.md "Verdicts". */
 export const FIXED_RISK = {
   invalid: 100,
   /** Denied by the operator (an override kept in the database). */
@@ -115,7 +115,7 @@ export const RISKY_THRESHOLD = 30;
 /** The text of an `ok` verdict. */
 export const LOOKS_OKAY = "Looks okay";
 
-/** A row of docs/api.md §4.1 in words, for the docs tables (`npm run docs:tables`); FIXED_ROWS gives the rest. */
+/** A row of docs/api.md "Verdicts" in words, for the docs tables (`npm run docs:tables`); FIXED_ROWS gives the rest. */
 export interface VerdictRow {
   /** Its number in the docs ("2a", "3a": rows added between others). */
   row: string;
@@ -201,7 +201,7 @@ export const VERDICT_ROWS: readonly VerdictRow[] = [
 
 export type RiskLevel = "LOW" | "MEDIUM" | "HIGH";
 
-/** docs/api.md §4: LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
+/** docs/api.md "The record": LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
 export function riskLevel(risk: number): RiskLevel {
   return risk >= 70 ? "HIGH" : risk >= 30 ? "MEDIUM" : "LOW";
 }

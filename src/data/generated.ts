@@ -18,7 +18,7 @@ export const GENERATED_FILES = {
   forwarders: "forwarders.txt",
 } as const;
 
-/** The disposable-domain packages of docs/api.md §4.2 (and no others), with their codes. */
+/** The disposable-domain packages of docs/api.md "Data sources" (and no others), with their codes. */
 export const DISPOSABLE_PACKAGES = [
   { code: "d", name: "@dahoom/disposable-email" },
   { code: "m", name: "mailchecker" },

@@ -1,7 +1,7 @@
 /**
  * Access to the checking routes: authentication (401), then quota (429), in the
  * checking plugin's `onRequest` hook so they come before anything about the body
- * (400/413/415), as docs/api.md §3 orders them. Each route's config names where its key
+ * (400/413/415), as docs/api.md "Routes" orders them. Each route's config names where its key
  * travels (`credentials`) and how many units a request costs (`units`, default 1). A
  * route whose cost is known only from its body (`POST /v2/bulk`: one unit per item)
  * names it as a function of the request: the key is still checked here (401, counting
@@ -49,7 +49,7 @@ declare module "fastify" {
     caller: Caller | null;
   }
   interface FastifyContextConfig {
-    /** A checking route: where its key travels (docs/api.md §3). */
+    /** A checking route: where its key travels (docs/api.md "Routes"). */
     credentials?: CredentialScheme;
     /**
      * Units of quota one request of the route costs; default 1; 0 counts nothing (`GET /v2/usage`);
@@ -199,7 +199,7 @@ export function countUnitsOfBody(deps: AccessDeps): preHandlerAsyncHookHandler {
   };
 }
 
-/** Whether the answer is a 5xx to a request that counted units (docs/api.md §6: they are given back). */
+/** Whether the answer is a 5xx to a request that counted units (docs/api.md "Keys, plans, quotas": they are given back). */
 function mustRefund(caller: Caller, reply: FastifyReply): boolean {
   return caller.quota.allowed && caller.units > 0 && reply.statusCode >= 500;
 }

@@ -1,5 +1,5 @@
 /**
- * The checking plugin (docs/api.md §3, §6): the API routes that take a key and count
+ * The checking plugin (docs/api.md "Routes", "Keys, plans, quotas"): the API routes that take a key and count
  * against its quota. Encapsulated in two scopes, so each hook is registered once:
  *
  *   checking scope   `onSend`: rate-limit headers and the refund of a 5xx, and the CORS

@@ -1,5 +1,5 @@
 /**
- * CORS for publishable keys only (docs/api.md §3.6). A preflight (`OPTIONS /`, `OPTIONS
+ * CORS for publishable keys only (docs/api.md "Publishable keys and CORS"). A preflight (`OPTIONS /`, `OPTIONS
  * /v2/`) carries no key, so it is allowed when its `Origin` is listed by some live
  * publishable key (the store remembers that set, read at most every 30 seconds). An
  * actual request gets the headers only once its publishable key admitted its origin

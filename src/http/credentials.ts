@@ -1,5 +1,5 @@
 /**
- * Where each checking route carries its API key (docs/api.md §3): `X-Gateway-Key: KEY` on
+ * Where each checking route carries its API key (docs/api.md "Routes"): `X-Gateway-Key: KEY` on
  * the gateway route, `Authorization: Bearer KEY` on the direct route, where KEY may
  * also be base64-encoded. The result lists the secrets to try, in order, or says which
  * part is wrong: nothing sent (an empty Bearer included), another scheme than Bearer

@@ -1,4 +1,4 @@
-/** Request size limits of the HTTP API (docs/api.md §5). */
+/** Request size limits of the HTTP API (docs/api.md "Errors"). */
 import { MAX_INPUT_LENGTH } from "../core/input.js";
 
 /** Largest accepted request body: 16 KiB. */
@@ -13,7 +13,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** How often Node looks for requests past those timeouts (its default, 30 s, would let one last 40 s). */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** Longest URL path parameter (a result page's domain): any input docs/api.md §2 takes, percent-encoded. */
+/** Longest URL path parameter (a result page's domain): any input docs/api.md "Inputs" takes, percent-encoded. */
 export const MAX_PARAM_LENGTH = MAX_INPUT_LENGTH * 12;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * 405 with `Allow` (docs/api.md §5): Fastify answers an unknown method on a known path with
+ * 405 with `Allow` (docs/api.md "Errors"): Fastify answers an unknown method on a known path with
  * 404, so every path gets explicit routes for the methods it does not serve. Each
  * plugin declares its routes through `withMethodNotAllowed`, which adds the 405 routes
  * for their paths in the same scope, so they get that scope's hooks and error handler

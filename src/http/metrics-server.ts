@@ -1,5 +1,5 @@
 /**
- * METRICS_PORT: `/metrics` on a port of its own (docs/api.md §3.4), so it can stay
+ * METRICS_PORT: `/metrics` on a port of its own (docs/api.md "Operations routes"), so it can stay
  * behind a firewall while the API port is public. A tiny Fastify instance with that one
  * route (METRICS_TOKEN applies here too), problem JSON for anything else, no request
  * log. With `serve --workers N` the cluster's primary serves it and sums what every

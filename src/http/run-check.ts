@@ -16,7 +16,7 @@ import type { HttpMetrics } from "./metrics-registry.js";
 export interface CheckInput {
   email?: string | undefined;
   domain?: string | undefined;
-  /** Append the evidence behind the verdict (docs/api.md §4.3). */
+  /** Append the evidence behind the verdict (docs/api.md "Evidence (`explain=true`)"). */
   explain?: boolean | "true" | "false" | undefined;
 }
 
@@ -47,7 +47,7 @@ export function withPlusHint(email: string, parsed: ParseResult): ParseResult {
   };
 }
 
-/** docs/api.md §2: either field is accepted; when both are sent, a non-empty `email` wins. */
+/** docs/api.md "Inputs": either field is accepted; when both are sent, a non-empty `email` wins. */
 export function selectInput(fields: CheckInput, rules: NameRules): ParseResult {
   if (given(fields.email)) return withPlusHint(fields.email, parseEmail(fields.email, rules));
   if (given(fields.domain)) return parseDomain(fields.domain, rules);
@@ -89,7 +89,7 @@ export async function checkParsed(
 const NO_EVIDENCE: readonly EvidenceItem[] = Object.freeze([]);
 
 /**
- * The writer of `explain=true` answers of one route (docs/api.md §4.3): the record by its
+ * The writer of `explain=true` answers of one route (docs/api.md "Evidence (`explain=true`)"): the record by its
  * shape's own serialiser, then `evidence`, serialised by EvidenceSchema's once per
  * decided answer and kept beside it, so that a cached explained answer costs about what
  * a plain one does. The text is what the route's response schema says (the record, then

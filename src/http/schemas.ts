@@ -1,7 +1,7 @@
 /**
  * TypeBox schemas of the API. They validate requests, serialise responses (the
  * property order is the order on the wire) and generate `/openapi.json`. The record's
- * two shapes (docs/api.md §4) are src/core/record.ts's, re-exported here.
+ * two shapes (docs/api.md "The record") are src/core/record.ts's, re-exported here.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { EvidenceSchema } from "../core/evidence.js";
@@ -55,7 +55,7 @@ const inputDescription = `At most ${MAX_INPUT_LENGTH} characters. When both fiel
 export const ExplainField = Type.Optional(
   Type.Union([Type.Boolean(), Type.Literal("true"), Type.Literal("false")], {
     description:
-      "true: append `evidence`, the evidence behind the verdict, after the record's last field (docs/api.md §4.3).",
+      "true: append `evidence`, the evidence behind the verdict, after the record's last field (docs/api.md, “Evidence (`explain=true`)”).",
   }),
 );
 

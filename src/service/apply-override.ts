@@ -1,5 +1,5 @@
 /**
- * The operator's overrides (docs/api.md §10, `mailrisk overrides`). Verdicts are decided
+ * The operator's overrides (docs/api.md "Administration", `mailrisk overrides`). Verdicts are decided
  * when answering, so an override takes effect on the next answer of every server (the
  * store raises the change signal; each server reloads its overrides within a second):
  * nothing is purged.

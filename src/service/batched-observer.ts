@@ -109,7 +109,7 @@ export class Observer<T extends { domain: string } = Observation> {
 }
 
 /**
- * The recently checked list (docs/api.md §7): domains only, never addresses; only those
+ * The recently checked list (docs/api.md "Result pages"): domains only, never addresses; only those
  * checked through the pages, unless `fromApi` (RECENT_FROM_API, docs/security.md) lets
  * every check in.
  */

@@ -1,5 +1,5 @@
 /**
- * The record cache in front of the engine (docs/api.md §8). It stores facts, not
+ * The record cache in front of the engine (docs/api.md "Storage and caching"). It stores facts, not
  * verdicts: what DNS and the registries said of a domain. Every answer is decided from
  * the facts with the lists, overrides and learned infrastructure in force at that
  * moment, so a change of any of them takes effect on the next answer with nothing to

@@ -74,7 +74,7 @@ export function outcomeBody(outcome: CheckOutcome, explain = false): OutcomeBody
 
 type Source<T> = AsyncIterable<T> | Iterable<T>;
 
-/** Checks one input as given: a problem when it is neither an email address nor a domain (docs/api.md §2). */
+/** Checks one input as given: a problem when it is neither an email address nor a domain (docs/api.md "Inputs"). */
 export async function checkOne(
   input: string,
   options: Pick<CheckManyOptions, "checker" | "onChecked" | "lane" | "testNames">,

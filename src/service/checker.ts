@@ -22,10 +22,10 @@ export interface Lane {
 
 export interface CheckResult {
   record: CheckRecord;
-  /** The verdict's row (docs/api.md §4.1), for cache lifetimes and metrics. */
+  /** The verdict's row (docs/api.md "Verdicts"), for cache lifetimes and metrics. */
   status: VerdictStatus;
   cache: CacheOutcome;
-  /** The evidence behind the answer (docs/api.md §4.3), made when first asked; absent in test fakes. */
+  /** The evidence behind the answer (docs/api.md "Evidence (`explain=true`)"), made when first asked; absent in test fakes. */
   explain?: () => readonly EvidenceItem[];
 }
 

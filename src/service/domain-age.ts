@@ -1,4 +1,4 @@
-/** Domain age (docs/api.md §4 `domain_age_days`, `domain_created_at`), wired from configuration. */
+/** Domain age (docs/api.md "The record" `domain_age_days`, `domain_created_at`), wired from configuration. */
 import type { DomainAgeLookup } from "../core/age.js";
 import { loadRdapBootstrap, loadWhoisServers } from "../data/registry-files.js";
 import { RegistryDomainAgeLookup } from "../registry/registry-domain-age-lookup.js";

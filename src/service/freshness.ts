@@ -1,5 +1,5 @@
 /**
- * How long a domain's facts stay fresh (docs/api.md §8), by the verdict decided from
+ * How long a domain's facts stay fresh (docs/api.md "Storage and caching"), by the verdict decided from
  * them: RECORD_TTL in general; NEGATIVE_TTL for a domain that does not exist or takes no
  * mail (like DNS negative caching); 60 s when any DNS look-up failed for the time being
  * (a timeout, SERVFAIL or REFUSED, of the MX, the A/AAAA, the name servers or an MX

@@ -1,5 +1,5 @@
 /**
- * The one problem model (docs/api.md §5) that the API and the CLI share: a fixed set of
+ * The one problem model (docs/api.md "Errors") that the API and the CLI share: a fixed set of
  * stable codes, each mapped to one status, rendered as RFC 9457 problem details. The
  * HTTP layer raises and sends them (src/http/http-problem.ts); `check --json` and the bulk
  * route print an input's problem as one of these objects.

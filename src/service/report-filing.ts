@@ -1,5 +1,5 @@
 /**
- * Reports of wrong answers (docs/api.md §3.5, §10; `mailrisk reports`): a key files one
+ * Reports of wrong answers (docs/api.md "Reports of wrong answers", "Administration"; `mailrisk reports`): a key files one
  * when it expected another answer; the operator accepts it, which sets the matching
  * override (src/service/apply-override.ts: the change signal then reaches every server within
  * a second), or rejects it. Today's answer, which a report must differ from and which
@@ -25,7 +25,7 @@ export function reportLimit(planQuota: number | null): ReportLimit {
 /** Longest note a reporter or the operator may give. */
 export const MAX_NOTE_LENGTH = 500;
 
-/** A report that cannot be filed or reviewed, with its docs/api.md §5 code. */
+/** A report that cannot be filed or reviewed, with its docs/api.md "Errors" code. */
 export class ReportProblem extends Error {
   override name = "ReportProblem";
 

@@ -1,4 +1,4 @@
-/** Where the data lives (docs/api.md §8): DATABASE_URL to a dialect and its target. */
+/** Where the data lives (docs/api.md "Storage and caching"): DATABASE_URL to a dialect and its target. */
 import { join, resolve } from "node:path";
 
 export type DatabaseLocation =

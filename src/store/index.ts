@@ -1,4 +1,4 @@
-/** Opens the repository layer for a DATABASE_URL (docs/api.md §8). Call `migrate()` before use. */
+/** Opens the repository layer for a DATABASE_URL (docs/api.md "Storage and caching"). Call `migrate()` before use. */
 import { openDatabase } from "./database.js";
 import type { DatabaseLocation } from "./database-url.js";
 import { createKyselyStore } from "./kysely-store.js";

@@ -1,5 +1,5 @@
 /**
- * API keys (docs/api.md §6): created on a plan, found by the hash of their secret,
+ * API keys (docs/api.md "Keys, plans, quotas"): created on a plan, found by the hash of their secret,
  * revoked for good. A publishable key (docs/security.md) carries the origins it may be
  * used from; a secret key none.
  */

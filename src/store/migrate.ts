@@ -1,4 +1,4 @@
-/** Applies the migrations in `migrations/` (docs/api.md §8: one schema, applied on start). */
+/** Applies the migrations in `migrations/` (docs/api.md "Storage and caching": one schema, applied on start). */
 import { type Kysely, Migrator, sql } from "kysely";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";

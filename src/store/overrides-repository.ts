@@ -1,4 +1,4 @@
-/** The operator's overrides (docs/api.md §10): a domain allowed or denied, infrastructure never disposable. */
+/** The operator's overrides (docs/api.md "Administration"): a domain allowed or denied, infrastructure never disposable. */
 import type { Kysely } from "kysely";
 import type { OverrideAction, OverrideKind } from "../core/learned.js";
 import { type Database, toDate } from "./schema.js";

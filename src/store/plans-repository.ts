@@ -1,4 +1,4 @@
-/** Plans (docs/api.md §6): a name, a quota (null: unlimited) and the length of its period in days. */
+/** Plans (docs/api.md "Keys, plans, quotas"): a name, a quota (null: unlimited) and the length of its period in days. */
 import type { Kysely, Selectable } from "kysely";
 import { InvalidPlanError, PlanExistsError, PlanInUseError, UnknownPlanError } from "./errors.js";
 import type { Database, PlansTable } from "./schema.js";

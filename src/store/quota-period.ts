@@ -1,4 +1,4 @@
-/** Quota periods (docs/api.md §6): consecutive windows of `periodDays`, anchored at the key's creation. */
+/** Quota periods (docs/api.md "Keys, plans, quotas"): consecutive windows of `periodDays`, anchored at the key's creation. */
 import { DAY_MS } from "../core/time.js";
 
 export interface QuotaPeriod {

@@ -1,5 +1,5 @@
 /**
- * Quota counting (docs/api.md §6). One counter row per key and period; counting is a single
+ * Quota counting (docs/api.md "Keys, plans, quotas"). One counter row per key and period; counting is a single
  * upsert that counts only for a key not revoked and only while the requests fit in
  * what is left, so concurrent requests on any number of instances sharing the database
  * can never count more than the quota. Written as plain SQL (valid in both dialects)

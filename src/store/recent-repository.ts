@@ -1,4 +1,4 @@
-/** Recently checked domains (docs/api.md §7): domains only, never addresses; bounded by pruning. */
+/** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses; bounded by pruning. */
 import type { Kysely } from "kysely";
 import { type Database, toDate } from "./schema.js";
 import type { RecentEntry, RecentRepository } from "./types.js";

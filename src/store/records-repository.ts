@@ -1,5 +1,5 @@
 /**
- * Domain records (docs/api.md §8): the facts a look-up found (JSON of `DomainFacts`,
+ * Domain records (docs/api.md "Storage and caching"): the facts a look-up found (JSON of `DomainFacts`,
  * dates as epoch ms), when, and the block status last answered for the domain with the
  * time it last changed. The verdict itself is decided when answering, never stored.
  */

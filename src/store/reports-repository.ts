@@ -1,5 +1,5 @@
 /**
- * Reports of wrong answers (docs/api.md §3.5, §10): filed by keys, reviewed by the
+ * Reports of wrong answers (docs/api.md "Reports of wrong answers", "Administration"): filed by keys, reviewed by the
  * operator; a refused one (it expected today's answer) is kept only to count towards
  * the daily limit. Filing is one transaction that first touches the key's own row, which
  * serialises one key's filings on every instance (a row lock in PostgreSQL, the write

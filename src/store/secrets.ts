@@ -1,4 +1,4 @@
-/** API key secrets (docs/api.md §6): random, prefixed, shown once; only their sha-256 is stored. */
+/** API key secrets (docs/api.md "Keys, plans, quotas"): random, prefixed, shown once; only their sha-256 is stored. */
 import { hash, randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,5 +1,5 @@
 /**
- * The one repository layer (docs/api.md §6, §8). Implemented with Kysely over SQLite
+ * The one repository layer (docs/api.md "Keys, plans, quotas", "Storage and caching"). Implemented with Kysely over SQLite
  * (better-sqlite3) and PostgreSQL (pg); same schema, same migrations.
  */
 
@@ -107,7 +107,7 @@ export interface StoredFacts extends BlockStatus {
   checkedAt: Date;
 }
 
-/** Plans (docs/api.md §6): what the `plans` CLI command and the admin API use. */
+/** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */
 export interface PlansRepository {
   createPlan(plan: Plan): Promise<Plan>;
   listPlans(): Promise<Plan[]>;
@@ -121,7 +121,7 @@ export interface PlansRepository {
   deletePlan(name: string): Promise<void>;
 }
 
-/** Keys (docs/api.md §6): created, listed, revoked and counted by the CLI and the server's first start. */
+/** Keys (docs/api.md "Keys, plans, quotas"): created, listed, revoked and counted by the CLI and the server's first start. */
 export interface KeysRepository {
   /** Creates a key; the secret is returned once and only its hash is stored. */
   createKey(input: {
@@ -143,7 +143,7 @@ export interface KeysRepository {
   countKeys(): Promise<number>;
 }
 
-/** Quota counting (docs/api.md §6): the store's part of every API request. */
+/** Quota counting (docs/api.md "Keys, plans, quotas"): the store's part of every API request. */
 export interface UsageRepository {
   /**
    * The key for a secret, then `units` (default 1, a whole number ≥ 1) counted against its
@@ -176,7 +176,7 @@ export interface KeyUsage {
   periods: { periodStart: Date; used: number }[];
 }
 
-/** Domain records (docs/api.md §8): the record cache's storage of facts and answered block statuses. */
+/** Domain records (docs/api.md "Storage and caching"): the record cache's storage of facts and answered block statuses. */
 export interface RecordsRepository {
   /** The domain's facts; undefined when none are stored (or only a record saved before migration 0007). */
   getFacts(domain: string): Promise<StoredFacts | undefined>;
@@ -202,7 +202,7 @@ export interface RecordsRepository {
 }
 
 /**
- * Pruning for the housekeeping task (docs/api.md §8): each call deletes at most `limit`
+ * Pruning for the housekeeping task (docs/api.md "Storage and caching"): each call deletes at most `limit`
  * rows, so no statement holds a lock for long; the caller repeats until fewer come back.
  */
 export interface HousekeepingRepository {
@@ -216,7 +216,7 @@ export interface HousekeepingRepository {
   pruneWebhookEvents(finishedBefore: Date, limit: number): Promise<number>;
 }
 
-/** Recently checked domains (docs/api.md §7): domains only, never addresses. */
+/** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
 export interface RecentEntry {
   domain: string;
   checkedAt: Date;
@@ -270,7 +270,7 @@ export interface Override {
   createdAt: Date;
 }
 
-/** The operator's overrides (docs/api.md §10): a domain allowed or denied, infrastructure never disposable. */
+/** The operator's overrides (docs/api.md "Administration"): a domain allowed or denied, infrastructure never disposable. */
 export interface OverridesRepository {
   /** Sets (or replaces) the override of a domain or piece of infrastructure. */
   setOverride(override: Override): Promise<Override>;
@@ -343,7 +343,7 @@ export interface LocksRepository {
   unlock(name: string, holder: string): Promise<void>;
 }
 
-/** The answer a reporter expected (docs/api.md §3.5). */
+/** The answer a reporter expected (docs/api.md "Reports of wrong answers"). */
 export type ExpectedAnswer = "allow" | "block";
 
 /** Where a report stands: open until the operator accepts or rejects it. */
@@ -351,7 +351,7 @@ export type ReportStatus = "open" | "accepted" | "rejected";
 
 export const REPORT_STATUSES: readonly ReportStatus[] = ["open", "accepted", "rejected"];
 
-/** A report of a wrong answer, filed by a key (docs/api.md §3.5). Only the domain is kept, never an address. */
+/** A report of a wrong answer, filed by a key (docs/api.md "Reports of wrong answers"). Only the domain is kept, never an address. */
 export interface Report {
   id: string;
   keyId: string;

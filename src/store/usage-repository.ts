@@ -1,5 +1,5 @@
 /**
- * The usage repository: the store's part of every API request (docs/api.md §6). The key
+ * The usage repository: the store's part of every API request (docs/api.md "Keys, plans, quotas"). The key
  * for a secret, then its units counted. Keys are remembered by the hash of their secret
  * for KNOWN_KEY_TTL_MS of the requests' clock (the `now` each is counted at): what authentication reads of them (id, plan, quota, period,
  * creation) changes only when an operator moves the key or changes its plan, which the

@@ -1,5 +1,5 @@
 /**
- * `mailrisk check` (docs/api.md §9) end to end: the configured DNS server (the loopback
+ * `mailrisk check` (docs/api.md "Running it") end to end: the configured DNS server (the loopback
  * authoritative server with the engine zones), the configured registries (loopback RDAP
  * and WHOIS, so nothing leaves the machine) and the database cache on a temporary SQLite
  * file. `--json` prints one full record per input, in input order, and a problem object

@@ -1,5 +1,5 @@
 /**
- * `mailrisk check -` as a person runs it (docs/api.md §9): the real CLI in a child
+ * `mailrisk check -` as a person runs it (docs/api.md "Running it"): the real CLI in a child
  * process (`node --import tsx src/cli/main.ts`), its DNS the loopback authoritative
  * server with the engine zones, its registries loopback RDAP and WHOIS servers, its
  * database a temporary SQLite file. Inputs are checked as they arrive, so the first

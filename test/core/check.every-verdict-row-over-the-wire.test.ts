@@ -1,5 +1,5 @@
 /**
- * Every row of docs/api.md §4.1 (and the category rows docs/verdicts.md adds), decided by the
+ * Every row of docs/api.md "Verdicts" (and the category rows docs/verdicts.md adds), decided by the
  * whole engine from real DNS answers of the loopback server (fixture engine.json).
  * Risks follow the weight table in docs/verdicts.md; where a row has a range
  * (≥ 90, 50–79 …) the test checks the range as well.
@@ -278,7 +278,7 @@ function expectRow(record: CheckRecord, expected: Verdict, [min, max]: [number, 
   }).toEqual(expected);
   expect(record.risk).toBeGreaterThanOrEqual(min);
   expect(record.risk).toBeLessThanOrEqual(max);
-  // docs/api.md §4 `block`: invalid, disposable, parked, or risk ≥ 80.
+  // docs/api.md "The record" `block`: invalid, disposable, parked, or risk ≥ 80.
   expect(record.block).toBe(!record.valid || record.is_disposable || record.is_parked || record.risk >= 80);
 }
 

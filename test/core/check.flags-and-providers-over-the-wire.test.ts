@@ -1,5 +1,5 @@
 /**
- * The eleven `is_*` flags, `email_provider` and `disposable_provider` (docs/api.md §4,
+ * The eleven `is_*` flags, `email_provider` and `disposable_provider` (docs/api.md "The record",
  * docs/verdicts.md "Flags"), from the bundled lists and real DNS answers of the loopback
  * server. Each row names exactly the flags that must be true; every other flag must be
  * false, so a flag set by mistake fails as surely as one missing.

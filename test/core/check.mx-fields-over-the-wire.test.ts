@@ -1,5 +1,5 @@
 /**
- * The record's MX fields exactly as docs/api.md §4 defines them, from real DNS answers of the
+ * The record's MX fields exactly as docs/api.md "The record" defines them, from real DNS answers of the
  * loopback server: preferred MX (lowest priority, ties by name) and its first IPv4 (else
  * IPv6), all hosts by priority with all their addresses, the A/AAAA fallback, and empty
  * fields for null MX, NXDOMAIN, no data, SERVFAIL and timeouts. Also the IDN path: a

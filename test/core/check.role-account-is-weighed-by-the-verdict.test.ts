@@ -1,6 +1,6 @@
 /**
  * The per-address step: a role account's weight is weighed on top of the domain's
- * verdict by decide(), so text, reason, risk, block and status agree (docs/api.md §4.1,
+ * verdict by decide(), so text, reason, risk, block and status agree (docs/api.md "Verdicts",
  * docs/verdicts.md: "Looks okay" only below 30). The domain's check is decided from its
  * facts (`decideDomain`, as the record cache does on every answer) and stays the
  * domain's.

@@ -18,7 +18,7 @@ import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 export const NOW = new Date("2026-11-22T12:00:00Z");
-/** NOW as docs/api.md §4 writes timestamps. */
+/** NOW as docs/api.md "The record" writes timestamps. */
 export const NOW_STAMP = "2026-11-22T12:00:00+00:00";
 /** Deadline of one DNS query: the fixture's dropped names time out after this. */
 export const TIMEOUT_MS = 300;
@@ -43,7 +43,7 @@ export interface EngineOverTheWire {
   server: DnsTestServer;
   lists: DomainLists;
   deps: CheckDeps;
-  /** Parses the input as the API does (docs/api.md §2) and checks it, with the role adjustment for an address. */
+  /** Parses the input as the API does (docs/api.md "Inputs") and checks it, with the role adjustment for an address. */
   check(input: string): Promise<CheckRecord>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * The promises of the evidence (docs/api.md §4.3) as a property over generated worlds:
+ * The promises of the evidence (docs/api.md "Evidence (`explain=true`)") as a property over generated worlds:
  * the domains of the engine fixture, of a generated mix (harness/domain-mix.ts) and of a
  * disposable world (harness/disposable-world.ts), each with the facts DNS gave it, then
  * a random state of the world around it — what was learnt disposable from traffic, what

@@ -1,7 +1,7 @@
 /**
  * The evidence of every verdict, made by the whole engine from real DNS answers of the
  * loopback server (fixture engine.json): one domain per kind gives exactly the example
- * docs/api.md §4.3 shows (EVIDENCE_EXAMPLES), and every domain of the fixture keeps the
+ * docs/api.md "Evidence (`explain=true`)" shows (EVIDENCE_EXAMPLES), and every domain of the fixture keeps the
  * three promises: a blocked answer has an item, every true flag has the item that set it,
  * and the items' risks add up to the record's.
  */

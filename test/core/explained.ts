@@ -1,4 +1,4 @@
-/** The three promises of the evidence (docs/api.md §4.3), for the tests of every route and world. */
+/** The three promises of the evidence (docs/api.md "Evidence (`explain=true`)"), for the tests of every route and world. */
 import { Value } from "typebox/value";
 import { expect } from "vitest";
 import { type EvidenceItem, EvidenceItemSchema } from "../../src/core/evidence.js";

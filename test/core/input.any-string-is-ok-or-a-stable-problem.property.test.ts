@@ -1,5 +1,5 @@
 /**
- * Properties of the input parser (docs/api.md §2) over generated strings: any text —
+ * Properties of the input parser (docs/api.md "Inputs") over generated strings: any text —
  * Unicode, control characters, huge values — is either a valid input or a problem with
  * one of the field's codes, never a throw; the answer is stable; an accepted domain is
  * a valid A-label name that parses to itself; the one-scan path for plain names agrees

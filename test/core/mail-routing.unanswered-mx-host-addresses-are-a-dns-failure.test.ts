@@ -1,7 +1,7 @@
 /**
  * When MX records name hosts but no host gets an address because the address look-ups
  * failed (timeout, SERVFAIL), where mail goes is unknown: a temporary DNS failure
- * (docs/api.md §4 `valid`), not "MX unresolvable". NXDOMAIN and NODATA are answers:
+ * (docs/api.md "The record" `valid`), not "MX unresolvable". NXDOMAIN and NODATA are answers:
  * when every host is NXDOMAIN no MX host exists (`mx_missing`, mail bounces); a host
  * that exists without an address leaves `mx` (the soft signal "MX unresolvable").
  */

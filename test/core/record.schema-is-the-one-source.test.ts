@@ -1,6 +1,6 @@
 /**
  * The record is written once, as src/core/record.ts's schema: its fields are the ones
- * docs/api.md §4 lists, in that order, for both shapes; what the engine builds is valid
+ * docs/api.md "The record" lists, in that order, for both shapes; what the engine builds is valid
  * against it; every flag carries the label the result page shows.
  */
 

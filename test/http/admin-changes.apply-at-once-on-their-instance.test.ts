@@ -1,6 +1,6 @@
 /**
  * An operator who corrects an answer through the admin API sees the correction at once
- * on the instance that took the change (docs/api.md §10): an override set or removed
+ * on the instance that took the change (docs/api.md "Administration"): an override set or removed
  * there is in its very next check, and a record purged there is looked up afresh by
  * the next check, although that instance remembers every record it read or saved for
  * 30 s and reloads its overrides every 30 s. (Other instances take both within 30 s:

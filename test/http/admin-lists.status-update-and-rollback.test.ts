@@ -1,4 +1,4 @@
-/** `/admin/lists` (docs/api.md §10): each synced source's state, a sync now, a rollback; admin token required. */
+/** `/admin/lists` (docs/api.md "Administration"): each synced source's state, a sync now, a rollback; admin token required. */
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";

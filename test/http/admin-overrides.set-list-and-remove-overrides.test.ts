@@ -1,4 +1,4 @@
-/** `/admin/overrides` (docs/api.md §10): set, list and remove; refuse actions a kind does not take; purge nothing. */
+/** `/admin/overrides` (docs/api.md "Administration"): set, list and remove; refuse actions a kind does not take; purge nothing. */
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { mxFacts } from "../../harness/sample-facts.js";

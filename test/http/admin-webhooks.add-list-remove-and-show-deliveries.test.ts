@@ -1,4 +1,4 @@
-/** `/admin/webhooks` (docs/api.md §10): add (a generated secret answered once), list, deliveries, remove; checked input. */
+/** `/admin/webhooks` (docs/api.md "Administration"): add (a generated secret answered once), list, deliveries, remove; checked input. */
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";

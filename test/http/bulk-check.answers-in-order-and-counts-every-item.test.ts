@@ -1,5 +1,5 @@
 /**
- * `POST /v2/bulk` (docs/api.md §3.1, §6): results in input order, each with its input,
+ * `POST /v2/bulk` (docs/api.md "Checking routes", "Keys, plans, quotas"): results in input order, each with its input,
  * a problem object for an item that is no address or domain; one unit of quota per
  * item, all or nothing (429 with nothing counted, and the units really left in the
  * headers); the key checked before the body (401 first); a body that cannot be read

@@ -1,6 +1,6 @@
 /**
  * `POST /v2/bulk` counts one unit per item, all or nothing, exactly under concurrency
- * (docs/api.md §6): parallel bulk requests over real sockets to two instances sharing
+ * (docs/api.md "Keys, plans, quotas"): parallel bulk requests over real sockets to two instances sharing
  * one database, on SQLite and PostgreSQL, never count more than the quota, and every
  * request either counts all its items or none.
  */

@@ -1,5 +1,5 @@
 /**
- * `explain=true` (docs/api.md §4.3) on the real service: DNS over the wire to the
+ * `explain=true` (docs/api.md "Evidence (`explain=true`)") on the real service: DNS over the wire to the
  * loopback server (engine zones), domain ages from a loopback RDAP server, an override
  * set through the admin API. Every kind of evidence, on `POST /v2/` (JSON and form),
  * `GET /` and `POST /v2/bulk`, is the engine's own (the docs' example of each kind), the

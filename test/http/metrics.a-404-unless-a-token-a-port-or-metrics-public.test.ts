@@ -1,5 +1,5 @@
 /**
- * The default of `/metrics` (docs/api.md §3.4): with neither METRICS_TOKEN, METRICS_PORT
+ * The default of `/metrics` (docs/api.md "Operations routes"): with neither METRICS_TOKEN, METRICS_PORT
  * nor METRICS_PUBLIC=on, the server started as `npm start` starts it serves no
  * `/metrics` (a problem JSON 404) and says at start-up how to serve it; METRICS_PUBLIC=on
  * opens it without a token, and METRICS_TOKEN still asks for its token.

@@ -1,5 +1,5 @@
 /**
- * METRICS_TOKEN and METRICS_PORT (docs/api.md §3.4): /metrics behind a bearer token
+ * METRICS_TOKEN and METRICS_PORT (docs/api.md "Operations routes"): /metrics behind a bearer token
  * compared like the admin token, or on a port of its own and not on PORT — in-process
  * here, and with `serve --workers 2` the primary summing both workers' counters.
  */

@@ -1,5 +1,5 @@
 /**
- * The pages' API examples and caching (docs/api.md §7): the curl examples name
+ * The pages' API examples and caching (docs/api.md "Result pages"): the curl examples name
  * PUBLIC_URL, or `$MAILRISK_URL` without it, never the request's Host header; the home
  * page and a settled result page may be kept a minute, a result made while DNS failed
  * for the time being and every error page not at all.

@@ -1,6 +1,6 @@
 /**
  * The result page shows the evidence behind the verdict as a short list under it
- * (docs/api.md §7): the engine's own items over loopback DNS, each with what it added to
+ * (docs/api.md "Result pages"): the engine's own items over loopback DNS, each with what it added to
  * the risk, inside the verdict's card before the flags; everything escaped.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

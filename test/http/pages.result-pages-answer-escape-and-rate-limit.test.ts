@@ -1,5 +1,5 @@
 /**
- * The result pages and the home page over `inject` (docs/api.md §7): status codes,
+ * The result pages and the home page over `inject` (docs/api.md "Result pages"): status codes,
  * canonical redirects, the search form's redirect, escaping of everything shown,
  * security headers scoped to the pages, the record cache without quota, and the
  * per-address rate limit with its 429 page.

@@ -1,5 +1,5 @@
 /**
- * The pages in real Chromium (docs/api.md §7), against the whole service on loopback:
+ * The pages in real Chromium (docs/api.md "Result pages"), against the whole service on loopback:
  * the app listening on 127.0.0.1, checking through the loopback DNS server (engine
  * zones), loopback RDAP and WHOIS, and a temporary SQLite store. Screenshots at desktop
  * (1280 px) and phone (375 px) width land in test-artifacts/pages/ for a person to look at.

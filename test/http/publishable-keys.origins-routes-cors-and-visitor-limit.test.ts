@@ -1,5 +1,5 @@
 /**
- * Publishable keys over HTTP (docs/security.md, "Publishable keys"; docs/api.md §3.6): only
+ * Publishable keys over HTTP (docs/security.md, "Publishable keys"; docs/api.md "Publishable keys and CORS"): only
  * `GET /` and `POST /v2/`, only from their origins, a per-visitor limit before the quota,
  * and CORS headers for them alone. On both databases, through `inject`.
  */

@@ -1,5 +1,5 @@
 /**
- * Reports of wrong answers over HTTP (docs/api.md §3.5, §10) on the real service, DNS
+ * Reports of wrong answers over HTTP (docs/api.md "Reports of wrong answers", "Administration") on the real service, DNS
  * over the wire to the loopback server: filing counts nothing against the quota, but a
  * used-up quota files nothing, a key's second open report of a domain returns the first,
  * bad input and an `expected` equal to today's answer are problems (whatever is open), a

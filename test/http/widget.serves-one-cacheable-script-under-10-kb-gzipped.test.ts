@@ -1,5 +1,5 @@
 /**
- * `GET /widget.js` over a real socket (docs/clients.md, docs/api.md §3.4): the script
+ * `GET /widget.js` over a real socket (docs/clients.md, docs/api.md "Operations routes"): the script
  * as text/javascript with a strong ETag of its content and a day's cache, 304 on a
  * matching `If-None-Match`, at most 10 KB gzipped, and no address in it but the
  * service's own (it derives that from its `<script src>`).

@@ -1,5 +1,5 @@
 /**
- * The record cache's storage (docs/api.md §8): a look-up's facts, when they were found,
+ * The record cache's storage (docs/api.md "Storage and caching"): a look-up's facts, when they were found,
  * and the block status answered for the domain with the time it last changed. The time
  * stays while block stays, whether a look-up saved it (`saveFacts`) or an answer decided
  * otherwise (`noteBlock`, first writer wins); a save older than the stored facts changes

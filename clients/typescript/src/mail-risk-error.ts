@@ -1,4 +1,4 @@
-/** A failed call: the server's problem (docs/api.md §5), or the client's own when no problem came. */
+/** A failed call: the server's problem (docs/api.md "Errors"), or the client's own when no problem came. */
 import type { Problem } from "./wire-types.generated.js";
 
 /** A problem code the server answers (docs/api.md, "Errors"). */

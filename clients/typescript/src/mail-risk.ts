@@ -76,7 +76,7 @@ export class MailRisk<FailOpen extends boolean = false> {
 
   /**
    * Checks an email address (with `@`) or a domain: `POST /v2/`. Resolves to the full
-   * record (docs/api.md §4) with `outcome: "checked"` added; with `failOpen`, a time-out,
+   * record (docs/api.md "The record") with `outcome: "checked"` added; with `failOpen`, a time-out,
    * a 5xx or no connection resolves to `{ outcome: "unknown", error }` instead.
    */
   async check(emailOrDomain: string, options: { explain?: boolean } = {}): Promise<CheckOutcome<FailOpen>> {

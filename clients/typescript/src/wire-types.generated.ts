@@ -12,9 +12,9 @@ export type CheckRecord = {
   domain: string;
   /** Registrable domain (Public Suffix List, ICANN section). */
   base_domain: string;
-  /** Status text, fixed vocabulary (docs/api.md §4.1). */
+  /** Status text, fixed vocabulary (docs/api.md, “Verdicts”). */
   text: string;
-  /** Short reason, fixed vocabulary (docs/api.md §4.1). */
+  /** Short reason, fixed vocabulary (docs/api.md, “Verdicts”). */
   reason: string;
   /** Risk score: LOW 0–29, MEDIUM 30–69, HIGH 70–100. */
   risk: number;
@@ -44,7 +44,7 @@ export type CheckRecord = {
   mx_host: string;
   /** First address of `mx_host`, IPv4 before IPv6; empty when none. */
   mx_ip: string;
-  /** How the MX was chosen, fixed vocabulary (docs/api.md §4). */
+  /** How the MX was chosen, fixed vocabulary (docs/api.md, “The record”). */
   mx_info: string;
   /** True when there is no MX record and the domain's own A/AAAA is used. */
   mx_fallback: boolean;

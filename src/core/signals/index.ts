@@ -1,5 +1,5 @@
 /**
- * The soft signals (docs/api.md §4.1, docs/verdicts.md), one file each. The order of
+ * The soft signals (docs/api.md "Verdicts", docs/verdicts.md), one file each. The order of
  * each list breaks ties: of two equally heavy signals, the first names the verdict.
  */
 import { emailApi } from "./email-api.js";

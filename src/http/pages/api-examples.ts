@@ -1,5 +1,5 @@
 /**
- * "Use the API" on the pages: a curl request for each checking route (docs/api.md §3.1)
+ * "Use the API" on the pages: a curl request for each checking route (docs/api.md "Checking routes")
  * with a placeholder key, against PUBLIC_URL, or `$MAILRISK_URL` when it is unset. Never
  * the request's Host header: a page must not show an address the visitor chose.
  */

@@ -1,5 +1,5 @@
 /**
- * How long a page may be kept by a browser or a shared cache (docs/api.md §7). Pages hold
+ * How long a page may be kept by a browser or a shared cache (docs/api.md "Result pages"). Pages hold
  * nothing of one visitor (no cookie, no key), so the home page and a result page may be
  * shared for a minute; an answer made while DNS failed for the time being, and every
  * error page, is not kept: the next request should try again.

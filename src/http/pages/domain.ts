@@ -1,5 +1,5 @@
 /**
- * The result page of one domain (docs/api.md §7): the whole verdict at a glance — block
+ * The result page of one domain (docs/api.md "Result pages"): the whole verdict at a glance — block
  * recommendation, status line, risk with its level and a meter — then every flag, the
  * mail routing, the registration, curl examples for both routes and the recently
  * checked domains. Every value from the record is escaped.
@@ -12,7 +12,7 @@ import { card, domainLinks, escapeHtml, recentCard, renderPage, searchForm } fro
 
 export interface DomainView {
   record: CheckRecord;
-  /** The evidence behind the verdict (docs/api.md §4.3), shown under it. */
+  /** The evidence behind the verdict (docs/api.md "Evidence (`explain=true`)"), shown under it. */
   evidence: readonly EvidenceItem[];
   recent: readonly string[];
   baseUrl: string;

@@ -1,5 +1,5 @@
 /**
- * The home page a browser gets on `GET /` (docs/api.md §3.3, §7): the search form (an
+ * The home page a browser gets on `GET /` (docs/api.md "Home page", "Result pages"): the search form (an
  * email address or a domain; only the domain is kept), the recently checked domains
  * and how to use the API.
  */

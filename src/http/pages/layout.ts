@@ -1,5 +1,5 @@
 /**
- * The frame of every HTML page (docs/api.md §7): self-contained (inline CSS, an inline
+ * The frame of every HTML page (docs/api.md "Result pages"): self-contained (inline CSS, an inline
  * SVG icon, no external fonts, scripts or images), landmarks for assistive technology,
  * readable from 360 px up. Everything interpolated goes through `escapeHtml`; the
  * stylesheet is allowed by its hash in the Content-Security-Policy (security.ts), so

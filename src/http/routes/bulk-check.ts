@@ -1,6 +1,6 @@
 /**
- * `POST /v2/bulk` (docs/api.md §3.1): a JSON body `{"items": [...]}` of 1 to
- * BULK_MAX_ITEMS inputs, each an email address or a domain (§2); the answer is
+ * `POST /v2/bulk` (docs/api.md "Checking routes"): a JSON body `{"items": [...]}` of 1 to
+ * BULK_MAX_ITEMS inputs, each an email address or a domain ("Inputs"); the answer is
  * `{"results": [...]}` in input order, each the full record or the input's problem
  * object, with the input as given first. Each item costs one unit of quota, all or
  * nothing: with fewer units left than items the answer is 429 and nothing is counted.
@@ -43,7 +43,7 @@ function requestSchema(maxItems: number) {
     {
       items: Type.Array(
         Type.String({
-          description: `An email address or a domain (docs/api.md §2), at most ${MAX_INPUT_LENGTH} characters.`,
+          description: `An email address or a domain (docs/api.md, “Inputs”), at most ${MAX_INPUT_LENGTH} characters.`,
         }),
         { minItems: 1, maxItems, description: `1 to ${maxItems} inputs; each costs one unit of quota.` },
       ),

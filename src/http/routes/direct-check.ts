@@ -1,5 +1,5 @@
 /**
- * `POST /v2/` (and `/v2`) — the direct route (docs/api.md §3): key in
+ * `POST /v2/` (and `/v2`) — the direct route (docs/api.md "Routes"): key in
  * `Authorization: Bearer`, input as a form, multipart or JSON body field, the full
  * record on success.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /` — the gateway route (docs/api.md §3): key in `X-Gateway-Key`, input in
+ * `GET /` — the gateway route (docs/api.md "Routes"): key in `X-Gateway-Key`, input in
  * the query, the simple record on success. A browser asking for HTML without a query
  * is routed to the home page instead (pages plugin, `homePage` constraint), so it never
  * reaches this route.

@@ -1,5 +1,5 @@
 /**
- * `POST /v2/reports` and `GET /v2/reports/{id}` (docs/api.md §3.5): a key reports an
+ * `POST /v2/reports` and `GET /v2/reports/{id}` (docs/api.md "Reports of wrong answers"): a key reports an
  * answer it expected otherwise, and reads what became of its report. Declared inside the
  * checking plugin with `units: 0`: authenticated like `POST /v2/` and carrying the
  * rate-limit headers, but never counted against the quota; a key whose quota is used up

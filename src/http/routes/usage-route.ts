@@ -1,5 +1,5 @@
 /**
- * `GET /v2/usage` (docs/api.md §6): the key's plan and its use of the current period.
+ * `GET /v2/usage` (docs/api.md "Keys, plans, quotas"): the key's plan and its use of the current period.
  * Declared inside the checking plugin with `units: 0`: authenticated like `POST /v2/`
  * and carrying the rate-limit headers, but never counted, not even when the quota is
  * used up.

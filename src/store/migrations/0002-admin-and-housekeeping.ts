@@ -1,7 +1,7 @@
 /**
  * The built-in `unlimited` plan and the indexes housekeeping prunes by.
  *
- * `plans.quota` becomes nullable, null meaning unlimited (docs/api.md §6): a new column,
+ * `plans.quota` becomes nullable, null meaning unlimited (docs/api.md "Keys, plans, quotas"): a new column,
  * the values copied, the old one dropped and the new one renamed. These statements are
  * the same on both dialects (SQLite drops columns since 3.35), so no table is rebuilt
  * and no foreign key of `api_keys` is touched. An operator's own plan already named

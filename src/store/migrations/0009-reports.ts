@@ -1,5 +1,5 @@
 /**
- * Reports of wrong answers (docs/api.md §3.5): one row per report a key filed, with
+ * Reports of wrong answers (docs/api.md "Reports of wrong answers"): one row per report a key filed, with
  * the operator's review. Only the domain is kept, never an address.
  */
 import { type Kysely, sql } from "kysely";
