@@ -23,12 +23,12 @@ const PUBLISHED: Record<string, string> = {
 };
 
 const require = createRequire(import.meta.url);
-const { version } = require(`${PACKAGE}/package.json`) as { version: string };
+const { version } = require("freewhois/package.json") as { version: string };
 const publication = PUBLISHED[version];
 if (publication === undefined) {
   throw new Error(`add the publish time of ${PACKAGE}@${version} (npm view ${PACKAGE} time) to PUBLISHED`);
 }
-const services: unknown = JSON.parse(readFileSync(require.resolve(`${PACKAGE}/tlds.json`), "utf8"));
+const services: unknown = JSON.parse(readFileSync(require.resolve("freewhois/tlds.json"), "utf8"));
 
 const file = parseRdapBootstrapFile({
   description:

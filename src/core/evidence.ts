@@ -5,7 +5,6 @@
  * signals and verdict basis that decided the record.
  */
 import { type Static, Type } from "typebox";
-import { CheckRecordSchema, SimpleRecordSchema } from "./record.js";
 import { nullable, timestampOptions } from "./schema-types.js";
 
 /** One of some strings (a JSON Schema `enum` of `type: "string"`), with a description. */
@@ -232,23 +231,6 @@ export const EvidenceSchema = Type.Array(EvidenceItemSchema, {
   description:
     "The evidence behind the verdict, only with `explain=true`: every answer with `block: true` has at least one item, every flag that is true has the item that set it (its `flag`), and the items' `risk` add up to the record's `risk`.",
 });
-
-/** The full record with its evidence: `POST /v2/` and `POST /v2/bulk` with `explain=true`. */
-export const ExplainedRecordSchema = Type.Object(
-  { ...CheckRecordSchema.properties, evidence: EvidenceSchema },
-  { description: "Domain check record, full shape, with its evidence (explain=true)." },
-);
-
-/** The simple record with its evidence: `GET /` with `explain=true`. */
-export const ExplainedSimpleRecordSchema = Type.Object(
-  { ...SimpleRecordSchema.properties, evidence: EvidenceSchema },
-  { description: "Domain check record, simple shape, with its evidence (explain=true)." },
-);
-
-export type ExplainedRecord = Static<typeof ExplainedRecordSchema>;
-
-/** What the flags of the records can be set by: each true flag has an item with it as `flag`. */
-export type EvidenceFlag = NonNullable<Extract<EvidenceItem, { flag?: unknown }>["flag"]>;
 
 /**
  * One example per kind, as the engine gives them for the domains of the loopback test

@@ -10,8 +10,6 @@ import { isIP } from "node:net";
 /** What a piece of mail infrastructure is: an MX host name, an MX host's address, a name server. */
 export type InfrastructureKind = "mx_host" | "mx_ip" | "ns";
 
-export const INFRASTRUCTURE_KINDS: readonly InfrastructureKind[] = ["mx_host", "mx_ip", "ns"];
-
 /** A domain's listed status as evidence: listed disposable, known-good or a provider, or neither. */
 export type ListedStatus = "disposable" | "good" | "unknown";
 

@@ -60,7 +60,8 @@ export function createDomainLists(data: ListData): DomainLists {
 
 /** The role-based local parts of the `role-based-email-addresses` package. */
 export function readRoleLocalParts(): string[] {
-  const list: unknown = createRequire(import.meta.url)("role-based-email-addresses");
+  const require = createRequire(import.meta.url);
+  const list: unknown = require("role-based-email-addresses");
   if (!Array.isArray(list) || !list.every((v) => typeof v === "string")) {
     throw new Error("role-based-email-addresses no longer exports a list of strings");
   }

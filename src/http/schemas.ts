@@ -15,7 +15,7 @@ export { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 
 /**
  * A 200 body of a checking route: the record, and `evidence` after its last field only
- * with `explain=true` (src/core/evidence.ts `ExplainedRecordSchema`), so the record
+ * with `explain=true`, so the record
  * without it is exactly the record.
  */
 function explainable<P extends object>(properties: P, description: string) {

@@ -10,40 +10,11 @@ export {
   InvalidOriginsError,
   InvalidPlanError,
   PlanExistsError,
-  PlanInUseError,
   StoreUnavailableError,
   UnknownKeyError,
   UnknownPlanError,
 } from "./errors.js";
-export { MAX_QUOTA } from "./plans-repository.js";
-export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
-export { isPublishableSecret, PUBLISHABLE_PREFIX } from "./secrets.js";
-export type {
-  ApiKey,
-  AuthenticatedKey,
-  Authorization,
-  BlockStatus,
-  ChangesRepository,
-  ChangeTopic,
-  EvidenceEntry,
-  HousekeepingRepository,
-  InfrastructureRepository,
-  InfrastructureSummary,
-  KeysRepository,
-  KeyUsage,
-  Override,
-  OverridesRepository,
-  Plan,
-  PlanChanges,
-  PlansRepository,
-  QuotaState,
-  RecentRepository,
-  RecordsRepository,
-  Store,
-  StoredFacts,
-  UsageRepository,
-} from "./types.js";
-export { CHANGE_TOPICS } from "./types.js";
+export type { Store } from "./types.js";
 
 export interface StoreOptions {
   /** About how many recently checked domains are kept; default 1000. */

@@ -18,8 +18,6 @@ import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 export const NOW = new Date("2026-11-22T12:00:00Z");
-/** NOW as docs/api.md "The record" writes timestamps. */
-export const NOW_STAMP = "2026-11-22T12:00:00+00:00";
 /** Deadline of one DNS query: the fixture's dropped names time out after this. */
 export const TIMEOUT_MS = 300;
 

@@ -21,7 +21,8 @@ import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 
 const ARTIFACTS = new URL("../../test-artifacts/pages/", import.meta.url);
-const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFile(require.resolve("axe-core/axe.min.js"), "utf8");
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
