@@ -76,6 +76,8 @@ describe("entries", () => {
         "edu.pl",
         "example.com",
         "mit.edu",
+        "uw.edu.pl",
+        "mod.gov.pl",
         "anonaddy.me",
         "not a domain",
       ].join("\n"),
@@ -93,6 +95,10 @@ describe("entries", () => {
       "edu.pl": "a public suffix",
       "example.com": "a reserved name (RFC 2606/6761)",
       "mit.edu":
+        "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
+      "uw.edu.pl":
+        "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
+      "mod.gov.pl":
         "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
       "anonaddy.me": "a forwarding (relay) service",
       "not a domain": "not a domain name",
