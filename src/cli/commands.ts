@@ -190,8 +190,15 @@ export const COMMANDS: readonly Command[] = [
         args: "rollback [<source>]",
         summary: "return a synced source (default: every one) to its previous version",
         details:
-          "puts the previous accepted version of the source (of every source, without one) back in force; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
+          "puts the previous accepted version of the source (of every source, without one) back in force, or, for a bundled source with none, its bundled entries; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
         exitCodes: "0, 1 nothing to return to, 2 usage",
+      },
+      {
+        args: "remove <source>",
+        summary: "delete a source's stored versions",
+        details:
+          "deletes every stored version and attempt of the source (one dropped from `LIST_SOURCES`, say): a bundled source runs on its bundled entries again, another on none. Running servers take it within a second; `POST /admin/lists/remove` does the same",
+        exitCodes: "0, 1 unknown source, 2 usage",
       },
     ],
   },

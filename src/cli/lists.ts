@@ -1,15 +1,23 @@
 /**
- * `mailrisk lists update`, `lists status [--json]` and `lists rollback [<source>]`
- * (docs/api.md §9, docs/data.md "Synced lists"): syncs the upstream disposable lists of
- * LIST_SOURCES now, shows each source's state, or returns to the previous accepted
- * version. Running servers take an accepted version within a second. Exit codes:
- * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
- * applied) or another process was syncing; `rollback` 1 when there was nothing to
- * return to; 2 bad arguments.
+ * `mailrisk lists update`, `lists status [--json]`, `lists rollback [<source>]` and
+ * `lists remove <source>` (docs/data.md "Synced lists"): syncs the upstream disposable
+ * lists of LIST_SOURCES now, shows each source's state, returns to the previous accepted
+ * (or the bundled) version, or deletes a source's stored versions. Running servers take
+ * a change within a second. Exit codes: `update` 0 when every source was fetched and
+ * judged, 1 when any failed (the others are applied) or another process was syncing;
+ * `rollback` 1 when there was nothing to return to; `remove` 1 for an unknown source;
+ * 2 bad arguments.
  */
 
 import type { SourceReport } from "../service/list-sync.js";
-import { bundledGate, everySourceRead, listStatus, rollbackLists, syncLists } from "../service/list-sync.js";
+import {
+  bundledGate,
+  everySourceRead,
+  listStatus,
+  removeList,
+  rollbackLists,
+  syncLists,
+} from "../service/list-sync.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
@@ -17,7 +25,8 @@ import { withStore } from "./with-store.js";
 
 const USAGE = `usage: mailrisk lists update [--json]
        mailrisk lists status [--json]
-       mailrisk lists rollback [<source>]`;
+       mailrisk lists rollback [<source>]
+       mailrisk lists remove <source>`;
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;
@@ -101,6 +110,20 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
+async function remove(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: {}, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const [source, ...extra] = result.parsed.positionals;
+  if (source === undefined || extra.length > 0)
+    return usageError(ctx, "lists remove takes one source", USAGE);
+  if (!(await withStore(ctx, (store) => removeList(store, source)))) {
+    ctx.stderr.write(`mailrisk: unknown source ${source}\n`);
+    return 1;
+  }
+  ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+  return 0;
+}
+
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand("lists", { update, status, rollback }, USAGE, args, ctx);
+  return runSubcommand("lists", { update, status, rollback, remove }, USAGE, args, ctx);
 }

@@ -88,6 +88,11 @@ export function readListData(dataDir: string = DATA_DIR): ListData {
   };
 }
 
+/** The bundled disposable list alone, entry → its sources (a sync's baseline, src/service/list-sync.ts). */
+export function readBundledDisposable(dataDir: string = DATA_DIR): ReadonlyMap<string, readonly string[]> {
+  return readGenerated(dataDir, GENERATED_FILES.disposable).sources;
+}
+
 /** The bundled lists as the engine sees them. */
 export function loadDomainLists(dataDir: string = DATA_DIR): DomainLists {
   return createDomainLists(readListData(dataDir));

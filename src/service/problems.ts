@@ -30,6 +30,7 @@ export const PROBLEM_STATUS = {
   unknown_key: 404,
   unknown_plan: 404,
   unknown_report: 404,
+  unknown_source: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   plan_exists: 409,

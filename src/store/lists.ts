@@ -126,16 +126,20 @@ async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promi
   });
 }
 
-/** Swaps the current and previous versions (through a third state, as both are the primary key). */
-async function rollback(db: Kysely<Database>, source: string): Promise<boolean> {
+/**
+ * Swaps the current and previous versions (through a third state, as both are the primary
+ * key). With `toBundled`, a source without a previous version returns to its bundled one:
+ * its current version becomes the previous one, and none is current.
+ */
+async function rollback(db: Kysely<Database>, source: string, toBundled: boolean): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const previous = await trx
+    const states = await trx
       .selectFrom("list_versions")
       .select("state")
       .where("source", "=", source)
-      .where("state", "=", "previous")
-      .executeTakeFirst();
-    if (!previous) return false;
+      .execute();
+    const has = (state: string) => states.some((s) => s.state === state);
+    if (!has("previous") && !(toBundled && has("current"))) return false;
     const swap = (from: string, to: string) =>
       trx
         .updateTable("list_versions")
@@ -150,6 +154,15 @@ async function rollback(db: Kysely<Database>, source: string): Promise<boolean> 
   });
 }
 
+/** Deletes a source's stored versions and attempts; false when nothing was stored. */
+async function removeSource(db: Kysely<Database>, source: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const versions = await trx.deleteFrom("list_versions").where("source", "=", source).executeTakeFirst();
+    const attempts = await trx.deleteFrom("list_sources").where("source", "=", source).executeTakeFirst();
+    return versions.numDeletedRows + attempts.numDeletedRows > 0n;
+  });
+}
+
 export function createListsRepository(db: Kysely<Database>): ListsRepository {
   return {
     currentVersions: () => currentVersions(db),
@@ -157,6 +170,7 @@ export function createListsRepository(db: Kysely<Database>): ListsRepository {
     listStates: () => listStates(db),
     recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
     acceptVersion: (accepted) => acceptVersion(db, accepted),
-    rollback: (source) => rollback(db, source),
+    rollback: (source, toBundled) => rollback(db, source, toBundled),
+    removeSource: (source) => removeSource(db, source),
   };
 }

@@ -321,8 +321,14 @@ export interface ListsRepository {
   recordAttempt(source: string, url: string, at: Date, error: string | null): Promise<void>;
   /** Puts a version in force; the one in force becomes the previous one. */
   acceptVersion(version: ListVersion): Promise<void>;
-  /** Puts the previous version back in force (the current one becomes previous); false when there is none. */
-  rollback(source: string): Promise<boolean>;
+  /**
+   * Puts the previous version back in force (the current one becomes previous); with
+   * `toBundled` and no previous one, the current one becomes previous and the bundled
+   * entries are in force again. False when there was nothing to return to.
+   */
+  rollback(source: string, toBundled: boolean): Promise<boolean>;
+  /** Deletes every stored version and attempt of a source; false when it had none. */
+  removeSource(source: string): Promise<boolean>;
 }
 
 /** Named locks that expire (src/store/locks.ts): one instance at a time does a job. */

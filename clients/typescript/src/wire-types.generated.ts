@@ -253,6 +253,7 @@ export type Problem = {
     | "unknown_key"
     | "unknown_plan"
     | "unknown_report"
+    | "unknown_source"
     | "method_not_allowed"
     | "request_timeout"
     | "plan_exists"

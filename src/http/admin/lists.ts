@@ -1,9 +1,9 @@
 /**
  * `/admin/lists` (docs/api.md §10, docs/data.md "Synced lists"): each synced source's
- * state, a sync now, a rollback. The same as `mailrisk lists status|update|rollback`.
+ * state, a sync now, a rollback, a removal. The same as `mailrisk lists status|update|rollback|remove`.
  */
 import { Type } from "@fastify/type-provider-typebox";
-import { bundledGate, listStatus, rollbackLists, syncLists } from "../../service/list-sync.js";
+import { bundledGate, listStatus, removeList, rollbackLists, syncLists } from "../../service/list-sync.js";
 import { HttpProblem } from "../problems.js";
 import type { TypedApp } from "../route-deps.js";
 import { nullable, Timestamp } from "../schemas.js";
@@ -112,6 +112,26 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
       }
       await settle();
       return { rolled_back: rolled };
+    },
+  );
+
+  app.post(
+    "/admin/lists/remove",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Delete a source's stored versions: its bundled entries, or none, are in force again",
+        body: Type.Object({ source: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+        response: adminResponses(200, Type.Object({ removed: Type.String() }), [400, 404]),
+      },
+    },
+    async (request) => {
+      const { source } = request.body;
+      if (!(await removeList(store, source))) {
+        throw new HttpProblem("unknown_source", `There is no stored source "${source}".`);
+      }
+      await settle();
+      return { removed: source };
     },
   );
 }
