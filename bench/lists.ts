@@ -24,6 +24,7 @@ import { type ListServer, madeUpList, startListServer } from "../harness/list-se
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { loadConfig } from "../src/config.js";
+import { DEFAULT_LIST_MAX_ENTRIES } from "../src/config-table.js";
 import { domainListData, readListData } from "../src/data/domain-lists.js";
 import { bundledGate, syncLists } from "../src/service/list-sync.js";
 import { ListsInForce } from "../src/service/lists-in-force.js";
@@ -74,6 +75,7 @@ async function syncFigures(lists: ListServer): Promise<FigureRow[]> {
       syncLists({
         store,
         sources: [{ name: "big", url: `${lists.url}/big.txt` }],
+        maxEntries: DEFAULT_LIST_MAX_ENTRIES,
         gate,
         clock: () => new Date(),
         holder: "bench",
@@ -203,6 +205,7 @@ async function syncOnRequest(): Promise<void> {
     const report = await syncLists({
       store,
       sources: [{ name: "big", url: String(url) }],
+      maxEntries: DEFAULT_LIST_MAX_ENTRIES,
       gate,
       clock: () => new Date(),
       holder: "bench syncer",

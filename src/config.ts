@@ -75,6 +75,8 @@ export interface Config {
   testNames: boolean;
   /** LIST_SYNC_INTERVAL in seconds; null: no scheduled sync. */
   listSyncIntervalSeconds: number | null;
+  /** LIST_MAX_ENTRIES: the most entries a synced source's version may hold. */
+  listMaxEntries: number;
   /** WEBHOOK_WATCH_DAYS. */
   webhookWatchDays: number;
 }

@@ -133,6 +133,7 @@ async function serve(
     store,
     sources: config.listSources,
     intervalSeconds: config.listSyncIntervalSeconds,
+    maxEntries: config.listMaxEntries,
     logger,
   });
   if (config.listSources.length > 0) lists.start();
@@ -177,7 +178,15 @@ async function serve(
     bulkConcurrency: { perKey: config.bulkConcurrentPerKey, total: config.bulkConcurrentTotal },
     publishableRateLimit: config.publishableRateLimit,
     ...(config.adminToken
-      ? { admin: { token: config.adminToken, store, changes, listSources: config.listSources } }
+      ? {
+          admin: {
+            token: config.adminToken,
+            store,
+            changes,
+            listSources: config.listSources,
+            listMaxEntries: config.listMaxEntries,
+          },
+        }
       : {}),
   });
   limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));

@@ -55,6 +55,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
     syncLists({
       store,
       sources: config.listSources,
+      maxEntries: config.listMaxEntries,
       gate: bundledGate(),
       clock: () => new Date(),
       holder: `cli ${process.pid}`,

@@ -11,7 +11,7 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { ListSource } from "../config-table.js";
+import { DEFAULT_LIST_MAX_ENTRIES, type ListSource } from "../config-table.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
@@ -79,6 +79,8 @@ export interface AppDeps {
     changes: Pick<ChangeWatcher, "settle">;
     /** LIST_SOURCES (default none). */
     listSources?: readonly ListSource[];
+    /** LIST_MAX_ENTRIES (default 500,000). */
+    listMaxEntries?: number;
   };
   /** PAGE_RATE_LIMIT: page requests per minute per client address (default 60). */
   pageRateLimit?: number;
@@ -249,13 +251,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   if (deps.admin) {
-    const { token, store, changes, listSources = [] } = deps.admin;
+    const { token, store, changes, listSources = [], listMaxEntries = DEFAULT_LIST_MAX_ENTRIES } = deps.admin;
     await app.register(adminPlugin, {
       token,
       store,
       clock,
       settle: () => changes.settle(),
       listSources,
+      listMaxEntries,
       checker: deps.checker,
     });
   }

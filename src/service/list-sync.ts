@@ -30,6 +30,8 @@ export const MIN_KEPT_SHARE = 0.7;
 export interface ListSyncOptions {
   store: Pick<Store, "lists" | "locks">;
   sources: readonly ListSource[];
+  /** LIST_MAX_ENTRIES: a version holding more, once gated, is refused as a whole. */
+  maxEntries: number;
   gate: ListGate;
   clock: () => Date;
   /** Who takes the lock: this process (e.g. `cli 1234`). */
@@ -145,6 +147,12 @@ async function syncSource(options: ListSyncOptions, { name, url }: ListSource): 
     );
     report.refused = refused;
     if (kept.size === 0) throw new RefusedVersion("empty", "holds no entry that may be disposable");
+    if (kept.size > options.maxEntries) {
+      throw new RefusedVersion(
+        "too_big",
+        `holds ${kept.size} entries; LIST_MAX_ENTRIES allows ${options.maxEntries}`,
+      );
+    }
     if (kept.size < MIN_KEPT_SHARE * inForce.size) {
       const share = Math.round((1 - kept.size / inForce.size) * 100);
       throw new RefusedVersion(

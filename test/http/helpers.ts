@@ -104,6 +104,8 @@ export interface FixtureOptions {
   adminToken?: string;
   /** LIST_SOURCES of the admin API's list routes (default none). */
   listSources?: ListSource[];
+  /** LIST_MAX_ENTRIES of the admin API's list sync (default as unset). */
+  listMaxEntries?: number;
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
   /** PUBLIC_URL (default: none). */
@@ -144,7 +146,15 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
       : { publishableRateLimit: options.publishableRateLimit }),
     ...(options.adminToken === undefined
       ? {}
-      : { admin: { token: options.adminToken, store, changes, listSources: options.listSources } }),
+      : {
+          admin: {
+            token: options.adminToken,
+            store,
+            changes,
+            listSources: options.listSources,
+            listMaxEntries: options.listMaxEntries,
+          },
+        }),
     ...(options.metricsRoute === undefined ? {} : { metricsRoute: options.metricsRoute }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),

@@ -28,4 +28,6 @@ export interface AdminDeps {
   checker: Pick<Checker, "check">;
   /** LIST_SOURCES. */
   listSources: readonly ListSource[];
+  /** LIST_MAX_ENTRIES. */
+  listMaxEntries: number;
 }

@@ -52,7 +52,10 @@ const SyncReportSchema = Type.Object({
   sources: Type.Array(SourceReportSchema),
 });
 
-export function adminListRoutes(app: TypedApp, { store, clock, settle, listSources }: AdminDeps): void {
+export function adminListRoutes(
+  app: TypedApp,
+  { store, clock, settle, listSources, listMaxEntries }: AdminDeps,
+): void {
   app.get(
     "/admin/lists",
     {
@@ -80,6 +83,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
       const report = await syncLists({
         store,
         sources: listSources,
+        maxEntries: listMaxEntries,
         gate: bundledGate(),
         clock,
         holder: `admin ${process.pid}`,
