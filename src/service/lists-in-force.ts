@@ -11,12 +11,12 @@ import { BundledDomainLists } from "../core/domain-lists.js";
 import type {
   ChangingDomainLists,
   DomainFacts,
-  DomainListData,
   DomainLists,
   DomainMatch,
   HostFacts,
   MxProvider,
 } from "../core/lists.js";
+import type { BundledListData } from "../data/domain-lists.js";
 import { withSyncedSources } from "../data/synced-lists.js";
 import type { Store } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";
@@ -29,7 +29,7 @@ export interface SourceInForce {
 }
 
 export interface ListsInForceOptions {
-  bundled: DomainListData;
+  bundled: BundledListData;
   store: Pick<Store, "lists">;
   /** The sources of LIST_SOURCES: only their versions are in force (a source dropped from it is no longer). */
   sources: readonly string[];
@@ -60,18 +60,24 @@ export class ListsInForce implements ChangingDomainLists {
     return this.loading.again();
   }
 
+  /** Reads only the versions in force, and their entries only when one changed, one source at a time. */
   private async load(): Promise<void> {
-    const { sources } = this.options;
-    const versions = (await this.options.store.lists.currentVersions()).filter((v) =>
-      sources.includes(v.source),
-    );
+    const { store, sources } = this.options;
+    const versions = await store.lists.versionsInForce(sources);
     const loaded = versions.map((v) => `${v.source} ${v.hash}`).join("\n");
     if (loaded === this.loadedVersions) return;
-    const data = await withSyncedSources(this.options.bundled, versions);
+    const data = await withSyncedSources(
+      this.options.bundled,
+      versions.map(({ source, entryCount }) => ({
+        source,
+        entryCount,
+        entries: async () => (await store.lists.currentVersion(source))?.entries ?? new Map(),
+      })),
+    );
     this.lists = new BundledDomainLists(data);
     this.sources = versions.map((v) => ({
       source: v.source,
-      entries: v.entries.size,
+      entries: v.entryCount,
       acceptedAt: v.acceptedAt,
     }));
     this.loadedVersions = loaded;

@@ -6,7 +6,13 @@
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { type Database, type ListVersionsTable, toDate } from "./schema.js";
-import type { ListSourceState, ListsRepository, ListVersion, ListVersionSummary } from "./types.js";
+import type {
+  ListSourceState,
+  ListsRepository,
+  ListVersion,
+  ListVersionInForce,
+  ListVersionSummary,
+} from "./types.js";
 
 function encodeEntries(entries: ReadonlyMap<string, number>): string {
   return [...entries.keys()]
@@ -42,13 +48,34 @@ async function version(row: Selectable<ListVersionsTable>): Promise<ListVersion>
   };
 }
 
-async function currentVersions(db: Kysely<Database>, source?: string): Promise<ListVersion[]> {
-  let query = db.selectFrom("list_versions").selectAll().where("state", "=", "current");
-  if (source !== undefined) query = query.where("source", "=", source);
-  const rows = await query.orderBy("source").execute();
-  const versions: ListVersion[] = [];
-  for (const row of rows) versions.push(await version(row));
-  return versions;
+async function currentVersion(db: Kysely<Database>, source: string): Promise<ListVersion | undefined> {
+  const row = await db
+    .selectFrom("list_versions")
+    .selectAll()
+    .where("state", "=", "current")
+    .where("source", "=", source)
+    .executeTakeFirst();
+  return row === undefined ? undefined : version(row);
+}
+
+async function versionsInForce(
+  db: Kysely<Database>,
+  sources: readonly string[],
+): Promise<ListVersionInForce[]> {
+  if (sources.length === 0) return [];
+  const rows = await db
+    .selectFrom("list_versions")
+    .select(["source", "hash", "entry_count", "accepted_at"])
+    .where("state", "=", "current")
+    .where("source", "in", sources)
+    .orderBy("source")
+    .execute();
+  return rows.map((row) => ({
+    source: row.source,
+    hash: row.hash,
+    entryCount: row.entry_count,
+    acceptedAt: toDate(row.accepted_at),
+  }));
 }
 
 async function listStates(db: Kysely<Database>): Promise<ListSourceState[]> {
@@ -165,8 +192,8 @@ async function removeSource(db: Kysely<Database>, source: string): Promise<boole
 
 export function createListsRepository(db: Kysely<Database>): ListsRepository {
   return {
-    currentVersions: () => currentVersions(db),
-    currentVersion: async (source) => (await currentVersions(db, source))[0],
+    versionsInForce: (sources) => versionsInForce(db, sources),
+    currentVersion: (source) => currentVersion(db, source),
     listStates: () => listStates(db),
     recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
     acceptVersion: (accepted) => acceptVersion(db, accepted),

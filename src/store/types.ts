@@ -297,6 +297,11 @@ export interface ListVersionSummary {
   acceptedAt: Date;
 }
 
+/** A source's version in force without its entries. */
+export interface ListVersionInForce extends ListVersionSummary {
+  source: string;
+}
+
 /** A synced source as the operator sees it. */
 export interface ListSourceState {
   source: string;
@@ -311,8 +316,8 @@ export interface ListSourceState {
 
 /** Synced lists (src/store/lists.ts): their accepted versions and attempts. */
 export interface ListsRepository {
-  /** The versions in force, one per source that has one, with their entries. */
-  currentVersions(): Promise<ListVersion[]>;
+  /** The versions in force of these sources (those that have one), without their entries. */
+  versionsInForce(sources: readonly string[]): Promise<ListVersionInForce[]>;
   /** One source's version in force; undefined when none was accepted. */
   currentVersion(source: string): Promise<ListVersion | undefined>;
   /** Every source ever attempted. */
