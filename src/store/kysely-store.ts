@@ -64,7 +64,12 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     "records",
     changes,
   );
-  const lists = raisingAfter(createListsRepository(db), ["acceptVersion", "rollback", "removeSource"], "lists", changes);
+  const lists = raisingAfter(
+    createListsRepository(db),
+    ["acceptVersion", "rollback", "removeSource"],
+    "lists",
+    changes,
+  );
   return {
     plans: translateStoreErrors(plans),
     keys: translateStoreErrors(keys),
