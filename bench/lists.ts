@@ -11,9 +11,15 @@
  *    10 % of it changed) and applied by the server when the change signal tells it,
  *    against a window without one: BENCH_ROUNDS rounds of BENCH_SECONDS each,
  *    alternating. Target: ≥ 0.8 × without.
+ * 3. Five full sources (LIST_MAX_ENTRIES entries each, BENCH_FULL_ENTRIES) synced, one
+ *    after another, into the database of a `mailrisk serve` (one worker) that names them
+ *    in LIST_SOURCES: the server's RSS before, its peak and after it applied the five
+ *    (from /proc), and the longest answer to one-at-a-time cached checks while it
+ *    applied them against one without. Targets: after < 400 MB, longest pause ≤ 100 ms.
  */
 import "./test-names.js";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +28,7 @@ import { createKeyIn, createTestDatabase } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { type ListServer, madeUpList, startListServer } from "../harness/list-server.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
-import { startServiceProcess } from "../harness/service-process.js";
+import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
 import { loadConfig } from "../src/config.js";
 import { DEFAULT_LIST_MAX_ENTRIES } from "../src/config-table.js";
 import { domainListData, readListData } from "../src/data/domain-lists.js";
@@ -36,6 +42,8 @@ const ENTRIES = Number(process.env.BENCH_LIST_ENTRIES ?? 200_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DOMAIN = "example-shop.com";
+const FULL_ENTRIES = Number(process.env.BENCH_FULL_ENTRIES ?? DEFAULT_LIST_MAX_ENTRIES);
+const FULL_SOURCES = 5;
 
 /** Runs `work` while sampling RSS every 10 ms: its result, seconds, and the peak RSS seen. */
 async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peak: number }> {
@@ -180,17 +188,132 @@ async function rateFigures(lists: ListServer): Promise<FigureRow[]> {
   }
 }
 
+/** A process's resident and peak resident memory, in bytes (Linux). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) * 1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+/** The longest of one-at-a-time cached checks until `done()` holds (at least `minMs` long), in ms. */
+async function longestCheck(service: ServiceProcess, secret: string, done: () => boolean, minMs: number) {
+  const started = Date.now();
+  let longest = 0;
+  while (!done() || Date.now() - started < minMs) {
+    const at = performance.now();
+    const response = await fetch(`${service.url}/v2/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ domain: DOMAIN }),
+    });
+    await response.arrayBuffer();
+    longest = Math.max(longest, performance.now() - at);
+  }
+  return longest;
+}
+
+async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
+  const names: ZoneNames = {};
+  addMailDomain(names, DOMAIN, "own-server");
+  const last = `full-${FULL_SOURCES}-${FULL_ENTRIES - 1}.com`;
+  addMailDomain(names, last, "own-server");
+  const dns = await startDnsServerProcess(wholeTreeFixture(names));
+  const database = await createTestDatabase("sqlite");
+  const sources = Array.from({ length: FULL_SOURCES }, (_, i) => ({
+    name: `full-${i + 1}`,
+    url: `${lists.url}/full-${i + 1}.txt`,
+  }));
+  for (const { name } of sources) lists.publish(`/${name}.txt`, { body: madeUpList(FULL_ENTRIES, name) });
+  const service = await startServiceProcess({
+    workers: 1,
+    env: {
+      DATABASE_URL: database.url,
+      DNS_SERVERS: dns.address,
+      AGE_LOOKUP: "off",
+      LIST_SOURCES: sources.map((s) => `${s.name}=${s.url}`).join(","),
+      LIST_SYNC_INTERVAL: "off",
+    },
+  });
+  const store = await openStore(database.location);
+  try {
+    const secret = await createKeyIn(database.location, "bench", 2_000_000_000);
+    const [pid] = service.listeningPids();
+    if (pid === undefined) throw new Error("no serving process");
+    const quiet = await longestCheck(service, secret, () => true, 3000);
+    const before = memoryOf(pid).rss;
+    // The syncs run in this process, as `mailrisk lists update` on another machine would.
+    let synced = false;
+    const sync = syncLists({
+      store,
+      sources,
+      maxEntries: DEFAULT_LIST_MAX_ENTRIES,
+      gate: bundledGate(),
+      clock: () => new Date(),
+      holder: "bench",
+    }).finally(() => {
+      synced = true;
+    });
+    let applied = false;
+    const applying = (async () => {
+      await sync;
+      for (;;) {
+        const answer = await fetch(`${service.url}/v2/`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          body: JSON.stringify({ domain: last }),
+        });
+        if (((await answer.json()) as { is_disposable?: boolean }).is_disposable === true) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      applied = true;
+    })();
+    const during = await longestCheck(service, secret, () => synced && applied, 0);
+    await applying;
+    const accepted = (await sync).sources.filter((s) => s.outcome === "accepted").length;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const after = memoryOf(pid);
+    return [
+      [
+        `server RSS after applying ${FULL_SOURCES} sources of ${formatCount(FULL_ENTRIES)} entries`,
+        `${formatMegabytes(after.rss)} (before ${formatMegabytes(before)}, peak ${formatMegabytes(after.peak)}; ${accepted} of ${FULL_SOURCES} accepted)`,
+        "< 400 MB",
+        after.rss < 400 * 1024 * 1024 && accepted === FULL_SOURCES,
+      ],
+      [
+        "longest cached check while they are applied",
+        `${during.toFixed(0)} ms (without: ${quiet.toFixed(0)} ms)`,
+        "≤ 100 ms",
+        during <= 100,
+      ],
+    ];
+  } finally {
+    await store.close();
+    await service.stop();
+    dns.stop();
+    await database.drop();
+  }
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const lists = await startListServer();
   try {
-    const rows = [...(await syncFigures(lists)), ...(await rateFigures(lists))];
+    const rows = [
+      ...(await syncFigures(lists)),
+      ...(await rateFigures(lists)),
+      ...(await fullSourcesFigures(lists)),
+    ];
     finish({
       title: `mailrisk list-sync benchmark — ${formatCount(ENTRIES)} entries`,
       script: "bench:lists",
       loadBefore,
       rows,
-      knobs: { BENCH_LIST_ENTRIES: ENTRIES, BENCH_SECONDS: SECONDS, BENCH_ROUNDS: ROUNDS },
+      knobs: {
+        BENCH_LIST_ENTRIES: ENTRIES,
+        BENCH_SECONDS: SECONDS,
+        BENCH_ROUNDS: ROUNDS,
+        BENCH_FULL_ENTRIES: FULL_ENTRIES,
+      },
     });
   } finally {
     await lists.close();
