@@ -149,7 +149,7 @@ async function syncSource(options: ListSyncOptions, { name, url }: ListSource): 
     if (kept.size === 0) throw new RefusedVersion("empty", "holds no entry that may be disposable");
     if (kept.size > options.maxEntries) {
       throw new RefusedVersion(
-        "too_big",
+        "too_many_entries",
         `holds ${kept.size} entries; LIST_MAX_ENTRIES allows ${options.maxEntries}`,
       );
     }
