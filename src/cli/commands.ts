@@ -175,7 +175,7 @@ export const COMMANDS: readonly Command[] = [
         args: "update [--json]",
         summary: "sync the upstream disposable lists of LIST_SOURCES now",
         details:
-          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 %, is empty, not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Running servers take an accepted version within a second. One process syncs at a time (a lock in the database)",
+          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 % against the version in force, or the bundled entries before a first sync, is empty, holds more than `LIST_MAX_ENTRIES` entries, is not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Running servers take an accepted version within a second. One process syncs at a time (a lock in the database)",
         exitCodes:
           "0 every source fetched and judged, 1 a source failed (the others applied) or another process is syncing, 2 usage",
       },
