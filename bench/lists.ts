@@ -30,7 +30,7 @@ import { type ListServer, madeUpList, startListServer } from "../harness/list-se
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
 import { loadConfig } from "../src/config.js";
-import { DEFAULT_LIST_MAX_ENTRIES } from "../src/config-table.js";
+import { DEFAULT_LIST_MAX_ENTRIES, type ListSource } from "../src/config-table.js";
 import { domainListData, readListData } from "../src/data/domain-lists.js";
 import { bundledGate, syncLists } from "../src/service/list-sync.js";
 import { ListsInForce } from "../src/service/lists-in-force.js";
@@ -131,25 +131,11 @@ async function rateFigures(lists: ListServer): Promise<FigureRow[]> {
       LIST_SYNC_INTERVAL: "off",
     },
   });
-  // Each sync is made by a process of its own, as `mailrisk lists update` on another
-  // machine (at nice 10, like the DNS server and load generators of the other benchmarks,
-  // and started before the windows); the server applies the accepted version when the
-  // change signal tells it.
-  const syncer = spawn(
-    "nice",
-    ["-n", "10", process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), "--sync"],
-    {
-      env: { ...process.env, DATABASE_URL: database.url },
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    },
-  );
+  const syncer = startSyncer(database.url);
   let version = 0;
   const update = async () => {
     lists.publish("/big.txt", { body: bigList(++version) });
-    const outcome = await new Promise((resolve) => {
-      syncer.once("message", resolve);
-      syncer.send(`${lists.url}/big.txt`);
-    });
+    const [outcome] = await syncer.sync([{ name: "big", url: `${lists.url}/big.txt` }]);
     if (outcome !== "accepted") throw new Error(`the sync was not accepted: ${outcome}`);
   };
   try {
@@ -181,7 +167,7 @@ async function rateFigures(lists: ListServer): Promise<FigureRow[]> {
       ],
     ];
   } finally {
-    syncer.kill();
+    syncer.stop();
     await service.stop();
     dns.stop();
     await database.drop();
@@ -234,23 +220,15 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
       LIST_SYNC_INTERVAL: "off",
     },
   });
-  const store = await openStore(database.location);
+  const syncer = startSyncer(database.url);
   try {
     const secret = await createKeyIn(database.location, "bench", 2_000_000_000);
     const [pid] = service.listeningPids();
     if (pid === undefined) throw new Error("no serving process");
     const quiet = await longestCheck(service, secret, () => true, 3000);
     const before = memoryOf(pid).rss;
-    // The syncs run in this process, as `mailrisk lists update` on another machine would.
     let synced = false;
-    const sync = syncLists({
-      store,
-      sources,
-      maxEntries: DEFAULT_LIST_MAX_ENTRIES,
-      gate: bundledGate(),
-      clock: () => new Date(),
-      holder: "bench",
-    }).finally(() => {
+    const sync = syncer.sync(sources).finally(() => {
       synced = true;
     });
     let applied = false;
@@ -269,7 +247,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
     })();
     const during = await longestCheck(service, secret, () => synced && applied, 0);
     await applying;
-    const accepted = (await sync).sources.filter((s) => s.outcome === "accepted").length;
+    const accepted = (await sync).filter((outcome) => outcome === "accepted").length;
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const after = memoryOf(pid);
     return [
@@ -287,7 +265,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
       ],
     ];
   } finally {
-    await store.close();
+    syncer.stop();
     await service.stop();
     dns.stop();
     await database.drop();
@@ -320,20 +298,43 @@ async function main(): Promise<void> {
   }
 }
 
-/** The syncing process: syncs the list at each URL it is sent into DATABASE_URL, and answers the outcome. */
+/**
+ * Syncs made by a process of its own, as `mailrisk lists update` on another machine (at
+ * nice 10, like the DNS server and load generators of the other benchmarks): a sync in
+ * the measuring process would stop its event loop, and the figures would measure that.
+ * The server applies an accepted version when the change signal tells it.
+ */
+function startSyncer(databaseUrl: string) {
+  const child = spawn(
+    "nice",
+    ["-n", "10", process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), "--sync"],
+    { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
+  return {
+    /** Each source's outcome. */
+    sync: (sources: ListSource[]) =>
+      new Promise<string[]>((resolve) => {
+        child.once("message", (outcomes) => resolve(outcomes as string[]));
+        child.send(sources);
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+/** The syncing process: syncs the sources it is sent into DATABASE_URL, and answers their outcomes. */
 async function syncOnRequest(): Promise<void> {
   const store = await openStore(loadConfig().database);
   const gate = bundledGate();
-  process.on("message", async (url) => {
+  process.on("message", async (sources) => {
     const report = await syncLists({
       store,
-      sources: [{ name: "big", url: String(url) }],
+      sources: sources as ListSource[],
       maxEntries: DEFAULT_LIST_MAX_ENTRIES,
       gate,
       clock: () => new Date(),
       holder: "bench syncer",
     });
-    process.send?.(report.sources[0]?.outcome ?? "not run");
+    process.send?.(report.sources.map((s) => s.outcome));
   });
 }
 

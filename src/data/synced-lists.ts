@@ -11,13 +11,15 @@ import type { DisposableEntries, DomainListData } from "../core/lists.js";
 import { PackedNames } from "../core/packed-names.js";
 import type { BundledListData } from "./domain-lists.js";
 
-/** A synced source's version as the merge needs it; its entries are read when it is merged. */
+/** A synced source's version as the merge needs it; its entries are read, in batches, when it is merged. */
 export interface SyncedSource {
   source: string;
   entryCount: number;
-  /** Entry → when the source first listed it (epoch ms). */
-  entries(): Promise<ReadonlyMap<string, number>>;
+  /** Each entry with when the source first listed it (epoch ms), in batches. */
+  entries(): Promise<AsyncIterable<EntryBatch> | Iterable<EntryBatch>>;
 }
+
+type EntryBatch = Iterable<readonly [string, number]>;
 
 /** Entries merged between two yields to the event loop. */
 const SLICE = 5_000;
@@ -87,13 +89,15 @@ export async function mergeSynced(
     if (++done % SLICE === 0) await setImmediate();
   }
   for (const version of synced) {
-    for (const [entry, at] of await version.entries()) {
-      const index = names.get(entry);
-      const listing = index === undefined ? undefined : listings.all[index];
-      const sources = listing ? [...listing.sources, version.source] : [version.source];
-      const since = listing ? [...listing.since, at] : [at];
-      names.set(entry, listings.indexOf(sources, since));
-      if (++done % SLICE === 0) await setImmediate();
+    for await (const batch of await version.entries()) {
+      for (const [entry, at] of batch) {
+        const index = names.get(entry);
+        const listing = index === undefined ? undefined : listings.all[index];
+        const sources = listing ? [...listing.sources, version.source] : [version.source];
+        const since = listing ? [...listing.since, at] : [at];
+        names.set(entry, listings.indexOf(sources, since));
+        if (++done % SLICE === 0) await setImmediate();
+      }
     }
   }
   names.trim();

@@ -71,7 +71,7 @@ export class ListsInForce implements ChangingDomainLists {
       versions.map(({ source, entryCount }) => ({
         source,
         entryCount,
-        entries: async () => (await store.lists.currentVersion(source))?.entries ?? new Map(),
+        entries: () => store.lists.currentEntries(source),
       })),
     );
     this.lists = new BundledDomainLists(data);

@@ -24,17 +24,27 @@ function encodeEntries(entries: ReadonlyMap<string, number>): string {
 /** Lines decoded between two yields to the event loop: a server loads a version while it answers checks. */
 const DECODE_SLICE = 10_000;
 
-async function decodeEntries(text: string): Promise<Map<string, number>> {
-  const entries = new Map<string, number>();
-  let start = 0;
-  for (let line = 1; start < text.length; line++) {
+/** The entries' lines in batches, a yield to the event loop after each. */
+async function* entryBatches(text: string): AsyncGenerator<[string, number][]> {
+  let batch: [string, number][] = [];
+  for (let start = 0; start < text.length; ) {
     const newline = text.indexOf("\n", start);
     const end = newline < 0 ? text.length : newline;
     const tab = text.indexOf("\t", start);
-    entries.set(text.slice(start, tab), Number(text.slice(tab + 1, end)));
+    batch.push([text.slice(start, tab), Number(text.slice(tab + 1, end))]);
     start = end + 1;
-    if (line % DECODE_SLICE === 0) await setImmediate();
+    if (batch.length === DECODE_SLICE) {
+      yield batch;
+      batch = [];
+      await setImmediate();
+    }
   }
+  if (batch.length > 0) yield batch;
+}
+
+async function decodeEntries(text: string): Promise<Map<string, number>> {
+  const entries = new Map<string, number>();
+  for await (const batch of entryBatches(text)) for (const [domain, at] of batch) entries.set(domain, at);
   return entries;
 }
 
@@ -56,6 +66,20 @@ async function currentVersion(db: Kysely<Database>, source: string): Promise<Lis
     .where("source", "=", source)
     .executeTakeFirst();
   return row === undefined ? undefined : version(row);
+}
+
+/** The query now (its errors are the store's), the entries decoded while they are read. */
+async function currentEntries(
+  db: Kysely<Database>,
+  source: string,
+): Promise<AsyncIterable<[string, number][]>> {
+  const row = await db
+    .selectFrom("list_versions")
+    .select("entries")
+    .where("state", "=", "current")
+    .where("source", "=", source)
+    .executeTakeFirst();
+  return entryBatches(row?.entries ?? "");
 }
 
 async function versionsInForce(
@@ -194,6 +218,7 @@ export function createListsRepository(db: Kysely<Database>): ListsRepository {
   return {
     versionsInForce: (sources) => versionsInForce(db, sources),
     currentVersion: (source) => currentVersion(db, source),
+    currentEntries: (source) => currentEntries(db, source),
     listStates: () => listStates(db),
     recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
     acceptVersion: (accepted) => acceptVersion(db, accepted),

@@ -318,6 +318,8 @@ export interface ListSourceState {
 export interface ListsRepository {
   /** The versions in force of these sources (those that have one), without their entries. */
   versionsInForce(sources: readonly string[]): Promise<ListVersionInForce[]>;
+  /** One source's entries in force with when each was first listed, in batches (none without a version). */
+  currentEntries(source: string): Promise<AsyncIterable<readonly (readonly [string, number])[]>>;
   /** One source's version in force; undefined when none was accepted. */
   currentVersion(source: string): Promise<ListVersion | undefined>;
   /** Every source ever attempted. */

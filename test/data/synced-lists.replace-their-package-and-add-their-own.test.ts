@@ -16,7 +16,7 @@ let bundled: BundledListData;
 const version = (source: string, entries: string[]): SyncedSource => ({
   source,
   entryCount: entries.length,
-  entries: async () => new Map(entries.map((e) => [e, SINCE])),
+  entries: async () => [entries.map((e) => [e, SINCE] as const)],
 });
 
 beforeAll(() => {
