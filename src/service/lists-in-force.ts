@@ -1,8 +1,8 @@
 /**
  * The lists in force in this process: the bundled lists with the accepted versions of
  * synced sources merged in (src/data/synced-lists.ts). Loaded at start and again when
- * the change signal says a version was accepted or rolled back (only sources that
- * LIST_SOURCES names are in force); the new lists are built
+ * the change signal says a version was accepted, rolled back or removed (only sources that
+ * LIST_SOURCES names are in force, and only theirs are read); the new lists are built
  * beside the old ones (in slices that yield to checks) and swapped in at once, raising
  * `version` so that the record cache decides its answers again. A failed load keeps the
  * lists in force.
