@@ -1,11 +1,15 @@
 /**
- * A map from names to numbers for millions of entries: the names' bytes in one array, an
- * open-addressing table of their indexes and one number per name, about 40 bytes a name
- * where a Map of strings takes over 100. Names are ASCII (normalised domains).
+ * A map from names to numbers for millions of entries: the names' bytes in pages of
+ * 64 KiB, an open-addressing table of their indexes and one number per name, about 40
+ * bytes a name where a Map of strings takes over 100. Nothing is copied while it fills
+ * (pages are added), so building one leaves no large garbage. Names are ASCII
+ * (normalised domains) of at most 255 characters.
  */
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
+const PAGE_BITS = 16;
+const PAGE_SIZE = 1 << PAGE_BITS;
 
 /** FNV-1a over the name's character codes. */
 function hashOf(name: string): number {
@@ -14,11 +18,25 @@ function hashOf(name: string): number {
   return hash >>> 0;
 }
 
+function isShortAscii(name: string): boolean {
+  if (name.length > 255) return false;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+function slotsFor(names: number): number {
+  let count = 16;
+  while (count < names * 1.5) count *= 2;
+  return count;
+}
+
 export class PackedNames {
-  private bytes: Uint8Array;
-  private byteCount = 0;
-  /** Where each name's bytes start; name i ends where name i + 1 starts. */
+  private readonly pages: Uint8Array[] = [new Uint8Array(PAGE_SIZE)];
+  /** Bytes used in the last page. */
+  private used = 0;
+  /** Where each name's bytes are: page << 16 | offset. */
   private starts: Uint32Array;
+  private lengths: Uint8Array;
   private values: Uint32Array;
   /** 0: empty, else 1 + the index of a name; at most two thirds full. */
   private slots: Uint32Array;
@@ -27,44 +45,18 @@ export class PackedNames {
   /** Room for `capacity` names before it grows. */
   constructor(capacity: number) {
     const room = Math.max(16, capacity);
-    this.slots = new Uint32Array(PackedNames.slotsFor(room));
-    this.starts = new Uint32Array(room + 1);
+    this.slots = new Uint32Array(slotsFor(room));
+    this.starts = new Uint32Array(room);
+    this.lengths = new Uint8Array(room);
     this.values = new Uint32Array(room);
-    this.bytes = new Uint8Array(room * 16);
-  }
-
-  private static slotsFor(names: number): number {
-    let count = 16;
-    while (count < names * 1.5) count *= 2;
-    return count;
-  }
-
-  /** Twice the room for names: the arrays copied, the slots laid out again. */
-  private grow(): void {
-    const room = this.values.length * 2;
-    const starts = new Uint32Array(room + 1);
-    starts.set(this.starts);
-    this.starts = starts;
-    const values = new Uint32Array(room);
-    values.set(this.values);
-    this.values = values;
-    this.slots = new Uint32Array(PackedNames.slotsFor(room));
-    const mask = this.slots.length - 1;
-    for (let index = 0; index < this.size; index++) {
-      let hash = FNV_OFFSET;
-      for (let i = this.starts[index] as number; i < (this.starts[index + 1] as number); i++) {
-        hash = Math.imul(hash ^ (this.bytes[i] as number), FNV_PRIME);
-      }
-      let slot = (hash >>> 0) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = index + 1;
-    }
   }
 
   private equals(index: number, name: string): boolean {
+    if (this.lengths[index] !== name.length) return false;
     const start = this.starts[index] as number;
-    if ((this.starts[index + 1] as number) - start !== name.length) return false;
-    for (let i = 0; i < name.length; i++) if (this.bytes[start + i] !== name.charCodeAt(i)) return false;
+    const page = this.pages[start >>> PAGE_BITS] as Uint8Array;
+    const offset = start & (PAGE_SIZE - 1);
+    for (let i = 0; i < name.length; i++) if (page[offset + i] !== name.charCodeAt(i)) return false;
     return true;
   }
 
@@ -74,6 +66,34 @@ export class PackedNames {
     for (let slot = hashOf(name) & mask; ; slot = (slot + 1) & mask) {
       const held = this.slots[slot] as number;
       if (held === 0 || this.equals(held - 1, name)) return slot;
+    }
+  }
+
+  /** Twice the room for names: the index arrays copied, the slots laid out again (only past the capacity given). */
+  private grow(): void {
+    const room = this.values.length * 2;
+    const starts = new Uint32Array(room);
+    starts.set(this.starts);
+    this.starts = starts;
+    const lengths = new Uint8Array(room);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    const values = new Uint32Array(room);
+    values.set(this.values);
+    this.values = values;
+    this.slots = new Uint32Array(slotsFor(room));
+    const mask = this.slots.length - 1;
+    for (let index = 0; index < this.size; index++) {
+      const start = this.starts[index] as number;
+      const page = this.pages[start >>> PAGE_BITS] as Uint8Array;
+      const offset = start & (PAGE_SIZE - 1);
+      let hash = FNV_OFFSET;
+      for (let i = 0; i < (this.lengths[index] as number); i++) {
+        hash = Math.imul(hash ^ (page[offset + i] as number), FNV_PRIME);
+      }
+      let slot = (hash >>> 0) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = index + 1;
     }
   }
 
@@ -89,31 +109,22 @@ export class PackedNames {
       this.values[held - 1] = value;
       return;
     }
+    if (!isShortAscii(name)) throw new RangeError(`not an ASCII name of at most 255 characters: ${name}`);
     if (this.size === this.values.length) {
       this.grow();
       slot = this.slotOf(name);
     }
-    if (this.byteCount + name.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.byteCount + name.length));
-      grown.set(this.bytes);
-      this.bytes = grown;
+    if (this.used + name.length > PAGE_SIZE) {
+      this.pages.push(new Uint8Array(PAGE_SIZE));
+      this.used = 0;
     }
-    for (let i = 0; i < name.length; i++) {
-      const code = name.charCodeAt(i);
-      if (code > 0x7f) throw new RangeError(`not an ASCII name: ${name}`);
-      this.bytes[this.byteCount + i] = code;
-    }
-    this.byteCount += name.length;
+    const page = this.pages[this.pages.length - 1] as Uint8Array;
+    for (let i = 0; i < name.length; i++) page[this.used + i] = name.charCodeAt(i);
+    this.starts[this.size] = ((this.pages.length - 1) << PAGE_BITS) | this.used;
+    this.lengths[this.size] = name.length;
     this.values[this.size] = value;
+    this.used += name.length;
     this.size++;
-    this.starts[this.size] = this.byteCount;
     this.slots[slot] = this.size;
-  }
-
-  /** Gives back the room left unused by names' bytes, indexes and values (once every name is in). */
-  trim(): void {
-    this.bytes = this.bytes.slice(0, this.byteCount);
-    this.starts = this.starts.slice(0, this.size + 1);
-    this.values = this.values.slice(0, this.size);
   }
 }

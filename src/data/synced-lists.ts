@@ -100,7 +100,6 @@ export async function mergeSynced(
       }
     }
   }
-  names.trim();
   return new MergedDisposableList(names, listings.all);
 }
 
