@@ -12,7 +12,8 @@
  *    against a window without one: BENCH_ROUNDS rounds of BENCH_SECONDS each,
  *    alternating. Target: ≥ 0.8 × without.
  * 3. Five full sources (LIST_MAX_ENTRIES entries each, BENCH_FULL_ENTRIES) synced, one
- *    after another, into the database of a `mailrisk serve` (one worker) that names them
+ *    after another, into the database of a `mailrisk serve` (built, as deployed: run
+ *    `npm run build` first; one worker) that names them
  *    in LIST_SOURCES: the server's RSS before, its peak and after it applied the five
  *    (from /proc), and the longest answer to one-at-a-time cached checks while it
  *    applied them against one without. Targets: after < 400 MB, longest pause ≤ 100 ms.
@@ -212,6 +213,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
   for (const { name } of sources) lists.publish(`/${name}.txt`, { body: madeUpList(FULL_ENTRIES, name) });
   const service = await startServiceProcess({
     workers: 1,
+    built: true,
     env: {
       DATABASE_URL: database.url,
       DNS_SERVERS: dns.address,
@@ -247,13 +249,14 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
     })();
     const during = await longestCheck(service, secret, () => synced && applied, 0);
     await applying;
-    const accepted = (await sync).filter((outcome) => outcome === "accepted").length;
+    const outcomes = await sync;
+    const accepted = outcomes.filter((outcome) => outcome === "accepted").length;
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const after = memoryOf(pid);
     return [
       [
         `server RSS after applying ${FULL_SOURCES} sources of ${formatCount(FULL_ENTRIES)} entries`,
-        `${formatMegabytes(after.rss)} (before ${formatMegabytes(before)}, peak ${formatMegabytes(after.peak)}; ${accepted} of ${FULL_SOURCES} accepted)`,
+        `${formatMegabytes(after.rss)} (before ${formatMegabytes(before)}, peak ${formatMegabytes(after.peak)}; ${accepted} of ${FULL_SOURCES} accepted${accepted < FULL_SOURCES ? `: ${outcomes.join(", ")}` : ""})`,
         "< 400 MB",
         after.rss < 400 * 1024 * 1024 && accepted === FULL_SOURCES,
       ],
@@ -334,7 +337,7 @@ async function syncOnRequest(): Promise<void> {
       clock: () => new Date(),
       holder: "bench syncer",
     });
-    process.send?.(report.sources.map((s) => s.outcome));
+    process.send?.(report.sources.map((s) => (s.reason ? `${s.outcome} (${s.reason})` : s.outcome)));
   });
 }
 
