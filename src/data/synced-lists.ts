@@ -50,12 +50,20 @@ export class MergedDisposableList implements DisposableEntries {
   }
 }
 
-/** One index per distinct listing (equal ones share it, and the first one's arrays). */
+/**
+ * One index per distinct listing (equal ones share it, and the first one's arrays). The
+ * steps from one listing to the next are remembered, so that merging millions of entries
+ * makes no garbage per entry: a bundled entry's by its sources array (shared by the
+ * loader), a synced entry's by the listing before and when the source first listed it.
+ */
 class Listings {
   readonly all: Listing[] = [];
   private readonly known = new Map<string, number>();
+  private readonly ofBundled = new Map<readonly string[], number>();
+  /** The source being merged: listing before (-1: none) → first listed at → listing after. */
+  private added = new Map<number, Map<number, number>>();
 
-  indexOf(sources: readonly string[], since: readonly number[]): number {
+  private indexOf(sources: readonly string[], since: readonly number[]): number {
     const key = `${sources.join("\n")}\t${since.join(",")}`;
     let index = this.known.get(key);
     if (index === undefined) {
@@ -64,6 +72,46 @@ class Listings {
       this.known.set(key, index);
     }
     return index;
+  }
+
+  /** A bundled entry's listing once the replaced sources are dropped; undefined when none is left. */
+  bundled(sources: readonly string[], replaced: ReadonlySet<string>): number | undefined {
+    let index = this.ofBundled.get(sources);
+    if (index === undefined) {
+      const kept = sources.some((s) => replaced.has(s)) ? sources.filter((s) => !replaced.has(s)) : sources;
+      index =
+        kept.length === 0
+          ? -1
+          : this.indexOf(
+              kept,
+              kept.map(() => Number.NaN),
+            );
+      this.ofBundled.set(sources, index);
+    }
+    return index < 0 ? undefined : index;
+  }
+
+  startSource(): void {
+    this.added = new Map();
+  }
+
+  /** The listing with `source` added, first listed `at`, to the one at `index` (or to none). */
+  withSource(index: number | undefined, source: string, at: number): number {
+    const from = index ?? -1;
+    let byTime = this.added.get(from);
+    if (byTime === undefined) {
+      byTime = new Map();
+      this.added.set(from, byTime);
+    }
+    let next = byTime.get(at);
+    if (next === undefined) {
+      const listing = index === undefined ? undefined : this.all[index];
+      next = listing
+        ? this.indexOf([...listing.sources, source], [...listing.since, at])
+        : this.indexOf([source], [at]);
+      byTime.set(at, next);
+    }
+    return next;
   }
 }
 
@@ -77,25 +125,15 @@ export async function mergeSynced(
   const listings = new Listings();
   let done = 0;
   for (const [entry, sources] of bundled) {
-    const kept = sources.some((s) => replaced.has(s)) ? sources.filter((s) => !replaced.has(s)) : sources;
-    if (kept.length > 0)
-      names.set(
-        entry,
-        listings.indexOf(
-          kept,
-          kept.map(() => Number.NaN),
-        ),
-      );
+    const index = listings.bundled(sources, replaced);
+    if (index !== undefined) names.set(entry, index);
     if (++done % SLICE === 0) await setImmediate();
   }
   for (const version of synced) {
+    listings.startSource();
     for await (const batch of await version.entries()) {
       for (const [entry, at] of batch) {
-        const index = names.get(entry);
-        const listing = index === undefined ? undefined : listings.all[index];
-        const sources = listing ? [...listing.sources, version.source] : [version.source];
-        const since = listing ? [...listing.since, at] : [at];
-        names.set(entry, listings.indexOf(sources, since));
+        names.set(entry, listings.withSource(names.get(entry), version.source, at));
         if (++done % SLICE === 0) await setImmediate();
       }
     }
