@@ -12,8 +12,8 @@
  *    against a window without one: BENCH_ROUNDS rounds of BENCH_SECONDS each,
  *    alternating. Target: ≥ 0.8 × without.
  * 3. Five full sources (LIST_MAX_ENTRIES entries each, BENCH_FULL_ENTRIES) synced, one
- *    after another, into the database of a `mailrisk serve` (built, as deployed: run
- *    `npm run build` first; one worker) that names them
+ *    after another, into the PostgreSQL database of a `mailrisk serve` (built, as
+ *    deployed: run `npm run build` first; one worker) that names them
  *    in LIST_SOURCES: the server's RSS before, its peak and after it applied the five
  *    (from /proc), and the longest answer to one-at-a-time cached checks while it
  *    applied them against one without. Targets: after < 400 MB, longest pause ≤ 100 ms.
@@ -205,7 +205,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
   const last = `full-${FULL_SOURCES}-${FULL_ENTRIES - 1}.com`;
   addMailDomain(names, last, "own-server");
   const dns = await startDnsServerProcess(wholeTreeFixture(names));
-  const database = await createTestDatabase("sqlite");
+  const database = await createTestDatabase("postgres");
   const sources = Array.from({ length: FULL_SOURCES }, (_, i) => ({
     name: `full-${i + 1}`,
     url: `${lists.url}/full-${i + 1}.txt`,
