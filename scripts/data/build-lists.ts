@@ -86,7 +86,7 @@ const isIcannSuffix = (name: string) => getPublicSuffix(`x.${name}`, { allowPriv
  * Every academic or government suffix of the Public Suffix List (`edu`, `gov`, `mil`, and
  * `ac.*`, `edu.*`, `gov.*`, … under a country code listed name by name, not by wildcard).
  */
-export function institutionalSuffixesOfThePsl(): string[] {
+function institutionalSuffixesOfThePsl(): string[] {
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const countries = [...letters].flatMap((a) => [...letters].map((b) => a + b));
   const explicit = countries.filter((cc) => isIcannSuffix(cc) && !isIcannSuffix(`nosuchname.${cc}`));
