@@ -15,8 +15,9 @@
  *    after another, into the PostgreSQL database of a `mailrisk serve` (built, as
  *    deployed: run `npm run build` first; one worker) that names them
  *    in LIST_SOURCES: the server's RSS before, its peak and after it applied the five
- *    (from /proc), and the longest answer to one-at-a-time cached checks while it
- *    applied them against one without. Targets: after < 400 MB, longest pause ≤ 100 ms.
+ *    (from /proc), and the longest answers to one-at-a-time cached checks and to
+ *    `GET /healthz` while it applied them, against a window without. Targets: after
+ *    < 400 MB, longest `/healthz` (a pause of the event loop) ≤ 100 ms.
  */
 import "./test-names.js";
 import { spawn } from "node:child_process";
@@ -182,21 +183,34 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
-/** The longest of one-at-a-time cached checks until `done()` holds (at least `minMs` long), in ms. */
-async function longestCheck(service: ServiceProcess, secret: string, done: () => boolean, minMs: number) {
+/** The longest answer to one-at-a-time requests until `done()` holds (at least `minMs` long), in ms. */
+async function longestAnswer(request: () => Promise<Response>, done: () => boolean, minMs: number) {
   const started = Date.now();
   let longest = 0;
   while (!done() || Date.now() - started < minMs) {
     const at = performance.now();
-    const response = await fetch(`${service.url}/v2/`, {
+    await (await request()).arrayBuffer();
+    longest = Math.max(longest, performance.now() - at);
+  }
+  return longest;
+}
+
+/**
+ * The longest cached check (it counts the key's quota in the database) and the longest
+ * `GET /healthz` (the event loop alone), side by side, in ms.
+ */
+async function longestPauses(service: ServiceProcess, secret: string, done: () => boolean, minMs: number) {
+  const check = () =>
+    fetch(`${service.url}/v2/`, {
       method: "POST",
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
       body: JSON.stringify({ domain: DOMAIN }),
     });
-    await response.arrayBuffer();
-    longest = Math.max(longest, performance.now() - at);
-  }
-  return longest;
+  const [checks, health] = await Promise.all([
+    longestAnswer(check, done, minMs),
+    longestAnswer(() => fetch(`${service.url}/healthz`), done, minMs),
+  ]);
+  return { checks, health };
 }
 
 async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
@@ -227,7 +241,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
     const secret = await createKeyIn(database.location, "bench", 2_000_000_000);
     const [pid] = service.listeningPids();
     if (pid === undefined) throw new Error("no serving process");
-    const quiet = await longestCheck(service, secret, () => true, 3000);
+    const quiet = await longestPauses(service, secret, () => true, 3000);
     const before = memoryOf(pid).rss;
     let synced = false;
     const sync = syncer.sync(sources).finally(() => {
@@ -247,7 +261,7 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
       }
       applied = true;
     })();
-    const during = await longestCheck(service, secret, () => synced && applied, 0);
+    const during = await longestPauses(service, secret, () => synced && applied, 0);
     await applying;
     const outcomes = await sync;
     const accepted = outcomes.filter((outcome) => outcome === "accepted").length;
@@ -265,9 +279,15 @@ async function fullSourcesFigures(lists: ListServer): Promise<FigureRow[]> {
       ],
       [
         "longest cached check while they are applied",
-        `${during.toFixed(0)} ms (without: ${quiet.toFixed(0)} ms)`,
+        `${during.checks.toFixed(0)} ms (without: ${quiet.checks.toFixed(0)} ms)`,
+        "",
+        null,
+      ],
+      [
+        "longest GET /healthz (the event loop) while they are applied",
+        `${during.health.toFixed(0)} ms (without: ${quiet.health.toFixed(0)} ms)`,
         "≤ 100 ms",
-        during <= 100,
+        during.health <= 100,
       ],
     ];
   } finally {
