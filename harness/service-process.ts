@@ -33,14 +33,14 @@ export interface ServiceProcessOptions {
   env: Record<string, string>;
   /** The process's open-file limit: started through `sh -c "ulimit -n N && exec node …"`. */
   openFileLimit?: number;
+  /** Runs the built `dist/cli/main.js` as deployed (run `npm run build` first), not the sources through tsx. */
+  built?: boolean;
 }
 
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const node = [
     process.execPath,
-    "--import",
-    "tsx",
-    "src/cli/main.ts",
+    ...(options.built ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"]),
     "serve",
     "--workers",
     String(options.workers),

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCuratedLists } from "../src/data/curated.js";
 import { DATA_DIR } from "../src/data/read-domain-lists.js";
-import { type BuildReport, buildLists } from "./data/build-lists.js";
+import { type BuildReport, buildLists, missingInstitutionalSuffixes } from "./data/build-lists.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";
 
 function readOrNull(path: string): string | null {
@@ -33,13 +33,15 @@ function describe(report: BuildReport): string {
 }
 
 function main(check: boolean): number {
+  const curated = readCuratedLists(DATA_DIR);
   const result = buildLists({
     packages: readDisposablePackages(),
-    curated: readCuratedLists(DATA_DIR),
+    curated,
     tldtsVersion: packageVersion("tldts"),
   });
-  if (result.problems.length > 0) {
-    console.error(`data/curated/ is inconsistent:\n  ${result.problems.join("\n  ")}`);
+  const problems = [...result.problems, ...missingInstitutionalSuffixes(curated)];
+  if (problems.length > 0) {
+    console.error(`data/curated/ is inconsistent:\n  ${problems.join("\n  ")}`);
     return 1;
   }
   const files = Object.entries(result.files);

@@ -116,6 +116,9 @@ function wholeNumber(raw: string, variable: string, min: number, max: number): n
 }
 
 /** A whole number within [min, max]; `fallback` when unset. */
+/** LIST_MAX_ENTRIES unset (the admin API of tests and tools without a configuration takes it too). */
+export const DEFAULT_LIST_MAX_ENTRIES = 500_000;
+
 function integer(fallback: number, min: number, max: number): Parser<number> {
   return (raw, { variable }) => (raw === null ? fallback : wholeNumber(raw, variable, min, max));
 }
@@ -469,6 +472,13 @@ export const CONFIG_TABLE = {
     meaning:
       "how often a server syncs `LIST_SOURCES` (seconds, or `30m`, `24h`, `2s`; one instance fetches for all, under a lock in the database), or `off`: only `mailrisk lists update` and `POST /admin/lists/update` sync",
     parse: (raw, context) => (raw?.toLowerCase() === "off" ? null : duration(86_400)(raw, context)),
+  },
+  listMaxEntries: {
+    variable: "LIST_MAX_ENTRIES",
+    default: "`500000`",
+    meaning:
+      "the most entries a synced source's version may hold once gated (1,000–5,000,000): a bigger one is refused as a whole and the version in force stays ([data.md](data.md#synced-lists))",
+    parse: integer(DEFAULT_LIST_MAX_ENTRIES, 1_000, 5_000_000),
   },
   webhookWatchDays: {
     variable: "WEBHOOK_WATCH_DAYS",

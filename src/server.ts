@@ -134,6 +134,7 @@ async function serve(
     store,
     sources: config.listSources,
     intervalSeconds: config.listSyncIntervalSeconds,
+    maxEntries: config.listMaxEntries,
     logger,
   });
   // Webhooks (docs/webhooks.md): the outbox is delivered by every server, flips found by re-deciding by one at a time.

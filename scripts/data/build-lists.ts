@@ -75,10 +75,39 @@ function mergePackages(packages: readonly SourcePackage[]): {
   return { merged, invalid: [...invalid].sort(byCodeUnits) };
 }
 
+/** The first labels of academic and government suffixes (`edu.pl`, `ac.uk`, `gov.br`, …). */
+const INSTITUTIONAL_LABELS = ["ac", "edu", "gov", "gob", "gouv", "govt", "mil"];
+/** Suffixes of that form that are no institution's: `ac.se` is a Swedish county code. */
+const NOT_INSTITUTIONAL = new Set(["ac.se"]);
+
+const isIcannSuffix = (name: string) => getPublicSuffix(`x.${name}`, { allowPrivateDomains: false }) === name;
+
+/**
+ * Every academic or government suffix of the Public Suffix List (`edu`, `gov`, `mil`, and
+ * `ac.*`, `edu.*`, `gov.*`, … under a country code listed name by name, not by wildcard).
+ */
+function institutionalSuffixesOfThePsl(): string[] {
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const countries = [...letters].flatMap((a) => [...letters].map((b) => a + b));
+  const explicit = countries.filter((cc) => isIcannSuffix(cc) && !isIcannSuffix(`nosuchname.${cc}`));
+  const underCountries = explicit.flatMap((cc) => INSTITUTIONAL_LABELS.map((label) => `${label}.${cc}`));
+  return ["edu", "gov", "mil", ...underCountries].filter(
+    (s) => isIcannSuffix(s) && !NOT_INSTITUTIONAL.has(s),
+  );
+}
+
+/** The academic and government suffixes of the Public Suffix List that known-good-suffixes.txt lacks. */
+export function missingInstitutionalSuffixes(curated: CuratedLists): string[] {
+  const held = new Set(curated.knownGoodSuffixes);
+  return institutionalSuffixesOfThePsl()
+    .filter((suffix) => !held.has(suffix))
+    .map((suffix) => `known-good-suffixes.txt: "${suffix}", an academic or government suffix, is missing`);
+}
+
 function curatedProblems(curated: CuratedLists, gate: ListGate, disposable: Set<string>): string[] {
   const problems: string[] = [];
   for (const suffix of curated.knownGoodSuffixes) {
-    if (getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) !== suffix) {
+    if (!isIcannSuffix(suffix)) {
       problems.push(`known-good-suffixes.txt: "${suffix}" is not a public suffix (ICANN section)`);
     }
   }

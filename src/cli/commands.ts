@@ -164,7 +164,7 @@ const TABLE = [
         args: "update [--json]",
         summary: "sync the upstream disposable lists of LIST_SOURCES now",
         details:
-          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 %, is empty, not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Its `LIST_SOURCES` become the list policy every process decides with (with `off`: no synced source is in force; [data.md](data.md#who-sets-the-policy)). Running servers take an accepted version or a new policy within a second. One process syncs at a time (a lock in the database)",
+          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 % against the version in force, or the bundled entries before a first sync, is empty, holds more than `LIST_MAX_ENTRIES` entries, is not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Its `LIST_SOURCES` become the list policy every process decides with (with `off`: no synced source is in force; [data.md](data.md#who-sets-the-policy)). Running servers take an accepted version or a new policy within a second. One process syncs at a time (a lock in the database)",
         exitCodes:
           "0 every source fetched and judged, 1 a source failed (the others applied) or another process is syncing, 2 usage",
       },
@@ -179,8 +179,15 @@ const TABLE = [
         args: "rollback [<source>]",
         summary: "return a synced source (default: every one) to its previous version",
         details:
-          "puts the previous accepted version of the source (of every source, without one) back in force; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
+          "puts the previous accepted version of the source (of every source, without one) back in force, or, for a bundled source with none, its bundled entries; the version it replaces becomes the previous one, so a second rollback undoes the first. Running servers take it within a second",
         exitCodes: "0, 1 unknown source (never synced) or nothing to return to, 2 usage",
+      },
+      {
+        args: "remove <source>",
+        summary: "delete a source's stored versions",
+        details:
+          "deletes every stored version and attempt of the source (one dropped from `LIST_SOURCES`, say): a bundled source runs on its bundled entries again, another on none. Running servers take it within a second; `POST /admin/lists/remove` does the same",
+        exitCodes: "0, 1 unknown source, 2 usage",
       },
     ],
   },

@@ -1,13 +1,15 @@
 /**
- * `mailrisk lists update`, `lists status [--json]` and `lists rollback [<source>]`
+ * `mailrisk lists update`, `lists status [--json]`, `lists rollback [<source>]` and
+ * `lists remove <source>`
  * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
  * src/operator/lists.ts. Exit codes:
  * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
  * applied) or another process was syncing; `rollback` 1 for an unknown source or when
- * there was nothing to return to; 2 bad arguments.
+ * there was nothing to return to; `remove` 1 for an unknown source; 2 bad arguments.
  */
 import {
   listStatus,
+  removeSource,
   rollback as rollbackLists,
   type SourceStateJson,
   updateLists,
@@ -42,9 +44,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const { config } = ctx;
-  const report = await withStore(ctx, (store) =>
-    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
-  );
+  const report = await withStore(ctx, (store) => updateLists(store, config, ctx.clock, `cli ${process.pid}`));
   if (!report.ran) {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
     return 1;
@@ -100,8 +100,19 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
+async function remove(args: string[], ctx: CliContext): Promise<number> {
+  const result = parseArguments({ args, options: {}, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, USAGE);
+  const [source, ...extra] = result.parsed.positionals;
+  if (source === undefined || extra.length > 0)
+    return usageError(ctx, "lists remove takes one source", USAGE);
+  await withStore(ctx, (store) => removeSource(store, source));
+  ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+  return 0;
+}
+
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const status = (rest: string[], c: CliContext) =>
     listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, ctx.clock()), statusText);
-  return runSubcommand("lists", { update, status, rollback }, USAGE, args, ctx);
+  return runSubcommand("lists", { update, status, rollback, remove }, USAGE, args, ctx);
 }

@@ -4,6 +4,7 @@
  */
 import { NO_CATEGORIES, type PerCategory, PROVIDER_CATEGORIES } from "./categories.js";
 import type {
+  DisposableEntries,
   DomainFacts,
   DomainListData,
   DomainLists,
@@ -47,8 +48,8 @@ export class BundledDomainLists implements DomainLists {
   private readonly parkingAddresses: ReadonlyMap<string, string>;
   private readonly infrastructure: ReadonlyMap<string, string>;
   private readonly roles: ReadonlySet<string>;
-  /** The generated disposable list: entry → its sources (over 100,000 names, kept as read). */
-  private readonly disposableSources: ReadonlyMap<string, readonly string[]>;
+  /** The disposable list: entry → its sources (over 100,000 names, kept as given). */
+  private readonly disposableSources: DisposableEntries;
   /**
    * Every name the curated domain lists hold (provider categories, known-good domains and
    * academic/government suffixes) with what each says of it: one map hit per walk step
@@ -56,12 +57,10 @@ export class BundledDomainLists implements DomainLists {
    */
   private readonly names = new Map<string, NameEntry>();
   private readonly hosts = new Map<string, HostFacts>();
-  private readonly since: ReadonlyMap<string, ReadonlyMap<string, number>>;
 
   constructor(data: DomainListData) {
     this.popular = Object.freeze([...data.popular]);
     this.lookAlikeTargets = Object.freeze([...new Set([...data.popular, ...data.knownGood])]);
-    this.since = data.listedSince ?? new Map();
     this.disposableSources = data.disposable;
     this.mxProviders = new Map(data.mxProviders.map((p) => [p.suffix, Object.freeze({ ...p.provider })]));
     this.parkingHosts = new Map(data.parkingHosts.map((e) => [e.entry, e.name]));
@@ -148,7 +147,7 @@ export class BundledDomainLists implements DomainLists {
   }
 
   listedSince(entry: string, source: string): Date | null {
-    const at = this.since.get(source)?.get(entry);
+    const at = this.disposableSources.listedSince?.(entry, source);
     return at === undefined ? null : new Date(at);
   }
 

@@ -102,14 +102,21 @@ export interface CategoryEntry {
   sources: readonly string[];
 }
 
+/** The disposable list: the bundled one as read (a Map), or with synced sources merged in. */
+export interface DisposableEntries {
+  get(entry: string): readonly string[] | undefined;
+  /** When a synced source first listed the entry (epoch ms); undefined for a bundled one. */
+  listedSince?(entry: string, source: string): number | undefined;
+}
+
 /** Everything the lists hold, already read (src/data/ builds it from the files). */
 export interface DomainListData {
   categories: Readonly<PerCategory<readonly CategoryEntry[]>>;
   knownGood: readonly string[];
   /** Academic, government and military public suffixes: everything under them is known-good. */
   knownGoodSuffixes: readonly string[];
-  /** The disposable list: entry → its sources (over 100,000 names, kept as read). */
-  disposable: ReadonlyMap<string, readonly string[]>;
+  /** The disposable list: entry → its sources (over 100,000 names). */
+  disposable: DisposableEntries;
   popular: readonly string[];
   mxProviders: readonly MxPattern[];
   parkingHosts: readonly NamedEntry[];
@@ -117,6 +124,4 @@ export interface DomainListData {
   /** Host suffix → the disposable service's own domain. */
   disposableInfrastructure: readonly NamedEntry[];
   roleLocalParts: readonly string[];
-  /** Synced sources' provenance: source → entry → when it first listed it (epoch ms). */
-  listedSince?: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }

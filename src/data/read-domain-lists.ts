@@ -34,8 +34,11 @@ function categoryEntries(data: ListData, category: ProviderCategory): CategoryEn
   return data.curated.categories[category].map((e) => ({ entry: e.entry, name: e.name, sources: from }));
 }
 
+/** The bundled lists in the engine's shape, the disposable one as the Map a merge reads. */
+export type BundledListData = DomainListData & { disposable: ReadonlyMap<string, readonly string[]> };
+
 /** The engine's shape of the files' contents. */
-export function domainListData(data: ListData): DomainListData {
+export function domainListData(data: ListData): BundledListData {
   const { curated } = data;
   return {
     categories: Object.fromEntries(
@@ -87,6 +90,11 @@ export function readListData(dataDir: string = DATA_DIR): ListData {
     forwarders: readGenerated(dataDir, GENERATED_FILES.forwarders),
     roleLocalParts: readRoleLocalParts(),
   };
+}
+
+/** The bundled disposable list alone, entry → its sources (a sync's baseline, src/service/list-sync.ts). */
+export function readBundledDisposable(dataDir: string = DATA_DIR): ReadonlyMap<string, readonly string[]> {
+  return readGenerated(dataDir, GENERATED_FILES.disposable).sources;
 }
 
 /** The bundled lists as the engine sees them. */

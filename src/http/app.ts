@@ -90,6 +90,7 @@ export type AppConfig = Pick<
   | "bulkConcurrentTotal"
   | "publishableRateLimit"
   | "listSources"
+  | "listMaxEntries"
   | "testNames"
 >;
 
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock,
       settle: () => changes.settle(),
       listSources: config.listSources,
+      listMaxEntries: config.listMaxEntries,
       testNames: config.testNames,
       checker: deps.checker,
     });

@@ -95,7 +95,7 @@ function listMetrics(registry: Registry, lists: ListGauges): void {
   });
   new Counter({
     name: "mailrisk_list_sync_failures_total",
-    help: "Syncs of a list that failed or whose version was refused, by source and reason (status, timeout, too_large, redirect, network, not_a_list, empty, shrank).",
+    help: "Syncs of a list that failed or whose version was refused, by source and reason (status, timeout, too_large, redirect, network, not_a_list, empty, too_many_entries, shrank).",
     labelNames: ["source", "reason"] as const,
     registers: [registry],
     collect() {

@@ -3,11 +3,12 @@
  * rollback to the previous version. Running servers take an accepted one within a second.
  */
 import { type Static, Type } from "typebox";
-import type { ListSource } from "../config-table.js";
+import type { Config, ListSource } from "../config-table.js";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
 import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
+import { Refusal } from "./refusal.js";
 
 const VersionSchema = Type.Union([
   Type.Object({ hash: Type.String(), entries: Type.Integer(), accepted_at: Timestamp }),
@@ -118,11 +119,28 @@ export async function listStatus(
 /** Syncs every source now, judged by the bundled gate; `ran` false when another process holds the lock. */
 export function updateLists(
   store: Pick<Store, "lists" | "locks">,
-  sources: readonly ListSource[],
+  config: Pick<Config, "listSources" | "listMaxEntries">,
   clock: () => Date,
   holder: string,
 ): Promise<SyncReport> {
-  return syncLists({ store, sources, gate: bundledGate(), clock, holder });
+  const { listSources: sources, listMaxEntries: maxEntries } = config;
+  return syncLists({ store, sources, maxEntries, gate: bundledGate(), clock, holder });
+}
+
+export const RemoveBody = Type.Object(
+  { source: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export const RemovedSchema = Type.Object({ removed: Type.String() });
+
+/** Deletes a source's stored versions: its bundled entries, or none, are in force again; `unknown_source` when none were stored. */
+export async function removeSource(
+  store: Pick<Store, "lists">,
+  source: string,
+): Promise<Static<typeof RemovedSchema>> {
+  if (!(await store.lists.removeSource(source)))
+    throw new Refusal("unknown_source", `unknown source "${source}": nothing of it is stored`);
+  return { removed: source };
 }
 
 /** Puts the previous version of a source (default: every one) back in force; the sources rolled back. */

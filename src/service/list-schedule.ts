@@ -25,6 +25,8 @@ export interface ListScheduleOptions {
   sources: readonly ListSource[];
   /** LIST_SYNC_INTERVAL; null: never sync here, only keep the gauges and warnings. */
   intervalSeconds: number | null;
+  /** LIST_MAX_ENTRIES. */
+  maxEntries: number;
   logger: Pick<Logger, "info" | "warn">;
   clock?: () => Date;
 }
@@ -77,6 +79,7 @@ export class ListSchedule implements ListGauges {
         const report = await syncLists({
           store,
           sources,
+          maxEntries: this.options.maxEntries,
           gate: bundledGate(),
           clock: this.clock,
           holder: `server ${process.pid}`,

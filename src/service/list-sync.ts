@@ -13,9 +13,10 @@ import { setImmediate } from "node:timers/promises";
 import type { ListSource } from "../config-table.js";
 import { normaliseDomain } from "../core/names.js";
 import { readCuratedLists } from "../data/curated.js";
+import { DISPOSABLE_PACKAGES } from "../data/generated.js";
 import { type ListGate, listGate, REFUSAL_TEXT } from "../data/list-gate.js";
 import { NotAListError, readListText } from "../data/list-text.js";
-import { DATA_DIR } from "../data/read-domain-lists.js";
+import { DATA_DIR, readBundledDisposable } from "../data/read-domain-lists.js";
 import type { Store } from "../store/types.js";
 import { fetchList, ListFetchError } from "./list-fetch.js";
 
@@ -29,12 +30,16 @@ export const MIN_KEPT_SHARE = 0.7;
 export interface ListSyncOptions {
   store: Pick<Store, "lists" | "locks">;
   sources: readonly ListSource[];
+  /** LIST_MAX_ENTRIES: a version holding more, once gated, is refused as a whole. */
+  maxEntries: number;
   gate: ListGate;
   clock: () => Date;
   /** Who takes the lock: this process (e.g. `cli 1234`). */
   holder: string;
   /** Fetches a list's bytes (default over HTTP, src/service/list-fetch.ts). */
   fetch?: (url: string) => Promise<Uint8Array>;
+  /** The bundled disposable list, entry → its sources (default: read from data/ when a bundled source needs it). */
+  bundled?: ReadonlyMap<string, readonly string[]>;
   /** Told of each source that failed or was refused, with a reason code (metrics). */
   onFailure?: (source: string, reason: string) => void;
 }
@@ -98,6 +103,21 @@ async function judge(raw: readonly string[], gate: ListGate) {
   return { kept, refused };
 }
 
+/** Whether a source is one of the bundled packages: its bundled entries are its first version. */
+function isBundled(source: string): boolean {
+  return DISPOSABLE_PACKAGES.some((p) => p.name === source);
+}
+
+/** A source's bundled version (docs/data.md, "The bundled list is a version"): its entries of data/disposable.txt. */
+function bundledVersion(options: ListSyncOptions, source: string): ReadonlySet<string> {
+  const entries = new Set<string>();
+  if (!isBundled(source)) return entries;
+  for (const [entry, sources] of options.bundled ?? readBundledDisposable()) {
+    if (sources.includes(source)) entries.add(entry);
+  }
+  return entries;
+}
+
 function hashOf(entries: Iterable<string>): string {
   return createHash("sha256")
     .update([...entries].sort().join("\n"))
@@ -117,7 +137,9 @@ async function syncSource(options: ListSyncOptions, { name, url }: ListSource): 
     refused: [],
   };
   const current = await store.lists.currentVersion(name);
-  report.entries = current?.entries.size ?? 0;
+  // The version a new one is judged against: the one in force, else the bundled one.
+  const inForce = current?.entries ?? bundledVersion(options, name);
+  report.entries = inForce.size;
   try {
     const { kept, refused } = await judge(
       readListText(await (options.fetch ?? fetchList)(url)),
@@ -125,11 +147,17 @@ async function syncSource(options: ListSyncOptions, { name, url }: ListSource): 
     );
     report.refused = refused;
     if (kept.size === 0) throw new RefusedVersion("empty", "holds no entry that may be disposable");
-    if (current && kept.size < MIN_KEPT_SHARE * current.entries.size) {
-      const share = Math.round((1 - kept.size / current.entries.size) * 100);
+    if (kept.size > options.maxEntries) {
+      throw new RefusedVersion(
+        "too_many_entries",
+        `holds ${kept.size} entries; LIST_MAX_ENTRIES allows ${options.maxEntries}`,
+      );
+    }
+    if (kept.size < MIN_KEPT_SHARE * inForce.size) {
+      const share = Math.round((1 - kept.size / inForce.size) * 100);
       throw new RefusedVersion(
         "shrank",
-        `shrinks by ${share} % (${current.entries.size} → ${kept.size} entries); more than 30 % is refused`,
+        `shrinks by ${share} % (${inForce.size} → ${kept.size} entries${current ? "" : ", against the bundled list"}); more than 30 % is refused`,
       );
     }
     const now = clock();
@@ -138,8 +166,8 @@ async function syncSource(options: ListSyncOptions, { name, url }: ListSource): 
       const entries = new Map<string, number>();
       for (const domain of kept) entries.set(domain, current?.entries.get(domain) ?? now.getTime());
       await store.lists.acceptVersion({ source: name, hash, url, acceptedAt: now, entries });
-      report.added = [...kept].filter((d) => !current?.entries.has(d)).length;
-      report.removed = current ? current.entries.size - (kept.size - report.added) : 0;
+      report.added = [...kept].filter((d) => !inForce.has(d)).length;
+      report.removed = inForce.size - (kept.size - report.added);
     }
     report.outcome = current?.hash === hash ? "unchanged" : "accepted";
     report.entries = kept.size;
@@ -207,6 +235,6 @@ export async function rollbackLists(store: Pick<Store, "lists">, source?: string
   if (source !== undefined && !known.includes(source)) throw new UnknownSourceError(source, known);
   const rolled: string[] = [];
   for (const name of source === undefined ? known : [source])
-    if (await store.lists.rollback(name)) rolled.push(name);
+    if (await store.lists.rollback(name, isBundled(name))) rolled.push(name);
   return rolled;
 }

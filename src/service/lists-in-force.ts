@@ -1,9 +1,9 @@
 /**
  * The lists in force in this process: the bundled lists with the accepted versions of
  * synced sources merged in (src/data/synced-lists.ts). Loaded at start and again when
- * the change signal says a version or the policy changed (only the sources of the
+ * the change signal says a version or the policy changed (accepted, rolled back or removed) (only the sources of the
  * database's policy are in force, docs/data.md "Who sets the policy"); the new lists are
- * built beside the old ones (in slices that yield to checks) and swapped in at once,
+ * built beside the old ones (in slices that yield to checks) and swapped in at once (only the sources in force are read),
  * raising `version` so that the record cache decides its answers again. A failed load
  * keeps the lists in force.
  */
@@ -11,12 +11,12 @@ import { BundledDomainLists } from "../core/domain-list-lookups.js";
 import type {
   ChangingDomainLists,
   DomainFacts,
-  DomainListData,
   DomainLists,
   DomainMatch,
   HostFacts,
   MxProvider,
 } from "../core/list-interfaces.js";
+import type { BundledListData } from "../data/read-domain-lists.js";
 import { withSyncedSources } from "../data/synced-lists.js";
 import type { Store } from "../store/types.js";
 import { OneAtATime } from "./one-at-a-time.js";
@@ -34,7 +34,7 @@ export interface SourceInForce {
 }
 
 export interface ListsInForceOptions {
-  bundled: DomainListData;
+  bundled: BundledListData;
   store: Pick<Store, "lists">;
   /** The sources of this process's LIST_SOURCES: in force until a sync stores the policy. */
   sources: readonly string[];
@@ -69,18 +69,25 @@ export class ListsInForce implements ChangingDomainLists {
     return this.loading.again();
   }
 
+  /** Reads only the versions in force, and their entries only when one changed, one source at a time. */
   private async load(): Promise<void> {
+    const { store } = this.options;
     const sources = await this.sourcesInForce();
-    const versions = (await this.options.store.lists.currentVersions()).filter((v) =>
-      sources.includes(v.source),
-    );
+    const versions = await store.lists.versionsInForce(sources);
     const loaded = versions.map((v) => `${v.source} ${v.hash}`).join("\n");
     if (loaded === this.loadedVersions) return;
-    const data = await withSyncedSources(this.options.bundled, versions);
+    const data = await withSyncedSources(
+      this.options.bundled,
+      versions.map(({ source, entryCount }) => ({
+        source,
+        entryCount,
+        entries: () => store.lists.currentEntries(source),
+      })),
+    );
     this.lists = new BundledDomainLists(data);
     this.sources = versions.map((v) => ({
       source: v.source,
-      entries: v.entries.size,
+      entries: v.entryCount,
       acceptedAt: v.acceptedAt,
     }));
     this.loadedVersions = loaded;

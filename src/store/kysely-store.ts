@@ -67,7 +67,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const lists = raisingWithChange(
     db,
     createListsRepository,
-    ["acceptVersion", "rollback", "setPolicy"],
+    ["acceptVersion", "rollback", "setPolicy", "removeSource"],
     "lists",
   );
   return {

@@ -14,6 +14,7 @@ import type {
   ListSourceState,
   ListsRepository,
   ListVersion,
+  ListVersionInForce,
   ListVersionSummary,
 } from "./types.js";
 
@@ -27,17 +28,27 @@ function encodeEntries(entries: ReadonlyMap<string, number>): string {
 /** Lines decoded between two yields to the event loop: a server loads a version while it answers checks. */
 const DECODE_SLICE = 10_000;
 
-async function decodeEntries(text: string): Promise<Map<string, number>> {
-  const entries = new Map<string, number>();
-  let start = 0;
-  for (let line = 1; start < text.length; line++) {
+/** The entries' lines in batches, a yield to the event loop after each. */
+async function* entryBatches(text: string): AsyncGenerator<[string, number][]> {
+  let batch: [string, number][] = [];
+  for (let start = 0; start < text.length; ) {
     const newline = text.indexOf("\n", start);
     const end = newline < 0 ? text.length : newline;
     const tab = text.indexOf("\t", start);
-    entries.set(text.slice(start, tab), Number(text.slice(tab + 1, end)));
+    batch.push([text.slice(start, tab), Number(text.slice(tab + 1, end))]);
     start = end + 1;
-    if (line % DECODE_SLICE === 0) await setImmediate();
+    if (batch.length === DECODE_SLICE) {
+      yield batch;
+      batch = [];
+      await setImmediate();
+    }
   }
+  if (batch.length > 0) yield batch;
+}
+
+async function decodeEntries(text: string): Promise<Map<string, number>> {
+  const entries = new Map<string, number>();
+  for await (const batch of entryBatches(text)) for (const [domain, at] of batch) entries.set(domain, at);
   return entries;
 }
 
@@ -52,13 +63,48 @@ async function version(row: Selectable<ListVersionsTable>): Promise<ListVersion>
   };
 }
 
-async function currentVersions(db: Kysely<Database>, source?: string): Promise<ListVersion[]> {
-  let query = db.selectFrom("list_versions").selectAll().where("state", "=", "current");
-  if (source !== undefined) query = query.where("source", "=", source);
-  const rows = await query.orderBy("source").execute();
-  const versions: ListVersion[] = [];
-  for (const row of rows) versions.push(await version(row));
-  return versions;
+async function currentVersion(db: Kysely<Database>, source: string): Promise<ListVersion | undefined> {
+  const row = await db
+    .selectFrom("list_versions")
+    .selectAll()
+    .where("state", "=", "current")
+    .where("source", "=", source)
+    .executeTakeFirst();
+  return row === undefined ? undefined : version(row);
+}
+
+/** The query now (its errors are the store's), the entries decoded while they are read. */
+async function currentEntries(
+  db: Kysely<Database>,
+  source: string,
+): Promise<AsyncIterable<[string, number][]>> {
+  const row = await db
+    .selectFrom("list_versions")
+    .select("entries")
+    .where("state", "=", "current")
+    .where("source", "=", source)
+    .executeTakeFirst();
+  return entryBatches(row?.entries ?? "");
+}
+
+async function versionsInForce(
+  db: Kysely<Database>,
+  sources: readonly string[],
+): Promise<ListVersionInForce[]> {
+  if (sources.length === 0) return [];
+  const rows = await db
+    .selectFrom("list_versions")
+    .select(["source", "hash", "entry_count", "accepted_at"])
+    .where("state", "=", "current")
+    .where("source", "in", sources)
+    .orderBy("source")
+    .execute();
+  return rows.map((row) => ({
+    source: row.source,
+    hash: row.hash,
+    entryCount: row.entry_count,
+    acceptedAt: toDate(row.accepted_at),
+  }));
 }
 
 async function listStates(db: Kysely<Database>): Promise<ListSourceState[]> {
@@ -136,16 +182,20 @@ async function acceptVersion(db: Kysely<Database>, accepted: ListVersion): Promi
   });
 }
 
-/** Swaps the current and previous versions (through a third state, as both are the primary key). */
-async function rollback(db: Kysely<Database>, source: string): Promise<boolean> {
+/**
+ * Swaps the current and previous versions (through a third state, as both are the primary
+ * key). With `toBundled`, a source without a previous version returns to its bundled one:
+ * its current version becomes the previous one, and none is current.
+ */
+async function rollback(db: Kysely<Database>, source: string, toBundled: boolean): Promise<boolean> {
   return inTransaction(db, async (trx) => {
-    const previous = await trx
+    const states = await trx
       .selectFrom("list_versions")
       .select("state")
       .where("source", "=", source)
-      .where("state", "=", "previous")
-      .executeTakeFirst();
-    if (!previous) return false;
+      .execute();
+    const has = (state: string) => states.some((s) => s.state === state);
+    if (!has("previous") && !(toBundled && has("current"))) return false;
     const swap = (from: string, to: string) =>
       trx
         .updateTable("list_versions")
@@ -179,15 +229,26 @@ async function setPolicy(db: Kysely<Database>, sources: readonly string[], at: D
   });
 }
 
+/** Deletes a source's stored versions and attempts; false when nothing was stored. */
+async function removeSource(db: Kysely<Database>, source: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const versions = await trx.deleteFrom("list_versions").where("source", "=", source).executeTakeFirst();
+    const attempts = await trx.deleteFrom("list_sources").where("source", "=", source).executeTakeFirst();
+    return versions.numDeletedRows + attempts.numDeletedRows > 0n;
+  });
+}
+
 export function createListsRepository(db: Kysely<Database>): ListsRepository {
   return {
-    currentVersions: () => currentVersions(db),
-    currentVersion: async (source) => (await currentVersions(db, source))[0],
+    versionsInForce: (sources) => versionsInForce(db, sources),
+    currentVersion: (source) => currentVersion(db, source),
+    currentEntries: (source) => currentEntries(db, source),
     listStates: () => listStates(db),
     recordAttempt: (source, url, at, error) => recordAttempt(db, source, url, at, error),
     acceptVersion: (accepted) => acceptVersion(db, accepted),
-    rollback: (source) => rollback(db, source),
+    rollback: (source, toBundled) => rollback(db, source, toBundled),
     policy: () => policy(db),
     setPolicy: (sources, at) => setPolicy(db, sources, at),
+    removeSource: (source) => removeSource(db, source),
   };
 }

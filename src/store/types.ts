@@ -297,6 +297,11 @@ export interface ListVersionSummary {
   acceptedAt: Date;
 }
 
+/** A source's version in force without its entries. */
+export interface ListVersionInForce extends ListVersionSummary {
+  source: string;
+}
+
 /** A synced source as the operator sees it. */
 export interface ListSourceState {
   source: string;
@@ -318,8 +323,10 @@ export interface ListPolicy {
 
 /** Synced lists (src/store/lists-repository.ts): their accepted versions and attempts, and the policy. */
 export interface ListsRepository {
-  /** The versions in force, one per source that has one, with their entries. */
-  currentVersions(): Promise<ListVersion[]>;
+  /** The versions in force of these sources (those that have one), without their entries. */
+  versionsInForce(sources: readonly string[]): Promise<ListVersionInForce[]>;
+  /** One source's entries in force with when each was first listed, in batches (none without a version). */
+  currentEntries(source: string): Promise<AsyncIterable<readonly (readonly [string, number])[]>>;
   /** One source's version in force; undefined when none was accepted. */
   currentVersion(source: string): Promise<ListVersion | undefined>;
   /** Every source ever attempted. */
@@ -328,8 +335,14 @@ export interface ListsRepository {
   recordAttempt(source: string, url: string, at: Date, error: string | null): Promise<void>;
   /** Puts a version in force; the one in force becomes the previous one. */
   acceptVersion(version: ListVersion): Promise<void>;
-  /** Puts the previous version back in force (the current one becomes previous); false when there is none. */
-  rollback(source: string): Promise<boolean>;
+  /**
+   * Puts the previous version back in force (the current one becomes previous); with
+   * `toBundled` and no previous one, the current one becomes previous and the bundled
+   * entries are in force again. False when there was nothing to return to.
+   */
+  rollback(source: string, toBundled: boolean): Promise<boolean>;
+  /** Deletes every stored version and attempt of a source; false when it had none. */
+  removeSource(source: string): Promise<boolean>;
   /** The sources in force; undefined until a sync set them. */
   policy(): Promise<ListPolicy | undefined>;
   /** Sets the sources in force; false when they were these already. */

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type BuildInput, buildLists, type SourcePackage } from "../../scripts/data/build-lists.js";
-import { parseCuratedLists } from "../../src/data/curated.js";
+import {
+  type BuildInput,
+  buildLists,
+  missingInstitutionalSuffixes,
+  type SourcePackage,
+} from "../../scripts/data/build-lists.js";
+import { parseCuratedLists, readCuratedLists } from "../../src/data/curated.js";
 import { parseGeneratedFile } from "../../src/data/generated.js";
+import { DATA_DIR } from "../../src/data/read-domain-lists.js";
 
 const curated = parseCuratedLists(
   (file) =>
@@ -111,5 +117,41 @@ describe("the data build", () => {
       'popular.txt: "gmial.com" is in neither known-good.txt nor a provider list',
       'disposable-infrastructure.txt: "unlisted-service.com" is on no disposable source list',
     ]);
+  });
+
+  it("drops every name under an academic or government suffix, open ones like edu.pl too", () => {
+    const bundled = readCuratedLists(DATA_DIR);
+    const listing = (entries: string[]): SourcePackage[] => [
+      { name: "mailchecker", version: "1.0.0", entries },
+    ];
+    const result = build({
+      curated: bundled,
+      packages: listing([
+        "uw.edu.pl",
+        "tempmail.edu.pl",
+        "army.mil.pl",
+        "x.gov.br",
+        "y.ac.jp",
+        "throwaway.pl",
+      ]),
+    });
+    expect(result.report.knownGood).toEqual([
+      "army.mil.pl",
+      "tempmail.edu.pl",
+      "uw.edu.pl",
+      "x.gov.br",
+      "y.ac.jp",
+    ]);
+    expect([...disposableOf(result).keys()]).toEqual(["throwaway.pl"]);
+  });
+
+  it("holds known-good-suffixes.txt to every academic and government suffix of the Public Suffix List", () => {
+    expect(missingInstitutionalSuffixes(readCuratedLists(DATA_DIR))).toEqual([]);
+    expect(missingInstitutionalSuffixes(curated)).toContain(
+      'known-good-suffixes.txt: "edu.pl", an academic or government suffix, is missing',
+    );
+    expect(missingInstitutionalSuffixes(curated)).not.toContain(
+      'known-good-suffixes.txt: "ac.se", an academic or government suffix, is missing',
+    );
   });
 });

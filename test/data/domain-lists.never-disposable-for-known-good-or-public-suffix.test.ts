@@ -71,11 +71,11 @@ describe("known-good domains and public suffixes are never disposable, even when
       expect(bundled.disposable(domain, baseOf(domain))).toBeUndefined();
     });
 
-    // Only restricted suffixes protect what is under them (docs/data.md): edu.pl and mil.pl
-    // are NASK functional domains anyone can register, so their throwaways stay listed.
+    // Every academic and government suffix protects what is under it (docs/data.md), the
+    // open edu.pl and mil.pl too: universities sit there.
     it.each([
-      ["edu.pl", false],
-      ["mil.pl", false],
+      ["edu.pl", true],
+      ["mil.pl", true],
       ["gov.pl", true],
       ["edu", true],
       ["ac.uk", true],
@@ -83,12 +83,12 @@ describe("known-good domains and public suffixes are never disposable, even when
       expect(readCuratedLists(DATA_DIR).knownGoodSuffixes.includes(suffix)).toBe(held);
     });
 
-    it.each([
-      ["tempmail.edu.pl", "tempmail.edu.pl"],
-      ["inbox.yomail.edu.pl", "yomail.edu.pl"],
-    ])("%s under an open suffix is disposable (entry %s)", (domain, entry) => {
-      expect(bundled.disposable(domain, baseOf(domain))?.entry).toBe(entry);
-    });
+    it.each(["tempmail.edu.pl", "inbox.yomail.edu.pl"])(
+      "%s under an open academic suffix is not disposable",
+      (domain) => {
+        expect(bundled.disposable(domain, baseOf(domain))).toBeUndefined();
+      },
+    );
 
     it("still knows the big disposable services", () => {
       for (const domain of [

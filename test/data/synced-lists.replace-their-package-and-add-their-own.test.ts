@@ -6,12 +6,18 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import { BundledDomainLists } from "../../src/core/domain-list-lookups.js";
-import type { DomainListData } from "../../src/core/list-interfaces.js";
-import { domainListData, readListData } from "../../src/data/read-domain-lists.js";
-import { mergeSynced, withSyncedSources } from "../../src/data/synced-lists.js";
+import { type BundledListData, domainListData, readListData } from "../../src/data/read-domain-lists.js";
+import { mergeSynced, type SyncedSource, withSyncedSources } from "../../src/data/synced-lists.js";
 
 const SINCE = Date.parse("2026-11-02T00:00:00Z");
-let bundled: DomainListData;
+let bundled: BundledListData;
+
+/** A synced version of these entries, each first listed at SINCE. */
+const version = (source: string, entries: string[]): SyncedSource => ({
+  source,
+  entryCount: entries.length,
+  entries: async () => [entries.map((e) => [e, SINCE] as const)],
+});
 
 beforeAll(() => {
   bundled = domainListData(readListData());
@@ -24,14 +30,8 @@ it("replaces a bundled package's part, keeps the others', and adds a source's ow
   expect(bundled.disposable.get("0-00.usa.cc")).toEqual(["@dahoom/disposable-email", "mailchecker"]);
   const lists = new BundledDomainLists(
     await withSyncedSources(bundled, [
-      { source: "mailchecker", entries: new Map([["brand-new-throwaway.com", SINCE]]) },
-      {
-        source: "my-list",
-        entries: new Map([
-          ["0-00.usa.cc", SINCE],
-          ["mine.example-throwaway.net", SINCE],
-        ]),
-      },
+      version("mailchecker", ["brand-new-throwaway.com"]),
+      version("my-list", ["0-00.usa.cc", "mine.example-throwaway.net"]),
     ]),
   );
   expect(sourcesOf(lists, "13.1955gmail.com")).toBeUndefined();
@@ -40,8 +40,9 @@ it("replaces a bundled package's part, keeps the others', and adds a source's ow
   expect(sourcesOf(lists, "mine.example-throwaway.net")).toEqual(["my-list"]);
   expect(lists.listedSince("brand-new-throwaway.com", "mailchecker")).toEqual(new Date(SINCE));
   expect(lists.listedSince("0-00.usa.cc", "@dahoom/disposable-email")).toBeNull();
+  expect(lists.listedSince("0-00.usa.cc", "my-list")).toEqual(new Date(SINCE));
   // Entries untouched by any synced source keep the bundled (shared, frozen) source arrays.
-  const merged = await mergeSynced(bundled.disposable, [{ source: "my-list", entries: new Map() }]);
+  const merged = await mergeSynced(bundled.disposable, [version("my-list", [])]);
   expect(merged.get("0-30-24.com")).toBe(bundled.disposable.get("0-30-24.com"));
 });
 
@@ -50,10 +51,13 @@ it("is the bundled list itself without synced sources", async () => {
 });
 
 it("lets other work run while it merges a large source", async () => {
-  const entries = new Map(Array.from({ length: 200_000 }, (_, i) => [`big-${i}.com`, SINCE] as const));
+  const big = version(
+    "big",
+    Array.from({ length: 200_000 }, (_, i) => `big-${i}.com`),
+  );
   let turns = 0;
   const ticking = setInterval(() => turns++, 0);
-  const merged = await mergeSynced(bundled.disposable, [{ source: "big", entries }]);
+  const merged = await mergeSynced(bundled.disposable, [big]);
   clearInterval(ticking);
   expect(merged.get("big-199999.com")).toEqual(["big"]);
   expect(turns).toBeGreaterThan(5);

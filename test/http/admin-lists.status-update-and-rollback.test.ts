@@ -1,4 +1,4 @@
-/** `/admin/lists` (docs/api.md "Administration"): each synced source's state, a sync now, a rollback; admin token required. */
+/** `/admin/lists` (docs/api.md "Administration"): each synced source's state, a sync now, a rollback, a removal; admin token required. */
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
@@ -67,6 +67,21 @@ it("syncs now, shows the state, and rolls back", async () => {
   const rolled = await admin({ method: "POST", url: "/admin/lists/rollback", payload: { source: "up" } });
   expect(rolled.json()).toEqual({ rolled_back: ["up"] });
   expect((await admin({ method: "GET", url: "/admin/lists" })).json()[0].in_force.entries).toBe(5);
+});
+
+it("removes a source's stored versions, 404 unknown_source for one without any", async () => {
+  server.publish("/up.txt", { body: madeUpList(5) });
+  await admin({ method: "POST", url: "/admin/lists/update" });
+  const removed = await admin({ method: "POST", url: "/admin/lists/remove", payload: { source: "up" } });
+  expect([removed.statusCode, removed.json()]).toEqual([200, { removed: "up" }]);
+  expect((await admin({ method: "GET", url: "/admin/lists" })).json()[0]).toMatchObject({
+    last_attempt: null,
+    in_force: null,
+  });
+  const unknown = await admin({ method: "POST", url: "/admin/lists/remove", payload: { source: "up" } });
+  expect([unknown.statusCode, unknown.json().code]).toEqual([404, "unknown_source"]);
+  const bad = await admin({ method: "POST", url: "/admin/lists/remove", payload: {} });
+  expect([bad.statusCode, bad.json().code]).toEqual([400, "invalid_body"]);
 });
 
 it("stays ready when a sync fails: stale lists are not unready", async () => {

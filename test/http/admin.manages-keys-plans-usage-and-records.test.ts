@@ -279,6 +279,7 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
     "/admin/keys/{id}/origins",
     "/admin/keys/{id}/revoke",
     "/admin/lists",
+    "/admin/lists/remove",
     "/admin/lists/rollback",
     "/admin/lists/update",
     "/admin/overrides",

@@ -5,8 +5,10 @@
  * the failures by source and reason; a list policy other than its sources is due at once.
  * With LIST_SYNC_INTERVAL off it never syncs.
  */
+
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
+import { DEFAULT_LIST_MAX_ENTRIES } from "../../src/config-table.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { createMetrics } from "../../src/http/metrics-registry.js";
 import { ListSchedule } from "../../src/service/list-schedule.js";
@@ -36,6 +38,7 @@ function schedule(intervalSeconds: number | null) {
     store,
     sources: [{ name: "up", url: `${server.url}/up.txt` }],
     intervalSeconds,
+    maxEntries: DEFAULT_LIST_MAX_ENTRIES,
     clock: () => now,
     logger: { info: () => {}, warn: (_: unknown, message?: string) => warnings.push(message ?? "") } as never,
   });

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
-import type { ListSource } from "../../src/config-table.js";
+import { DEFAULT_LIST_MAX_ENTRIES, type ListSource } from "../../src/config-table.js";
 import { readCuratedLists } from "../../src/data/curated.js";
 import { type ListGate, listGate } from "../../src/data/list-gate.js";
 import { DATA_DIR } from "../../src/data/read-domain-lists.js";
@@ -50,6 +50,7 @@ function sync(sources: ListSource[], options: Partial<ListSyncOptions> = {}) {
   return syncLists({
     store,
     sources,
+    maxEntries: DEFAULT_LIST_MAX_ENTRIES,
     gate,
     clock: () => now,
     holder: "test",
@@ -76,6 +77,8 @@ describe("entries", () => {
         "edu.pl",
         "example.com",
         "mit.edu",
+        "uw.edu.pl",
+        "mod.gov.pl",
         "anonaddy.me",
         "not a domain",
       ].join("\n"),
@@ -93,6 +96,10 @@ describe("entries", () => {
       "edu.pl": "a public suffix",
       "example.com": "a reserved name (RFC 2606/6761)",
       "mit.edu":
+        "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
+      "uw.edu.pl":
+        "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
+      "mod.gov.pl":
         "a known-good domain, a provider's, a parking service's, or under an academic or government suffix",
       "anonaddy.me": "a forwarding (relay) service",
       "not a domain": "not a domain name",
@@ -163,6 +170,18 @@ describe("versions refused whole", () => {
       expect(state?.lastSuccess).toEqual(DAY1);
     },
   );
+
+  it("refuses a version over LIST_MAX_ENTRIES as a whole, and takes one at the limit", async () => {
+    server.publish("/up.txt", { body: madeUpList(121) });
+    const [up] = (await sync([source("up")], { maxEntries: 120 })).sources;
+    expect(up).toMatchObject({ outcome: "refused", entries: 100, added: 0 });
+    expect(up?.reason).toBe("holds 121 entries; LIST_MAX_ENTRIES allows 120");
+    expect(await inForce("up")).toHaveLength(100);
+    server.publish("/up.txt", { body: madeUpList(120) });
+    expect((await sync([source("up")], { maxEntries: 120 })).sources[0]).toMatchObject({
+      outcome: "accepted",
+    });
+  });
 
   it("follows a redirect on the same host", async () => {
     server.publish("/up.txt", { redirect: "/moved.txt" });

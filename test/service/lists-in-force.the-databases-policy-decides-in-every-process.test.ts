@@ -6,8 +6,7 @@
  * `lists` change topic, raised only when the policy changes).
  */
 import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import type { DomainListData } from "../../src/core/list-interfaces.js";
-import { domainListData, readListData } from "../../src/data/read-domain-lists.js";
+import { type BundledListData, domainListData, readListData } from "../../src/data/read-domain-lists.js";
 import { describePolicyDifference } from "../../src/service/create-checker.js";
 import { ListsInForce } from "../../src/service/lists-in-force.js";
 import { openStore } from "../../src/store/index.js";
@@ -17,7 +16,7 @@ const AT = new Date("2026-11-02T08:00:00Z");
 const MINE = "mine-throwaway.com";
 const THEIRS = "theirs-throwaway.com";
 
-let bundled: DomainListData;
+let bundled: BundledListData;
 let store: Store;
 let told: [readonly string[], readonly string[]][];
 

@@ -85,8 +85,10 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       ],
       ["overrides", () => store.overrides.removeOverride("domain", "x.test")],
       ["records", () => store.records.purgeRecords(["shop.test"])],
-      ["lists", () => store.lists.rollback("extra")],
+      ["lists", () => store.lists.rollback("extra", false)],
       ["lists", () => store.lists.acceptVersion(version("extra", ["c.test"]))],
+      ["lists", () => store.lists.setPolicy(["extra"], NOW)],
+      ["lists", () => store.lists.removeSource("extra")],
     ];
     for (const [topic, change] of changes) {
       const before = (await store.changes.versions()).get(topic) ?? 0;
@@ -119,7 +121,9 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       store.records.purgeRecords(["shop.test"]),
       store.records.purgeAllRecords(),
       store.lists.acceptVersion(version("extra", ["c.test"])),
-      store.lists.rollback("extra"),
+      store.lists.rollback("extra", false),
+      store.lists.setPolicy(["extra"], NOW),
+      store.lists.removeSource("extra"),
     ];
     for (const change of await Promise.allSettled(failed)) expect(change.status).toBe("rejected");
     expect((await store.plans.listPlans()).find((plan) => plan.name === "team")?.quota).toBe(10);
@@ -127,6 +131,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     expect(await store.keys.getKey(widgetId)).toMatchObject({ origins: ["https://shop.test"] });
     expect((await store.overrides.listOverrides()).map((o) => o.value)).toEqual(["kept.test"]);
     expect(await store.records.getFacts("shop.test")).toBeDefined();
-    expect((await store.lists.currentVersions()).map((v) => v.hash)).toEqual(["a.test,b.test"]);
+    expect((await store.lists.versionsInForce(["extra"])).map((v) => v.hash)).toEqual(["a.test,b.test"]);
+    expect(await store.lists.policy()).toBeUndefined();
   });
 });

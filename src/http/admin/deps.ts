@@ -9,7 +9,7 @@ export type AdminStore = Pick<
   "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
 >;
 
-export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
+export interface AdminDeps extends Pick<Config, "listSources" | "listMaxEntries" | "testNames"> {
   store: AdminStore;
   clock: () => Date;
   /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */

@@ -2,8 +2,11 @@
 import { Type } from "@fastify/type-provider-typebox";
 import {
   listStatus,
+  RemoveBody,
+  RemovedSchema,
   RollbackBody,
   RolledBackSchema,
+  removeSource,
   rollback,
   SourceStateSchema,
   SyncReportSchema,
@@ -14,7 +17,8 @@ import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
 import { type AdminDeps, settled } from "./deps.js";
 
-export function adminListRoutes(app: TypedApp, { store, clock, settle, listSources }: AdminDeps): void {
+export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
+  const { store, clock, settle, listSources } = deps;
   app.get(
     "/admin/lists",
     {
@@ -38,7 +42,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
         response: adminResponses(200, SyncReportSchema, []),
       },
     },
-    () => settled(settle, updateLists(store, listSources, clock, `admin ${process.pid}`)),
+    () => settled(settle, updateLists(store, deps, clock, `admin ${process.pid}`)),
   );
 
   app.post(
@@ -62,5 +66,18 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
       await settle();
       return answer;
     },
+  );
+
+  app.post(
+    "/admin/lists/remove",
+    {
+      schema: {
+        ...ADMIN_ROUTE,
+        summary: "Delete a source's stored versions: its bundled entries, or none, are in force again",
+        body: RemoveBody,
+        response: adminResponses(200, RemovedSchema, [400, 404]),
+      },
+    },
+    (request) => settled(settle, removeSource(store, request.body.source)),
   );
 }
