@@ -102,7 +102,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
 
     expect(await lists("remove", "nosuch")).toMatchObject({
       code: 1,
-      stderr: "mailrisk: unknown source nosuch\n",
+      stderr: 'mailrisk: unknown source "nosuch": nothing of it is stored\n',
     });
     expect((await lists("remove")).code).toBe(2);
   });
