@@ -13,5 +13,6 @@ try {
         ? `${error.detail} (DATABASE_URL sets the database)`
         : String(error);
   process.stderr.write(`mailrisk: ${message}\n`);
-  process.exitCode = 1;
+  // A configuration error is exit 2, as for every mailrisk command (docs/api.md, "Running it").
+  process.exitCode = error instanceof ConfigError ? 2 : 1;
 }

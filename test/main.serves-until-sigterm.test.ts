@@ -56,3 +56,18 @@ it("names the cause when the database cannot be reached at start, and exits 1", 
   expect(stderr).toMatch(/^mailrisk: the database is unavailable: connect ECONNREFUSED 127\.0\.0\.1:1/);
   expect(stderr).not.toContain("secret");
 }, 30_000);
+
+it("exits 2 on a configuration error, naming the setting and never echoing its value", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    env: { ...process.env, DATABASE_URL: "postgres://mailrisk:secret@[::1", PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/^mailrisk: configuration error: .*DATABASE_URL/);
+  expect(stderr).not.toContain("secret");
+}, 30_000);
