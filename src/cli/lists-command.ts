@@ -6,6 +6,7 @@
  * applied) or another process was syncing; `rollback` 1 for an unknown source or when
  * there was nothing to return to; 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import {
   listStatus,
   rollback as rollbackLists,
@@ -43,7 +44,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const { config } = ctx;
   const report = await withStore(ctx, (store) =>
-    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`),
+    updateLists(store, config.listSources, ctx.clock, `cli ${process.pid}`, CLI_ACTOR),
   );
   if (!report.ran) {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
@@ -89,7 +90,7 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const [source, ...extra] = result.parsed.positionals;
   if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
-  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source));
+  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source, CLI_ACTOR));
   if (rolled.length === 0) {
     ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
     return 1;

@@ -9,6 +9,7 @@ import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { MAX_KEY_ORIGINS } from "../store/keys-repository.js";
 import type { ApiKey, Store } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 export const PlanName = Type.String({ minLength: 1, maxLength: 64, description: "Plan name: a–z 0–9 . _ -" });
@@ -76,7 +77,7 @@ export function keyJson(key: ApiKey): KeyJson {
   };
 }
 
-type KeyStore = Pick<Store, "keys">;
+type KeyStore = Pick<Store, "keys" | "audit">;
 
 export async function listKeys(store: KeyStore): Promise<KeyJson[]> {
   return (await store.keys.listKeys()).map(keyJson);
@@ -86,6 +87,7 @@ export async function createKey(
   store: KeyStore,
   body: Static<typeof CreateKeyBody>,
   now: Date,
+  actor: Actor,
 ): Promise<CreatedKey> {
   const { key, secret } = await store.keys.createKey({
     plan: body.plan,
@@ -95,20 +97,37 @@ export async function createKey(
     origins: body.origins ?? [],
   });
   const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
+  await recordChange(
+    store,
+    actor,
+    "key.create",
+    { kind: "key", id },
+    { plan: key.plan, prefix, name, publishable, origins },
+  );
   return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
 }
 
-export async function setKeyPlan(store: KeyStore, id: string, plan: string): Promise<KeyJson> {
-  return keyJson(await store.keys.setKeyPlan(id, plan));
+export async function setKeyPlan(store: KeyStore, id: string, plan: string, actor: Actor): Promise<KeyJson> {
+  const key = keyJson(await store.keys.setKeyPlan(id, plan));
+  await recordChange(store, actor, "key.move", { kind: "key", id }, { plan });
+  return key;
 }
 
-export async function setKeyOrigins(store: KeyStore, id: string, origins: string[]): Promise<KeyJson> {
-  return keyJson(await store.keys.setKeyOrigins(id, origins));
+export async function setKeyOrigins(
+  store: KeyStore,
+  id: string,
+  origins: string[],
+  actor: Actor,
+): Promise<KeyJson> {
+  const key = keyJson(await store.keys.setKeyOrigins(id, origins));
+  await recordChange(store, actor, "key.set_origins", { kind: "key", id }, { origins: key.origins });
+  return key;
 }
 
 /** Revokes a key for good; `unknown_key` for an id no key has. */
-export async function revokeKey(store: KeyStore, id: string, now: Date): Promise<KeyJson> {
+export async function revokeKey(store: KeyStore, id: string, now: Date, actor: Actor): Promise<KeyJson> {
   const revoked = (await store.keys.revokeKey(id, now)) ? await store.keys.getKey(id) : undefined;
   if (!revoked) throw new Refusal("unknown_key", `unknown key "${id}"`);
+  await recordChange(store, actor, "key.revoke", { kind: "key", id }, { prefix: revoked.prefix });
   return keyJson(revoked);
 }

@@ -8,6 +8,7 @@ import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
 import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 
 const VersionSchema = Type.Union([
   Type.Object({ hash: Type.String(), entries: Type.Integer(), accepted_at: Timestamp }),
@@ -116,19 +117,37 @@ export async function listStatus(
 }
 
 /** Syncs every source now, judged by the bundled gate; `ran` false when another process holds the lock. */
-export function updateLists(
-  store: Pick<Store, "lists" | "locks">,
+export async function updateLists(
+  store: Pick<Store, "lists" | "locks" | "audit">,
   sources: readonly ListSource[],
   clock: () => Date,
   holder: string,
+  actor: Actor,
 ): Promise<SyncReport> {
-  return syncLists({ store, sources, gate: bundledGate(), clock, holder });
+  const report = await syncLists({ store, sources, gate: bundledGate(), clock, holder });
+  if (report.ran) {
+    const outcomes = Object.fromEntries(report.sources.map((s) => [s.source, s.outcome]));
+    await recordChange(store, actor, "lists.update", { kind: "lists", id: null }, { outcomes });
+  }
+  return report;
 }
 
 /** Puts the previous version of a source (default: every one) back in force; the sources rolled back. */
 export async function rollback(
-  store: Pick<Store, "lists">,
-  source?: string,
+  store: Pick<Store, "lists" | "audit">,
+  source: string | undefined,
+  actor: Actor,
 ): Promise<Static<typeof RolledBackSchema>> {
-  return { rolled_back: await rollbackLists(store, source) };
+  const rolledBack = await rollbackLists(store, source);
+  if (rolledBack.length > 0)
+    await recordChange(
+      store,
+      actor,
+      "lists.rollback",
+      { kind: "lists", id: source ?? null },
+      {
+        rolled_back: rolledBack,
+      },
+    );
+  return { rolled_back: rolledBack };
 }

@@ -11,6 +11,7 @@ import type { NameRules } from "../core/reserved-names.js";
 import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 import { applyOverride, InvalidOverrideError } from "../service/apply-override.js";
 import type { Override, Store } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 const OverrideKindSchema = Type.Union(
@@ -43,7 +44,7 @@ export const RemovedSchema = Type.Object({
   removed: Type.Boolean({ description: "Whether there was an override to remove." }),
 });
 
-type OverrideStore = Pick<Store, "overrides">;
+type OverrideStore = Pick<Store, "overrides" | "audit">;
 
 function overrideJson(override: Override): OverrideJson {
   return {
@@ -83,6 +84,7 @@ export async function setOverride(
   { kind, value, action, note }: Static<typeof OverrideBody>,
   now: Date,
   rules: NameRules,
+  actor: Actor,
 ): Promise<OverrideJson> {
   const override = {
     kind,
@@ -91,18 +93,27 @@ export async function setOverride(
     note: note ?? null,
     createdAt: now,
   };
+  let saved: Override;
   try {
-    return overrideJson(await applyOverride(store, override));
+    saved = await applyOverride(store, override);
   } catch (error) {
     if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
     throw error;
   }
+  const id = `${saved.kind}:${saved.value}`;
+  await recordChange(store, actor, "override.set", { kind: "override", id }, { action, note: saved.note });
+  return overrideJson(saved);
 }
 
 export async function removeOverride(
   store: OverrideStore,
   { kind, value }: Static<typeof OverrideTargetBody>,
   rules: NameRules,
+  actor: Actor,
 ): Promise<Static<typeof RemovedSchema>> {
-  return { removed: await store.overrides.removeOverride(kind, normalisedValue(kind, value, rules)) };
+  const target = normalisedValue(kind, value, rules);
+  const removed = await store.overrides.removeOverride(kind, target);
+  if (removed)
+    await recordChange(store, actor, "override.remove", { kind: "override", id: `${kind}:${target}` });
+  return { removed };
 }

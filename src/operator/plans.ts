@@ -2,6 +2,7 @@
 import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
 import type { Plan, Store } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 import { PlanName } from "./keys.js";
 
 const DEFAULT_PERIOD_DAYS = 30;
@@ -27,7 +28,7 @@ export const UpdatePlanBody = Type.Object({
 });
 export const PlanNameParams = Type.Object({ name: Type.String() });
 
-type PlanStore = Pick<Store, "plans">;
+type PlanStore = Pick<Store, "plans" | "audit">;
 
 function planJson(plan: Plan): PlanJson {
   return { name: plan.name, quota: plan.quota, period_days: plan.periodDays };
@@ -37,9 +38,15 @@ export async function listPlans(store: PlanStore): Promise<PlanJson[]> {
   return (await store.plans.listPlans()).map(planJson);
 }
 
-export async function createPlan(store: PlanStore, body: Static<typeof CreatePlanBody>): Promise<PlanJson> {
+export async function createPlan(
+  store: PlanStore,
+  body: Static<typeof CreatePlanBody>,
+  actor: Actor,
+): Promise<PlanJson> {
   const { name, quota, period_days: periodDays = DEFAULT_PERIOD_DAYS } = body;
-  return planJson(await store.plans.createPlan({ name, quota, periodDays }));
+  const plan = planJson(await store.plans.createPlan({ name, quota, periodDays }));
+  await recordChange(store, actor, "plan.create", { kind: "plan", id: name }, plan);
+  return plan;
 }
 
 /** Changes what the body names; keys on the plan count against it at once (the change signal). */
@@ -47,15 +54,19 @@ export async function updatePlan(
   store: PlanStore,
   name: string,
   { quota, period_days: periodDays }: Static<typeof UpdatePlanBody>,
+  actor: Actor,
 ): Promise<PlanJson> {
   const changes = {
     ...(quota !== undefined ? { quota } : {}),
     ...(periodDays !== undefined ? { periodDays } : {}),
   };
-  return planJson(await store.plans.updatePlan(name, changes));
+  const plan = planJson(await store.plans.updatePlan(name, changes));
+  await recordChange(store, actor, "plan.update", { kind: "plan", id: name }, plan);
+  return plan;
 }
 
 /** Deletes a plan no key uses (`plan_in_use` while one does, revoked ones included). */
-export async function deletePlan(store: PlanStore, name: string): Promise<void> {
+export async function deletePlan(store: PlanStore, name: string, actor: Actor): Promise<void> {
   await store.plans.deletePlan(name);
+  await recordChange(store, actor, "plan.delete", { kind: "plan", id: name });
 }

@@ -18,6 +18,7 @@ import {
   reportJson,
 } from "../service/report-filing.js";
 import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 
 export { REPORT_STATUSES } from "../store/types.js";
 
@@ -96,10 +97,11 @@ function overrideNote(reportId: string, note: string | null): string {
  * report open to be accepted again (setting an override twice is harmless).
  */
 export async function reviewReport(
-  deps: { store: Pick<Store, "reports" | "overrides">; clock: () => Date },
+  deps: { store: Pick<Store, "reports" | "overrides" | "audit">; clock: () => Date },
   id: string,
   decision: "accept" | "reject",
   note: string | null,
+  actor: Actor,
 ): Promise<ReviewJson> {
   const { reports } = deps.store;
   const report = await reports.getReport(id);
@@ -129,7 +131,20 @@ export async function reviewReport(
   if (closed.outcome === "not_open") {
     throw new ReportProblem("report_not_open", `The report ${id} was ${closed.report.status} already.`);
   }
-  return reviewJson(closed.report, closed.closed, override);
+  const review = reviewJson(closed.report, closed.closed, override);
+  await recordChange(
+    deps.store,
+    actor,
+    `report.${decision}`,
+    { kind: "report", id },
+    {
+      domain: review.domain,
+      expected: review.expected,
+      closed: review.closed,
+      override: review.override,
+    },
+  );
+  return review;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type Webhook,
   type WebhookEventType,
 } from "../store/types.js";
+import { type Actor, recordChange } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 /** Deliveries shown by default, and at most. */
@@ -75,7 +76,7 @@ export const DeliverySchema = Type.Object({
 });
 export type DeliveryJson = Static<typeof DeliverySchema>;
 
-type WebhookStore = Pick<Store, "webhooks">;
+type WebhookStore = Pick<Store, "webhooks" | "audit">;
 
 function webhookJson(webhook: Webhook): WebhookJson {
   return {
@@ -137,18 +138,26 @@ export async function addWebhook(
   store: WebhookStore,
   body: { url: string; events?: string | readonly string[] | undefined; secret?: string | undefined },
   now: Date,
+  actor: Actor,
 ): Promise<CreatedWebhook> {
   const { url, events } = subscription(body.url, body.events);
   if (body.secret !== undefined && body.secret.length < 16)
     throw new Refusal("invalid_body", "a webhook secret has at least 16 characters");
   const secret = body.secret ?? newWebhookSecret();
   const webhook = webhookJson(await store.webhooks.createWebhook({ url, secret, events, now }));
+  await recordChange(store, actor, "webhook.add", { kind: "webhook", id: webhook.id }, { url, events });
   return body.secret === undefined ? { ...webhook, secret } : webhook;
 }
 
 /** Removes a webhook with its events; whether there was one. */
-export async function removeWebhook(store: WebhookStore, id: string): Promise<{ removed: boolean }> {
-  return { removed: await store.webhooks.removeWebhook(id) };
+export async function removeWebhook(
+  store: WebhookStore,
+  id: string,
+  actor: Actor,
+): Promise<{ removed: boolean }> {
+  const removed = await store.webhooks.removeWebhook(id);
+  if (removed) await recordChange(store, actor, "webhook.remove", { kind: "webhook", id });
+  return { removed };
 }
 
 /** The latest events, of one webhook or all, newest first; `unknown_webhook` for an id that names none. */

@@ -1,5 +1,7 @@
 /** `/admin/lists` (docs/api.md "Administration"): adapts src/operator/lists.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   listStatus,
   RollbackBody,
@@ -38,7 +40,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
         response: adminResponses(200, SyncReportSchema, []),
       },
     },
-    () => settled(settle, updateLists(store, listSources, clock, `admin ${process.pid}`)),
+    () => settled(settle, updateLists(store, listSources, clock, `admin ${process.pid}`, ADMIN_TOKEN_ACTOR)),
   );
 
   app.post(
@@ -52,7 +54,7 @@ export function adminListRoutes(app: TypedApp, { store, clock, settle, listSourc
       },
     },
     async (request) => {
-      const answer = await rollback(store, request.body?.source);
+      const answer = await rollback(store, request.body?.source, ADMIN_TOKEN_ACTOR);
       if (answer.rolled_back.length === 0) {
         throw new HttpProblem(
           "invalid_body",
