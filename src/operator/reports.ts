@@ -147,6 +147,11 @@ export async function reviewReport(
   return review;
 }
 
+/** How many reports are open, counted up to MAX_REPORTS_SHOWN. */
+export async function openReportCount(reports: Pick<Store["reports"], "listReports">): Promise<number> {
+  return (await reports.listReports("open", MAX_REPORTS_SHOWN)).length;
+}
+
 /**
  * The operator's queue: reports of a status (open: by how many distinct keys reported
  * the domain, most first), each with today's answer for its domain (each domain checked
