@@ -50,7 +50,7 @@ function table(label: string, head: readonly string[], rows: readonly (readonly 
   if (rows.length === 0) return `<p class="muted">${escapeHtml(empty)}</p>`;
   const headCells = head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
   const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("");
-  return `<div class="scroll" role="region" aria-label="${escapeHtml(label)}" tabindex="0"><table><thead><tr>${headCells}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="scroll" role="region" aria-label="${escapeHtml(label)}, table" tabindex="0"><table><thead><tr>${headCells}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 const text = (value: string | number | null) => escapeHtml(value === null ? "—" : String(value));
@@ -173,7 +173,7 @@ ${field("override-note", "Note", '<input id="override-note" name="note" type="te
     "/console/overrides",
     context,
     `${card("set-heading", "Set an override", form)}
-${card("overrides-heading", "Overrides in force", table("Overrides", ["Kind", "Value", "Action", "Note", "Since", ""], rows, "No overrides."))}`,
+${card("overrides-heading", "Overrides in force", table("Overrides", ["Kind", "Value", "Action", "Note", "Since", "Change"], rows, "No overrides."))}`,
   );
 }
 
@@ -203,7 +203,7 @@ export function renderLists(context: DeskContext, sources: SourceStateJson[]): s
       "List sources",
       table(
         "List sources",
-        ["Source", "In policy", "In force", "Last success", "Last error", ""],
+        ["Source", "In policy", "In force", "Last success", "Last error", "Change"],
         rows,
         "No list source is configured or synced.",
       ),
