@@ -232,18 +232,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     testNames: config.testNames,
     config,
   });
+  const { console: desk } = deps;
   await app.register(pagesPlugin, {
     checker: deps.checker,
     metrics,
     recent: deps.store.recent,
     testNames: config.testNames,
     config,
-    console: deps.console && {
-      access: deps.console.access,
-      store: deps.console.store,
+    console: desk && {
+      access: desk.access,
+      store: desk.store,
       checker: deps.checker,
       clock,
-      settle: () => deps.console?.changes.settle() ?? Promise.resolve(),
+      settle: () => desk.changes.settle(),
       listSources: config.listSources,
       testNames: config.testNames,
     },
