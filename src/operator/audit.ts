@@ -1,7 +1,7 @@
 /**
  * The audit log (docs/console.md "The audit log"): every change an operator makes through
- * a service of src/operator/ is recorded with who made it, right after the change. It
- * never holds a secret (a new key's or webhook's secret is left out).
+ * a service of src/operator/ is recorded with who made it, in the change's transaction.
+ * It never holds a secret (a new key's or webhook's secret is left out).
  */
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
@@ -82,21 +82,40 @@ function auditJson(entry: AuditEntry): AuditEntryJson {
   };
 }
 
-/** Records a change that was made (after it committed: a failed change records nothing). */
-export async function recordChange(
-  store: AuditStore,
-  actor: Actor,
-  action: AuditAction,
-  entity: { kind: string; id: string | null },
-  detail: Record<string, unknown> = {},
-): Promise<void> {
+/** What a change records: its action, its entity (id null: all of a kind) and what changed. */
+export interface ChangeNote {
+  action: AuditAction;
+  entity: { kind: string; id: string | null };
+  detail?: Record<string, unknown>;
+}
+
+/** Records a change made already, in a write of its own. */
+export async function recordChange(store: AuditStore, actor: Actor, note: ChangeNote): Promise<void> {
   await store.audit.record({
     at: new Date(),
     actor: actorName(actor),
-    action,
-    entityKind: entity.kind,
-    entityId: entity.id,
-    detail,
+    action: note.action,
+    entityKind: note.entity.kind,
+    entityId: note.entity.id,
+    detail: note.detail ?? {},
+  });
+}
+
+/**
+ * Makes a change and records it in one transaction, so both commit or neither does;
+ * `note` says what to record of the result (undefined: nothing changed, nothing recorded).
+ */
+export function audited<T>(
+  store: Pick<Store, "transaction">,
+  actor: Actor,
+  change: (store: Store) => Promise<T>,
+  note: (result: T) => ChangeNote | undefined,
+): Promise<T> {
+  return store.transaction(async (trx) => {
+    const result = await change(trx);
+    const noted = note(result);
+    if (noted) await recordChange(trx, actor, noted);
+    return result;
   });
 }
 

@@ -8,7 +8,7 @@ import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
 import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
-import { type Actor, recordChange } from "./audit.js";
+import { type Actor, audited, recordChange } from "./audit.js";
 
 const VersionSchema = Type.Union([
   Type.Object({ hash: Type.String(), entries: Type.Integer(), accepted_at: Timestamp }),
@@ -116,7 +116,11 @@ export async function listStatus(
   });
 }
 
-/** Syncs every source now, judged by the bundled gate; `ran` false when another process holds the lock. */
+/**
+ * Syncs every source now, judged by the bundled gate; `ran` false when another process
+ * holds the lock. Recorded after the sync, in a write of its own: the fetches take too
+ * long to hold a transaction open.
+ */
 export async function updateLists(
   store: Pick<Store, "lists" | "locks" | "audit">,
   sources: readonly ListSource[],
@@ -127,27 +131,28 @@ export async function updateLists(
   const report = await syncLists({ store, sources, gate: bundledGate(), clock, holder });
   if (report.ran) {
     const outcomes = Object.fromEntries(report.sources.map((s) => [s.source, s.outcome]));
-    await recordChange(store, actor, "lists.update", { kind: "lists", id: null }, { outcomes });
+    await recordChange(store, actor, {
+      action: "lists.update",
+      entity: { kind: "lists", id: null },
+      detail: { outcomes },
+    });
   }
   return report;
 }
 
 /** Puts the previous version of a source (default: every one) back in force; the sources rolled back. */
-export async function rollback(
-  store: Pick<Store, "lists" | "audit">,
+export function rollback(
+  store: Pick<Store, "transaction">,
   source: string | undefined,
   actor: Actor,
 ): Promise<Static<typeof RolledBackSchema>> {
-  const rolledBack = await rollbackLists(store, source);
-  if (rolledBack.length > 0)
-    await recordChange(
-      store,
-      actor,
-      "lists.rollback",
-      { kind: "lists", id: source ?? null },
-      {
-        rolled_back: rolledBack,
-      },
-    );
-  return { rolled_back: rolledBack };
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ rolled_back: await rollbackLists(trx, source) }),
+    ({ rolled_back }) =>
+      rolled_back.length > 0
+        ? { action: "lists.rollback", entity: { kind: "lists", id: source ?? null }, detail: { rolled_back } }
+        : undefined,
+  );
 }

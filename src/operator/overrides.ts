@@ -11,7 +11,7 @@ import type { NameRules } from "../core/reserved-names.js";
 import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 import { applyOverride, InvalidOverrideError } from "../service/apply-override.js";
 import type { Override, Store } from "../store/types.js";
-import { type Actor, recordChange } from "./audit.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 const OverrideKindSchema = Type.Union(
@@ -44,7 +44,7 @@ export const RemovedSchema = Type.Object({
   removed: Type.Boolean({ description: "Whether there was an override to remove." }),
 });
 
-type OverrideStore = Pick<Store, "overrides" | "audit">;
+type OverrideStore = Pick<Store, "overrides" | "transaction">;
 
 function overrideJson(override: Override): OverrideJson {
   return {
@@ -71,7 +71,7 @@ function normalisedValue(kind: OverrideKind, value: string, rules: NameRules): s
   return parsed.input.domain;
 }
 
-export async function listOverrides(store: OverrideStore): Promise<OverrideJson[]> {
+export async function listOverrides(store: Pick<Store, "overrides">): Promise<OverrideJson[]> {
   return (await store.overrides.listOverrides()).map(overrideJson);
 }
 
@@ -93,16 +93,19 @@ export async function setOverride(
     note: note ?? null,
     createdAt: now,
   };
-  let saved: Override;
-  try {
-    saved = await applyOverride(store, override);
-  } catch (error) {
-    if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
-    throw error;
-  }
-  const id = `${saved.kind}:${saved.value}`;
-  await recordChange(store, actor, "override.set", { kind: "override", id }, { action, note: saved.note });
-  return overrideJson(saved);
+  const apply = async (trx: Store): Promise<Override> => {
+    try {
+      return await applyOverride(trx, override);
+    } catch (error) {
+      if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
+      throw error;
+    }
+  };
+  return audited(store, actor, apply, (saved) => ({
+    action: "override.set",
+    entity: { kind: "override", id: `${saved.kind}:${saved.value}` },
+    detail: { action, note: saved.note },
+  })).then(overrideJson);
 }
 
 export async function removeOverride(
@@ -112,8 +115,13 @@ export async function removeOverride(
   actor: Actor,
 ): Promise<Static<typeof RemovedSchema>> {
   const target = normalisedValue(kind, value, rules);
-  const removed = await store.overrides.removeOverride(kind, target);
-  if (removed)
-    await recordChange(store, actor, "override.remove", { kind: "override", id: `${kind}:${target}` });
-  return { removed };
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ removed: await trx.overrides.removeOverride(kind, target) }),
+    ({ removed }) =>
+      removed
+        ? { action: "override.remove", entity: { kind: "override", id: `${kind}:${target}` } }
+        : undefined,
+  );
 }

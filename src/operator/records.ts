@@ -3,7 +3,7 @@ import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
 import type { Store } from "../store/types.js";
-import { type Actor, recordChange } from "./audit.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 export const PurgeBody = Type.Object({
@@ -16,7 +16,7 @@ export const PurgedSchema = Type.Object({
 
 /** Purges the named domains (`invalid_domain` for one that is not a domain) or, with `all`, every record. */
 export async function purgeRecords(
-  store: Pick<Store, "records" | "audit">,
+  store: Pick<Store, "transaction">,
   { domains, all }: Static<typeof PurgeBody>,
   rules: NameRules,
   actor: Actor,
@@ -29,18 +29,12 @@ export async function purgeRecords(
       throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
     return parsed.input.domain;
   });
-  const purged = normalised
-    ? await store.records.purgeRecords(normalised)
-    : await store.records.purgeAllRecords();
-  await recordChange(
-    store,
-    actor,
-    "records.purge",
-    { kind: "records", id: null },
-    {
-      domains: normalised ?? "all",
-      purged,
-    },
-  );
-  return { purged };
+  const purge = async (trx: Store) => ({
+    purged: normalised ? await trx.records.purgeRecords(normalised) : await trx.records.purgeAllRecords(),
+  });
+  return audited(store, actor, purge, ({ purged }) => ({
+    action: "records.purge",
+    entity: { kind: "records", id: null },
+    detail: { domains: normalised ?? "all", purged },
+  }));
 }

@@ -14,7 +14,7 @@ import {
   type Webhook,
   type WebhookEventType,
 } from "../store/types.js";
-import { type Actor, recordChange } from "./audit.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 /** Deliveries shown by default, and at most. */
@@ -76,7 +76,7 @@ export const DeliverySchema = Type.Object({
 });
 export type DeliveryJson = Static<typeof DeliverySchema>;
 
-type WebhookStore = Pick<Store, "webhooks" | "audit">;
+type WebhookStore = Pick<Store, "webhooks">;
 
 function webhookJson(webhook: Webhook): WebhookJson {
   return {
@@ -135,7 +135,7 @@ export async function listWebhooks(store: WebhookStore): Promise<WebhookJson[]> 
 
 /** Adds a webhook; a generated secret is in this answer only. */
 export async function addWebhook(
-  store: WebhookStore,
+  store: Pick<Store, "transaction">,
   body: { url: string; events?: string | readonly string[] | undefined; secret?: string | undefined },
   now: Date,
   actor: Actor,
@@ -144,20 +144,27 @@ export async function addWebhook(
   if (body.secret !== undefined && body.secret.length < 16)
     throw new Refusal("invalid_body", "a webhook secret has at least 16 characters");
   const secret = body.secret ?? newWebhookSecret();
-  const webhook = webhookJson(await store.webhooks.createWebhook({ url, secret, events, now }));
-  await recordChange(store, actor, "webhook.add", { kind: "webhook", id: webhook.id }, { url, events });
+  const webhook = await audited(
+    store,
+    actor,
+    async (trx) => webhookJson(await trx.webhooks.createWebhook({ url, secret, events, now })),
+    ({ id }) => ({ action: "webhook.add", entity: { kind: "webhook", id }, detail: { url, events } }),
+  );
   return body.secret === undefined ? { ...webhook, secret } : webhook;
 }
 
 /** Removes a webhook with its events; whether there was one. */
-export async function removeWebhook(
-  store: WebhookStore,
+export function removeWebhook(
+  store: Pick<Store, "transaction">,
   id: string,
   actor: Actor,
 ): Promise<{ removed: boolean }> {
-  const removed = await store.webhooks.removeWebhook(id);
-  if (removed) await recordChange(store, actor, "webhook.remove", { kind: "webhook", id });
-  return { removed };
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ removed: await trx.webhooks.removeWebhook(id) }),
+    ({ removed }) => (removed ? { action: "webhook.remove", entity: { kind: "webhook", id } } : undefined),
+  );
 }
 
 /** The latest events, of one webhook or all, newest first; `unknown_webhook` for an id that names none. */

@@ -86,6 +86,10 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     locks: translateStoreErrors(createLocksRepository(db)),
     webhooks: translateStoreErrors(createWebhooksRepository(db)),
     audit: translateStoreErrors(createAuditRepository(db)),
+    ...translateStoreErrors({
+      transaction: <T>(work: (store: Store) => Promise<T>) =>
+        db.transaction().execute((trx) => work(createKyselyStore(trx, options))),
+    }),
     migrate,
     ping,
     forgetKeys,

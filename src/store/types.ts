@@ -558,6 +558,11 @@ export interface Store {
   locks: LocksRepository;
   webhooks: WebhooksRepository;
   audit: AuditRepository;
+  /**
+   * Runs `work` on a store whose writes all commit together or not at all (an operator's
+   * change with its audit entry); no network in `work`: it holds the database's lock.
+   */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -45,7 +45,10 @@ import type { Operator, OperatorAccess } from "./operator-access.js";
 /** Deliveries the webhooks page shows. */
 const DELIVERIES_SHOWN = 20;
 
-export type ConsoleStore = Pick<Store, "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks">;
+export type ConsoleStore = Pick<
+  Store,
+  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "transaction"
+>;
 
 export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
   access: OperatorAccess;
