@@ -109,6 +109,8 @@ describe("the console", () => {
         400,
       ],
       [post("/console/reports/nope/accept", { csrf: TEST_CSRF_TOKEN }), 404],
+      [post("/console/plans/free", { csrf: TEST_CSRF_TOKEN, quota: "lots" }), 400],
+      [post("/console/plans/nope", { csrf: TEST_CSRF_TOKEN, quota: "5" }), 404],
       [post("/console/lists/rollback", { csrf: TEST_CSRF_TOKEN, source: "nowhere" }), 404],
     ] as const;
     for (const [answer, status] of cases) {
@@ -120,7 +122,7 @@ describe("the console", () => {
 });
 
 describe.each(DATABASE_KINDS)("changes made in the console (%s)", (kind) => {
-  it("accepts a report, sets and removes an override, and the audit log names the operator", async () => {
+  it("accepts a report, sets and removes an override, sets a quota, and the audit log names the operator", async () => {
     fixture = await openHttpFixture({ kind, operatorAccess: testOperatorAccess, adminToken: TOKEN });
     const id = await fileReport("mailinator.com", "allow");
     const accepted = await post(`/console/reports/${id}/accept`, {
@@ -140,6 +142,11 @@ describe.each(DATABASE_KINDS)("changes made in the console (%s)", (kind) => {
     });
     expect(removed.statusCode).toBe(303);
 
+    expect((await post("/console/plans/free", { csrf: TEST_CSRF_TOKEN, quota: "2000" })).statusCode).toBe(
+      303,
+    );
+    expect((await fixture.store.plans.listPlans()).find((p) => p.name === "free")?.quota).toBe(2000);
+
     const audit = await fixture.app.inject({
       url: "/admin/audit",
       headers: { authorization: `Bearer ${TOKEN}` },
@@ -149,6 +156,7 @@ describe.each(DATABASE_KINDS)("changes made in the console (%s)", (kind) => {
         .json()
         .map((e: { actor: string; action: string; entity_id: string }) => [e.actor, e.action, e.entity_id]),
     ).toEqual([
+      ["ops@example.org", "plan.update", "free"],
       ["ops@example.org", "override.remove", "domain:spam.example"],
       ["ops@example.org", "override.set", "domain:spam.example"],
       ["ops@example.org", "report.accept", id],

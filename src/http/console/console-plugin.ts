@@ -18,7 +18,7 @@ import {
   removeOverride,
   setOverride,
 } from "../../operator/overrides.js";
-import { listPlans } from "../../operator/plans.js";
+import { listPlans, updatePlan } from "../../operator/plans.js";
 import { refusalOf } from "../../operator/refusal.js";
 import { MAX_REPORTS_SHOWN, openReportCount, reportQueue, reviewReport } from "../../operator/reports.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
@@ -68,6 +68,7 @@ const OverrideForm = Type.Object({
   note: Type.Optional(Type.String({ maxLength: 200 })),
 });
 const RemoveForm = Type.Object({ ...Csrf, ...OverrideTargetBody.properties });
+const QuotaForm = Type.Object({ ...Csrf, quota: Type.String({ pattern: "^[0-9]{1,10}$" }) });
 const RollbackForm = Type.Object({ ...Csrf, source: Type.String({ minLength: 1 }) });
 const AuditQuery = Type.Object({
   actor: Type.Optional(Type.String({ maxLength: 320 })),
@@ -172,6 +173,17 @@ export async function consolePlugin(app: TypedApp, deps: ConsoleDeps): Promise<v
 
     desk.get("/plans", { schema: { hide: true } }, async (request, reply) =>
       page(reply, renderPlans(await contextOf(request), await listPlans(store))),
+    );
+
+    desk.post(
+      "/plans/:name",
+      { schema: { hide: true, params: Type.Object({ name: Type.String() }), body: QuotaForm } },
+      async (request, reply) => {
+        const quota = Number(request.body.quota);
+        await updatePlan(store, request.params.name, { quota }, actorOf(request));
+        await deps.settle();
+        return backTo(reply, "/console/plans");
+      },
     );
 
     desk.get("/lists", { schema: { hide: true } }, async (request, reply) =>

@@ -177,12 +177,29 @@ ${card("overrides-heading", "Overrides in force", table("Overrides", ["Kind", "V
   );
 }
 
+/** A plan's quota form: the new number of requests per period. */
+function quotaForm(context: DeskContext, plan: PlanJson, index: number): string {
+  const id = `plan-${index}-quota`;
+  return `<form class="fields" method="post" action="/console/plans/${encodeURIComponent(plan.name)}">${hidden("csrf", context.csrf)}
+${field(id, `Quota of ${plan.name}`, `<input id="${id}" name="quota" type="text" inputmode="numeric" pattern="[0-9]{1,10}" required value="${plan.quota ?? ""}">`)}
+<p><button class="act quiet" type="submit">Save</button></p></form>`;
+}
+
 export function renderPlans(context: DeskContext, plans: PlanJson[]): string {
-  const rows = plans.map((p) => [text(p.name), text(p.quota ?? "unlimited"), text(p.period_days)]);
+  const rows = plans.map((p, index) => [
+    text(p.name),
+    text(p.quota ?? "unlimited"),
+    text(p.period_days),
+    quotaForm(context, p, index),
+  ]);
   return deskPage(
     "/console/plans",
     context,
-    card("plans-heading", "Plans", table("Plans", ["Name", "Quota", "Period (days)"], rows, "No plans.")),
+    card(
+      "plans-heading",
+      "Plans",
+      table("Plans", ["Name", "Quota", "Period (days)", "Change"], rows, "No plans."),
+    ),
   );
 }
 
