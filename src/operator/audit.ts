@@ -56,6 +56,18 @@ export const AuditEntrySchema = Type.Object(
 );
 export type AuditEntryJson = Static<typeof AuditEntrySchema>;
 
+/** The search's fields as query parameters, for every surface that takes them. */
+export const AuditSearchFields = {
+  actor: Type.Optional(Type.String({ maxLength: 320, description: "`cli`, `admin-token` or an email." })),
+  action: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "An action (`key.revoke`), or a family (`key`: every `key.*`).",
+    }),
+  ),
+  entity: Type.Optional(Type.String({ maxLength: 600, description: "`<kind>` or `<kind>:<id>`." })),
+};
+
 /** A search: each given field must match; `entity` is `<kind>` or `<kind>:<id>`. */
 export interface AuditFilter {
   actor?: string | undefined;

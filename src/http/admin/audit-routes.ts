@@ -1,21 +1,17 @@
 /** `GET /admin/audit` (docs/console.md "The audit log"): adapts src/operator/audit.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { AUDIT_SHOWN, AuditEntrySchema, MAX_AUDIT_SHOWN, searchAudit } from "../../operator/audit.js";
+import {
+  AUDIT_SHOWN,
+  AuditEntrySchema,
+  AuditSearchFields,
+  MAX_AUDIT_SHOWN,
+  searchAudit,
+} from "../../operator/audit.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
-const AuditQuery = Type.Object({
-  actor: Type.Optional(Type.String({ maxLength: 320, description: "`cli`, `admin-token` or an email." })),
-  action: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description: "An action (`key.revoke`), or a family (`key`: every `key.*`).",
-    }),
-  ),
-  entity: Type.Optional(Type.String({ maxLength: 600, description: "`<kind>` or `<kind>:<id>`." })),
-  limit: limitQuery(MAX_AUDIT_SHOWN, AUDIT_SHOWN),
-});
+const AuditQuery = Type.Object({ ...AuditSearchFields, limit: limitQuery(MAX_AUDIT_SHOWN, AUDIT_SHOWN) });
 
 export function adminAuditRoutes(app: TypedApp, { store }: AdminDeps): void {
   app.get(

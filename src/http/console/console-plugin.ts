@@ -9,7 +9,7 @@
 import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
-import { type AuditFilter, searchAudit } from "../../operator/audit.js";
+import { type AuditFilter, AuditSearchFields, searchAudit } from "../../operator/audit.js";
 import { listStatus, rollback } from "../../operator/lists.js";
 import {
   listOverrides,
@@ -20,7 +20,13 @@ import {
 } from "../../operator/overrides.js";
 import { listPlans, updatePlan } from "../../operator/plans.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { MAX_REPORTS_SHOWN, openReportCount, reportQueue, reviewReport } from "../../operator/reports.js";
+import {
+  MAX_REPORTS_SHOWN,
+  openReportCount,
+  ReviewBody,
+  reportQueue,
+  reviewReport,
+} from "../../operator/reports.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
@@ -61,20 +67,12 @@ export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
 }
 
 const Csrf = { csrf: Type.String() };
-const ReviewForm = Type.Object({ ...Csrf, note: Type.Optional(Type.String({ maxLength: 500 })) });
-const OverrideForm = Type.Object({
-  ...Csrf,
-  ...OverrideBody.properties,
-  note: Type.Optional(Type.String({ maxLength: 200 })),
-});
+const ReviewForm = Type.Object({ ...Csrf, ...ReviewBody.properties });
+const OverrideForm = Type.Object({ ...Csrf, ...OverrideBody.properties });
 const RemoveForm = Type.Object({ ...Csrf, ...OverrideTargetBody.properties });
 const QuotaForm = Type.Object({ ...Csrf, quota: Type.String({ pattern: "^[0-9]{1,10}$" }) });
 const RollbackForm = Type.Object({ ...Csrf, source: Type.String({ minLength: 1 }) });
-const AuditQuery = Type.Object({
-  actor: Type.Optional(Type.String({ maxLength: 320 })),
-  action: Type.Optional(Type.String({ maxLength: 64 })),
-  entity: Type.Optional(Type.String({ maxLength: 600 })),
-});
+const AuditQuery = Type.Object(AuditSearchFields);
 
 /** A refusal of a service as the problem it is; anything else as the pages answer it. */
 function consoleProblem(error: unknown, request: FastifyRequest): HttpProblem {
