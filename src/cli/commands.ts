@@ -292,6 +292,18 @@ const TABLE = [
     ],
   },
   {
+    name: "audit",
+    forms: [
+      {
+        args: "list [--actor A] [--action A] [--entity E] [--limit N] [--json]",
+        summary: "the audit log: who changed what, newest first",
+        details:
+          "every change made through the CLI, the admin API or the console, newest first ([console.md](console.md#the-audit-log)): when, who (`cli`, `admin-token` or an account's email), the action (`key.revoke`, `override.set`, …), the entity and a detail that never holds a secret. `--actor`, `--action` (`key` is every `key.*`) and `--entity` (`<kind>` or `<kind>:<id>`) narrow it; at most `--limit` (1–1,000, default 100). `--json`: the admin API's `GET /admin/audit` body",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
     name: "demo",
     forms: [
       {

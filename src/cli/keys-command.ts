@@ -4,7 +4,9 @@
  * key's secret is printed once. Exit codes: 0 done, 1 unknown plan or key, 2 bad
  * arguments or origins.
  */
+
 import { DAY_MS } from "../core/time.js";
+import { CLI_ACTOR } from "../operator/audit.js";
 import { type KeyWithUsage, keyUsage } from "../operator/key-usage.js";
 import { createKey, type KeyJson, listKeys, revokeKey, setKeyOrigins, setKeyPlan } from "../operator/keys.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
@@ -31,7 +33,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   if (plan === undefined)
     return usageError(ctx, 'keys create needs --plan P (see "mailrisk plans list")', usage);
   const key = await withStore(ctx, (store) =>
-    createKey(store, { plan, name, publishable, origins }, ctx.clock()),
+    createKey(store, { plan, name, publishable, origins }, ctx.clock(), CLI_ACTOR),
   );
   if (json) {
     writeJson(ctx, key);
@@ -134,7 +136,7 @@ async function setPlan(args: string[], ctx: CliContext): Promise<number> {
       usage,
     );
   }
-  const key = await withStore(ctx, (store) => setKeyPlan(store, parsed.id, plan as string));
+  const key = await withStore(ctx, (store) => setKeyPlan(store, parsed.id, plan as string, CLI_ACTOR));
   ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
@@ -142,7 +144,7 @@ async function setPlan(args: string[], ctx: CliContext): Promise<number> {
 async function setOrigins(args: string[], ctx: CliContext): Promise<number> {
   const parsed = keyArguments(args, ctx, "set-origins", "at least one origin (e.g. https://shop.example)");
   if (parsed.id === undefined) return parsed.code;
-  const key = await withStore(ctx, (store) => setKeyOrigins(store, parsed.id, parsed.rest));
+  const key = await withStore(ctx, (store) => setKeyOrigins(store, parsed.id, parsed.rest, CLI_ACTOR));
   ctx.stdout.write(`Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
@@ -150,7 +152,7 @@ async function setOrigins(args: string[], ctx: CliContext): Promise<number> {
 async function revoke(args: string[], ctx: CliContext): Promise<number> {
   const parsed = keyArguments(args, ctx, "revoke");
   if (parsed.id === undefined) return parsed.code;
-  await withStore(ctx, (store) => revokeKey(store, parsed.id, ctx.clock()));
+  await withStore(ctx, (store) => revokeKey(store, parsed.id, ctx.clock(), CLI_ACTOR));
   ctx.stdout.write(`Revoked key ${parsed.id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

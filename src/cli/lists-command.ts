@@ -7,6 +7,7 @@
  * applied) or another process was syncing; `rollback` 1 for an unknown source or when
  * there was nothing to return to; `remove` 1 for an unknown source; 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import {
   listStatus,
   removeSource,
@@ -44,7 +45,9 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
   const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const { config } = ctx;
-  const report = await withStore(ctx, (store) => updateLists(store, config, ctx.clock, `cli ${process.pid}`));
+  const report = await withStore(ctx, (store) =>
+    updateLists(store, config, ctx.clock, `cli ${process.pid}`, CLI_ACTOR),
+  );
   if (!report.ran) {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
     return 1;
@@ -89,7 +92,7 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, USAGE);
   const [source, ...extra] = result.parsed.positionals;
   if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
-  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source));
+  const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source, CLI_ACTOR));
   if (rolled.length === 0) {
     ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
     return 1;
@@ -106,7 +109,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   const [source, ...extra] = result.parsed.positionals;
   if (source === undefined || extra.length > 0)
     return usageError(ctx, "lists remove takes one source", USAGE);
-  await withStore(ctx, (store) => removeSource(store, source));
+  await withStore(ctx, (store) => removeSource(store, source, CLI_ACTOR));
   ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

@@ -5,7 +5,9 @@
  * (docs/api.md "CLI", "Administration"): the CLI's adapter of src/operator/overrides.ts.
  * Exit codes: 0 done, 1 nothing to remove, 2 bad arguments.
  */
+
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";
+import { CLI_ACTOR } from "../operator/audit.js";
 import { listOverrides, type OverrideJson, removeOverride, setOverride } from "../operator/overrides.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
@@ -51,7 +53,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   if (typeof what === "string") return usageError(ctx, `overrides add ${verb} ${what}`, usage);
   const { note } = result.parsed.values;
   const saved = await withStore(ctx, (store) =>
-    setOverride(store, { ...what, action, note }, ctx.clock(), ctx.config),
+    setOverride(store, { ...what, action, note }, ctx.clock(), ctx.config, CLI_ACTOR),
   );
   ctx.stdout.write(`Set override: ${saved.kind} ${saved.value} ${action}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
@@ -63,7 +65,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, usage);
   const what = target(result.parsed.positionals);
   if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, usage);
-  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config))).removed) {
+  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed) {
     ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
     return 1;
   }

@@ -3,6 +3,7 @@
  * src/operator/plans.ts. Exit codes: 0 done, 1 the plan exists already (create), is
  * unknown (update, delete) or keys use it (delete), 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import { createPlan, deletePlan, listPlans, type PlanJson, updatePlan } from "../operator/plans.js";
 import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
@@ -42,7 +43,7 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   const { quota } = parsed;
   if (quota === undefined)
     return usageError(ctx, "plans create needs --quota N or --quota unlimited", usageOf("plans", "create"));
-  const plan = await withStore(ctx, (store) => createPlan(store, { ...parsed, quota }));
+  const plan = await withStore(ctx, (store) => createPlan(store, { ...parsed, quota }, CLI_ACTOR));
   ctx.stdout.write(`Created plan ${planText(plan)}.\n`);
   return 0;
 }
@@ -57,7 +58,7 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
       "plans update needs --quota or --period-days (or both)",
       usageOf("plans", "update"),
     );
-  const plan = await withStore(ctx, (store) => updatePlan(store, name, changes));
+  const plan = await withStore(ctx, (store) => updatePlan(store, name, changes, CLI_ACTOR));
   ctx.stdout.write(`Updated plan ${planText(plan)}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
@@ -70,7 +71,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   if (name === undefined) return usageError(ctx, "plans delete needs a plan name", usage);
   if (extra.length > 0)
     return usageError(ctx, `plans delete takes one plan name; "${extra.join(" ")}" is too much`, usage);
-  await withStore(ctx, (store) => deletePlan(store, name));
+  await withStore(ctx, (store) => deletePlan(store, name, CLI_ACTOR));
   ctx.stdout.write(`Deleted plan ${name}.\n`);
   return 0;
 }

@@ -2,6 +2,7 @@
  * `mailrisk records purge <domain>…|--all` (docs/api.md "CLI"): adapts
  * src/operator/records.ts. Exit codes: 0 done, 2 bad arguments (a non-domain included).
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import { purgeRecords } from "../operator/records.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
@@ -22,7 +23,7 @@ async function purge(args: string[], ctx: CliContext): Promise<number> {
     return usageError(ctx, `records purge takes domains or --all, not both (${got})`, USAGE);
   }
   const { purged } = await withStore(ctx, (store) =>
-    purgeRecords(store, all ? { all } : { domains }, ctx.config),
+    purgeRecords(store, all ? { all } : { domains }, ctx.config, CLI_ACTOR),
   );
   ctx.stdout.write(`Purged ${purged} cached record${purged === 1 ? "" : "s"}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;

@@ -5,6 +5,7 @@
  * or deny override: running servers take it within a second. Exit codes: 0 done, 1
  * unknown report or one reviewed already, 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import {
   MAX_REPORTS_SHOWN,
   type QueueEntryJson,
@@ -83,7 +84,7 @@ function review(decision: "accept" | "reject"): (args: string[], ctx: CliContext
       return usageError(ctx, `reports ${decision} needs one report id`, USAGE);
     const note = result.parsed.values.note ?? null;
     const done = await withStore(ctx, (store) =>
-      reviewReport({ store, clock: ctx.clock }, id, decision, note),
+      reviewReport({ store, clock: ctx.clock }, id, decision, note, CLI_ACTOR),
     );
     const others = done.closed.filter((closedId) => closedId !== done.id);
     const also = others.length > 0 ? ` (and ${others.join(", ")}, of the same domain and answer)` : "";

@@ -4,6 +4,7 @@
  * the CLI's adapter of src/operator/webhooks.ts.
  * Exit codes: 0 done, 1 unknown webhook, 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import {
   addWebhook,
   type DeliveryJson,
@@ -29,7 +30,9 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   const [url, ...extra] = result.parsed.positionals;
   if (url === undefined || extra.length > 0) return usageError(ctx, "webhooks add takes one URL", usage);
   const { events, secret, json } = result.parsed.values;
-  const webhook = await withStore(ctx, (store) => addWebhook(store, { url, events, secret }, ctx.clock()));
+  const webhook = await withStore(ctx, (store) =>
+    addWebhook(store, { url, events, secret }, ctx.clock(), CLI_ACTOR),
+  );
   if (json) {
     writeJson(ctx, webhook);
     return 0;
@@ -51,7 +54,7 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   if (!result.ok) return usageError(ctx, result.message, usage);
   const [id, ...extra] = result.parsed.positionals;
   if (id === undefined || extra.length > 0) return usageError(ctx, "webhooks remove takes one id", usage);
-  if (!(await withStore(ctx, (store) => removeWebhook(store, id))).removed) {
+  if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed) {
     ctx.stderr.write(`mailrisk: unknown webhook ${id}\n`);
     return 1;
   }

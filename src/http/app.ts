@@ -19,6 +19,8 @@ import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
+import type { ConsoleStore } from "./console/console-plugin.js";
+import type { OperatorAccess } from "./console/operator-access.js";
 import { HttpProblem, shuttingDown } from "./http-problem.js";
 import {
   BODY_LIMIT_BYTES,
@@ -64,6 +66,15 @@ export interface AppDeps {
   admin?: {
     token: string;
     store: AdminStore;
+    changes: Pick<ChangeWatcher, "settle">;
+  };
+  /**
+   * The operator's desk under /console (docs/console.md): who the operator is, from the
+   * accounts' sessions; absent (no accounts yet): a 404.
+   */
+  console?: {
+    access: OperatorAccess;
+    store: ConsoleStore;
     changes: Pick<ChangeWatcher, "settle">;
   };
   /** The settings the app reads; their meaning and defaults: CONFIG_TABLE. */
@@ -222,12 +233,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     testNames: config.testNames,
     config,
   });
+  const { console: desk } = deps;
   await app.register(pagesPlugin, {
     checker: deps.checker,
     metrics,
     recent: deps.store.recent,
     testNames: config.testNames,
     config,
+    console: desk && {
+      access: desk.access,
+      store: desk.store,
+      checker: deps.checker,
+      clock,
+      settle: () => desk.changes.settle(),
+      listSources: config.listSources,
+      testNames: config.testNames,
+    },
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {

@@ -9,6 +9,7 @@ import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { MAX_KEY_ORIGINS } from "../store/keys-repository.js";
 import type { ApiKey, Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 export const PlanName = Type.String({ minLength: 1, maxLength: 64, description: "Plan name: a–z 0–9 . _ -" });
@@ -76,39 +77,69 @@ export function keyJson(key: ApiKey): KeyJson {
   };
 }
 
-type KeyStore = Pick<Store, "keys">;
+type KeyStore = Pick<Store, "keys" | "transaction">;
 
-export async function listKeys(store: KeyStore): Promise<KeyJson[]> {
+export async function listKeys(store: Pick<Store, "keys">): Promise<KeyJson[]> {
   return (await store.keys.listKeys()).map(keyJson);
 }
 
-export async function createKey(
+export function createKey(
   store: KeyStore,
   body: Static<typeof CreateKeyBody>,
   now: Date,
+  actor: Actor,
 ): Promise<CreatedKey> {
-  const { key, secret } = await store.keys.createKey({
-    plan: body.plan,
-    name: body.name ?? null,
-    now,
-    publishable: body.publishable ?? false,
-    origins: body.origins ?? [],
-  });
-  const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
-  return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
+  const create = async (trx: Store): Promise<CreatedKey> => {
+    const { key, secret } = await trx.keys.createKey({
+      plan: body.plan,
+      name: body.name ?? null,
+      now,
+      publishable: body.publishable ?? false,
+      origins: body.origins ?? [],
+    });
+    const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
+    return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
+  };
+  return audited(store, actor, create, ({ id, plan, prefix, name, publishable, origins }) => ({
+    action: "key.create",
+    entity: { kind: "key", id },
+    detail: { plan, prefix, name, publishable, origins },
+  }));
 }
 
-export async function setKeyPlan(store: KeyStore, id: string, plan: string): Promise<KeyJson> {
-  return keyJson(await store.keys.setKeyPlan(id, plan));
+export function setKeyPlan(store: KeyStore, id: string, plan: string, actor: Actor): Promise<KeyJson> {
+  return audited(
+    store,
+    actor,
+    async (trx) => keyJson(await trx.keys.setKeyPlan(id, plan)),
+    () => ({ action: "key.move", entity: { kind: "key", id }, detail: { plan } }),
+  );
 }
 
-export async function setKeyOrigins(store: KeyStore, id: string, origins: string[]): Promise<KeyJson> {
-  return keyJson(await store.keys.setKeyOrigins(id, origins));
+export function setKeyOrigins(
+  store: KeyStore,
+  id: string,
+  origins: string[],
+  actor: Actor,
+): Promise<KeyJson> {
+  return audited(
+    store,
+    actor,
+    async (trx) => keyJson(await trx.keys.setKeyOrigins(id, origins)),
+    (key) => ({ action: "key.set_origins", entity: { kind: "key", id }, detail: { origins: key.origins } }),
+  );
 }
 
 /** Revokes a key for good; `unknown_key` for an id no key has. */
-export async function revokeKey(store: KeyStore, id: string, now: Date): Promise<KeyJson> {
-  const revoked = (await store.keys.revokeKey(id, now)) ? await store.keys.getKey(id) : undefined;
-  if (!revoked) throw new Refusal("unknown_key", `unknown key "${id}"`);
-  return keyJson(revoked);
+export function revokeKey(store: KeyStore, id: string, now: Date, actor: Actor): Promise<KeyJson> {
+  const revoke = async (trx: Store) => {
+    const revoked = (await trx.keys.revokeKey(id, now)) ? await trx.keys.getKey(id) : undefined;
+    if (!revoked) throw new Refusal("unknown_key", `unknown key "${id}"`);
+    return keyJson(revoked);
+  };
+  return audited(store, actor, revoke, (key) => ({
+    action: "key.revoke",
+    entity: { kind: "key", id },
+    detail: { prefix: key.prefix },
+  }));
 }

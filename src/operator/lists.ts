@@ -8,6 +8,7 @@ import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
 import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
+import { type Actor, audited, recordChange } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 const VersionSchema = Type.Union([
@@ -116,15 +117,29 @@ export async function listStatus(
   });
 }
 
-/** Syncs every source now, judged by the bundled gate; `ran` false when another process holds the lock. */
-export function updateLists(
-  store: Pick<Store, "lists" | "locks">,
+/**
+ * Syncs every source now, judged by the bundled gate; `ran` false when another process
+ * holds the lock. Recorded after the sync, in a write of its own: the fetches take too
+ * long to hold a transaction open.
+ */
+export async function updateLists(
+  store: Pick<Store, "lists" | "locks" | "audit">,
   config: Pick<Config, "listSources" | "listMaxEntries">,
   clock: () => Date,
   holder: string,
+  actor: Actor,
 ): Promise<SyncReport> {
   const { listSources: sources, listMaxEntries: maxEntries } = config;
-  return syncLists({ store, sources, maxEntries, gate: bundledGate(), clock, holder });
+  const report = await syncLists({ store, sources, maxEntries, gate: bundledGate(), clock, holder });
+  if (report.ran) {
+    const outcomes = Object.fromEntries(report.sources.map((s) => [s.source, s.outcome]));
+    await recordChange(store, actor, {
+      action: "lists.update",
+      entity: { kind: "lists", id: null },
+      detail: { outcomes },
+    });
+  }
+  return report;
 }
 
 export const RemoveBody = Type.Object(
@@ -134,19 +149,36 @@ export const RemoveBody = Type.Object(
 export const RemovedSchema = Type.Object({ removed: Type.String() });
 
 /** Deletes a source's stored versions: its bundled entries, or none, are in force again; `unknown_source` when none were stored. */
-export async function removeSource(
-  store: Pick<Store, "lists">,
+export function removeSource(
+  store: Pick<Store, "transaction">,
   source: string,
+  actor: Actor,
 ): Promise<Static<typeof RemovedSchema>> {
-  if (!(await store.lists.removeSource(source)))
-    throw new Refusal("unknown_source", `unknown source "${source}": nothing of it is stored`);
-  return { removed: source };
+  return audited(
+    store,
+    actor,
+    async (trx) => {
+      if (!(await trx.lists.removeSource(source)))
+        throw new Refusal("unknown_source", `unknown source "${source}": nothing of it is stored`);
+      return { removed: source };
+    },
+    () => ({ action: "lists.remove", entity: { kind: "lists", id: source }, detail: {} }),
+  );
 }
 
 /** Puts the previous version of a source (default: every one) back in force; the sources rolled back. */
-export async function rollback(
-  store: Pick<Store, "lists">,
-  source?: string,
+export function rollback(
+  store: Pick<Store, "transaction">,
+  source: string | undefined,
+  actor: Actor,
 ): Promise<Static<typeof RolledBackSchema>> {
-  return { rolled_back: await rollbackLists(store, source) };
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ rolled_back: await rollbackLists(trx, source) }),
+    ({ rolled_back }) =>
+      rolled_back.length > 0
+        ? { action: "lists.rollback", entity: { kind: "lists", id: source ?? null }, detail: { rolled_back } }
+        : undefined,
+  );
 }

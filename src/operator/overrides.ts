@@ -11,6 +11,7 @@ import type { NameRules } from "../core/reserved-names.js";
 import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
 import { applyOverride, InvalidOverrideError } from "../service/apply-override.js";
 import type { Override, Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 const OverrideKindSchema = Type.Union(
@@ -43,7 +44,7 @@ export const RemovedSchema = Type.Object({
   removed: Type.Boolean({ description: "Whether there was an override to remove." }),
 });
 
-type OverrideStore = Pick<Store, "overrides">;
+type OverrideStore = Pick<Store, "overrides" | "transaction">;
 
 function overrideJson(override: Override): OverrideJson {
   return {
@@ -70,7 +71,7 @@ function normalisedValue(kind: OverrideKind, value: string, rules: NameRules): s
   return parsed.input.domain;
 }
 
-export async function listOverrides(store: OverrideStore): Promise<OverrideJson[]> {
+export async function listOverrides(store: Pick<Store, "overrides">): Promise<OverrideJson[]> {
   return (await store.overrides.listOverrides()).map(overrideJson);
 }
 
@@ -83,6 +84,7 @@ export async function setOverride(
   { kind, value, action, note }: Static<typeof OverrideBody>,
   now: Date,
   rules: NameRules,
+  actor: Actor,
 ): Promise<OverrideJson> {
   const override = {
     kind,
@@ -91,18 +93,35 @@ export async function setOverride(
     note: note ?? null,
     createdAt: now,
   };
-  try {
-    return overrideJson(await applyOverride(store, override));
-  } catch (error) {
-    if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
-    throw error;
-  }
+  const apply = async (trx: Store): Promise<Override> => {
+    try {
+      return await applyOverride(trx, override);
+    } catch (error) {
+      if (error instanceof InvalidOverrideError) throw new Refusal("invalid_body", error.message);
+      throw error;
+    }
+  };
+  return audited(store, actor, apply, (saved) => ({
+    action: "override.set",
+    entity: { kind: "override", id: `${saved.kind}:${saved.value}` },
+    detail: { action, note: saved.note },
+  })).then(overrideJson);
 }
 
 export async function removeOverride(
   store: OverrideStore,
   { kind, value }: Static<typeof OverrideTargetBody>,
   rules: NameRules,
+  actor: Actor,
 ): Promise<Static<typeof RemovedSchema>> {
-  return { removed: await store.overrides.removeOverride(kind, normalisedValue(kind, value, rules)) };
+  const target = normalisedValue(kind, value, rules);
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ removed: await trx.overrides.removeOverride(kind, target) }),
+    ({ removed }) =>
+      removed
+        ? { action: "override.remove", entity: { kind: "override", id: `${kind}:${target}` } }
+        : undefined,
+  );
 }

@@ -2,6 +2,7 @@
 import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
 import type { Plan, Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 import { PlanName } from "./keys.js";
 
 const DEFAULT_PERIOD_DAYS = 30;
@@ -27,35 +28,55 @@ export const UpdatePlanBody = Type.Object({
 });
 export const PlanNameParams = Type.Object({ name: Type.String() });
 
-type PlanStore = Pick<Store, "plans">;
+type PlanStore = Pick<Store, "plans" | "transaction">;
 
 function planJson(plan: Plan): PlanJson {
   return { name: plan.name, quota: plan.quota, period_days: plan.periodDays };
 }
 
-export async function listPlans(store: PlanStore): Promise<PlanJson[]> {
+export async function listPlans(store: Pick<Store, "plans">): Promise<PlanJson[]> {
   return (await store.plans.listPlans()).map(planJson);
 }
 
-export async function createPlan(store: PlanStore, body: Static<typeof CreatePlanBody>): Promise<PlanJson> {
+export function createPlan(
+  store: PlanStore,
+  body: Static<typeof CreatePlanBody>,
+  actor: Actor,
+): Promise<PlanJson> {
   const { name, quota, period_days: periodDays = DEFAULT_PERIOD_DAYS } = body;
-  return planJson(await store.plans.createPlan({ name, quota, periodDays }));
+  return audited(
+    store,
+    actor,
+    async (trx) => planJson(await trx.plans.createPlan({ name, quota, periodDays })),
+    (plan) => ({ action: "plan.create", entity: { kind: "plan", id: name }, detail: plan }),
+  );
 }
 
 /** Changes what the body names; keys on the plan count against it at once (the change signal). */
-export async function updatePlan(
+export function updatePlan(
   store: PlanStore,
   name: string,
   { quota, period_days: periodDays }: Static<typeof UpdatePlanBody>,
+  actor: Actor,
 ): Promise<PlanJson> {
   const changes = {
     ...(quota !== undefined ? { quota } : {}),
     ...(periodDays !== undefined ? { periodDays } : {}),
   };
-  return planJson(await store.plans.updatePlan(name, changes));
+  return audited(
+    store,
+    actor,
+    async (trx) => planJson(await trx.plans.updatePlan(name, changes)),
+    (plan) => ({ action: "plan.update", entity: { kind: "plan", id: name }, detail: plan }),
+  );
 }
 
 /** Deletes a plan no key uses (`plan_in_use` while one does, revoked ones included). */
-export async function deletePlan(store: PlanStore, name: string): Promise<void> {
-  await store.plans.deletePlan(name);
+export function deletePlan(store: PlanStore, name: string, actor: Actor): Promise<void> {
+  return audited(
+    store,
+    actor,
+    (trx) => trx.plans.deletePlan(name),
+    () => ({ action: "plan.delete", entity: { kind: "plan", id: name } }),
+  );
 }

@@ -3,6 +3,7 @@ import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
 import type { Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 export const PurgeBody = Type.Object({
@@ -15,18 +16,25 @@ export const PurgedSchema = Type.Object({
 
 /** Purges the named domains (`invalid_domain` for one that is not a domain) or, with `all`, every record. */
 export async function purgeRecords(
-  store: Pick<Store, "records">,
+  store: Pick<Store, "transaction">,
   { domains, all }: Static<typeof PurgeBody>,
   rules: NameRules,
+  actor: Actor,
 ): Promise<Static<typeof PurgedSchema>> {
   if ((domains === undefined) === (all !== true))
     throw new Refusal("invalid_body", 'send either {"domains": ["example.com", …]} or {"all": true}');
-  if (!domains) return { purged: await store.records.purgeAllRecords() };
-  const normalised = domains.map((value) => {
+  const normalised = domains?.map((value) => {
     const parsed = parseDomain(value, rules);
     if (!parsed.ok)
       throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
     return parsed.input.domain;
   });
-  return { purged: await store.records.purgeRecords(normalised) };
+  const purge = async (trx: Store) => ({
+    purged: normalised ? await trx.records.purgeRecords(normalised) : await trx.records.purgeAllRecords(),
+  });
+  return audited(store, actor, purge, ({ purged }) => ({
+    action: "records.purge",
+    entity: { kind: "records", id: null },
+    detail: { domains: normalised ?? "all", purged },
+  }));
 }

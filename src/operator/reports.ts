@@ -18,6 +18,7 @@ import {
   reportJson,
 } from "../service/report-filing.js";
 import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 
 export { REPORT_STATUSES } from "../store/types.js";
 
@@ -91,45 +92,54 @@ function overrideNote(reportId: string, note: string | null): string {
 
 /**
  * Accepts or rejects an open report, and with it every open report of its domain
- * expecting the same answer. Accepting first sets the allow or deny override of the
- * domain, with the report's id in its note, so that a failure in between leaves the
- * report open to be accepted again (setting an override twice is harmless).
+ * expecting the same answer. Accepting sets the allow or deny override of the domain,
+ * with the report's id in its note; the override, the review and its audit entry commit
+ * together or not at all.
  */
-export async function reviewReport(
-  deps: { store: Pick<Store, "reports" | "overrides">; clock: () => Date },
+export function reviewReport(
+  deps: { store: Pick<Store, "transaction">; clock: () => Date },
   id: string,
   decision: "accept" | "reject",
   note: string | null,
+  actor: Actor,
 ): Promise<ReviewJson> {
-  const { reports } = deps.store;
-  const report = await reports.getReport(id);
-  if (!report) throw new ReportProblem("unknown_report", `There is no report "${id}".`);
-  if (report.status !== "open") {
-    throw new ReportProblem("report_not_open", `The report ${id} was ${report.status} already.`);
-  }
-  const now = deps.clock();
-  const operatorNote = note?.trim() || null;
-  const override =
-    decision === "accept"
-      ? await applyOverride(deps.store, {
-          kind: "domain",
-          value: report.domain,
-          action: report.expected === "allow" ? "allow" : "deny",
-          note: overrideNote(report.id, operatorNote),
-          createdAt: now,
-        })
-      : null;
-  const closed = await reports.closeReports(
-    id,
-    decision === "accept" ? "accepted" : "rejected",
-    operatorNote,
-    now,
-  );
-  if (closed.outcome === "unknown") throw new ReportProblem("unknown_report", `There is no report "${id}".`);
-  if (closed.outcome === "not_open") {
-    throw new ReportProblem("report_not_open", `The report ${id} was ${closed.report.status} already.`);
-  }
-  return reviewJson(closed.report, closed.closed, override);
+  const review = async (store: Store): Promise<ReviewJson> => {
+    const report = await store.reports.getReport(id);
+    if (!report) throw new ReportProblem("unknown_report", `There is no report "${id}".`);
+    if (report.status !== "open") {
+      throw new ReportProblem("report_not_open", `The report ${id} was ${report.status} already.`);
+    }
+    const now = deps.clock();
+    const operatorNote = note?.trim() || null;
+    const override =
+      decision === "accept"
+        ? await applyOverride(store, {
+            kind: "domain",
+            value: report.domain,
+            action: report.expected === "allow" ? "allow" : "deny",
+            note: overrideNote(report.id, operatorNote),
+            createdAt: now,
+          })
+        : null;
+    const status = decision === "accept" ? "accepted" : "rejected";
+    const closed = await store.reports.closeReports(id, status, operatorNote, now);
+    if (closed.outcome === "unknown")
+      throw new ReportProblem("unknown_report", `There is no report "${id}".`);
+    if (closed.outcome === "not_open") {
+      throw new ReportProblem("report_not_open", `The report ${id} was ${closed.report.status} already.`);
+    }
+    return reviewJson(closed.report, closed.closed, override);
+  };
+  return audited(deps.store, actor, review, (done) => ({
+    action: `report.${decision}`,
+    entity: { kind: "report", id },
+    detail: { domain: done.domain, expected: done.expected, closed: done.closed, override: done.override },
+  }));
+}
+
+/** How many reports are open, counted up to MAX_REPORTS_SHOWN. */
+export async function openReportCount(reports: Pick<Store["reports"], "listReports">): Promise<number> {
+  return (await reports.listReports("open", MAX_REPORTS_SHOWN)).length;
 }
 
 /**

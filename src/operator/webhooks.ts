@@ -14,6 +14,7 @@ import {
   type Webhook,
   type WebhookEventType,
 } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 /** Deliveries shown by default, and at most. */
@@ -134,21 +135,36 @@ export async function listWebhooks(store: WebhookStore): Promise<WebhookJson[]> 
 
 /** Adds a webhook; a generated secret is in this answer only. */
 export async function addWebhook(
-  store: WebhookStore,
+  store: Pick<Store, "transaction">,
   body: { url: string; events?: string | readonly string[] | undefined; secret?: string | undefined },
   now: Date,
+  actor: Actor,
 ): Promise<CreatedWebhook> {
   const { url, events } = subscription(body.url, body.events);
   if (body.secret !== undefined && body.secret.length < 16)
     throw new Refusal("invalid_body", "a webhook secret has at least 16 characters");
   const secret = body.secret ?? newWebhookSecret();
-  const webhook = webhookJson(await store.webhooks.createWebhook({ url, secret, events, now }));
+  const webhook = await audited(
+    store,
+    actor,
+    async (trx) => webhookJson(await trx.webhooks.createWebhook({ url, secret, events, now })),
+    ({ id }) => ({ action: "webhook.add", entity: { kind: "webhook", id }, detail: { url, events } }),
+  );
   return body.secret === undefined ? { ...webhook, secret } : webhook;
 }
 
 /** Removes a webhook with its events; whether there was one. */
-export async function removeWebhook(store: WebhookStore, id: string): Promise<{ removed: boolean }> {
-  return { removed: await store.webhooks.removeWebhook(id) };
+export function removeWebhook(
+  store: Pick<Store, "transaction">,
+  id: string,
+  actor: Actor,
+): Promise<{ removed: boolean }> {
+  return audited(
+    store,
+    actor,
+    async (trx) => ({ removed: await trx.webhooks.removeWebhook(id) }),
+    ({ removed }) => (removed ? { action: "webhook.remove", entity: { kind: "webhook", id } } : undefined),
+  );
 }
 
 /** The latest events, of one webhook or all, newest first; `unknown_webhook` for an id that names none. */

@@ -26,6 +26,7 @@ export const PROBLEM_STATUS = {
   invalid_metrics_token: 401,
   origin_not_allowed: 403,
   publishable_key_not_allowed: 403,
+  csrf_failed: 403,
   not_found: 404,
   unknown_key: 404,
   unknown_plan: 404,

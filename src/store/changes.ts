@@ -54,7 +54,7 @@ export function raisingWithChange<R extends object, K extends keyof R>(
   const repository = create(db);
   for (const name of methods) {
     repository[name] = ((...args: unknown[]) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         const method = create(trx)[name] as (...args: unknown[]) => Promise<unknown>;
         const result = await method(...args);
         if (changedSomething(result)) await raise(trx, topic);

@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
+import { createAuditRepository } from "./audit-repository.js";
 import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping-repository.js";
@@ -84,6 +85,11 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     lists: translateStoreErrors(lists),
     locks: translateStoreErrors(createLocksRepository(db)),
     webhooks: translateStoreErrors(createWebhooksRepository(db)),
+    audit: translateStoreErrors(createAuditRepository(db)),
+    ...translateStoreErrors({
+      transaction: <T>(work: (store: Store) => Promise<T>) =>
+        db.transaction().execute((trx) => work(createKyselyStore(trx, options))),
+    }),
     migrate,
     ping,
     forgetKeys,

@@ -8,6 +8,7 @@
  * whatever else happens.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
+import { inTransaction } from "./changes.js";
 import { type Database, type ReportsTable, toDate, toMillis } from "./schema.js";
 import { newReportId } from "./secrets.js";
 import type {
@@ -146,7 +147,7 @@ async function closeReports(
   note: string | null,
   at: Date,
 ): Promise<ClosedReports> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("reports")
       .selectAll()

@@ -176,6 +176,18 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** One change an operator made (src/store/audit-repository.ts, migration 0040). */
+export interface AuditLogTable {
+  id: string;
+  at: Millis;
+  actor: string;
+  action: string;
+  entity_kind: string;
+  entity_id: string | null;
+  /** A JSON object. */
+  detail: string;
+}
+
 /** One row, written by every readiness probe (migration 0005). */
 export interface ReadinessProbeTable {
   id: number;
@@ -200,6 +212,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  audit_log: AuditLogTable;
 }
 
 export function toMillis(value: number | string): number {

@@ -427,6 +427,34 @@ export interface ReportsRepository {
   ): Promise<ClosedReports>;
 }
 
+/** One change an operator made, as the audit log keeps it. */
+export interface AuditEntry {
+  id: string;
+  at: Date;
+  /** `cli`, `admin-token` or an account's email. */
+  actor: string;
+  /** `<entity>.<verb>`, such as `key.revoke`. */
+  action: string;
+  entityKind: string;
+  entityId: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** What an audit search asks: each given field must match; `action` without a dot names a family (`key` is `key.*`). */
+export interface AuditSearch {
+  actor?: string | undefined;
+  action?: string | undefined;
+  entityKind?: string | undefined;
+  entityId?: string | undefined;
+  limit: number;
+}
+
+/** The audit log (src/store/audit-repository.ts): written after each operator change, searched newest first. */
+export interface AuditRepository {
+  record(entry: Omit<AuditEntry, "id">): Promise<AuditEntry>;
+  search(search: AuditSearch): Promise<AuditEntry[]>;
+}
+
 /** The events a webhook can subscribe to (docs/webhooks.md). */
 export const WEBHOOK_EVENT_TYPES = ["domain.blocked", "domain.unblocked"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -542,6 +570,12 @@ export interface Store {
   lists: ListsRepository;
   locks: LocksRepository;
   webhooks: WebhooksRepository;
+  audit: AuditRepository;
+  /**
+   * Runs `work` on a store whose writes all commit together or not at all (an operator's
+   * change with its audit entry); no network in `work`: it holds the database's lock.
+   */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { withoutCredentials } from "../core/web-url.js";
+import { inTransaction } from "./changes.js";
 import { type Database, toDate } from "./schema.js";
 import type {
   Delivery,
@@ -235,7 +236,7 @@ export function createWebhooksRepository(db: Kysely<Database>): WebhooksReposito
         toWebhook,
       ),
     removeWebhook: (id) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         await trx
           .deleteFrom("webhook_attempts")
           .where("event_id", "in", (eb) =>

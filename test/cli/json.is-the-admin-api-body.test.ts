@@ -6,6 +6,7 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
+import { run as audit } from "../../src/cli/audit-command.js";
 import { run as keys } from "../../src/cli/keys-command.js";
 import { run as lists } from "../../src/cli/lists-command.js";
 import { run as overrides } from "../../src/cli/overrides-command.js";
@@ -88,6 +89,23 @@ describe("the CLI's --json is the admin API's body", () => {
   it("plans list", async () => {
     await cliJson(plans, "create", "partner", "--quota", "500", "--period-days", "7");
     expect(await cliJson(plans, "list", "--json")).toBe(await adminBody({ url: "/admin/plans" }));
+  });
+
+  it("audit list, whole and searched", async () => {
+    await cliJson(plans, "create", "partner", "--quota", "500");
+    await cliJson(overrides, "add", "deny", "spam.example");
+    await adminBody({
+      method: "POST",
+      url: "/admin/overrides",
+      payload: { kind: "domain", value: "ham.example", action: "allow" },
+    });
+    expect(await cliJson(audit, "list", "--json")).toBe(await adminBody({ url: "/admin/audit" }));
+    const searched = ["--actor", "cli", "--action", "override", "--entity", "override:domain:spam.example"];
+    expect(await cliJson(audit, "list", ...searched, "--limit", "5", "--json")).toBe(
+      await adminBody({
+        url: "/admin/audit?actor=cli&action=override&entity=override:domain:spam.example&limit=5",
+      }),
+    );
   });
 
   it("overrides list", async () => {

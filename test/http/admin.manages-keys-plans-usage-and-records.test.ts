@@ -274,6 +274,7 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
       .filter((path) => path.startsWith("/admin"))
       .sort(),
   ).toEqual([
+    "/admin/audit",
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/origins",

@@ -10,6 +10,7 @@ import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
+import type { OperatorAccess } from "../../src/http/console/operator-access.js";
 import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { Store } from "../../src/store/types.js";
@@ -95,6 +96,8 @@ export interface FixtureOptions extends Partial<AppConfig> {
   wrapStore?: (store: AppStore) => AppStore;
   /** ADMIN_TOKEN: serves the admin API under /admin/ on the fixture's store. */
   adminToken?: string;
+  /** Who the operator is: serves the console under /console on the fixture's store. */
+  operatorAccess?: OperatorAccess;
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
 }
@@ -110,7 +113,16 @@ export function directCheck(fixture: Pick<HttpFixture, "app">, secret: string) {
 }
 
 export async function openHttpFixture(options: FixtureOptions = {}): Promise<HttpFixture> {
-  const { kind, checker = fakeChecker(), logger, wrapStore, adminToken, metricsRoute, ...config } = options;
+  const {
+    kind,
+    checker = fakeChecker(),
+    logger,
+    wrapStore,
+    adminToken,
+    operatorAccess,
+    metricsRoute,
+    ...config
+  } = options;
   const testStore = await openTestStore(kind ?? "sqlite");
   const store = testStore.store;
   const clock = movableClock();
@@ -123,6 +135,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     clock: clock.now,
     config: configWith(config),
     ...(adminToken === undefined ? {} : { admin: { token: adminToken, store, changes } }),
+    ...(operatorAccess === undefined ? {} : { console: { access: operatorAccess, store, changes } }),
     ...(metricsRoute === undefined ? {} : { metricsRoute }),
   });
   await app.ready();

@@ -249,6 +249,7 @@ export type Problem = {
     | "invalid_metrics_token"
     | "origin_not_allowed"
     | "publishable_key_not_allowed"
+    | "csrf_failed"
     | "not_found"
     | "unknown_key"
     | "unknown_plan"

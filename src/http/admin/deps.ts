@@ -6,7 +6,17 @@ import type { Store } from "../../store/types.js";
 /** The slice of the store the admin API's services use. */
 export type AdminStore = Pick<
   Store,
-  "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
+  | "keys"
+  | "plans"
+  | "usage"
+  | "records"
+  | "overrides"
+  | "reports"
+  | "lists"
+  | "locks"
+  | "webhooks"
+  | "audit"
+  | "transaction"
 >;
 
 export interface AdminDeps extends Pick<Config, "listSources" | "listMaxEntries" | "testNames"> {

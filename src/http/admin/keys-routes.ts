@@ -1,5 +1,7 @@
 /** `/admin/keys` (docs/api.md "Administration"): adapts src/operator/keys.ts and usage.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import { KeyWithUsageSchema, keyUsage } from "../../operator/key-usage.js";
 import {
   CreatedKeySchema,
@@ -46,7 +48,7 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
     },
     async (request, reply) => {
       reply.code(201);
-      return createKey(store, request.body, clock());
+      return createKey(store, request.body, clock(), ADMIN_TOKEN_ACTOR);
     },
   );
 
@@ -74,7 +76,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         response: adminResponses(200, KeySchema, [400, 404]),
       },
     },
-    async (request) => settled(settle, setKeyPlan(store, request.params.id, request.body.plan)),
+    async (request) =>
+      settled(settle, setKeyPlan(store, request.params.id, request.body.plan, ADMIN_TOKEN_ACTOR)),
   );
 
   app.put(
@@ -89,7 +92,8 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         response: adminResponses(200, KeySchema, [400, 404]),
       },
     },
-    async (request) => settled(settle, setKeyOrigins(store, request.params.id, request.body.origins)),
+    async (request) =>
+      settled(settle, setKeyOrigins(store, request.params.id, request.body.origins, ADMIN_TOKEN_ACTOR)),
   );
 
   app.post(
@@ -101,6 +105,6 @@ export function adminKeyRoutes(app: TypedApp, { store, clock, settle }: AdminDep
         response: adminResponses(200, KeySchema, [404]),
       },
     },
-    (request) => revokeKey(store, request.params.id, clock()),
+    (request) => revokeKey(store, request.params.id, clock(), ADMIN_TOKEN_ACTOR),
   );
 }

@@ -1,5 +1,7 @@
 /** `/admin/lists` (docs/api.md "Administration"): adapts src/operator/lists.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   listStatus,
   RemoveBody,
@@ -42,7 +44,7 @@ export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
         response: adminResponses(200, SyncReportSchema, []),
       },
     },
-    () => settled(settle, updateLists(store, deps, clock, `admin ${process.pid}`)),
+    () => settled(settle, updateLists(store, deps, clock, `admin ${process.pid}`, ADMIN_TOKEN_ACTOR)),
   );
 
   app.post(
@@ -56,7 +58,7 @@ export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
       },
     },
     async (request) => {
-      const answer = await rollback(store, request.body?.source);
+      const answer = await rollback(store, request.body?.source, ADMIN_TOKEN_ACTOR);
       if (answer.rolled_back.length === 0) {
         throw new HttpProblem(
           "invalid_body",
@@ -78,6 +80,6 @@ export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
         response: adminResponses(200, RemovedSchema, [400, 404]),
       },
     },
-    (request) => settled(settle, removeSource(store, request.body.source)),
+    (request) => settled(settle, removeSource(store, request.body.source, ADMIN_TOKEN_ACTOR)),
   );
 }

@@ -1,5 +1,7 @@
 /** `/admin/overrides` (docs/api.md "Administration"): adapts src/operator/overrides.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   listOverrides,
   OverrideBody,
@@ -40,7 +42,7 @@ export function adminOverrideRoutes(app: TypedApp, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      const saved = await settled(settle, setOverride(store, request.body, clock(), deps));
+      const saved = await settled(settle, setOverride(store, request.body, clock(), deps, ADMIN_TOKEN_ACTOR));
       reply.code(201);
       return saved;
     },
@@ -57,7 +59,7 @@ export function adminOverrideRoutes(app: TypedApp, deps: AdminDeps): void {
       },
     },
     async (request) => {
-      const answer = await removeOverride(store, request.body, deps);
+      const answer = await removeOverride(store, request.body, deps, ADMIN_TOKEN_ACTOR);
       if (answer.removed) await settle();
       return answer;
     },

@@ -1,5 +1,7 @@
 /** `/admin/plans` (docs/api.md "Administration"): adapts src/operator/plans.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   CreatePlanBody,
   createPlan,
@@ -38,7 +40,7 @@ export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): vo
     },
     async (request, reply) => {
       reply.code(201);
-      return createPlan(store, request.body);
+      return createPlan(store, request.body, ADMIN_TOKEN_ACTOR);
     },
   );
 
@@ -55,6 +57,6 @@ export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): vo
         response: adminResponses(200, PlanSchema, [400, 404]),
       },
     },
-    (request) => settled(settle, updatePlan(store, request.params.name, request.body)),
+    (request) => settled(settle, updatePlan(store, request.params.name, request.body, ADMIN_TOKEN_ACTOR)),
   );
 }

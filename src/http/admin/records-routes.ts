@@ -1,4 +1,5 @@
 /** `POST /admin/records/purge` (docs/api.md "Administration"): adapts src/operator/records.ts. */
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import { PurgeBody, PurgedSchema, purgeRecords } from "../../operator/records.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
@@ -22,6 +23,6 @@ export function adminRecordRoutes(app: TypedApp, deps: AdminDeps): void {
         response: adminResponses(200, PurgedSchema, [400]),
       },
     },
-    (request) => settled(settle, purgeRecords(store, request.body, deps)),
+    (request) => settled(settle, purgeRecords(store, request.body, deps, ADMIN_TOKEN_ACTOR)),
   );
 }

@@ -3,6 +3,7 @@
  * Accepting holds on this server before the answer, on every other within a second.
  */
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   MAX_REPORTS_SHOWN,
   QueueEntrySchema,
@@ -76,6 +77,7 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
           request.params.id,
           decision,
           request.body?.note ?? null,
+          ADMIN_TOKEN_ACTOR,
         );
         if (review.override) await settle();
         return review;

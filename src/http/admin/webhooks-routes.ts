@@ -1,5 +1,6 @@
 /** `/admin/webhooks` (docs/api.md "Administration"): adapts src/operator/webhooks.ts. */
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import {
   addWebhook,
   CreatedWebhookSchema,
@@ -43,7 +44,7 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
     },
     async (request, reply) => {
       reply.code(201);
-      return addWebhook(store, request.body, clock());
+      return addWebhook(store, request.body, clock(), ADMIN_TOKEN_ACTOR);
     },
   );
 
@@ -61,7 +62,7 @@ export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): 
         ),
       },
     },
-    (request) => removeWebhook(store, request.params.id),
+    (request) => removeWebhook(store, request.params.id, ADMIN_TOKEN_ACTOR),
   );
 
   app.get(

@@ -66,6 +66,20 @@ dd{margin:0 0 .5rem;overflow-wrap:anywhere;min-width:0}
 .evidence{margin:.25rem 0 0;padding:0 0 0 1.2rem}
 .evidence li{margin:.15rem 0;overflow-wrap:anywhere}
 .evidence .adds{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
+nav.desk ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
+nav.desk a{display:inline-block;padding:.2rem .7rem;border:1px solid #c7cdd6;border-radius:.8rem;background:#fff;text-decoration:none}
+nav.desk a[aria-current]{background:#1f4fbf;border-color:#1f4fbf;color:#fff}
+.scroll{overflow-x:auto}
+table{width:100%;border-collapse:collapse;font-size:.92rem}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top;overflow-wrap:anywhere}
+form.fields{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin:.5rem 0 0}
+form.fields p{display:flex;flex-direction:column;margin:0;flex:1 1 10rem;min-width:0}
+form.fields label{font-weight:600;font-size:.9rem}
+form.fields input,form.fields select{font:inherit;padding:.45rem .6rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1a1a1a;min-width:0}
+form.inline{display:inline-block;margin:0 .3rem .3rem 0}
+button.act{font:inherit;font-weight:600;padding:.45rem 1rem;border:1px solid #1f4fbf;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer}
+button.act.quiet{background:#fff;color:#1f4fbf}
+select:focus-visible{outline:3px solid #1f4fbf;outline-offset:2px}
 footer{border-top:1px solid #d9dce1;background:#fff;font-size:.9rem;color:#4b5260}
 footer .wrap{padding-top:.9rem;padding-bottom:.9rem}
 `;

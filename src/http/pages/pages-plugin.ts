@@ -12,6 +12,7 @@
  *   POST /domain/           the search form: field `q`, an email address or a domain;
  *                           303 to the domain's page, so no address lands in a URL
  *   GET  /domain/           303 to the home page
+ *   /console…               the operator's desk (src/http/console/), when the server has one
  *
  * A result page checks through the same record cache as the API (a fresh record is
  * answered as is). A domain that does not exist gets its page with status 404.
@@ -22,6 +23,7 @@ import { parseInput } from "../../core/input.js";
 import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
 import { subscriberOf } from "../client-networks.js";
+import { type ConsoleDeps, consolePlugin } from "../console/console-plugin.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { problemFor } from "../problem-response.js";
@@ -43,6 +45,8 @@ export interface PagesDeps extends RunCheckDeps {
   recent: Pick<RecentRepository, "listRecent">;
   /** The page limits (4 × PAGE_RATE_LIMIT per /24 or /64 prefix) and the API examples' base (null: `$MAILRISK_URL`). */
   config: Pick<Config, "pageRateLimit" | "pageGlobalRateLimit" | "publicUrl">;
+  /** The operator's desk under /console; absent: none (a 404). */
+  console?: ConsoleDeps | undefined;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
@@ -145,4 +149,6 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
     },
     { prefix: "/domain" },
   );
+  const { console: desk } = deps;
+  if (desk) await app.register((scope) => consolePlugin(scope, desk), { prefix: "/console" });
 }

@@ -16,6 +16,7 @@ import { up as webhooks } from "./0010-webhooks.js";
 import { up as publishableKeys } from "./0011-publishable-keys.js";
 import { up as recentFromPagesOnly } from "./0012-recent-from-pages-only.js";
 import { up as listPolicy } from "./0013-list-policy.js";
+import { up as auditLog } from "./0014-audit-log.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "0011_publishable_keys": { up: publishableKeys },
   "0012_recent_from_pages_only": { up: recentFromPagesOnly },
   "0013_list_policy": { up: listPolicy },
+  "0014_audit_log": { up: auditLog },
 };

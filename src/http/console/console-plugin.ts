@@ -1,0 +1,210 @@
+/**
+ * The operator's desk under /console (docs/console.md "The operator's desk"): a third
+ * thin surface over the operator services, beside the CLI and the admin API. Registered
+ * inside the pages plugin (its security headers and page limiter), only when the server
+ * has an `OperatorAccess`; anyone but an operator gets a 404, a POST without its CSRF
+ * token a 403 `csrf_failed`, both before anything is read or changed. Every change
+ * is made as `{ kind: "account", email }` and answered with a 303 back to its page.
+ */
+import { Type } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../../config.js";
+import { type AuditFilter, AuditSearchFields, searchAudit } from "../../operator/audit.js";
+import { listStatus, rollback } from "../../operator/lists.js";
+import {
+  listOverrides,
+  OverrideBody,
+  OverrideTargetBody,
+  removeOverride,
+  setOverride,
+} from "../../operator/overrides.js";
+import { listPlans, updatePlan } from "../../operator/plans.js";
+import { refusalOf } from "../../operator/refusal.js";
+import {
+  MAX_REPORTS_SHOWN,
+  openReportCount,
+  ReviewBody,
+  reportQueue,
+  reviewReport,
+} from "../../operator/reports.js";
+import { deliveries, listWebhooks } from "../../operator/webhooks.js";
+import type { Checker } from "../../service/checker.js";
+import type { Store } from "../../store/types.js";
+import { HttpProblem } from "../http-problem.js";
+import { withMethodNotAllowed } from "../method-not-allowed.js";
+import { HTML_CONTENT_TYPE } from "../pages/layout.js";
+import { problemFor, sendProblem } from "../problem-response.js";
+import type { TypedApp } from "../typed-app.js";
+import {
+  type DeskContext,
+  type DeskPath,
+  renderAudit,
+  renderLists,
+  renderOverrides,
+  renderOverview,
+  renderPlans,
+  renderReports,
+  renderWebhooks,
+} from "./console-views.js";
+import type { Operator, OperatorAccess } from "./operator-access.js";
+
+/** Deliveries the webhooks page shows. */
+const DELIVERIES_SHOWN = 20;
+
+export type ConsoleStore = Pick<
+  Store,
+  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "transaction"
+>;
+
+export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
+  access: OperatorAccess;
+  store: ConsoleStore;
+  /** Today's answers for the report queue, and the resolver's state. */
+  checker: Pick<Checker, "check" | "resolverHealth">;
+  clock: () => Date;
+  /** Resolves once every change made so far holds on this server. */
+  settle: () => Promise<void>;
+}
+
+const Csrf = { csrf: Type.String() };
+const ReviewForm = Type.Object({ ...Csrf, ...ReviewBody.properties });
+const OverrideForm = Type.Object({ ...Csrf, ...OverrideBody.properties });
+const RemoveForm = Type.Object({ ...Csrf, ...OverrideTargetBody.properties });
+const QuotaForm = Type.Object({ ...Csrf, quota: Type.String({ pattern: "^[0-9]{1,10}$" }) });
+const RollbackForm = Type.Object({ ...Csrf, source: Type.String({ minLength: 1 }) });
+const AuditQuery = Type.Object(AuditSearchFields);
+
+/** A refusal of a service as the problem it is; anything else as the pages answer it. */
+function consoleProblem(error: unknown, request: FastifyRequest): HttpProblem {
+  const refusal = refusalOf(error);
+  if (refusal) return new HttpProblem(refusal.code, refusal.message);
+  if ((error as { validation?: unknown } | null)?.validation)
+    return new HttpProblem("invalid_body", `The form does not fit: ${(error as Error).message}.`);
+  return problemFor(error, request.log);
+}
+
+export async function consolePlugin(app: TypedApp, deps: ConsoleDeps): Promise<void> {
+  const { access, store, checker, clock } = deps;
+  const operators = new WeakMap<FastifyRequest, Operator>();
+  app.setErrorHandler((error, request, reply) => sendProblem(reply, consoleProblem(error, request)));
+  app.setNotFoundHandler((_request, reply) =>
+    sendProblem(reply, new HttpProblem("not_found", "There is no page at this address.")),
+  );
+  // Before the body is validated: who asks decides whether there is anything here at all.
+  app.addHook("preValidation", async (request) => {
+    const operator = await access.operatorOf(request);
+    if (!operator) throw new HttpProblem("not_found", "There is no page at this address.");
+    if (request.method === "POST" && !(await access.checkCsrf(request)))
+      throw new HttpProblem(
+        "csrf_failed",
+        "The form's CSRF token is missing or wrong; reload the page and try again.",
+      );
+    operators.set(request, operator);
+  });
+
+  const actorOf = (request: FastifyRequest) => ({
+    kind: "account" as const,
+    email: operatorOf(request).email,
+  });
+  const operatorOf = (request: FastifyRequest) => operators.get(request) as Operator;
+  const contextOf = async (request: FastifyRequest): Promise<DeskContext> => ({
+    email: operatorOf(request).email,
+    csrf: await access.csrfTokenOf(request),
+  });
+  const page = (reply: FastifyReply, html: string) =>
+    reply.header("cache-control", "no-store").type(HTML_CONTENT_TYPE).send(html);
+  const backTo = (reply: FastifyReply, path: DeskPath) => reply.redirect(path, 303);
+
+  await withMethodNotAllowed(app, (desk) => {
+    desk.get("/", { schema: { hide: true } }, async (request, reply) => {
+      const [lists, openReports] = await Promise.all([
+        listStatus(store, deps.listSources, clock()),
+        openReportCount(store.reports),
+      ]);
+      const health = checker.resolverHealth?.latest();
+      const resolver = {
+        state: health?.state ?? "not probed yet",
+        checkedAt: health?.checkedAt?.toISOString() ?? null,
+      };
+      const view = { resolver, lists, openReports, reportsCapped: openReports >= MAX_REPORTS_SHOWN };
+      return page(reply, renderOverview(await contextOf(request), view));
+    });
+
+    desk.get("/reports", { schema: { hide: true } }, async (request, reply) => {
+      const queue = await reportQueue({ reports: store.reports, checker }, "open");
+      return page(reply, renderReports(await contextOf(request), queue));
+    });
+    for (const decision of ["accept", "reject"] as const) {
+      desk.post(
+        `/reports/:id/${decision}`,
+        { schema: { hide: true, params: Type.Object({ id: Type.String() }), body: ReviewForm } },
+        async (request, reply) => {
+          const note = request.body.note?.trim() || null;
+          const review = await reviewReport(
+            { store, clock },
+            request.params.id,
+            decision,
+            note,
+            actorOf(request),
+          );
+          if (review.override) await deps.settle();
+          return backTo(reply, "/console/reports");
+        },
+      );
+    }
+
+    desk.get("/overrides", { schema: { hide: true } }, async (request, reply) =>
+      page(reply, renderOverrides(await contextOf(request), await listOverrides(store))),
+    );
+    desk.post("/overrides", { schema: { hide: true, body: OverrideForm } }, async (request, reply) => {
+      const { kind, value, action, note } = request.body;
+      const body = { kind, value, action, note: note?.trim() || null };
+      await setOverride(store, body, clock(), deps, actorOf(request));
+      await deps.settle();
+      return backTo(reply, "/console/overrides");
+    });
+    desk.post("/overrides/remove", { schema: { hide: true, body: RemoveForm } }, async (request, reply) => {
+      const { kind, value } = request.body;
+      if ((await removeOverride(store, { kind, value }, deps, actorOf(request))).removed) await deps.settle();
+      return backTo(reply, "/console/overrides");
+    });
+
+    desk.get("/plans", { schema: { hide: true } }, async (request, reply) =>
+      page(reply, renderPlans(await contextOf(request), await listPlans(store))),
+    );
+
+    desk.post(
+      "/plans/:name",
+      { schema: { hide: true, params: Type.Object({ name: Type.String() }), body: QuotaForm } },
+      async (request, reply) => {
+        const quota = Number(request.body.quota);
+        await updatePlan(store, request.params.name, { quota }, actorOf(request));
+        await deps.settle();
+        return backTo(reply, "/console/plans");
+      },
+    );
+
+    desk.get("/lists", { schema: { hide: true } }, async (request, reply) =>
+      page(reply, renderLists(await contextOf(request), await listStatus(store, deps.listSources, clock()))),
+    );
+    desk.post("/lists/rollback", { schema: { hide: true, body: RollbackForm } }, async (request, reply) => {
+      if ((await rollback(store, request.body.source, actorOf(request))).rolled_back.length > 0)
+        await deps.settle();
+      return backTo(reply, "/console/lists");
+    });
+
+    desk.get("/webhooks", { schema: { hide: true } }, async (request, reply) => {
+      const [webhooks, events] = await Promise.all([
+        listWebhooks(store),
+        deliveries(store, null, DELIVERIES_SHOWN),
+      ]);
+      return page(reply, renderWebhooks(await contextOf(request), webhooks, events));
+    });
+
+    desk.get("/audit", { schema: { hide: true, querystring: AuditQuery } }, async (request, reply) => {
+      const filter: AuditFilter = request.query;
+      const entries = await searchAudit(store, filter);
+      return page(reply, renderAudit(await contextOf(request), filter, entries));
+    });
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * The operator's desk in real Chromium (docs/console.md "The operator's desk"): the app
+ * listening on loopback with the test's stand-in for the accounts' sessions; axe-core
+ * finds no violation on any page of the desk; on a phone nothing scrolls sideways; the
+ * operator accepts a report with its button, without JavaScript of ours, and the audit
+ * log shows it with their email.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../harness/chromium.js";
+import { testOperatorAccess } from "../../harness/operator-access.js";
+import { type HttpFixture, openHttpFixture } from "./helpers.js";
+
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
+  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.html) })))`;
+const PAGES = [
+  "/console",
+  "/console/reports",
+  "/console/overrides",
+  "/console/plans",
+  "/console/lists",
+  "/console/webhooks",
+  "/console/audit",
+];
+
+let fixture: HttpFixture;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  [fixture, browser] = await Promise.all([
+    openHttpFixture({ operatorAccess: testOperatorAccess }),
+    launchChromium(),
+  ]);
+  base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
+  const { id: keyId } = await fixture.newKey();
+  await fixture.store.reports.fileReport(
+    {
+      keyId,
+      domain: "mailinator.com",
+      expected: "allow",
+      note: "our users' provider",
+      filedAt: fixture.clock.now(),
+    },
+    { max: 10, windowMs: 86_400_000 },
+  );
+  await fixture.store.webhooks.createWebhook({
+    url: "https://hooks.example/mailrisk",
+    secret: "a-secret-of-the-test-0123456789",
+    events: ["domain.blocked"],
+    now: fixture.clock.now(),
+  });
+  await fixture.store.overrides.setOverride({
+    kind: "domain",
+    value: "spam.example",
+    action: "deny",
+    note: "abuse",
+    createdAt: fixture.clock.now(),
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await fixture?.close();
+});
+
+/** A browser signed in as the operator; `errors` collects script errors and CSP violations. */
+async function operatorBrowser(viewport = { width: 1280, height: 900 }, javaScriptEnabled = true) {
+  const phone = viewport.width < 600;
+  const context: BrowserContext = await browser.newContext({
+    viewport,
+    isMobile: phone,
+    hasTouch: phone,
+    javaScriptEnabled,
+  });
+  await context.addCookies([{ name: "operator", value: "ops%40example.org", url: base }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+describe("the console in Chromium", () => {
+  it("has no accessibility violation on any page (axe-core), and nothing scrolls sideways on a phone", async () => {
+    const source = await AXE_SOURCE;
+    const { page, errors, close } = await operatorBrowser();
+    for (const path of PAGES) {
+      expect((await page.goto(`${base}${path}`))?.status(), path).toBe(200);
+      await page.evaluate(source);
+      expect(await page.evaluate(AXE_VIOLATIONS), path).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await close();
+
+    const phone = await operatorBrowser({ width: 375, height: 740 });
+    for (const path of PAGES) {
+      await phone.page.goto(`${base}${path}`);
+      const overflow = await phone.page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      );
+      expect(overflow, path).toBe(0);
+    }
+    await phone.close();
+  });
+
+  it("lets the operator accept a report with its button, without JavaScript, and the audit log shows it with their email", async () => {
+    const { page, errors, close } = await operatorBrowser(undefined, false);
+    await page.goto(`${base}/console/reports`);
+    await page.getByLabel("Review note").fill("a real provider");
+    await page.getByRole("button", { name: "Accept" }).click();
+    await page.waitForURL(`${base}/console/reports`);
+    expect(await page.locator("main").innerText()).toContain("No open reports.");
+
+    await page.goto(`${base}/console/audit`);
+    await page.getByLabel("Action").fill("report.accept");
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.locator("tbody tr").first();
+    expect(await row.innerText()).toMatch(/ops@example\.org\s+report\.accept\s+report:/);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
