@@ -71,3 +71,11 @@ export class StoreUnavailableError extends Error {
     return `${this.message}: ${driverMessage(this.cause)}`;
   }
 }
+
+/** A key of a suspended account (docs/accounts.md): answered 401 `account_suspended`, nothing counted. */
+export class AccountSuspendedError extends Error {
+  override name = "AccountSuspendedError";
+  constructor() {
+    super("The account this API key belongs to is suspended.");
+  }
+}

@@ -19,6 +19,7 @@ const KEY_COLUMNS = [
   "revoked_at",
   "publishable",
   "origins",
+  "account_id",
 ] as const;
 type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
 
@@ -35,6 +36,7 @@ function toApiKey(row: KeyRow): ApiKey {
     revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
     publishable: Number(row.publishable) === 1,
     origins: row.origins === null ? [] : (JSON.parse(row.origins) as string[]),
+    accountId: row.account_id,
   };
 }
 
@@ -63,6 +65,7 @@ async function createKey(
     now: Date;
     publishable?: boolean;
     origins?: readonly string[];
+    accountId?: string | null;
   },
 ): Promise<{ key: ApiKey; secret: string }> {
   const publishable = input.publishable === true;
@@ -82,6 +85,7 @@ async function createKey(
     revokedAt: null,
     publishable,
     origins,
+    accountId: input.accountId ?? null,
   };
   await db
     .insertInto("api_keys")
@@ -95,6 +99,7 @@ async function createKey(
       revoked_at: null,
       publishable: publishable ? 1 : 0,
       origins: publishable ? JSON.stringify(origins) : null,
+      account_id: key.accountId,
     })
     .execute();
   return { key, secret };
@@ -177,32 +182,44 @@ async function countKeys(db: Kysely<Database>): Promise<number> {
   return Number(row.count);
 }
 
-type KeyWithPlanRow = KeyRow & Pick<PlansTable, "quota" | "period_days">;
+type KeyWithPlanRow = KeyRow &
+  Pick<PlansTable, "quota" | "period_days"> & {
+    account_created_at: number | string | null;
+    account_state: string | null;
+  };
 
 function toAuthenticatedKey(row: KeyWithPlanRow): AuthenticatedKey {
-  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+  const account =
+    row.account_id === null || row.account_created_at === null
+      ? null
+      : {
+          id: row.account_id,
+          createdAt: toDate(row.account_created_at),
+          suspended: row.account_state !== "active",
+        };
+  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days, account };
 }
+
+/** A key with the plan it counts against: its account's for an account's key (docs/accounts.md). */
+const KEY_WITH_PLAN = sql`
+    select k.id, k.prefix, k.name, coalesce(a.plan, k.plan) as plan, k.created_at, k.revoked_at, k.publishable, k.origins,
+      k.account_id, p.quota, p.period_days, a.created_at as account_created_at, a.state as account_state
+    from api_keys k left join accounts a on a.id = k.account_id
+    join plans p on p.name = coalesce(a.plan, k.plan)`;
 
 /** The key, with its plan, whose secret has this hash; undefined when unknown or revoked. */
 export async function authenticateHash(
   db: Kysely<Database>,
   hash: string,
 ): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
-      p.quota, p.period_days
-    from api_keys k join plans p on p.name = k.plan
+  const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN}
     where k.hash = ${hash} and k.revoked_at is null`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
 /** The key of this id with its plan, revoked or not; undefined when unknown. */
 export async function keyWithPlan(db: Kysely<Database>, id: string): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
-      p.quota, p.period_days
-    from api_keys k join plans p on p.name = k.plan
-    where k.id = ${id}`.execute(db);
+  const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN} where k.id = ${id}`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 

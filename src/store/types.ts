@@ -37,13 +37,17 @@ export interface ApiKey {
   publishable: boolean;
   /** The web origins a publishable key may be used from, normalised; empty for a secret key. */
   origins: string[];
+  /** The account that owns the key (docs/accounts.md); null for a key the operator made. */
+  accountId: string | null;
 }
 
-/** A key as authentication sees it: with its plan. */
+/** A key as authentication sees it: with its plan, and its account's count and state when it has one. */
 export interface AuthenticatedKey extends ApiKey {
   /** The plan's quota; null: unlimited. */
   quota: number | null;
   periodDays: number;
+  /** The account whose one count the key draws from (period anchored at its creation); null: the key's own. */
+  account: { id: string; createdAt: Date; suspended: boolean } | null;
 }
 
 export interface QuotaState {

@@ -13,10 +13,11 @@
  */
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
+import { AccountSuspendedError } from "./errors.js";
 import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys-repository.js";
-import { countUnits, readQuota, refundUnits } from "./quota.js";
+import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
-import { type Database, toDate } from "./schema.js";
+import type { Database } from "./schema.js";
 import { hashSecret } from "./secrets.js";
 import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./types.js";
 
@@ -34,22 +35,9 @@ function checkUnits(units: number, least: number): void {
 async function keyUsage(db: Kysely<Database>, id: string, now: Date): Promise<KeyUsage | undefined> {
   const key = await keyWithPlan(db, id);
   if (!key) return undefined;
-  const [current, rows] = await Promise.all([
-    readQuota(db, key, now),
-    db
-      .selectFrom("usage")
-      .select(["period_start", "used"])
-      .where("key_id", "=", id)
-      .orderBy("period_start", "desc")
-      .execute(),
-  ]);
-  const { quota, periodDays, ...apiKey } = key;
-  return {
-    key: apiKey,
-    plan: { name: key.plan, quota, periodDays },
-    current,
-    periods: rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used })),
-  };
+  const [current, periods] = await Promise.all([readQuota(db, key, now), storedPeriods(db, key)]);
+  const { quota, periodDays, account: _account, ...apiKey } = key;
+  return { key: apiKey, plan: { name: key.plan, quota, periodDays }, current, periods };
 }
 
 export interface KeyRememberingUsageRepository extends UsageRepository {
@@ -67,12 +55,17 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
   };
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
-  /** The key for a hash: remembered, else read (and remembered once, so its time to live is not restarted). */
+  /**
+   * The key for a hash: remembered, else read (and remembered once, so its time to live is
+   * not restarted); a suspended account's key is refused (`AccountSuspendedError`).
+   */
   const liveKey = async (hash: string, now: Date): Promise<AuthenticatedKey | undefined> => {
-    const remembered = recall(hash, now);
-    if (remembered) return remembered;
-    const key = await authenticateHash(db, hash);
-    if (key) remember(hash, key, now);
+    let key = recall(hash, now);
+    if (!key) {
+      key = await authenticateHash(db, hash);
+      if (key) remember(hash, key, now);
+    }
+    if (key?.account?.suspended) throw new AccountSuspendedError();
     return key;
   };
   // The origins of live publishable keys, one read shared by the requests waiting for it.
@@ -97,6 +90,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         const key = await authenticateHash(db, hash);
         if (!key) return undefined;
         remember(hash, key, now);
+        if (key.account?.suspended) throw new AccountSuspendedError();
         return { key, quota: await readQuota(db, key, now) };
       }
       const key = await liveKey(hash, now);

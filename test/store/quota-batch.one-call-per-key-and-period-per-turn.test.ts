@@ -15,6 +15,8 @@ function key(id: string): AuthenticatedKey {
     revokedAt: null,
     publishable: false,
     origins: [],
+    accountId: null,
+    account: null,
     quota: 100,
     periodDays: 30,
   };
