@@ -45,7 +45,7 @@ export const CreatedKeySchema = Type.Object({
   publishable: Publishable,
   origins: KeyOrigins,
 });
-type CreatedKey = Static<typeof CreatedKeySchema>;
+export type CreatedKey = Static<typeof CreatedKeySchema>;
 
 const Origins = Type.Array(Type.String({ maxLength: MAX_ORIGIN_LENGTH }), {
   maxItems: MAX_KEY_ORIGINS,
@@ -94,6 +94,11 @@ export async function createKey(
     publishable: body.publishable ?? false,
     origins: body.origins ?? [],
   });
+  return createdKeyJson(key, secret);
+}
+
+/** A new key with its secret after `id`, in the created key's wire shape. */
+export function createdKeyJson(key: ApiKey, secret: string): CreatedKey {
   const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
   return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
 }

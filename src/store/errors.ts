@@ -79,3 +79,17 @@ export class AccountSuspendedError extends Error {
     super("The account this API key belongs to is suspended.");
   }
 }
+
+export class UnknownAccountError extends Error {
+  override name = "UnknownAccountError";
+  constructor(readonly account: string) {
+    super(`unknown account "${account}"`);
+  }
+}
+
+export class AccountExistsError extends Error {
+  override name = "AccountExistsError";
+  constructor(readonly email: string) {
+    super(`an account for ${email} exists already`);
+  }
+}

@@ -7,11 +7,13 @@ import { toStoreError } from "./unavailable.js";
 
 export { type DatabaseLocation, describeDatabase } from "./database-url.js";
 export {
+  AccountExistsError,
   InvalidOriginsError,
   InvalidPlanError,
   PlanExistsError,
   PlanInUseError,
   StoreUnavailableError,
+  UnknownAccountError,
   UnknownKeyError,
   UnknownPlanError,
 } from "./errors.js";
@@ -19,6 +21,9 @@ export { MAX_QUOTA } from "./plans-repository.js";
 export { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 export { isPublishableSecret, PUBLISHABLE_PREFIX } from "./secrets.js";
 export type {
+  Account,
+  AccountRole,
+  AccountState,
   ApiKey,
   AuthenticatedKey,
   Authorization,

@@ -57,7 +57,7 @@ function keyOrigins(texts: readonly string[]): string[] {
   return [...origins];
 }
 
-async function createKey(
+export async function createKey(
   db: Kysely<Database>,
   input: {
     plan: string;
@@ -138,6 +138,17 @@ async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
   const rows = await db
     .selectFrom("api_keys")
     .select(KEY_COLUMNS)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map(toApiKey);
+}
+
+async function accountKeys(db: Kysely<Database>, accountId: string): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select(KEY_COLUMNS)
+    .where("account_id", "=", accountId)
     .orderBy("created_at")
     .orderBy("id")
     .execute();
@@ -234,6 +245,7 @@ export function createKeysRepository(db: Kysely<Database>): KeysRepository {
   return {
     createKey: (input) => createKey(db, input),
     listKeys: () => listKeys(db),
+    accountKeys: (accountId) => accountKeys(db, accountId),
     getKey: (id) => getKey(db, id),
     revokeKey: (id, now) => revokeKey(db, id, now),
     setKeyPlan: (id, plan) => setKeyPlan(db, id, plan),

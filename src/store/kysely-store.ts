@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
+import { createAccountsRepository } from "./accounts-repository.js";
 import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping-repository.js";
@@ -70,7 +71,10 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ["acceptVersion", "rollback", "setPolicy"],
     "lists",
   );
+  // A suspension or deletion drops the remembered keys of every server (their 401 at once).
+  const accounts = raisingWithChange(db, createAccountsRepository, ["setState", "deleteAccount"], "keys");
   return {
+    accounts: translateStoreErrors(accounts),
     plans: translateStoreErrors(plans),
     keys: translateStoreErrors(keys),
     usage: translateStoreErrors(usage),

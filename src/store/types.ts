@@ -111,6 +111,83 @@ export interface StoredFacts extends BlockStatus {
   checkedAt: Date;
 }
 
+export type AccountRole = "member" | "operator";
+export type AccountState = "active" | "suspended";
+
+/** A person who logs in (docs/accounts.md). */
+export interface Account {
+  id: string;
+  /** Lower-case; the login. */
+  email: string;
+  role: AccountRole;
+  /** The plan all its keys count against, together. */
+  plan: string;
+  state: AccountState;
+  createdAt: Date;
+}
+
+/** An account as logging in sees it. */
+export interface AccountLogin extends Account {
+  passwordHash: string | null;
+  failedLogins: number;
+  lockedUntil: Date | null;
+}
+
+/** A pending sign-up, reset or invitation: a mailed code (tries counted) or a one-time link. */
+export interface AccountTicket {
+  /** sha-256 of the link's token, or of the kind and email for a code. */
+  hash: string;
+  kind: "signup" | "reset" | "invite";
+  email: string;
+  codeHash: string | null;
+  triesLeft: number;
+  expiresAt: Date;
+  /** What the account gets: plan, role, the password hash chosen at sign-up. */
+  payload: { plan?: string; role?: AccountRole; passwordHash?: string };
+}
+
+/** Accounts, their sessions, tickets and log-in failures (docs/accounts.md). */
+export interface AccountsRepository {
+  /** Creates an account and its first secret key (`AccountExistsError`, `UnknownPlanError`). */
+  createAccount(input: {
+    email: string;
+    passwordHash: string | null;
+    role: AccountRole;
+    plan: string;
+    now: Date;
+  }): Promise<{ account: Account; key: ApiKey; secret: string }>;
+  listAccounts(): Promise<Account[]>;
+  getAccount(id: string): Promise<Account | undefined>;
+  findLogin(email: string): Promise<AccountLogin | undefined>;
+  /** Suspends or resumes (`UnknownAccountError`); a suspension ends its sessions. */
+  setState(id: string, state: AccountState): Promise<Account>;
+  /** Deletes the account with its keys, sessions and counts; false when unknown. */
+  deleteAccount(id: string): Promise<boolean>;
+  setPassword(id: string, passwordHash: string): Promise<void>;
+  /** Counts a wrong password; at `limit` in a row the account is locked until `lockUntil`. */
+  noteFailedLogin(id: string, limit: number, lockUntil: Date): Promise<void>;
+  clearFailedLogins(id: string): Promise<void>;
+  /** Failed log-ins of a client network in the window that started after `since`, this one counted when `count`. */
+  networkFailures(network: string, now: Date, since: Date, count: boolean): Promise<number>;
+  createSession(input: { hash: string; accountId: string; csrf: string; now: Date }): Promise<void>;
+  /** The session's account and CSRF token while seen after `idleSince` (and marks it seen at `now`). */
+  findSession(
+    hash: string,
+    now: Date,
+    idleSince: Date,
+  ): Promise<{ account: Account; csrf: string } | undefined>;
+  deleteSession(hash: string): Promise<void>;
+  /** Ends every session of the account ("log out everywhere"). */
+  deleteSessions(accountId: string): Promise<void>;
+  /** Saves a ticket, replacing one of the same hash. */
+  saveTicket(ticket: AccountTicket): Promise<void>;
+  /** The live ticket of a hash; undefined when unknown or expired. */
+  findTicket(hash: string, now: Date): Promise<AccountTicket | undefined>;
+  /** Uses up one try of a code; the ticket is gone at the last. */
+  spendTry(hash: string): Promise<void>;
+  deleteTicket(hash: string): Promise<void>;
+}
+
 /** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */
 export interface PlansRepository {
   createPlan(plan: Plan): Promise<Plan>;
@@ -135,8 +212,12 @@ export interface KeysRepository {
     /** A publishable key with at least one origin; a secret key takes none (`InvalidOriginsError`). */
     publishable?: boolean;
     origins?: readonly string[];
+    /** The owning account: the key draws from its count. */
+    accountId?: string | null;
   }): Promise<{ key: ApiKey; secret: string }>;
   listKeys(): Promise<ApiKey[]>;
+  /** The keys of one account, revoked ones included, oldest first. */
+  accountKeys(accountId: string): Promise<ApiKey[]>;
   getKey(id: string): Promise<ApiKey | undefined>;
   revokeKey(id: string, now: Date): Promise<boolean>;
   /** Moves a key to another plan (`UnknownKeyError`, `UnknownPlanError`); revoked keys too. */
@@ -533,6 +614,7 @@ export interface Store {
   lists: ListsRepository;
   locks: LocksRepository;
   webhooks: WebhooksRepository;
+  accounts: AccountsRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */
