@@ -14,6 +14,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
+import { createMailer } from "../service/mailer.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
@@ -91,6 +92,11 @@ export type AppConfig = Pick<
   | "publishableRateLimit"
   | "listSources"
   | "testNames"
+  | "signup"
+  | "signupPlan"
+  | "smtpUrl"
+  | "mailFrom"
+  | "sessionTtlSeconds"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -138,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
   const { config } = deps;
+  const links = { publicUrl: config.publicUrl, signupPlan: config.signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
@@ -246,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       listSources: config.listSources,
       testNames: config.testNames,
       checker: deps.checker,
+      links,
     });
   }
   return app;

@@ -1,12 +1,22 @@
 /** What the admin routes receive. */
 import type { Config } from "../../config.js";
+import type { LinkContext } from "../../operator/accounts.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 
 /** The slice of the store the admin API's services use. */
 export type AdminStore = Pick<
   Store,
-  "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
+  | "keys"
+  | "plans"
+  | "usage"
+  | "records"
+  | "overrides"
+  | "reports"
+  | "lists"
+  | "locks"
+  | "webhooks"
+  | "accounts"
 >;
 
 export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
@@ -16,6 +26,8 @@ export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;
+  /** Where invitation and reset links point, and the mailer that sends them. */
+  links: LinkContext;
 }
 
 /** The answer of a change once it holds on this server. */
