@@ -504,7 +504,8 @@ export const CONFIG_TABLE = {
       "the mail server that sends confirmation codes, reset codes and invitations (`smtp://user:pass@host:587`, `smtps://…`); unset, invitations and resets are only printed by the CLI",
     parse: (raw, { variable }) => {
       if (raw === null) return null;
-      if (!/^smtps?:\/\/[^/]/.test(raw)) throw new ConfigError(`${variable} must be an smtp:// or smtps:// URL`);
+      if (!/^smtps?:\/\/[^/]/.test(raw))
+        throw new ConfigError(`${variable} must be an smtp:// or smtps:// URL`);
       return raw;
     },
   },

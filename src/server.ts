@@ -173,6 +173,7 @@ async function serve(
     metrics,
     metricsRoute: metricsOnPort(config),
     config,
+    accounts: store,
     ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
   limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));

@@ -17,6 +17,7 @@ import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import type { AccountPagesDeps } from "./account/account-pages.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
@@ -67,6 +68,8 @@ export interface AppDeps {
     store: AdminStore;
     changes: Pick<ChangeWatcher, "settle">;
   };
+  /** The store of the pages for people, served unless SIGNUP is `off` (docs/accounts.md). */
+  accounts?: AccountPagesDeps["store"];
   /** The settings the app reads; their meaning and defaults: CONFIG_TABLE. */
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
@@ -228,12 +231,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     testNames: config.testNames,
     config,
   });
+  const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
   await app.register(pagesPlugin, {
-    checker: deps.checker,
-    metrics,
+    ...pagesDeps,
     recent: deps.store.recent,
-    testNames: config.testNames,
     config,
+    ...(deps.accounts && config.signup !== "off"
+      ? { accounts: { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock } }
+      : {}),
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {

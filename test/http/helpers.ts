@@ -122,6 +122,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     logger: logger ?? false,
     clock: clock.now,
     config: configWith(config),
+    accounts: store,
     ...(adminToken === undefined ? {} : { admin: { token: adminToken, store, changes } }),
     ...(metricsRoute === undefined ? {} : { metricsRoute }),
   });

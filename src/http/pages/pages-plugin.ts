@@ -21,6 +21,7 @@ import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
 import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
+import { type AccountPagesDeps, accountPages } from "../account/account-pages.js";
 import { subscriberOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
@@ -43,6 +44,8 @@ export interface PagesDeps extends RunCheckDeps {
   recent: Pick<RecentRepository, "listRecent">;
   /** The page limits (4 × PAGE_RATE_LIMIT per /24 or /64 prefix) and the API examples' base (null: `$MAILRISK_URL`). */
   config: Pick<Config, "pageRateLimit" | "pageGlobalRateLimit" | "publicUrl">;
+  /** The pages for people (sign-up, log-in, the console); absent (SIGNUP=off): none. */
+  accounts?: AccountPagesDeps;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
@@ -145,4 +148,6 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
     },
     { prefix: "/domain" },
   );
+  const { accounts } = deps;
+  if (accounts) await withMethodNotAllowed(app, (pages) => accountPages(pages, accounts));
 }
