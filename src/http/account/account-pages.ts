@@ -85,7 +85,11 @@ function cookies(request: FastifyRequest): Map<string, string> {
 }
 
 function send(reply: FastifyReply, html: string, status = 200) {
-  return reply.code(status).header("cache-control", NOT_KEPT).type(HTML_CONTENT_TYPE).send(html);
+  return reply
+    .code(status)
+    .headers({ "cache-control": NOT_KEPT, "referrer-policy": "same-origin" })
+    .type(HTML_CONTENT_TYPE)
+    .send(html);
 }
 
 export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {

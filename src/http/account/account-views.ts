@@ -69,6 +69,7 @@ export function personPage(title: string, lead: string, body: string): string {
     title: `${title} — mailrisk`,
     description: lead,
     noindex: true,
+    referrer: "same-origin",
     main: `<section class="card" aria-labelledby="page-heading">
 <h1 id="page-heading">${escapeHtml(title)}</h1>
 <p class="lead">${escapeHtml(lead)}</p>
@@ -92,6 +93,7 @@ export function consolePage(title: string, account: AccountJson, csrf: string, c
     title: `${title} — mailrisk`,
     description: `${title} of ${account.email}`,
     noindex: true,
+    referrer: "same-origin",
     main: `<h1>${escapeHtml(title)}</h1>
 <p class="muted">${escapeHtml(account.email)} · plan ${escapeHtml(account.plan)}</p>
 <nav aria-label="Account"><ul class="nav">${links}${logout}</ul></nav>

@@ -159,10 +159,18 @@ export interface PageOptions {
   main: string;
   /** Ask search engines not to index the page (error pages, non-existent domains). */
   noindex?: boolean;
+  /** `same-origin` for pages with forms whose `Origin` is checked (a no-referrer POST says `Origin: null`). */
+  referrer?: "no-referrer" | "same-origin";
 }
 
 /** A whole page around `main`: header with the home link, footer, the inline stylesheet. */
-export function renderPage({ title, description, main, noindex = false }: PageOptions): string {
+export function renderPage({
+  title,
+  description,
+  main,
+  noindex = false,
+  referrer = "no-referrer",
+}: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -170,7 +178,7 @@ export function renderPage({ title, description, main, noindex = false }: PageOp
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(description)}">
-${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer" content="no-referrer">
+${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer" content="${referrer}">
 <link rel="icon" href="${escapeHtml(ICON)}">
 <style>${STYLE}</style>
 </head>
