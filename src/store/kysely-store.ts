@@ -91,6 +91,10 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     migrate,
     ping,
     forgetKeys,
-    close: () => db.destroy(),
+    async close() {
+      // The requests per day counted since the last flush; lost when the database is gone.
+      await usage.flushDailyUsage().catch(() => undefined);
+      await db.destroy();
+    },
   };
 }

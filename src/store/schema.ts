@@ -207,6 +207,14 @@ export interface Database {
   sessions: SessionsTable;
   account_tickets: AccountTicketsTable;
   login_failures: LoginFailuresTable;
+  daily_usage: DailyUsageTable;
+}
+
+/** Requests per key and UTC day (start, epoch ms), for charts. */
+export interface DailyUsageTable {
+  key_id: string;
+  day: Millis;
+  used: number;
 }
 
 /** People who log in (migration 0030, src/store/accounts-repository.ts). */

@@ -247,6 +247,10 @@ export interface UsageRepository {
   isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
   /** Gives back `units` (default 1) counted in a period (used when the answer turned out a 5xx). */
   refund(key: AuthenticatedKey, periodStart: Date, units?: number): Promise<void>;
+  /** Writes the requests per key and day counted since the last call (charts only; the quota count is exact already). */
+  flushDailyUsage(): Promise<void>;
+  /** Requests per key and UTC day of these keys, from `since` on; written by `flushDailyUsage`. */
+  dailyUsage(keyIds: readonly string[], since: Date): Promise<{ keyId: string; day: Date; used: number }[]>;
   /** A key's usage for the admin API and `keys show`: never counts; undefined for an unknown id. */
   keyUsage(id: string, now: Date): Promise<KeyUsage | undefined>;
 }

@@ -11,13 +11,14 @@
  * The origins of live publishable keys (for preflights, which carry no key) are
  * remembered the same way: read at most once per KNOWN_KEY_TTL_MS, forgotten with the keys.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
+import { DAY_MS } from "../core/time.js";
 import { AccountSuspendedError } from "./errors.js";
 import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys-repository.js";
 import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
-import type { Database } from "./schema.js";
+import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
 import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./types.js";
 
@@ -55,6 +56,8 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
   };
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
+  // Requests per `key day` since the last flush: a map update on the answer path, written later.
+  let daily = new Map<string, number>();
   /**
    * The key for a hash: remembered, else read (and remembered once, so its time to live is
    * not restarted); a suspended account's key is refused (`AccountSuspendedError`).
@@ -100,6 +103,10 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         known.delete(hash);
         return undefined;
       }
+      if (quota.allowed) {
+        const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
+        daily.set(day, (daily.get(day) ?? 0) + units);
+      }
       return { key, quota };
     },
     async refund(key, periodStart, units = 1) {
@@ -109,6 +116,32 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     findKey: (secret, now) => liveKey(hashSecret(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),
+    async flushDailyUsage() {
+      if (daily.size === 0) return;
+      const rows = [...daily].map(([day, used]) => {
+        const [keyId = "", start = "0"] = day.split(" ");
+        return { key_id: keyId, day: Number(start), used };
+      });
+      daily = new Map();
+      await db
+        .insertInto("daily_usage")
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used + excluded.used` }),
+        )
+        .execute();
+    },
+    async dailyUsage(keyIds, since) {
+      if (keyIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("daily_usage")
+        .select(["key_id", "day", "used"])
+        .where("key_id", "in", keyIds)
+        .where("day", ">=", since.getTime() - (since.getTime() % DAY_MS))
+        .orderBy("day")
+        .execute();
+      return rows.map((row) => ({ keyId: row.key_id, day: toDate(row.day), used: row.used }));
+    },
     forgetKeys: () => {
       known.clear();
       origins = undefined;

@@ -18,7 +18,7 @@ import {
   revokeAccountKey,
   setPasswordByLink,
 } from "../../operator/accounts.js";
-import { keyUsage } from "../../operator/key-usage.js";
+import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
 import { refusalOf } from "../../operator/refusal.js";
 import {
   endSession,
@@ -54,6 +54,7 @@ import {
   quotaBar,
   section,
 } from "./account-views.js";
+import { usageChart } from "./usage-chart.js";
 
 const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
@@ -372,17 +373,47 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
 ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     );
 
+  /** The chart of `keyIds` over the current and the previous period of the account's count. */
+  const chart = async (id: string, heading: string, keyIds: string[], usage: KeyWithUsage["usage"]) => {
+    const current = new Date(usage.period_start);
+    const reset = new Date(usage.reset_at);
+    const from = new Date(2 * current.getTime() - reset.getTime());
+    return usageChart(id, heading, await store.usage.dailyUsage(keyIds, from), from, current, reset);
+  };
+
   app.get("/account", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
-    const [first] = await store.keys.accountKeys(found.account.id);
+    const keys = await store.keys.accountKeys(found.account.id);
+    const [first] = keys;
     const usage = first && (await keyUsage(store, first.id, clock())).usage;
-    const overview = section(
+    const plan = section(
       "plan-heading",
       "Plan and quota",
       `<p>Plan <strong>${escapeHtml(found.account.plan)}</strong>: all your keys draw from one count.</p>\n${usage ? quotaBar(usage) : ""}`,
     );
-    return send(reply, consolePage("Overview", accountJson(found.account), found.csrf, overview));
+    const perKey = await Promise.all(
+      keys.map(
+        async (key) =>
+          usage && (await chart(`chart-${key.id}`, `Key ${key.name ?? key.id}`, [key.id], usage)),
+      ),
+    );
+    const charts =
+      usage &&
+      section(
+        "chart-heading",
+        "Requests per day",
+        `${await chart(
+          "chart-all",
+          "All keys",
+          keys.map((key) => key.id),
+          usage,
+        )}\n${perKey.join("\n")}`,
+      );
+    return send(
+      reply,
+      consolePage("Overview", accountJson(found.account), found.csrf, `${plan}\n${charts ?? ""}`),
+    );
   });
   app.get("/account/keys", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
@@ -422,10 +453,12 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
             : error;
         },
       );
+      const heading = `Key ${key.name ?? key.id}`;
+      const keyChart = await chart("chart-key", heading, [key.id], key.usage);
       const body = section(
         "usage-heading",
-        `Key ${key.name ?? key.id}`,
-        `<p>Prefix <code>${escapeHtml(key.prefix)}…</code></p>\n${quotaBar(key.usage)}`,
+        heading,
+        `<p>Prefix <code>${escapeHtml(key.prefix)}…</code></p>\n${quotaBar(key.usage)}\n${keyChart}`,
       );
       return send(reply, consolePage("Key", accountJson(found.account), found.csrf, body));
     },

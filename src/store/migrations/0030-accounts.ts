@@ -1,6 +1,7 @@
 /**
  * Accounts (docs/accounts.md): people who log in, own keys and share one quota count;
- * their sessions, their one-time codes and links, and the usage counted per account.
+ * their sessions, their one-time codes and links, the usage counted per account, and
+ * requests per key and day.
  */
 import type { Kysely } from "kysely";
 
@@ -57,6 +58,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("expires_at", "bigint", (col) => col.notNull())
     /** What the account gets: plan, role and the password chosen at sign-up (JSON). */
     .addColumn("payload", "text", (col) => col.notNull())
+    .execute();
+  /** Requests per key and UTC day, for the console's charts (written behind the exact count, at most a second late). */
+  await db.schema
+    .createTable("daily_usage")
+    .addColumn("key_id", "text", (col) => col.notNull().references("api_keys.id").onDelete("cascade"))
+    .addColumn("day", "bigint", (col) => col.notNull())
+    .addColumn("used", "integer", (col) => col.notNull())
+    .addPrimaryKeyConstraint("daily_usage_pk", ["key_id", "day"])
     .execute();
   /** Failed log-ins per client network, for the throttle. */
   await db.schema

@@ -152,8 +152,12 @@ describe("accounts", () => {
       });
       expect(usage.json()).toMatchObject({ used: 2 });
     }
+    await fixture.store.usage.flushDailyUsage();
     const overview = await get(browser, "/account");
     expect(overview.body).toContain("<span data-quota-used>2</span> of 1000");
+    expect(overview.body).toMatch(/<svg class="chart"[^>]*data-chart-current="2"/);
+    const one = await get(browser, `/account/keys/${first.id}`);
+    expect(one.body).toMatch(/<svg class="chart"[^>]*data-chart-current="1"/);
   });
 
   it("answers 404 for another account's key, and 401 account_suspended for a suspended account's key", async () => {

@@ -117,7 +117,9 @@ describe("sign-up in Chromium", () => {
       body: JSON.stringify({ domain: "gmail.com" }),
     });
     expect(answer.status).toBe(200);
+    await testStore.store.usage.flushDailyUsage();
     await page.goto(`${base}/account`);
+    expect(await page.locator("#chart-heading ~ figure svg").first().getAttribute("data-chart-current")).toBe("1");
     expect(await page.locator("[data-quota-used]").textContent()).toBe("1");
     expect(await page.locator("meter").getAttribute("value")).toBe("1");
 
