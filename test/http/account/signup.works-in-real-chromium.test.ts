@@ -119,7 +119,9 @@ describe("sign-up in Chromium", () => {
     expect(answer.status).toBe(200);
     await testStore.store.usage.flushDailyUsage();
     await page.goto(`${base}/account`);
-    expect(await page.locator("#chart-heading ~ figure svg").first().getAttribute("data-chart-current")).toBe("1");
+    expect(await page.locator("#chart-heading ~ figure svg").first().getAttribute("data-chart-current")).toBe(
+      "1",
+    );
     expect(await page.locator("[data-quota-used]").textContent()).toBe("1");
     expect(await page.locator("meter").getAttribute("value")).toBe("1");
 
