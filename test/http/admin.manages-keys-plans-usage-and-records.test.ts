@@ -274,6 +274,12 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
       .filter((path) => path.startsWith("/admin"))
       .sort(),
   ).toEqual([
+    "/admin/accounts",
+    "/admin/accounts/invite",
+    "/admin/accounts/{account}",
+    "/admin/accounts/{account}/reset-password",
+    "/admin/accounts/{account}/resume",
+    "/admin/accounts/{account}/suspend",
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/origins",
