@@ -18,6 +18,7 @@ import type { Account, AccountRole, Store } from "../store/types.js";
 import { keyUsage } from "./key-usage.js";
 import { type CreatedKey, createdKeyJson, KeySchema, keyJson, revokeKey } from "./keys.js";
 import { Refusal } from "./refusal.js";
+import { REPORTS_SHOWN } from "./reports.js";
 
 /** Keys one account may have, revoked ones not counted. */
 export const MAX_ACCOUNT_KEYS = 20;
@@ -222,6 +223,11 @@ export async function createAccountKey(
 export async function revokeAccountKey(store: AccountStore, account: Account, id: string, now: Date) {
   await ownKey(store, account, id);
   return revokeKey(store, id, now);
+}
+
+/** The reports the account's keys filed, newest first (at most REPORTS_SHOWN). */
+export async function accountReports(store: Pick<Store, "reports">, account: Account) {
+  return store.reports.accountReports(account.id, REPORTS_SHOWN);
 }
 
 /** One key of the account with its usage (the account's count). */

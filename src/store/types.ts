@@ -494,6 +494,8 @@ export interface ReportsRepository {
   getReport(id: string): Promise<Report | undefined>;
   /** Reports with a status, at most `limit`: open ones by reporters (most first), then oldest first; others newest review first. */
   listReports(status: ReportStatus, limit: number): Promise<ReportForReview[]>;
+  /** The reports an account's keys filed (docs/accounts.md), newest first, at most `limit`. */
+  accountReports(accountId: string, limit: number): Promise<Report[]>;
   /** Accepts or rejects an open report, with every other open report of its domain expecting the same answer. */
   closeReports(
     id: string,

@@ -14,6 +14,7 @@ import {
   accountJson,
   accountKeys,
   accountKeyUsage,
+  accountReports,
   createAccountKey,
   revokeAccountKey,
   setPasswordByLink,
@@ -52,6 +53,7 @@ import {
   passwordField,
   personPage,
   quotaBar,
+  reportsTable,
   section,
 } from "./account-views.js";
 import { usageChart } from "./usage-chart.js";
@@ -62,7 +64,7 @@ const CSRF_COOKIE = "mailrisk_csrf";
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
 
 export interface AccountPagesDeps extends RunCheckDeps {
-  store: Pick<Store, "accounts" | "keys" | "usage" | "plans">;
+  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports">;
   config: Pick<Config, "signup" | "signupPlan" | "sessionTtlSeconds" | "publicUrl">;
   mailer: Mailer | undefined;
   clock: () => Date;
@@ -478,6 +480,14 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       return reply.redirect("/account/keys", 303);
     },
   );
+
+  app.get("/account/reports", { schema: { hide: true } }, async (request, reply) => {
+    const found = await loggedIn(request, reply);
+    if (!found) return reply;
+    const reports = await accountReports(store, found.account);
+    const body = section("reports-heading", "Reports of wrong answers", reportsTable(reports));
+    return send(reply, consolePage("Reports", accountJson(found.account), found.csrf, body));
+  });
 
   const securityPage = (found: Session, error?: string, done = "") =>
     consolePage(

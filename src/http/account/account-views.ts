@@ -2,9 +2,12 @@
  * The HTML of the account pages (docs/accounts.md): labelled fields with their errors next
  * to them, a CSRF token in every form, the same layout and stylesheet as the result pages.
  */
+
+import { formatTimestamp } from "../../core/record.js";
 import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
 import type { CreatedKey, KeyJson } from "../../operator/keys.js";
+import type { Report } from "../../store/types.js";
 import { escapeHtml, renderPage } from "../pages/layout.js";
 
 export interface Field {
@@ -152,4 +155,15 @@ export function createKeyForm(csrf: string, error?: string): string {
 <select id="f-kind" name="kind"><option value="secret">secret (servers)</option><option value="publishable">publishable (web pages)</option></select>
 ${field({ name: "origins", label: "Origins (publishable keys: space-separated)", error, extra: ' maxlength="2000"' }).replace(" required", "")}`;
   return form("/account/keys", csrf, fields, "Create key");
+}
+
+export function reportsTable(reports: readonly Report[]): string {
+  if (reports.length === 0) return '<p class="muted">Your keys have filed no report.</p>';
+  const rows = reports.map(
+    (report) =>
+      `<tr><td>${escapeHtml(report.id)}</td><td>${escapeHtml(report.domain)}</td><td>${report.expected}</td><td>${report.status}</td><td>${escapeHtml(formatTimestamp(report.filedAt))}</td><td>${escapeHtml(report.reviewNote ?? "")}</td></tr>`,
+  );
+  return `<div class="table-wrap"><table>
+<thead><tr><th scope="col">Report</th><th scope="col">Domain</th><th scope="col">Expected</th><th scope="col">State</th><th scope="col">Filed</th><th scope="col">Review note</th></tr></thead>
+<tbody>${rows.join("")}</tbody></table></div>`;
 }

@@ -179,6 +179,41 @@ describe("accounts", () => {
     expect((await get(ann, "/account")).statusCode).toBe(303);
   });
 
+  it("shows an account the reports its keys filed, and no other account's", async () => {
+    const ann = await invited("ann@example.com");
+    const bob = await invited("bob@example.com");
+    const key = await createKey(ann);
+    const filed = await Promise.all(
+      ["allow", "block"].map((expected) =>
+        fixture.app.inject({
+          method: "POST",
+          url: "/v2/reports",
+          headers: { authorization: `Bearer ${key.secret}` },
+          payload: { domain: "example.com", expected },
+        }),
+      ),
+    );
+    const report = filed.find((answer) => answer.statusCode === 202)?.json() as { id: string };
+    expect((await get(ann, "/account/reports")).body).toContain(`<td>${report.id}</td>`);
+    expect((await get(bob, "/account/reports")).body).not.toContain(report.id);
+  });
+
+  it("marks the session cookie Secure when PUBLIC_URL is https, and takes forms from that origin only", async () => {
+    await fixture.close();
+    fixture = await openHttpFixture({ signup: "invite", publicUrl: "https://mailrisk.example.org" });
+    const links = { publicUrl: "https://mailrisk.example.org", signupPlan: "free", mailer: undefined };
+    const link = await inviteAccount(fixture.store, { email: "ann@example.com" }, links, fixture.clock.now());
+    expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
+    const browser: Browser = { cookies: new Map() };
+    const path = new URL(link.url).pathname;
+    const page = await get(browser, path);
+    expect((await post(browser, path, { password: PASSWORD }, page.body)).statusCode).toBe(403);
+    const set = await post(browser, path, { password: PASSWORD }, page.body, "https://mailrisk.example.org");
+    expect(set.statusCode).toBe(303);
+    const cookie = [set.headers["set-cookie"]].flat().find((line) => line?.startsWith("mailrisk_session="));
+    expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000; Secure$/);
+  });
+
   it("refuses a cross-origin POST, or one without the token, to every form: 403 csrf_failed, nothing changed", async () => {
     const ann = await invited("ann@example.com");
     const key = await createKey(ann);
