@@ -6,6 +6,7 @@
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
+import { DAY_MS } from "../core/time.js";
 import {
   hashPassword,
   issueLink,
@@ -217,6 +218,21 @@ export async function createAccountKey(
     accountId: account.id,
     ...input,
   });
+  return createdKeyJson(key, secret);
+}
+
+/** How long a rolled key keeps working beside its successor. */
+export const ROLL_GRACE_MS = DAY_MS;
+
+/** A new secret in the key's place; the old one works ROLL_GRACE_MS more. */
+export async function rollAccountKey(
+  store: AccountStore,
+  account: Account,
+  id: string,
+  now: Date,
+): Promise<CreatedKey> {
+  await ownKey(store, account, id);
+  const { key, secret } = await store.keys.rollKey(id, now, new Date(now.getTime() + ROLL_GRACE_MS));
   return createdKeyJson(key, secret);
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { parseOrigin } from "../core/origin.js";
+import { inTransaction } from "./changes.js";
 import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "./errors.js";
 import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
@@ -20,6 +21,7 @@ const KEY_COLUMNS = [
   "publishable",
   "origins",
   "account_id",
+  "expires_at",
 ] as const;
 type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
 
@@ -37,6 +39,7 @@ function toApiKey(row: KeyRow): ApiKey {
     publishable: Number(row.publishable) === 1,
     origins: row.origins === null ? [] : (JSON.parse(row.origins) as string[]),
     accountId: row.account_id,
+    expiresAt: row.expires_at === null ? null : toDate(row.expires_at),
   };
 }
 
@@ -86,6 +89,7 @@ export async function createKey(
     publishable,
     origins,
     accountId: input.accountId ?? null,
+    expiresAt: null,
   };
   await db
     .insertInto("api_keys")
@@ -174,14 +178,36 @@ async function setKeyPlan(db: Kysely<Database>, id: string, plan: string): Promi
   return toApiKey(row);
 }
 
-/** True when the key exists (revoking twice keeps the first revocation time). */
+/** True when the key exists (revoking twice keeps the first revocation time; a rolled key's stops now). */
 async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const at = now.getTime();
   const result = await db
     .updateTable("api_keys")
-    .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now.getTime())).$castTo<number>() }))
+    .set({
+      revoked_at: sql<number>`case when revoked_at is not null and revoked_at <= ${at} then revoked_at else ${at} end`,
+    })
     .where("id", "=", id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A new key in the place of a live one (same plan, name, kind, origins and account); the
+ * old one keeps working until `until` (`UnknownKeyError` for an unknown or revoked key).
+ */
+async function rollKey(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  until: Date,
+): Promise<{ key: ApiKey; secret: string }> {
+  return inTransaction(db, async (trx) => {
+    const old = await getKey(trx, id);
+    if (!old || old.revokedAt !== null || old.expiresAt !== null) throw new UnknownKeyError(id);
+    const rolled = await createKey(trx, { ...old, now });
+    await trx.updateTable("api_keys").set({ expires_at: until.getTime() }).where("id", "=", id).execute();
+    return rolled;
+  });
 }
 
 /** Every key ever created, revoked ones included. */
@@ -214,17 +240,19 @@ function toAuthenticatedKey(row: KeyWithPlanRow): AuthenticatedKey {
 /** A key with the plan it counts against: its account's for an account's key (docs/accounts.md). */
 const KEY_WITH_PLAN = sql`
     select k.id, k.prefix, k.name, coalesce(a.plan, k.plan) as plan, k.created_at, k.revoked_at, k.publishable, k.origins,
-      k.account_id, p.quota, p.period_days, a.created_at as account_created_at, a.state as account_state
+      k.account_id, k.expires_at, p.quota, p.period_days, a.created_at as account_created_at, a.state as account_state
     from api_keys k left join accounts a on a.id = k.account_id
     join plans p on p.name = coalesce(a.plan, k.plan)`;
 
-/** The key, with its plan, whose secret has this hash; undefined when unknown or revoked. */
+/** The key, with its plan, whose secret has this hash; undefined when unknown or revoked (a rolled key: once its time is up). */
 export async function authenticateHash(
   db: Kysely<Database>,
   hash: string,
+  now: Date,
 ): Promise<AuthenticatedKey | undefined> {
   const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN}
-    where k.hash = ${hash} and k.revoked_at is null`.execute(db);
+    where k.hash = ${hash} and k.revoked_at is null
+      and (k.expires_at is null or k.expires_at > ${now.getTime()})`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
@@ -234,11 +262,16 @@ export async function keyWithPlan(db: Kysely<Database>, id: string): Promise<Aut
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
-/** True when the key has been revoked (or does not exist). */
-export async function isRevoked(db: Kysely<Database>, id: string): Promise<boolean> {
-  const { rows } = await sql<{ revoked_at: number | string | null }>`
-    select revoked_at from api_keys where id = ${id}`.execute(db);
-  return rows[0] === undefined || rows[0].revoked_at !== null;
+/** True when the key is revoked, or rolled and past its end, at `now` (or does not exist). */
+export async function isRevoked(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ revoked_at: number | string | null; expires_at: number | string | null }>`
+    select revoked_at, expires_at from api_keys where id = ${id}`.execute(db);
+  const row = rows[0];
+  return (
+    row === undefined ||
+    row.revoked_at !== null ||
+    (row.expires_at !== null && Number(row.expires_at) <= now.getTime())
+  );
 }
 
 export function createKeysRepository(db: Kysely<Database>): KeysRepository {
@@ -248,6 +281,7 @@ export function createKeysRepository(db: Kysely<Database>): KeysRepository {
     accountKeys: (accountId) => accountKeys(db, accountId),
     getKey: (id) => getKey(db, id),
     revokeKey: (id, now) => revokeKey(db, id, now),
+    rollKey: (id, now, until) => rollKey(db, id, now, until),
     setKeyPlan: (id, plan) => setKeyPlan(db, id, plan),
     setKeyOrigins: (id, origins) => setKeyOrigins(db, id, origins),
     countKeys: () => countKeys(db),

@@ -50,7 +50,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const keys = raisingWithChange(
     db,
     createKeysRepository,
-    ["revokeKey", "setKeyPlan", "setKeyOrigins"],
+    ["revokeKey", "rollKey", "setKeyPlan", "setKeyOrigins"],
     "keys",
   );
   const overrides = raisingWithChange(

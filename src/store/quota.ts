@@ -33,6 +33,8 @@ export function countingPeriod(key: AuthenticatedKey, now: Date): QuotaPeriod {
 /** What one counting statement is given. */
 interface UpsertValues {
   start: number;
+  /** The request's time: a rolled key still counts until its `revoked_at`. */
+  now: number;
   count: number;
   keyId: string;
   quota: number;
@@ -46,6 +48,7 @@ interface UpsertValues {
 function upsertStatement(unlimited: boolean, perAccount: boolean) {
   const v: Record<keyof UpsertValues, keyof UpsertValues> = {
     start: "start",
+    now: "now",
     count: "count",
     keyId: "keyId",
     quota: "quota",
@@ -62,7 +65,7 @@ function upsertStatement(unlimited: boolean, perAccount: boolean) {
   return sql<{ used: number }>`
     insert into ${table} (${ownerColumn}, period_start, used)
     select ${owner}, cast(${v.start} as bigint), cast(${v.count} as integer) from api_keys
-    where id = ${v.keyId} and revoked_at is null ${fits}
+    where id = ${v.keyId} and revoked_at is null and (expires_at is null or expires_at > cast(${v.now} as bigint)) ${fits}
     on conflict (${ownerColumn}, period_start) do update set used = ${add}
     returning used`;
 }
@@ -106,10 +109,12 @@ async function countRequests(
   key: AuthenticatedKey,
   period: QuotaPeriod,
   count: number,
+  now: Date,
 ): Promise<number | undefined> {
   const { sql: text, names } = compiledUpsert(db, key.quota === null, key.account !== null);
   const values: UpsertValues = {
     start: period.start.getTime(),
+    now: now.getTime(),
     count,
     keyId: key.id,
     quota: key.quota ?? 0,
@@ -166,7 +171,7 @@ export async function countUnits(
   if (key.quota !== null && key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
   if (units.length > 1) {
     const total = units.reduce((sum, n) => sum + n, 0);
-    const used = await countRequests(db, key, period, total);
+    const used = await countRequests(db, key, period, total, now);
     if (used !== undefined) {
       let usedBefore = used - total;
       return units.map((n) => {
@@ -178,7 +183,7 @@ export async function countUnits(
   const states: QuotaState[] = [];
   let smallestRefused = Number.POSITIVE_INFINITY;
   for (const n of units) {
-    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n);
+    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n, now);
     if (used === undefined) smallestRefused = Math.min(smallestRefused, n);
     states.push(quotaState(key, period, used));
   }

@@ -30,6 +30,8 @@ export interface ApiKeysTable {
   origins: string | null;
   /** The owning account (migration 0030); null for a key the operator made. */
   account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A rolled key's end (migration 0030); null for any other. */
+  expires_at: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
 export interface UsageTable {

@@ -39,6 +39,8 @@ export interface ApiKey {
   origins: string[];
   /** The account that owns the key (docs/accounts.md); null for a key the operator made. */
   accountId: string | null;
+  /** A rolled key stops working then (its successor took its place); null: only revocation ends it. */
+  expiresAt: Date | null;
 }
 
 /** A key as authentication sees it: with its plan, and its account's count and state when it has one. */
@@ -220,6 +222,8 @@ export interface KeysRepository {
   accountKeys(accountId: string): Promise<ApiKey[]>;
   getKey(id: string): Promise<ApiKey | undefined>;
   revokeKey(id: string, now: Date): Promise<boolean>;
+  /** A new key in a live one's place; the old one works until `until` (`UnknownKeyError`, also for a rolled one). */
+  rollKey(id: string, now: Date, until: Date): Promise<{ key: ApiKey; secret: string }>;
   /** Moves a key to another plan (`UnknownKeyError`, `UnknownPlanError`); revoked keys too. */
   setKeyPlan(id: string, plan: string): Promise<ApiKey>;
   /** Replaces a publishable key's origins (`UnknownKeyError`, `InvalidOriginsError`, also for a secret key). */

@@ -65,7 +65,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
   const liveKey = async (hash: string, now: Date): Promise<AuthenticatedKey | undefined> => {
     let key = recall(hash, now);
     if (!key) {
-      key = await authenticateHash(db, hash);
+      key = await authenticateHash(db, hash, now);
       if (key) remember(hash, key, now);
     }
     if (key?.account?.suspended) throw new AccountSuspendedError();
@@ -90,7 +90,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const hash = hashSecret(secret);
       if (units === 0) {
         // Nothing counted: read the key afresh, so what is reported is what is stored.
-        const key = await authenticateHash(db, hash);
+        const key = await authenticateHash(db, hash, now);
         if (!key) return undefined;
         remember(hash, key, now);
         if (key.account?.suspended) throw new AccountSuspendedError();
@@ -99,7 +99,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const key = await liveKey(hash, now);
       if (!key) return undefined;
       const quota = await countRequest(key, now, units);
-      if (!quota.allowed && (await isRevoked(db, key.id))) {
+      if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
       }

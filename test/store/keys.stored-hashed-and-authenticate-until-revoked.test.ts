@@ -30,6 +30,7 @@ describe.each(DATABASE_KINDS)("keys on %s", (kind) => {
       publishable: false,
       origins: [],
       accountId: null,
+      expiresAt: null,
     });
   });
 

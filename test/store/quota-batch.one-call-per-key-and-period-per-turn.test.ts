@@ -16,6 +16,7 @@ function key(id: string): AuthenticatedKey {
     publishable: false,
     origins: [],
     accountId: null,
+    expiresAt: null,
     account: null,
     quota: 100,
     periodDays: 30,

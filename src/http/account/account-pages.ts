@@ -17,6 +17,7 @@ import {
   accountReports,
   createAccountKey,
   revokeAccountKey,
+  rollAccountKey,
   setPasswordByLink,
 } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
@@ -463,6 +464,24 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
         `<p>Prefix <code>${escapeHtml(key.prefix)}…</code></p>\n${quotaBar(key.usage)}\n${keyChart}`,
       );
       return send(reply, consolePage("Key", accountJson(found.account), found.csrf, body));
+    },
+  );
+  app.post<{ Params: { id: string } }>(
+    "/account/keys/:id/roll",
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await session(request);
+      checkCsrf(request, found?.csrf);
+      if (!found) return reply.redirect("/login", 303);
+      const rolled = await rollAccountKey(store, found.account, request.params.id, clock()).catch(
+        (error: unknown) => {
+          throw refusalOf(error)
+            ? new HttpProblem("not_found", "There is no such live key in your account.")
+            : error;
+        },
+      );
+      const note = '<p class="card" role="status">The old key keeps working for 24 hours.</p>';
+      return send(reply, await keysPage(found, `${createdSecret(rolled)}\n${note}`), 201);
     },
   );
   app.post<{ Params: { id: string } }>(

@@ -129,9 +129,11 @@ function keyKind(key: KeyJson): string {
 export function keysTable(keys: readonly KeyJson[], csrf: string): string {
   if (keys.length === 0) return '<p class="muted">No keys yet.</p>';
   const rows = keys.map((key) => {
+    const action = (name: string, label: string) =>
+      `<form class="inline" method="post" action="/account/keys/${escapeHtml(key.id)}/${name}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" aria-label="${label} ${escapeHtml(key.name ?? key.id)}">${label}</button></form>`;
     const revoke = key.revoked_at
-      ? `revoked ${escapeHtml(key.revoked_at)}`
-      : `<form class="inline" method="post" action="/account/keys/${escapeHtml(key.id)}/revoke"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit">Revoke</button></form>`;
+      ? `revoked from ${escapeHtml(key.revoked_at)}`
+      : `${action("roll", "Roll")} ${action("revoke", "Revoke")}`;
     return `<tr><td><a href="/account/keys/${escapeHtml(key.id)}">${escapeHtml(key.name ?? key.id)}</a></td><td>${keyKind(key)}</td><td><code>${escapeHtml(key.prefix)}…</code></td><td>${escapeHtml(key.origins.join(", ") || "—")}</td><td>${escapeHtml(key.created_at)}</td><td>${revoke}</td></tr>`;
   });
   return `<div class="table-wrap"><table>

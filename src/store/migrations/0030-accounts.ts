@@ -28,6 +28,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable("api_keys")
     .addColumn("account_id", "text", (col) => col.references("accounts.id").onDelete("cascade"))
     .execute();
+  /** A rolled key works until this time beside its successor; null: no end but revocation. */
+  await db.schema.alterTable("api_keys").addColumn("expires_at", "bigint").execute();
   await db.schema.createIndex("api_keys_account").on("api_keys").column("account_id").execute();
   await db.schema
     .createTable("account_usage")

@@ -179,6 +179,24 @@ describe("accounts", () => {
     expect((await get(ann, "/account")).statusCode).toBe(303);
   });
 
+  it("rolls a key: a new secret shown once, the old one working 24 hours more, then 401", async () => {
+    const ann = await invited("ann@example.com");
+    const key = await createKey(ann);
+    const page = await get(ann, "/account/keys");
+    const rolled = await post(ann, `/account/keys/${key.id}/roll`, {}, page.body);
+    expect(rolled.statusCode).toBe(201);
+    const secret = /data-secret="([^"]+)"/.exec(rolled.body)?.[1] ?? "";
+    expect(secret).toMatch(/^mr_/);
+    expect(secret).not.toBe(key.secret);
+    const start = fixture.clock.now();
+    fixture.clock.set(new Date(start.getTime() + 23 * 3_600_000));
+    expect((await check(key.secret)).statusCode).toBe(200);
+    expect((await check(secret)).statusCode).toBe(200);
+    fixture.clock.set(new Date(start.getTime() + 24 * 3_600_000 + 1000));
+    expect((await check(key.secret)).statusCode).toBe(401);
+    expect((await check(secret)).statusCode).toBe(200);
+  });
+
   it("shows an account the reports its keys filed, and no other account's", async () => {
     const ann = await invited("ann@example.com");
     const bob = await invited("bob@example.com");
@@ -221,6 +239,7 @@ describe("accounts", () => {
     const forms: [string, Record<string, string>][] = [
       ["/account/keys", { name: "evil", kind: "secret" }],
       [`/account/keys/${key.id}/revoke`, {}],
+      [`/account/keys/${key.id}/roll`, {}],
       ["/account/security", { current: PASSWORD, password: "another long password" }],
       ["/account/security/logout-everywhere", {}],
       ["/logout", {}],
@@ -244,6 +263,7 @@ describe("accounts", () => {
         )
       ).map((k) => k.revokedAt),
     ).toEqual([null, null]);
+    expect((await fixture.store.keys.listKeys()).length).toBe(2);
     expect((await get(ann, "/account")).statusCode).toBe(200);
   });
 
