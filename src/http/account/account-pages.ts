@@ -143,6 +143,13 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
     return body;
   };
 
+  /** Sends a code without waiting: the answer takes the same time whether a mail goes out or not. */
+  const mailInBackground = (request: FastifyRequest, to: string, subject: string, body: string) => {
+    deps.mailer
+      ?.send(to, subject, body)
+      .catch((error: unknown) => request.log.warn({ err: error }, "could not send a mail"));
+  };
+
   const startSessionReply = async (reply: FastifyReply, account: Account) => {
     const { token } = await startSession(store, account.id, clock());
     return reply
@@ -207,7 +214,8 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
     const passwordHash = await hashPassword(password);
     if (!(await store.accounts.findLogin(email))) {
       const code = await issueCode(store, "signup", email, { passwordHash, plan: config.signupPlan }, now);
-      await deps.mailer?.send(
+      mailInBackground(
+        request,
         email,
         "Your mailrisk code",
         `Your confirmation code: ${code}\nIt is valid for 15 minutes.\n`,
@@ -306,7 +314,8 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
       const account = email ? await store.accounts.findLogin(email) : undefined;
       if (account) {
         const code = await issueCode(store, "reset", email, {}, now);
-        await deps.mailer?.send(
+        mailInBackground(
+          request,
           email,
           "Your mailrisk reset code",
           `Your code: ${code}\nIt is valid for 15 minutes.\n`,

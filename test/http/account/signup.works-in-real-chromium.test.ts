@@ -91,13 +91,13 @@ describe("sign-up in Chromium", () => {
 
     await page.goto(`${base}/signup`);
     await page.getByLabel("Email").fill("someone@mailinator.com");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
     await expect.poll(() => page.locator(".field-error").textContent()).toContain("cannot sign up");
     expect(mails).toEqual([]);
 
     await page.getByLabel("Email").fill("person@gmail.com");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.getByLabel("Code").waitFor();
     await expect.poll(() => mails.length).toBe(1);
@@ -125,8 +125,34 @@ describe("sign-up in Chromium", () => {
     expect(await page.locator("[data-quota-used]").textContent()).toBe("1");
     expect(await page.locator("meter").getAttribute("value")).toBe("1");
 
+    // Log out, reset the password by a mailed code, log in with the new one.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.goto(`${base}/reset`);
+    await page.getByLabel("Email").fill("person@gmail.com");
+    await page.getByRole("button", { name: "Send code" }).click();
+    await page.getByLabel("Code").waitFor();
+    await expect.poll(() => mails.length).toBe(2);
+    const resetCode = /\b(\d{8})\b/.exec(mails[1]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
+    await page.getByLabel("Code").fill(resetCode);
+    await page.getByLabel("Password", { exact: true }).fill("another good password");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.getByLabel("Email").fill("person@gmail.com");
+    await page.getByLabel("Password", { exact: true }).fill("another good password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(`${base}/account`);
+
     const source = await AXE_SOURCE;
-    for (const path of ["/account", "/account/keys", "/signup", "/login"]) {
+    for (const path of [
+      "/account",
+      "/account/keys",
+      "/account/reports",
+      "/account/security",
+      "/signup",
+      "/login",
+      "/reset",
+    ]) {
       if (path === "/signup") await context.clearCookies();
       await page.goto(`${base}${path}`);
       await page.evaluate(source);
