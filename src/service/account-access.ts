@@ -80,6 +80,9 @@ export async function logIn(
   return undefined;
 }
 
+/** The token of the anonymous forms' CSRF cookie (double submit). */
+export const newFormToken = newToken;
+
 /** A new session: the cookie's token (only its hash is stored) and the CSRF token of its forms. */
 export async function startSession(
   store: AccessStore,

@@ -28,6 +28,7 @@ import {
   issueCode,
   linkTicket,
   logIn,
+  newFormToken,
   normaliseEmail,
   passwordProblem,
   redeemCode,
@@ -35,7 +36,6 @@ import {
   startSession,
 } from "../../service/account-access.js";
 import type { Mailer } from "../../service/mailer.js";
-import { newToken } from "../../store/secrets.js";
 import type { Account, Store } from "../../store/types.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
@@ -125,7 +125,7 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
   const anonymousCsrf = (request: FastifyRequest, reply: FastifyReply): string => {
     const known = cookies(request).get(CSRF_COOKIE);
     if (known && /^[0-9A-Za-z]{32}$/.test(known)) return known;
-    const token = newToken();
+    const token = newFormToken();
     void reply.header("set-cookie", cookie(CSRF_COOKIE, token, 86_400));
     return token;
   };
