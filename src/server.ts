@@ -164,6 +164,7 @@ async function serve(
   const housekeeping = scheduleHousekeeping({
     housekeeping: store.housekeeping,
     recordTtlSeconds: config.recordTtlSeconds,
+    sessionTtlSeconds: config.sessionTtlSeconds,
     logger,
   });
   const dailyUsage = new PeriodicTask({

@@ -62,7 +62,9 @@ export const CheckRecordSchema = Type.Object(
         "Preferred MX host (lowest priority, ties by name); with fallback the domain itself; empty when none.",
     }),
     mx_ip: Type.String({ description: "First address of `mx_host`, IPv4 before IPv6; empty when none." }),
-    mx_info: Type.String({ description: "How the MX was chosen, fixed vocabulary (docs/api.md, “The record”)." }),
+    mx_info: Type.String({
+      description: "How the MX was chosen, fixed vocabulary (docs/api.md, “The record”).",
+    }),
     mx_fallback: Type.Boolean({
       description: "True when there is no MX record and the domain's own A/AAAA is used.",
     }),

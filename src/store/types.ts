@@ -307,6 +307,15 @@ export interface HousekeepingRepository {
   pruneEvidence(seenBefore: Date, limit: number): Promise<number>;
   /** Webhook events delivered or given up before `finishedBefore`, with their attempts. */
   pruneWebhookEvents(finishedBefore: Date, limit: number): Promise<number>;
+  /**
+   * Sessions unused since `idleSince`, codes and links expired at `now`, old failed
+   * log-ins, and requests per day and account counts older than `countedBefore`; at most
+   * `limit` rows of each table.
+   */
+  pruneAccountLeftovers(
+    cutoffs: { now: Date; idleSince: Date; countedBefore: Date },
+    limit: number,
+  ): Promise<number>;
 }
 
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
