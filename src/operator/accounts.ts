@@ -21,6 +21,8 @@ import { type CreatedKey, createdKeyJson, KeySchema, keyJson, revokeKey } from "
 import { Refusal } from "./refusal.js";
 import { REPORTS_SHOWN } from "./reports.js";
 
+/** A key's name, as the admin API's body bounds it. */
+const MAX_KEY_NAME = 200;
 /** Keys one account may have, revoked ones not counted. */
 export const MAX_ACCOUNT_KEYS = 20;
 
@@ -209,6 +211,8 @@ export async function createAccountKey(
   input: { name: string | null; publishable: boolean; origins: string[] },
   now: Date,
 ): Promise<CreatedKey> {
+  if ((input.name?.length ?? 0) > MAX_KEY_NAME)
+    throw new Refusal("invalid_body", `a key's name has at most ${MAX_KEY_NAME} characters`);
   const live = (await store.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
   if (live.length >= MAX_ACCOUNT_KEYS)
     throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);

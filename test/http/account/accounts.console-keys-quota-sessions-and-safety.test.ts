@@ -177,6 +177,17 @@ describe("accounts", () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toMatchObject({ code: "account_suspended" });
     expect((await get(ann, "/account")).statusCode).toBe(303);
+    const loginPage = (await get(ann, "/login")).body;
+    expect(
+      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+    ).toBe(401);
+
+    expect(await accounts(["resume", "ann@example.com"], cli.ctx)).toBe(0);
+    fixture.store.forgetKeys();
+    expect((await check(key.secret)).statusCode).toBe(200);
+    expect(
+      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+    ).toBe(303);
   });
 
   it("rolls a key: a new secret shown once, the old one working 24 hours more, then 401", async () => {
@@ -265,6 +276,46 @@ describe("accounts", () => {
     ).toEqual([null, null]);
     expect((await fixture.store.keys.listKeys()).length).toBe(2);
     expect((await get(ann, "/account")).statusCode).toBe(200);
+  });
+
+  it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
+    const ann = await invited("ann@example.com");
+    const page = await get(ann, "/account/keys");
+    const odd = [
+      { method: "POST" as const, url: "/login", payload: { email: ["a", "b"], password: 5 } },
+      {
+        method: "POST" as const,
+        url: "/login",
+        payload: "not json",
+        headers: { "content-type": "application/json" },
+      },
+      { method: "GET" as const, url: "/invite/%zz" },
+      { method: "GET" as const, url: `/invite/${"x".repeat(5000)}` },
+      { method: "POST" as const, url: "/invite/unknown", payload: "password=aaaaaaaaaaaa" },
+      { method: "GET" as const, url: "/account/keys/%00" },
+      { method: "GET" as const, url: "/signup" },
+      { method: "PUT" as const, url: "/account" },
+    ];
+    for (const request of odd) {
+      const answer = await fixture.app.inject({
+        ...request,
+        headers: { cookie: cookieHeader(ann), ...request.headers },
+      });
+      expect(answer.statusCode, `${request.method} ${request.url.slice(0, 40)}`).toBeLessThan(500);
+    }
+    const roll = await post(ann, "/account/keys/key_unknown/roll", {}, page.body);
+    expect(roll.statusCode).toBe(404);
+    const tooLong = await post(
+      ann,
+      "/account/keys",
+      { name: "x".repeat(5000), kind: "publishable", origins: "ftp://x" },
+      page.body,
+    );
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('class="field-error"');
+    const longName = await post(ann, "/account/keys", { name: "x".repeat(201), kind: "secret" }, page.body);
+    expect(longName.statusCode).toBe(400);
+    expect(longName.body).toContain("at most 200 characters");
   });
 
   it("locks an account after 10 wrong passwords: the 11th try is refused even with the right one", async () => {
