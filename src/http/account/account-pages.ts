@@ -61,6 +61,14 @@ import { usageChart } from "./usage-chart.js";
 
 const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
+const WRONG_CODE = "This code is wrong or expired.";
+const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
+
+/** A refusal of the account's own keys (another account's, unknown, revoked) as the 404 page; anything else as it is. */
+function noSuchKey(error: unknown): never {
+  throw refusalOf(error) ? new HttpProblem("not_found", "There is no such key in your account.") : error;
+}
+
 /** The same answer for a known and an unknown email. */
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
 
@@ -237,15 +245,14 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
     const ticket = await redeemCode(store, "signup", email, text(body, "code"), clock());
     const { passwordHash = null, plan = config.signupPlan } = ticket?.payload ?? {};
     if (!ticket || passwordHash === null)
-      return send(reply, confirmPage(text(body, "csrf"), email, "This code is wrong or expired."), 400);
+      return send(reply, confirmPage(text(body, "csrf"), email, WRONG_CODE), 400);
     const made = await store.accounts
       .createAccount({ email, passwordHash, role: "member", plan, now: clock() })
       .catch((error: unknown) => {
         if (refusalOf(error)?.code === "account_exists") return undefined;
         throw error;
       });
-    if (!made)
-      return send(reply, confirmPage(text(body, "csrf"), email, "This code is wrong or expired."), 400);
+    if (!made) return send(reply, confirmPage(text(body, "csrf"), email, WRONG_CODE), 400);
     return startSessionReply(reply, made.account);
   });
 
@@ -328,7 +335,7 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
     if (weak) return send(reply, resetPage(csrf, email, weak, true), 400);
     const ticket = await redeemCode(store, "reset", email, text(body, "code"), now);
     const account = ticket && (await store.accounts.findLogin(email));
-    if (!account) return send(reply, resetPage(csrf, email, "This code is wrong or expired.", true), 400);
+    if (!account) return send(reply, resetPage(csrf, email, WRONG_CODE, true), 400);
     await store.accounts.setPassword(account.id, await hashPassword(password));
     await store.accounts.deleteSessions(account.id);
     return reply.redirect("/login", 303);
@@ -350,7 +357,7 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
     { schema: { hide: true } },
     async (request, reply) => {
       const found = await linkTicket(store, request.params.token, clock());
-      if (!found) throw new HttpProblem("not_found", "This link was used already or has expired.");
+      if (!found) throw linkGone();
       return send(reply, invitePage(request.params.token, anonymousCsrf(request, reply), found.ticket.email));
     },
   );
@@ -362,7 +369,7 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
       const password = text(body, "password");
       const weak = passwordProblem(password);
       const found = await linkTicket(store, request.params.token, clock());
-      if (!found) throw new HttpProblem("not_found", "This link was used already or has expired.");
+      if (!found) throw linkGone();
       if (weak)
         return send(
           reply,
@@ -370,7 +377,7 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
           400,
         );
       const account = await setPasswordByLink(store, request.params.token, password, clock());
-      if (!account) throw new HttpProblem("not_found", "This link was used already or has expired.");
+      if (!account) throw linkGone();
       return startSessionReply(reply, account);
     },
   );
@@ -458,13 +465,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     async (request, reply) => {
       const found = await loggedIn(request, reply);
       if (!found) return reply;
-      const key = await accountKeyUsage(store, found.account, request.params.id, clock()).catch(
-        (error: unknown) => {
-          throw refusalOf(error)
-            ? new HttpProblem("not_found", "There is no such key in your account.")
-            : error;
-        },
-      );
+      const key = await accountKeyUsage(store, found.account, request.params.id, clock()).catch(noSuchKey);
       const heading = `Key ${key.name ?? key.id}`;
       const keyChart = await chart("chart-key", heading, [key.id], key.usage);
       const body = section(
@@ -482,13 +483,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       const found = await session(request);
       checkCsrf(request, found?.csrf);
       if (!found) return reply.redirect("/login", 303);
-      const rolled = await rollAccountKey(store, found.account, request.params.id, clock()).catch(
-        (error: unknown) => {
-          throw refusalOf(error)
-            ? new HttpProblem("not_found", "There is no such live key in your account.")
-            : error;
-        },
-      );
+      const rolled = await rollAccountKey(store, found.account, request.params.id, clock()).catch(noSuchKey);
       const note = '<p class="card" role="status">The old key keeps working for 24 hours.</p>';
       return send(reply, await keysPage(found, `${createdSecret(rolled)}\n${note}`), 201);
     },
@@ -500,11 +495,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       const found = await session(request);
       checkCsrf(request, found?.csrf);
       if (!found) return reply.redirect("/login", 303);
-      await revokeAccountKey(store, found.account, request.params.id, clock()).catch((error: unknown) => {
-        throw refusalOf(error)
-          ? new HttpProblem("not_found", "There is no such key in your account.")
-          : error;
-      });
+      await revokeAccountKey(store, found.account, request.params.id, clock()).catch(noSuchKey);
       return reply.redirect("/account/keys", 303);
     },
   );
