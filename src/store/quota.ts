@@ -13,16 +13,17 @@ import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
 
+/** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
+const COUNTS = {
+  key: { table: "usage", owner: "key_id" },
+  account: { table: "account_usage", owner: "account_id" },
+} as const;
+
 /** Where a key's requests are counted: its account's row when it has one, else its own. */
-function counter(key: AuthenticatedKey): {
-  table: "usage" | "account_usage";
-  owner: string;
-  id: string;
-  anchor: Date;
-} {
+function counter(key: AuthenticatedKey) {
   return key.account
-    ? { table: "account_usage", owner: "account_id", id: key.account.id, anchor: key.account.createdAt }
-    : { table: "usage", owner: "key_id", id: key.id, anchor: key.createdAt };
+    ? { ...COUNTS.account, id: key.account.id, anchor: key.account.createdAt }
+    : { ...COUNTS.key, id: key.id, anchor: key.createdAt };
 }
 
 /** The period of the key's count that contains `now` (anchored at the account's creation for an account's key). */
@@ -33,7 +34,7 @@ export function countingPeriod(key: AuthenticatedKey, now: Date): QuotaPeriod {
 /** What one counting statement is given. */
 interface UpsertValues {
   start: number;
-  /** The request's time: a rolled key still counts until its `revoked_at`. */
+  /** The request's time: a rolled key still counts until its `expires_at`. */
   now: number;
   count: number;
   keyId: string;
@@ -53,10 +54,12 @@ function upsertStatement(unlimited: boolean, perAccount: boolean) {
     keyId: "keyId",
     quota: "quota",
   };
-  const table = sql.table(perAccount ? "account_usage" : "usage");
+  const count = perAccount ? COUNTS.account : COUNTS.key;
+  const table = sql.table(count.table);
+  // The row's owner, selected from the key: its account, or its own id.
   const owner = sql.ref(perAccount ? "account_id" : "id");
-  const ownerColumn = sql.ref(perAccount ? "account_id" : "key_id");
-  const used = sql.ref(`${perAccount ? "account_usage" : "usage"}.used`);
+  const ownerColumn = sql.ref(count.owner);
+  const used = sql.ref(`${count.table}.used`);
   const fits = unlimited ? sql`` : sql`and cast(${v.count} as integer) <= ${v.quota}`;
   const add = unlimited
     ? sql`case when ${used} > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
