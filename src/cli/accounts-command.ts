@@ -24,8 +24,8 @@ import { usageOf } from "./usage-text.js";
 import { listing, withStore, writeJson } from "./with-store.js";
 
 function linkContext(ctx: CliContext): LinkContext {
-  const { publicUrl, signupPlan } = ctx.config;
-  return { publicUrl, signupPlan, mailer: createMailer(ctx.config) };
+  const { signup, publicUrl, signupPlan } = ctx.config;
+  return { signup, publicUrl, signupPlan, mailer: createMailer(ctx.config) };
 }
 
 function accountText(account: AccountJson): string {

@@ -147,7 +147,7 @@ const TABLE = [
         summary: "print a one-time link where a person sets a password",
         details:
           'prints a one-time link `/invite/<token>`, valid 7 days, where the person sets a password and the account is made (plan P, default SIGNUP_PLAN; role `operator` with `--operator`, else `member`); mailed too when SMTP_URL is set ([accounts.md](accounts.md)); `--json`: `{"email","url","expires_at","mailed"}`',
-        exitCodes: "0, 1 the account exists or the plan is unknown, 2 usage or not an email",
+        exitCodes: "0, 1 the account exists, the plan is unknown or SIGNUP is off, 2 usage or not an email",
       },
       {
         args: "list [--json]",
@@ -185,7 +185,7 @@ const TABLE = [
         summary: "print a one-time link where the account's owner sets a new password",
         details:
           "prints a one-time link, valid 7 days, where the owner sets a new password (every session ends); mailed too when SMTP_URL is set",
-        exitCodes: "0, 1 unknown account, 2 usage",
+        exitCodes: "0, 1 unknown account or SIGNUP is off, 2 usage",
       },
     ],
   },

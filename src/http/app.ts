@@ -147,7 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
   const { config } = deps;
-  const links = { publicUrl: config.publicUrl, signupPlan: config.signupPlan, mailer: createMailer(config) };
+  const { signup, publicUrl, signupPlan } = config;
+  const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }

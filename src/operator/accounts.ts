@@ -63,6 +63,8 @@ type AccountStore = Pick<Store, "accounts" | "keys">;
 
 /** Where the links point: PUBLIC_URL, else a path to put after the server's address. */
 export interface LinkContext {
+  /** SIGNUP: with `off` no page takes a link, so none is made (`signup_closed`). */
+  signup: "off" | "invite" | "open";
   publicUrl: string | null;
   signupPlan: string;
   mailer: Mailer | undefined;
@@ -122,6 +124,11 @@ async function oneTimeLink(
   context: LinkContext,
   now: Date,
 ): Promise<OneTimeLink> {
+  if (context.signup === "off")
+    throw new Refusal(
+      "signup_closed",
+      "SIGNUP is off: no page takes the link; set SIGNUP=invite (or open) first",
+    );
   const token = await issueLink(store, kind, email, payload, now);
   const url = `${context.publicUrl ?? ""}/invite/${token}`;
   const subject = kind === "invite" ? "Your mailrisk account" : "Set a new mailrisk password";

@@ -29,6 +29,7 @@ beforeEach(async () => {
   // Both surfaces answer the report queue with the checker the CLI builds from its configuration.
   fixture = await openHttpFixture({
     adminToken: TOKEN,
+    signup: "invite",
     listSources: [SOURCE],
     checker: fakeChecker((input) => today.check(input)),
   });
@@ -40,7 +41,10 @@ afterEach(async () => {
 });
 
 function testCli() {
-  const cli = createTestCli(fixture.databaseUrl, "", { LIST_SOURCES: `${SOURCE.name}=${SOURCE.url}` });
+  const cli = createTestCli(fixture.databaseUrl, "", {
+    LIST_SOURCES: `${SOURCE.name}=${SOURCE.url}`,
+    SIGNUP: "invite",
+  });
   cli.ctx.clock = fixture.clock.now;
   return cli;
 }

@@ -76,7 +76,7 @@ async function post(
 /** A new account by invitation, logged in: the browser holding its session. */
 async function invited(email: string): Promise<Browser> {
   const browser: Browser = { cookies: new Map() };
-  const links = { publicUrl: null, signupPlan: "free", mailer: undefined };
+  const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
   const link = await inviteAccount(fixture.store, { email }, links, fixture.clock.now());
   const path = new URL(link.url, ORIGIN).pathname;
   const page = await get(browser, path);
@@ -230,7 +230,12 @@ describe("accounts", () => {
   it("marks the session cookie Secure when PUBLIC_URL is https, and takes forms from that origin only", async () => {
     await fixture.close();
     fixture = await openHttpFixture({ signup: "invite", publicUrl: "https://mailrisk.example.org" });
-    const links = { publicUrl: "https://mailrisk.example.org", signupPlan: "free", mailer: undefined };
+    const links = {
+      signup: "invite" as const,
+      publicUrl: "https://mailrisk.example.org",
+      signupPlan: "free",
+      mailer: undefined,
+    };
     const link = await inviteAccount(fixture.store, { email: "ann@example.com" }, links, fixture.clock.now());
     expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
     const browser: Browser = { cookies: new Map() };
@@ -276,6 +281,13 @@ describe("accounts", () => {
     ).toEqual([null, null]);
     expect((await fixture.store.keys.listKeys()).length).toBe(2);
     expect((await get(ann, "/account")).statusCode).toBe(200);
+  });
+
+  it("makes no invitation while SIGNUP is off: no page would take the link", async () => {
+    const cli = createTestCli(fixture.databaseUrl, "");
+    expect(await accounts(["invite", "ann@example.com"], cli.ctx)).toBe(1);
+    expect(cli.stderr()).toContain("SIGNUP is off");
+    expect(await fixture.store.accounts.listAccounts()).toEqual([]);
   });
 
   it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
