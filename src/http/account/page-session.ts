@@ -68,10 +68,12 @@ export function pageSession(deps: AccountPagesDeps) {
     return found && { ...found, token };
   };
 
-  /** The logged-in session, or a redirect to /login. */
+  /** The logged-in session (its cookie renewed), or a redirect to /login. */
   const loggedIn = async (request: FastifyRequest, reply: FastifyReply) => {
     const found = await session(request);
     if (!found) void reply.redirect("/login", 303);
+    // The cookie lives as long as the session: SESSION_TTL from this use.
+    else void reply.header("set-cookie", cookie(SESSION_COOKIE, found.token, config.sessionTtlSeconds));
     return found;
   };
 

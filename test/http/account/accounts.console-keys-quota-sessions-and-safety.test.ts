@@ -119,6 +119,9 @@ describe("accounts", () => {
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const overview = await get(browser, "/account");
     expect(overview.statusCode).toBe(200);
+    expect(overview.headers["set-cookie"]).toMatch(
+      /^mailrisk_session=\w+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/,
+    );
     expect(overview.body).toContain("ann@example.com");
     const stranger: Browser = { cookies: new Map() };
     const withoutCookie = await post(
@@ -136,6 +139,15 @@ describe("accounts", () => {
       .flat()
       .find((line) => line?.startsWith("mailrisk_session="));
     expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/);
+
+    // A session used within SESSION_TTL lives on; one unused that long is over.
+    const start = fixture.clock.now().getTime();
+    fixture.clock.set(new Date(start + 29 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    fixture.clock.set(new Date(start + 58 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    fixture.clock.set(new Date(start + 90 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(303);
   });
 
   it("draws all the keys of an account from one count, told by GET /v2/usage of either", async () => {
