@@ -487,6 +487,50 @@ export const CONFIG_TABLE = {
       "a domain is watched by the webhooks while it was checked through the service within this many days (1–3650): a flip of its answered block status raises `domain.blocked` or `domain.unblocked` ([webhooks.md](webhooks.md))",
     parse: integer(30, 1, 3650),
   },
+  signup: {
+    variable: "SIGNUP",
+    default: "`off`",
+    meaning:
+      "who may create an account ([accounts.md](accounts.md)): `off` nobody (no account pages), `invite` only people `mailrisk accounts invite` names, `open` anyone at `/signup` (needs SMTP_URL for the confirmation code)",
+    parse: (raw, { variable, value }) => {
+      const mode = raw?.toLowerCase() ?? "off";
+      if (mode !== "off" && mode !== "invite" && mode !== "open")
+        throw new ConfigError(`${variable} must be off, invite or open; got "${raw}"`);
+      if (mode === "open" && value("smtpUrl") === null)
+        throw new ConfigError("SIGNUP=open needs SMTP_URL: the confirmation code is mailed");
+      return mode as "off" | "invite" | "open";
+    },
+  },
+  signupPlan: {
+    variable: "SIGNUP_PLAN",
+    default: "`free`",
+    meaning: "the plan a new account gets; all its keys draw from one count of it",
+    parse: (raw) => raw ?? "free",
+  },
+  smtpUrl: {
+    variable: "SMTP_URL",
+    default: "unset",
+    meaning:
+      "the mail server that sends confirmation codes, reset codes and invitations (`smtp://user:pass@host:587`, `smtps://…`); unset, invitations and resets are only printed by the CLI",
+    parse: (raw, { variable }) => {
+      if (raw === null) return null;
+      if (!/^smtps?:\/\/[^/]/.test(raw))
+        throw new ConfigError(`${variable} must be an smtp:// or smtps:// URL`);
+      return raw;
+    },
+  },
+  mailFrom: {
+    variable: "MAIL_FROM",
+    default: "`mailrisk@localhost`",
+    meaning: "the sender of the mails to people (`From:`)",
+    parse: (raw) => raw ?? "mailrisk@localhost",
+  },
+  sessionTtlSeconds: {
+    variable: "SESSION_TTL",
+    default: "`30d`",
+    meaning: "a log-in session ends after this long unused (seconds, or `12h`, `30d`)",
+    parse: duration(30 * 86_400),
+  },
   logLevel: {
     variable: "LOG_LEVEL",
     default: "`info`",

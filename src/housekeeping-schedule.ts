@@ -11,7 +11,10 @@
  *   its evidence; what nobody has confirmed for a year no longer describes who runs that
  *   host, and the table would otherwise keep a row for every domain ever checked);
  * - webhook events delivered or given up more than WEBHOOK_EVENT_RETENTION_DAYS ago,
- *   with their attempts (pending events are never pruned).
+ *   with their attempts (pending events are never pruned);
+ * - what accounts leave behind: sessions unused for SESSION_TTL, expired codes and
+ *   links, old failed log-ins, requests per day and account counts older than
+ *   USAGE_RETENTION_DAYS (docs/accounts.md).
  *
  * It runs a minute after start and then an hour after each run, on the server's periodic
  * schedule (src/service/periodic-task.ts: unref'd timers, one run at a time). Each run deletes in batches of BATCH_SIZE rows,
@@ -39,6 +42,8 @@ export interface HousekeepingOptions {
   housekeeping: HousekeepingRepository;
   /** RECORD_TTL in seconds. */
   recordTtlSeconds: number;
+  /** SESSION_TTL in seconds: a session unused that long is gone. */
+  sessionTtlSeconds: number;
   clock?: () => Date;
   logger?: Pick<Logger, "info" | "warn">;
   /** Defaults: the constants above (tests shorten them). */
@@ -52,6 +57,7 @@ export interface PruneCounts {
   records: number;
   evidence: number;
   webhookEvents: number;
+  accounts: number;
 }
 
 export interface Housekeeping {
@@ -83,7 +89,7 @@ export function pruneCutoffs(
 
 /** The housekeeping of a server, not started. */
 export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping {
-  const { housekeeping, recordTtlSeconds, logger } = options;
+  const { housekeeping, recordTtlSeconds, sessionTtlSeconds, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const batchSize = options.batchSize ?? BATCH_SIZE;
   let stopped = false;
@@ -102,7 +108,13 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
   }
 
   async function run(): Promise<PruneCounts> {
-    const cutoffs = pruneCutoffs(clock(), recordTtlSeconds);
+    const now = clock();
+    const cutoffs = pruneCutoffs(now, recordTtlSeconds);
+    const accountCutoffs = {
+      now,
+      idleSince: new Date(now.getTime() - sessionTtlSeconds * 1000),
+      countedBefore: cutoffs.usageEndedBefore,
+    };
     const counts = {
       usage: await pruneInBatches((limit) => housekeeping.pruneUsage(cutoffs.usageEndedBefore, limit)),
       records: await pruneInBatches((limit) =>
@@ -114,6 +126,7 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
       webhookEvents: await pruneInBatches((limit) =>
         housekeeping.pruneWebhookEvents(cutoffs.webhookEventsFinishedBefore, limit),
       ),
+      accounts: await pruneInBatches((limit) => housekeeping.pruneAccountLeftovers(accountCutoffs, limit)),
     };
     if (Object.values(counts).some((deleted) => deleted > 0))
       logger?.info(counts, "housekeeping pruned old rows");

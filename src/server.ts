@@ -22,6 +22,7 @@ import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from
 import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
 import { ListSchedule } from "./service/list-schedule.js";
+import { PeriodicTask } from "./service/periodic-task.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
 import { describeDatabase, openStore } from "./store/index.js";
@@ -164,7 +165,14 @@ async function serve(
   const housekeeping = scheduleHousekeeping({
     housekeeping: store.housekeeping,
     recordTtlSeconds: config.recordTtlSeconds,
+    sessionTtlSeconds: config.sessionTtlSeconds,
     logger,
+  });
+  const dailyUsage = new PeriodicTask({
+    run: () => store.usage.flushDailyUsage(),
+    everyMs: 1000,
+    firstMs: 1000,
+    onError: (error) => logger.warn({ err: error }, "could not write the requests per day; retrying"),
   });
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
@@ -174,6 +182,8 @@ async function serve(
     metrics,
     metricsRoute: metricsOnPort(config),
     config,
+    accounts: store,
+    console: { store, changes },
     ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
   limitConnections(app.server, connections, (limit) => metrics.countRefusedConnection(limit));
@@ -191,6 +201,7 @@ async function serve(
     delivery,
     redecider,
     housekeeping,
+    dailyUsage,
     ...(config.listSources.length > 0 ? [lists] : []),
   ];
   for (const loop of loops) void loop.start();

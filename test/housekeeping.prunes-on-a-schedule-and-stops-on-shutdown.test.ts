@@ -50,6 +50,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
     const housekeeping = scheduleHousekeeping({
       housekeeping: db.store.housekeeping,
       recordTtlSeconds: TTL_SECONDS,
+      sessionTtlSeconds: 30 * 86_400,
       clock: () => now,
       firstRunMs: 3_600_000,
       batchSize: 2,
@@ -58,19 +59,43 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
     try {
       // Records are kept RECORD_TTL + 30 days; the first period (30 days) is kept 400 days after it ends.
       now = new Date(START.getTime() + TTL_SECONDS * 1000 + RECORD_GRACE_DAYS * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 0, webhookEvents: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 0,
+        evidence: 0,
+        webhookEvents: 0,
+        accounts: 0,
+      });
       now = new Date(now.getTime() + 1);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 5, evidence: 0, webhookEvents: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 5,
+        evidence: 0,
+        webhookEvents: 0,
+        accounts: 0,
+      });
 
       // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
       now = new Date(START.getTime() + EVIDENCE_RETENTION_DAYS * DAY + 1);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 2, webhookEvents: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 0,
+        evidence: 2,
+        webhookEvents: 0,
+        accounts: 0,
+      });
       expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
         "renewed.example",
       ]);
 
       now = new Date(START.getTime() + (30 + USAGE_RETENTION_DAYS) * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 1, records: 0, evidence: 0, webhookEvents: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 1,
+        records: 0,
+        evidence: 0,
+        webhookEvents: 0,
+        accounts: 0,
+      });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
       await housekeeping.stop();
@@ -112,6 +137,10 @@ function endlessRepository() {
       calls.push("webhookEvents");
       return limit;
     },
+    async pruneAccountLeftovers(_cutoffs, limit) {
+      calls.push("accounts");
+      return limit;
+    },
   };
   return { calls, repository, release: () => release() };
 }
@@ -121,6 +150,7 @@ it("runs on its timer, bounds the batches of a run, and stops between batches", 
   const housekeeping = scheduleHousekeeping({
     housekeeping: repository,
     recordTtlSeconds: TTL_SECONDS,
+    sessionTtlSeconds: 30 * 86_400,
     firstRunMs: 1,
     intervalMs: 60_000,
     batchSize: 10,
@@ -154,8 +184,12 @@ it("logs a failed run and keeps its schedule", async () => {
       async pruneWebhookEvents() {
         return 0;
       },
+      async pruneAccountLeftovers() {
+        return 0;
+      },
     },
     recordTtlSeconds: TTL_SECONDS,
+    sessionTtlSeconds: 30 * 86_400,
     logger: { info: () => {}, warn: (...args: unknown[]) => warnings.push(args) } as never,
     firstRunMs: 1,
     intervalMs: 5,

@@ -140,6 +140,56 @@ const TABLE = [
     ],
   },
   {
+    name: "accounts",
+    forms: [
+      {
+        args: "invite <email> [--plan P] [--operator] [--json]",
+        summary: "print a one-time link where a person sets a password",
+        details:
+          'prints a one-time link `/invite/<token>`, valid 7 days, where the person sets a password and the account is made (plan P, default SIGNUP_PLAN; role `operator` with `--operator`, else `member`); mailed too when SMTP_URL is set ([accounts.md](accounts.md)); `--json`: `{"email","url","expires_at","mailed"}`',
+        exitCodes: "0, 1 the account exists, the plan is unknown or SIGNUP is off, 2 usage or not an email",
+      },
+      {
+        args: "list [--json]",
+        summary: "list accounts",
+        details: 'lists accounts; `--json`: array of `{"id","email","role","plan","state","created_at"}`',
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "show <account> [--json]",
+        summary: "show an account (id or email) and its keys",
+        details: "an account (by id or email) with its keys; `--json`: the account with `keys`",
+        exitCodes: "0, 1 unknown account, 2 usage",
+      },
+      {
+        args: "suspend <account> [--json]",
+        summary: "suspend an account: its keys answer 401, it cannot log in",
+        details:
+          "suspends an account: its keys answer 401 `account_suspended`, its sessions end, it cannot log in; running servers take it within a second",
+        exitCodes: "0, 1 unknown account, 2 usage",
+      },
+      {
+        args: "resume <account> [--json]",
+        summary: "resume a suspended account",
+        details: "makes a suspended account active again",
+        exitCodes: "0, 1 unknown account, 2 usage",
+      },
+      {
+        args: "delete <account> [--json]",
+        summary: "delete an account with its keys",
+        details: "deletes an account with its keys, counts and sessions",
+        exitCodes: "0, 1 unknown account, 2 usage",
+      },
+      {
+        args: "reset-password <account> [--json]",
+        summary: "print a one-time link where the account's owner sets a new password",
+        details:
+          "prints a one-time link, valid 7 days, where the owner sets a new password (every session ends); mailed too when SMTP_URL is set",
+        exitCodes: "0, 1 unknown account or SIGNUP is off, 2 usage",
+      },
+    ],
+  },
+  {
     name: "records",
     forms: [
       {

@@ -43,6 +43,7 @@ const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRu
   check: async () => (await import("./check-command.js")).run,
   keys: async () => (await import("./keys-command.js")).run,
   plans: async () => (await import("./plans-command.js")).run,
+  accounts: async () => (await import("./accounts-command.js")).run,
   records: async () => (await import("./records-command.js")).run,
   lists: async () => (await import("./lists-command.js")).run,
   overrides: async () => (await import("./overrides-command.js")).run,

@@ -14,8 +14,12 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
+import { createMailer } from "../service/mailer.js";
 import type { RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import type { AccountPagesDeps } from "./account/account-pages.js";
+import { operatorSessions } from "./account/operator-sessions.js";
+import { pageSession } from "./account/page-session.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
 import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
@@ -73,10 +77,13 @@ export interface AppDeps {
    * accounts' sessions; absent (no accounts yet): a 404.
    */
   console?: {
-    access: OperatorAccess;
+    /** Default: the accounts' sessions (an active account with the `operator` role). */
+    access?: OperatorAccess;
     store: ConsoleStore;
     changes: Pick<ChangeWatcher, "settle">;
   };
+  /** The store of the pages for people, served unless SIGNUP is `off` (docs/accounts.md). */
+  accounts?: AccountPagesDeps["store"];
   /** The settings the app reads; their meaning and defaults: CONFIG_TABLE. */
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
@@ -103,6 +110,11 @@ export type AppConfig = Pick<
   | "listSources"
   | "listMaxEntries"
   | "testNames"
+  | "signup"
+  | "signupPlan"
+  | "smtpUrl"
+  | "mailFrom"
+  | "sessionTtlSeconds"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -150,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
   const { config } = deps;
+  const { signup, publicUrl, signupPlan } = config;
+  const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
@@ -234,21 +248,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
   });
   const { console: desk } = deps;
+  const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
+  const accounts =
+    deps.accounts && config.signup !== "off"
+      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
+      : undefined;
+  const access = desk?.access ?? (accounts && operatorSessions(pageSession(accounts)));
   await app.register(pagesPlugin, {
-    checker: deps.checker,
-    metrics,
+    ...pagesDeps,
     recent: deps.store.recent,
-    testNames: config.testNames,
     config,
-    console: desk && {
-      access: desk.access,
-      store: desk.store,
-      checker: deps.checker,
-      clock,
-      settle: () => desk.changes.settle(),
-      listSources: config.listSources,
-      testNames: config.testNames,
-    },
+    console: desk &&
+      access && {
+        access,
+        store: desk.store,
+        checker: deps.checker,
+        clock,
+        settle: () => desk.changes.settle(),
+        listSources: config.listSources,
+        testNames: config.testNames,
+      },
+    ...(accounts ? { accounts } : {}),
   });
   await app.register(async (ops) =>
     withMethodNotAllowed(ops, () => {
@@ -269,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       listMaxEntries: config.listMaxEntries,
       testNames: config.testNames,
       checker: deps.checker,
+      links,
     });
   }
   return app;

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { ReportProblem } from "../service/report-filing.js";
-import { StoreUnavailableError } from "../store/errors.js";
+import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
@@ -55,6 +55,7 @@ function validationProblem(error: FastifyError): HttpProblem {
  */
 export function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof AccountSuspendedError) return new HttpProblem("account_suspended", error.message);
   if (error instanceof ReportProblem) {
     const seconds = error.retryAfterSeconds;
     return new HttpProblem(error.code, error.message, seconds ? { "retry-after": String(seconds) } : {});

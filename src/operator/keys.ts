@@ -46,7 +46,7 @@ export const CreatedKeySchema = Type.Object({
   publishable: Publishable,
   origins: KeyOrigins,
 });
-type CreatedKey = Static<typeof CreatedKeySchema>;
+export type CreatedKey = Static<typeof CreatedKeySchema>;
 
 const Origins = Type.Array(Type.String({ maxLength: MAX_ORIGIN_LENGTH }), {
   maxItems: MAX_KEY_ORIGINS,
@@ -97,14 +97,19 @@ export function createKey(
       publishable: body.publishable ?? false,
       origins: body.origins ?? [],
     });
-    const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
-    return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
+    return createdKeyJson(key, secret);
   };
   return audited(store, actor, create, ({ id, plan, prefix, name, publishable, origins }) => ({
     action: "key.create",
     entity: { kind: "key", id },
     detail: { plan, prefix, name, publishable, origins },
   }));
+}
+
+/** A new key with its secret after `id`, in the created key's wire shape. */
+export function createdKeyJson(key: ApiKey, secret: string): CreatedKey {
+  const { id, prefix, name, created_at, publishable, origins } = keyJson(key);
+  return { id, key: secret, plan: key.plan, prefix, name, created_at, publishable, origins };
 }
 
 export function setKeyPlan(store: KeyStore, id: string, plan: string, actor: Actor): Promise<KeyJson> {

@@ -8,10 +8,12 @@ import { UnknownSourceError } from "../service/list-sync.js";
 import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
 import { ReportProblem } from "../service/report-filing.js";
 import {
+  AccountExistsError,
   InvalidOriginsError,
   InvalidPlanError,
   PlanExistsError,
   PlanInUseError,
+  UnknownAccountError,
   UnknownKeyError,
   UnknownPlanError,
 } from "../store/errors.js";
@@ -39,6 +41,8 @@ const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
   [InvalidPlanError, "invalid_plan"],
   [InvalidOriginsError, "invalid_origins"],
   [UnknownSourceError, "unknown_source"],
+  [UnknownAccountError, "unknown_account"],
+  [AccountExistsError, "account_exists"],
 ];
 
 /** The refusal an error is (the store's and the reports' refusals included), or undefined for a failure. */

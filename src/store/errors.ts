@@ -71,3 +71,25 @@ export class StoreUnavailableError extends Error {
     return `${this.message}: ${driverMessage(this.cause)}`;
   }
 }
+
+/** A key of a suspended account (docs/accounts.md): answered 401 `account_suspended`, nothing counted. */
+export class AccountSuspendedError extends Error {
+  override name = "AccountSuspendedError";
+  constructor() {
+    super("The account this API key belongs to is suspended.");
+  }
+}
+
+export class UnknownAccountError extends Error {
+  override name = "UnknownAccountError";
+  constructor(readonly account: string) {
+    super(`unknown account "${account}"`);
+  }
+}
+
+export class AccountExistsError extends Error {
+  override name = "AccountExistsError";
+  constructor(readonly email: string) {
+    super(`an account for ${email} exists already`);
+  }
+}

@@ -63,11 +63,40 @@ async function pruneWebhookEvents(
   });
 }
 
+/**
+ * What accounts leave behind (docs/accounts.md): sessions unused since `idleSince`, codes
+ * and links expired before `now`, failed log-ins counted over a day ago, requests per day
+ * and account counts older than `countedBefore`; each table at most `limit` rows.
+ */
+async function pruneAccountLeftovers(
+  db: Kysely<Database>,
+  cutoffs: { now: Date; idleSince: Date; countedBefore: Date },
+  limit: number,
+): Promise<number> {
+  const { now, idleSince, countedBefore } = cutoffs;
+  const deletes = [
+    sql`delete from sessions where hash in (
+      select hash from sessions where last_seen_at < ${idleSince.getTime()} limit ${limit})`,
+    sql`delete from account_tickets where hash in (
+      select hash from account_tickets where expires_at < ${now.getTime()} limit ${limit})`,
+    sql`delete from login_failures where network in (
+      select network from login_failures where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
+    sql`delete from daily_usage where (key_id, day) in (
+      select key_id, day from daily_usage where day < ${countedBefore.getTime()} limit ${limit})`,
+    sql`delete from account_usage where (account_id, period_start) in (
+      select account_id, period_start from account_usage where period_start < ${countedBefore.getTime()} limit ${limit})`,
+  ];
+  let deleted = 0;
+  for (const statement of deletes) deleted += Number((await statement.execute(db)).numAffectedRows ?? 0n);
+  return deleted;
+}
+
 export function createHousekeepingRepository(db: Kysely<Database>): HousekeepingRepository {
   return {
     pruneUsage: (endedBefore, limit) => pruneUsage(db, endedBefore, limit),
     pruneRecords: (checkedBefore, limit) => deleteRecordsBatch(db, checkedBefore, limit),
     pruneEvidence: (seenBefore, limit) => pruneEvidence(db, seenBefore, limit),
     pruneWebhookEvents: (finishedBefore, limit) => pruneWebhookEvents(db, finishedBefore, limit),
+    pruneAccountLeftovers: (cutoffs, limit) => pruneAccountLeftovers(db, cutoffs, limit),
   };
 }

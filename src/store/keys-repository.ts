@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { parseOrigin } from "../core/origin.js";
+import { inTransaction } from "./changes.js";
 import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "./errors.js";
 import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
@@ -19,6 +20,8 @@ const KEY_COLUMNS = [
   "revoked_at",
   "publishable",
   "origins",
+  "account_id",
+  "expires_at",
 ] as const;
 type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
 
@@ -35,6 +38,8 @@ function toApiKey(row: KeyRow): ApiKey {
     revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
     publishable: Number(row.publishable) === 1,
     origins: row.origins === null ? [] : (JSON.parse(row.origins) as string[]),
+    accountId: row.account_id,
+    expiresAt: row.expires_at === null ? null : toDate(row.expires_at),
   };
 }
 
@@ -55,7 +60,7 @@ function keyOrigins(texts: readonly string[]): string[] {
   return [...origins];
 }
 
-async function createKey(
+export async function createKey(
   db: Kysely<Database>,
   input: {
     plan: string;
@@ -63,6 +68,7 @@ async function createKey(
     now: Date;
     publishable?: boolean;
     origins?: readonly string[];
+    accountId?: string | null;
   },
 ): Promise<{ key: ApiKey; secret: string }> {
   const publishable = input.publishable === true;
@@ -82,6 +88,8 @@ async function createKey(
     revokedAt: null,
     publishable,
     origins,
+    accountId: input.accountId ?? null,
+    expiresAt: null,
   };
   await db
     .insertInto("api_keys")
@@ -95,6 +103,7 @@ async function createKey(
       revoked_at: null,
       publishable: publishable ? 1 : 0,
       origins: publishable ? JSON.stringify(origins) : null,
+      account_id: key.accountId,
     })
     .execute();
   return { key, secret };
@@ -139,6 +148,17 @@ async function listKeys(db: Kysely<Database>): Promise<ApiKey[]> {
   return rows.map(toApiKey);
 }
 
+async function accountKeys(db: Kysely<Database>, accountId: string): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select(KEY_COLUMNS)
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map(toApiKey);
+}
+
 async function getKey(db: Kysely<Database>, id: string): Promise<ApiKey | undefined> {
   const row = await db.selectFrom("api_keys").select(KEY_COLUMNS).where("id", "=", id).executeTakeFirst();
   return row && toApiKey(row);
@@ -158,14 +178,36 @@ async function setKeyPlan(db: Kysely<Database>, id: string, plan: string): Promi
   return toApiKey(row);
 }
 
-/** True when the key exists (revoking twice keeps the first revocation time). */
+/** True when the key exists (revoking twice keeps the first revocation time; a rolled key's stops now). */
 async function revokeKey(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const at = now.getTime();
   const result = await db
     .updateTable("api_keys")
-    .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now.getTime())).$castTo<number>() }))
+    .set({
+      revoked_at: sql<number>`case when revoked_at is not null and revoked_at <= ${at} then revoked_at else ${at} end`,
+    })
     .where("id", "=", id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A new key in the place of a live one (same plan, name, kind, origins and account); the
+ * old one keeps working until `until` (`UnknownKeyError` for an unknown or revoked key).
+ */
+async function rollKey(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  until: Date,
+): Promise<{ key: ApiKey; secret: string }> {
+  return inTransaction(db, async (trx) => {
+    const old = await getKey(trx, id);
+    if (!old || old.revokedAt !== null || old.expiresAt !== null) throw new UnknownKeyError(id);
+    const rolled = await createKey(trx, { ...old, now });
+    await trx.updateTable("api_keys").set({ expires_at: until.getTime() }).where("id", "=", id).execute();
+    return rolled;
+  });
 }
 
 /** Every key ever created, revoked ones included. */
@@ -177,48 +219,69 @@ async function countKeys(db: Kysely<Database>): Promise<number> {
   return Number(row.count);
 }
 
-type KeyWithPlanRow = KeyRow & Pick<PlansTable, "quota" | "period_days">;
+type KeyWithPlanRow = KeyRow &
+  Pick<PlansTable, "quota" | "period_days"> & {
+    account_created_at: number | string | null;
+    account_state: string | null;
+  };
 
 function toAuthenticatedKey(row: KeyWithPlanRow): AuthenticatedKey {
-  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days };
+  const account =
+    row.account_id === null || row.account_created_at === null
+      ? null
+      : {
+          id: row.account_id,
+          createdAt: toDate(row.account_created_at),
+          suspended: row.account_state !== "active",
+        };
+  return { ...toApiKey(row), quota: row.quota, periodDays: row.period_days, account };
 }
 
-/** The key, with its plan, whose secret has this hash; undefined when unknown or revoked. */
+/** A key with the plan it counts against: its account's for an account's key (docs/accounts.md). */
+const KEY_WITH_PLAN = sql`
+    select k.id, k.prefix, k.name, coalesce(a.plan, k.plan) as plan, k.created_at, k.revoked_at, k.publishable, k.origins,
+      k.account_id, k.expires_at, p.quota, p.period_days, a.created_at as account_created_at, a.state as account_state
+    from api_keys k left join accounts a on a.id = k.account_id
+    join plans p on p.name = coalesce(a.plan, k.plan)`;
+
+/** The key, with its plan, whose secret has this hash; undefined when unknown or revoked (a rolled key: once its time is up). */
 export async function authenticateHash(
   db: Kysely<Database>,
   hash: string,
+  now: Date,
 ): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
-      p.quota, p.period_days
-    from api_keys k join plans p on p.name = k.plan
-    where k.hash = ${hash} and k.revoked_at is null`.execute(db);
+  const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN}
+    where k.hash = ${hash} and k.revoked_at is null
+      and (k.expires_at is null or k.expires_at > ${now.getTime()})`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
 /** The key of this id with its plan, revoked or not; undefined when unknown. */
 export async function keyWithPlan(db: Kysely<Database>, id: string): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await sql<KeyWithPlanRow>`
-    select k.id, k.prefix, k.name, k.plan, k.created_at, k.revoked_at, k.publishable, k.origins,
-      p.quota, p.period_days
-    from api_keys k join plans p on p.name = k.plan
-    where k.id = ${id}`.execute(db);
+  const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN} where k.id = ${id}`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }
 
-/** True when the key has been revoked (or does not exist). */
-export async function isRevoked(db: Kysely<Database>, id: string): Promise<boolean> {
-  const { rows } = await sql<{ revoked_at: number | string | null }>`
-    select revoked_at from api_keys where id = ${id}`.execute(db);
-  return rows[0] === undefined || rows[0].revoked_at !== null;
+/** True when the key is revoked, or rolled and past its end, at `now` (or does not exist). */
+export async function isRevoked(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ revoked_at: number | string | null; expires_at: number | string | null }>`
+    select revoked_at, expires_at from api_keys where id = ${id}`.execute(db);
+  const row = rows[0];
+  return (
+    row === undefined ||
+    row.revoked_at !== null ||
+    (row.expires_at !== null && Number(row.expires_at) <= now.getTime())
+  );
 }
 
 export function createKeysRepository(db: Kysely<Database>): KeysRepository {
   return {
     createKey: (input) => createKey(db, input),
     listKeys: () => listKeys(db),
+    accountKeys: (accountId) => accountKeys(db, accountId),
     getKey: (id) => getKey(db, id),
     revokeKey: (id, now) => revokeKey(db, id, now),
+    rollKey: (id, now, until) => rollKey(db, id, now, until),
     setKeyPlan: (id, plan) => setKeyPlan(db, id, plan),
     setKeyOrigins: (id, origins) => setKeyOrigins(db, id, origins),
     countKeys: () => countKeys(db),

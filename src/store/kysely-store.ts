@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
+import { createAccountsRepository } from "./accounts-repository.js";
 import { createAuditRepository } from "./audit-repository.js";
 import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
@@ -50,7 +51,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const keys = raisingWithChange(
     db,
     createKeysRepository,
-    ["revokeKey", "setKeyPlan", "setKeyOrigins"],
+    ["revokeKey", "rollKey", "setKeyPlan", "setKeyOrigins"],
     "keys",
   );
   const overrides = raisingWithChange(
@@ -71,7 +72,10 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ["acceptVersion", "rollback", "setPolicy", "removeSource"],
     "lists",
   );
+  // A suspension or deletion drops the remembered keys of every server (their 401 at once).
+  const accounts = raisingWithChange(db, createAccountsRepository, ["setState", "deleteAccount"], "keys");
   return {
+    accounts: translateStoreErrors(accounts),
     plans: translateStoreErrors(plans),
     keys: translateStoreErrors(keys),
     usage: translateStoreErrors(usage),
@@ -93,6 +97,10 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     migrate,
     ping,
     forgetKeys,
-    close: () => db.destroy(),
+    async close() {
+      // The requests per day counted since the last flush; lost when the database is gone.
+      await usage.flushDailyUsage().catch(() => undefined);
+      await db.destroy();
+    },
   };
 }

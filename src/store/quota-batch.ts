@@ -4,7 +4,7 @@
  * what a request costs the database. Every request still gets its own exact state, in
  * arrival order, and costs its own number of units; the wait is one `setImmediate`.
  */
-import { quotaPeriodStart } from "./quota-period.js";
+import { countingPeriod } from "./quota.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
 
 /** Counts requests of one key made at `now`, request i costing `units[i]`; one state per request, in order. */
@@ -49,7 +49,7 @@ export function batchQuotaCounting(countRequests: CountRequests): CountRequest {
   const flush = () => {
     const groups = new Map<string, Waiting[]>();
     for (const entry of waiting) {
-      const id = `${entry.key.id} ${quotaPeriodStart(entry.key.createdAt, entry.key.periodDays, entry.now)}`;
+      const id = `${entry.key.id} ${countingPeriod(entry.key, entry.now).start.getTime()}`;
       const group = groups.get(id);
       if (group) group.push(entry);
       else groups.set(id, [entry]);

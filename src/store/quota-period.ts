@@ -7,7 +7,7 @@ export interface QuotaPeriod {
 }
 
 /** The start (ms) of the period that contains `now`; before the key's creation, of its first period. */
-export function quotaPeriodStart(createdAt: Date, periodDays: number, now: Date): number {
+function quotaPeriodStart(createdAt: Date, periodDays: number, now: Date): number {
   const length = periodDays * DAY_MS;
   const elapsed = Math.max(0, now.getTime() - createdAt.getTime());
   return createdAt.getTime() + Math.floor(elapsed / length) * length;

@@ -1,5 +1,6 @@
 /**
- * Quota counting (docs/api.md "Keys, plans, quotas"). One counter row per key and period; counting is a single
+ * Quota counting (docs/api.md "Keys, plans, quotas"). One counter row per key and period
+ * (per account and period for an account's keys, docs/accounts.md); counting is a single
  * upsert that counts only for a key not revoked and only while the requests fit in
  * what is left, so concurrent requests on any number of instances sharing the database
  * can never count more than the quota. Written as plain SQL (valid in both dialects)
@@ -9,12 +10,32 @@
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
-import type { Database } from "./schema.js";
+import { type Database, toDate } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./types.js";
+
+/** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
+const COUNTS = {
+  key: { table: "usage", owner: "key_id" },
+  account: { table: "account_usage", owner: "account_id" },
+} as const;
+
+/** Where a key's requests are counted: its account's row when it has one, else its own. */
+function counter(key: AuthenticatedKey) {
+  return key.account
+    ? { ...COUNTS.account, id: key.account.id, anchor: key.account.createdAt }
+    : { ...COUNTS.key, id: key.id, anchor: key.createdAt };
+}
+
+/** The period of the key's count that contains `now` (anchored at the account's creation for an account's key). */
+export function countingPeriod(key: AuthenticatedKey, now: Date): QuotaPeriod {
+  return quotaPeriod(counter(key).anchor, key.periodDays, now);
+}
 
 /** What one counting statement is given. */
 interface UpsertValues {
   start: number;
+  /** The request's time: a rolled key still counts until its `expires_at`. */
+  now: number;
   count: number;
   keyId: string;
   quota: number;
@@ -25,23 +46,30 @@ interface UpsertValues {
  * below). An unlimited plan (quota null) counts every request, the count stopping at
  * MAX_QUOTA so the 32-bit column never overflows.
  */
-function upsertStatement(unlimited: boolean) {
+function upsertStatement(unlimited: boolean, perAccount: boolean) {
   const v: Record<keyof UpsertValues, keyof UpsertValues> = {
     start: "start",
+    now: "now",
     count: "count",
     keyId: "keyId",
     quota: "quota",
   };
+  const count = perAccount ? COUNTS.account : COUNTS.key;
+  const table = sql.table(count.table);
+  // The row's owner, selected from the key: its account, or its own id.
+  const owner = sql.ref(perAccount ? "account_id" : "id");
+  const ownerColumn = sql.ref(count.owner);
+  const used = sql.ref(`${count.table}.used`);
   const fits = unlimited ? sql`` : sql`and cast(${v.count} as integer) <= ${v.quota}`;
   const add = unlimited
-    ? sql`case when usage.used > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
-      else usage.used + excluded.used end`
-    : sql`usage.used + excluded.used where usage.used + excluded.used <= ${v.quota}`;
+    ? sql`case when ${used} > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
+      else ${used} + excluded.used end`
+    : sql`${used} + excluded.used where ${used} + excluded.used <= ${v.quota}`;
   return sql<{ used: number }>`
-    insert into usage (key_id, period_start, used)
-    select id, cast(${v.start} as bigint), cast(${v.count} as integer) from api_keys
-    where id = ${v.keyId} and revoked_at is null ${fits}
-    on conflict (key_id, period_start) do update set used = ${add}
+    insert into ${table} (${ownerColumn}, period_start, used)
+    select ${owner}, cast(${v.start} as bigint), cast(${v.count} as integer) from api_keys
+    where id = ${v.keyId} and revoked_at is null and (expires_at is null or expires_at > cast(${v.now} as bigint)) ${fits}
+    on conflict (${ownerColumn}, period_start) do update set used = ${add}
     returning used`;
 }
 
@@ -56,19 +84,20 @@ interface CompiledUpsert {
  * counting a request costs on SQLite. It is compiled with the values' names in place of
  * the values, so the placeholders' order comes from the compiler, never restated here.
  */
-const compiledUpserts = new WeakMap<Kysely<Database>, Map<boolean, CompiledUpsert>>();
+const compiledUpserts = new WeakMap<Kysely<Database>, Map<string, CompiledUpsert>>();
 
-function compiledUpsert(db: Kysely<Database>, unlimited: boolean): CompiledUpsert {
+function compiledUpsert(db: Kysely<Database>, unlimited: boolean, perAccount: boolean): CompiledUpsert {
   let shapes = compiledUpserts.get(db);
   if (!shapes) {
     shapes = new Map();
     compiledUpserts.set(db, shapes);
   }
-  let compiled = shapes.get(unlimited);
+  const shape = `${unlimited} ${perAccount}`;
+  let compiled = shapes.get(shape);
   if (!compiled) {
-    const query = upsertStatement(unlimited).compile(db);
+    const query = upsertStatement(unlimited, perAccount).compile(db);
     compiled = { sql: query.sql, names: query.parameters as (keyof UpsertValues)[] };
-    shapes.set(unlimited, compiled);
+    shapes.set(shape, compiled);
   }
   return compiled;
 }
@@ -83,10 +112,12 @@ async function countRequests(
   key: AuthenticatedKey,
   period: QuotaPeriod,
   count: number,
+  now: Date,
 ): Promise<number | undefined> {
-  const { sql: text, names } = compiledUpsert(db, key.quota === null);
+  const { sql: text, names } = compiledUpsert(db, key.quota === null, key.account !== null);
   const values: UpsertValues = {
     start: period.start.getTime(),
+    now: now.getTime(),
     count,
     keyId: key.id,
     quota: key.quota ?? 0,
@@ -116,16 +147,14 @@ function quotaState(key: AuthenticatedKey, period: QuotaPeriod, used: number | u
   };
 }
 
-/** The current period's state of a key, read without counting (`allowed` true). */
+/** The current period's state of a key (its account's for an account's key), read without counting (`allowed` true). */
 export async function readQuota(db: Kysely<Database>, key: AuthenticatedKey, now: Date): Promise<QuotaState> {
-  const period = quotaPeriod(key.createdAt, key.periodDays, now);
-  const row = await db
-    .selectFrom("usage")
-    .select("used")
-    .where("key_id", "=", key.id)
-    .where("period_start", "=", period.start.getTime())
-    .executeTakeFirst();
-  return quotaState(key, period, row?.used ?? 0);
+  const period = countingPeriod(key, now);
+  const { table, owner, id } = counter(key);
+  const { rows } = await sql<{ used: number }>`
+    select used from ${sql.table(table)} where ${sql.ref(owner)} = ${id}
+    and period_start = ${period.start.getTime()}`.execute(db);
+  return quotaState(key, period, rows[0]?.used ?? 0);
 }
 
 /**
@@ -140,12 +169,12 @@ export async function countUnits(
   now: Date,
   units: readonly number[],
 ): Promise<QuotaState[]> {
-  const period = quotaPeriod(key.createdAt, key.periodDays, now);
+  const period = countingPeriod(key, now);
   // A plan without any quota must never reach the upsert (it could insert a first count).
   if (key.quota !== null && key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
   if (units.length > 1) {
     const total = units.reduce((sum, n) => sum + n, 0);
-    const used = await countRequests(db, key, period, total);
+    const used = await countRequests(db, key, period, total, now);
     if (used !== undefined) {
       let usedBefore = used - total;
       return units.map((n) => {
@@ -157,7 +186,7 @@ export async function countUnits(
   const states: QuotaState[] = [];
   let smallestRefused = Number.POSITIVE_INFINITY;
   for (const n of units) {
-    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n);
+    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n, now);
     if (used === undefined) smallestRefused = Math.min(smallestRefused, n);
     states.push(quotaState(key, period, used));
   }
@@ -171,11 +200,19 @@ export async function refundUnits(
   periodStart: Date,
   units: number,
 ): Promise<void> {
-  await db
-    .updateTable("usage")
-    .set({ used: sql<number>`case when used > ${units} then used - ${units} else 0 end` })
-    .where("key_id", "=", key.id)
-    .where("period_start", "=", periodStart.getTime())
-    .where("used", ">", 0)
-    .execute();
+  const { table, owner, id } = counter(key);
+  await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
+    where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
+}
+
+/** Every stored period of the key's count (its account's for an account's key), newest first. */
+export async function storedPeriods(
+  db: Kysely<Database>,
+  key: AuthenticatedKey,
+): Promise<{ periodStart: Date; used: number }[]> {
+  const { table, owner, id } = counter(key);
+  const { rows } = await sql<{ period_start: number | string; used: number }>`
+    select period_start, used from ${sql.table(table)} where ${sql.ref(owner)} = ${id}
+    order by period_start desc`.execute(db);
+  return rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used }));
 }

@@ -119,6 +119,19 @@ async function getReport(db: Kysely<Database>, id: string): Promise<Report | und
   return row && toReport(row);
 }
 
+/** The reports an account's keys filed, newest first, at most `limit`. */
+async function accountReports(db: Kysely<Database>, accountId: string, limit: number): Promise<Report[]> {
+  const rows = await db
+    .selectFrom("reports")
+    .selectAll()
+    .where("key_id", "in", db.selectFrom("api_keys").select("id").where("account_id", "=", accountId))
+    .where("status", "!=", REFUSED)
+    .orderBy("filed_at", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toReport);
+}
+
 async function listReports(
   db: Kysely<Database>,
   status: ReportStatus,
@@ -178,6 +191,7 @@ export function createReportsRepository(db: Kysely<Database>): ReportsRepository
     fileReport: (report, limit) => fileReport(db, report, limit),
     getReport: (id) => getReport(db, id),
     listReports: (status, limit) => listReports(db, status, limit),
+    accountReports: (accountId, limit) => accountReports(db, accountId, limit),
     closeReports: (id, status, note, at) => closeReports(db, id, status, note, at),
   };
 }

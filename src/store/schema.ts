@@ -28,6 +28,10 @@ export interface ApiKeysTable {
   publishable: ColumnType<number, number | undefined, number>;
   /** JSON array of the publishable key's normalised origins; null for a secret key. */
   origins: string | null;
+  /** The owning account (migration 0015); null for a key the operator made. */
+  account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A rolled key's end (migration 0015); null for any other. */
+  expires_at: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
 export interface UsageTable {
@@ -213,6 +217,63 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  accounts: AccountsTable;
+  account_usage: AccountUsageTable;
+  sessions: SessionsTable;
+  account_tickets: AccountTicketsTable;
+  login_failures: LoginFailuresTable;
+  daily_usage: DailyUsageTable;
+}
+
+/** Requests per key and UTC day (start, epoch ms), for charts. */
+export interface DailyUsageTable {
+  key_id: string;
+  day: Millis;
+  used: number;
+}
+
+/** People who log in (migration 0015, src/store/accounts-repository.ts). */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  role: string;
+  plan: string;
+  state: string;
+  created_at: Millis;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_until: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+/** The quota count of an account's keys, one row per account and period. */
+export interface AccountUsageTable {
+  account_id: string;
+  period_start: Millis;
+  used: number;
+}
+
+export interface SessionsTable {
+  hash: string;
+  account_id: string;
+  csrf: string;
+  last_seen_at: Millis;
+}
+
+/** A pending sign-up, reset or invitation: a mailed code or a one-time link. */
+export interface AccountTicketsTable {
+  hash: string;
+  kind: string;
+  email: string;
+  code_hash: string | null;
+  tries_left: number;
+  expires_at: Millis;
+  payload: string;
+}
+
+export interface LoginFailuresTable {
+  network: string;
+  failures: number;
+  window_start: Millis;
 }
 
 export function toMillis(value: number | string): number {

@@ -57,3 +57,18 @@ export function newKeyId(): string {
 export function newReportId(): string {
   return `rpt_${randomString(ID_ALPHABET, 12)}`;
 }
+
+/** An account's public id, e.g. `acc_7fk2mq9xa3`. */
+export function newAccountId(): string {
+  return `acc_${randomString(ID_ALPHABET, ID_LENGTH)}`;
+}
+
+/** A session's or one-time link's token: 32 base62 characters. */
+export function newToken(): string {
+  return randomString(BASE62, SECRET_LENGTH);
+}
+
+/** A mailed code: 8 decimal digits. */
+export function newCode(): string {
+  return randomString("0123456789", 8);
+}

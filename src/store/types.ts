@@ -37,13 +37,19 @@ export interface ApiKey {
   publishable: boolean;
   /** The web origins a publishable key may be used from, normalised; empty for a secret key. */
   origins: string[];
+  /** The account that owns the key (docs/accounts.md); null for a key the operator made. */
+  accountId: string | null;
+  /** A rolled key stops working then (its successor took its place); null: only revocation ends it. */
+  expiresAt: Date | null;
 }
 
-/** A key as authentication sees it: with its plan. */
+/** A key as authentication sees it: with its plan, and its account's count and state when it has one. */
 export interface AuthenticatedKey extends ApiKey {
   /** The plan's quota; null: unlimited. */
   quota: number | null;
   periodDays: number;
+  /** The account whose one count the key draws from (period anchored at its creation); null: the key's own. */
+  account: { id: string; createdAt: Date; suspended: boolean } | null;
 }
 
 export interface QuotaState {
@@ -107,6 +113,83 @@ export interface StoredFacts extends BlockStatus {
   checkedAt: Date;
 }
 
+export type AccountRole = "member" | "operator";
+export type AccountState = "active" | "suspended";
+
+/** A person who logs in (docs/accounts.md). */
+export interface Account {
+  id: string;
+  /** Lower-case; the login. */
+  email: string;
+  role: AccountRole;
+  /** The plan all its keys count against, together. */
+  plan: string;
+  state: AccountState;
+  createdAt: Date;
+}
+
+/** An account as logging in sees it. */
+export interface AccountLogin extends Account {
+  passwordHash: string | null;
+  failedLogins: number;
+  lockedUntil: Date | null;
+}
+
+/** A pending sign-up, reset or invitation: a mailed code (tries counted) or a one-time link. */
+export interface AccountTicket {
+  /** sha-256 of the link's token, or of the kind and email for a code. */
+  hash: string;
+  kind: "signup" | "reset" | "invite";
+  email: string;
+  codeHash: string | null;
+  triesLeft: number;
+  expiresAt: Date;
+  /** What the account gets: plan, role, the password hash chosen at sign-up. */
+  payload: { plan?: string; role?: AccountRole; passwordHash?: string };
+}
+
+/** Accounts, their sessions, tickets and log-in failures (docs/accounts.md). */
+export interface AccountsRepository {
+  /** Creates an account and its first secret key (`AccountExistsError`, `UnknownPlanError`). */
+  createAccount(input: {
+    email: string;
+    passwordHash: string | null;
+    role: AccountRole;
+    plan: string;
+    now: Date;
+  }): Promise<{ account: Account; key: ApiKey; secret: string }>;
+  listAccounts(): Promise<Account[]>;
+  getAccount(id: string): Promise<Account | undefined>;
+  findLogin(email: string): Promise<AccountLogin | undefined>;
+  /** Suspends or resumes (`UnknownAccountError`); a suspension ends its sessions. */
+  setState(id: string, state: AccountState): Promise<Account>;
+  /** Deletes the account with its keys, sessions and counts; false when unknown. */
+  deleteAccount(id: string): Promise<boolean>;
+  setPassword(id: string, passwordHash: string): Promise<void>;
+  /** Counts a wrong password; at `limit` in a row the account is locked until `lockUntil`. */
+  noteFailedLogin(id: string, limit: number, lockUntil: Date): Promise<void>;
+  clearFailedLogins(id: string): Promise<void>;
+  /** Failed log-ins of a client network in the window that started after `since`, this one counted when `count`. */
+  networkFailures(network: string, now: Date, since: Date, count: boolean): Promise<number>;
+  createSession(input: { hash: string; accountId: string; csrf: string; now: Date }): Promise<void>;
+  /** The session's account and CSRF token while seen after `idleSince` (and marks it seen at `now`). */
+  findSession(
+    hash: string,
+    now: Date,
+    idleSince: Date,
+  ): Promise<{ account: Account; csrf: string } | undefined>;
+  deleteSession(hash: string): Promise<void>;
+  /** Ends every session of the account ("log out everywhere"). */
+  deleteSessions(accountId: string): Promise<void>;
+  /** Saves a ticket, replacing one of the same hash. */
+  saveTicket(ticket: AccountTicket): Promise<void>;
+  /** The live ticket of a hash; undefined when unknown or expired. */
+  findTicket(hash: string, now: Date): Promise<AccountTicket | undefined>;
+  /** Uses up one try of a code; the ticket is gone at the last. */
+  spendTry(hash: string): Promise<void>;
+  deleteTicket(hash: string): Promise<void>;
+}
+
 /** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */
 export interface PlansRepository {
   createPlan(plan: Plan): Promise<Plan>;
@@ -131,10 +214,16 @@ export interface KeysRepository {
     /** A publishable key with at least one origin; a secret key takes none (`InvalidOriginsError`). */
     publishable?: boolean;
     origins?: readonly string[];
+    /** The owning account: the key draws from its count. */
+    accountId?: string | null;
   }): Promise<{ key: ApiKey; secret: string }>;
   listKeys(): Promise<ApiKey[]>;
+  /** The keys of one account, revoked ones included, oldest first. */
+  accountKeys(accountId: string): Promise<ApiKey[]>;
   getKey(id: string): Promise<ApiKey | undefined>;
   revokeKey(id: string, now: Date): Promise<boolean>;
+  /** A new key in a live one's place; the old one works until `until` (`UnknownKeyError`, also for a rolled one). */
+  rollKey(id: string, now: Date, until: Date): Promise<{ key: ApiKey; secret: string }>;
   /** Moves a key to another plan (`UnknownKeyError`, `UnknownPlanError`); revoked keys too. */
   setKeyPlan(id: string, plan: string): Promise<ApiKey>;
   /** Replaces a publishable key's origins (`UnknownKeyError`, `InvalidOriginsError`, also for a secret key). */
@@ -162,6 +251,10 @@ export interface UsageRepository {
   isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
   /** Gives back `units` (default 1) counted in a period (used when the answer turned out a 5xx). */
   refund(key: AuthenticatedKey, periodStart: Date, units?: number): Promise<void>;
+  /** Writes the requests per key and day counted since the last call (charts only; the quota count is exact already). */
+  flushDailyUsage(): Promise<void>;
+  /** Requests per key and UTC day of these keys, from `since` on; written by `flushDailyUsage`. */
+  dailyUsage(keyIds: readonly string[], since: Date): Promise<{ keyId: string; day: Date; used: number }[]>;
   /** A key's usage for the admin API and `keys show`: never counts; undefined for an unknown id. */
   keyUsage(id: string, now: Date): Promise<KeyUsage | undefined>;
 }
@@ -214,6 +307,15 @@ export interface HousekeepingRepository {
   pruneEvidence(seenBefore: Date, limit: number): Promise<number>;
   /** Webhook events delivered or given up before `finishedBefore`, with their attempts. */
   pruneWebhookEvents(finishedBefore: Date, limit: number): Promise<number>;
+  /**
+   * Sessions unused since `idleSince`, codes and links expired at `now`, old failed
+   * log-ins, and requests per day and account counts older than `countedBefore`; at most
+   * `limit` rows of each table.
+   */
+  pruneAccountLeftovers(
+    cutoffs: { now: Date; idleSince: Date; countedBefore: Date },
+    limit: number,
+  ): Promise<number>;
 }
 
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
@@ -418,6 +520,8 @@ export interface ReportsRepository {
   getReport(id: string): Promise<Report | undefined>;
   /** Reports with a status, at most `limit`: open ones by reporters (most first), then oldest first; others newest review first. */
   listReports(status: ReportStatus, limit: number): Promise<ReportForReview[]>;
+  /** The reports an account's keys filed (docs/accounts.md), newest first, at most `limit`. */
+  accountReports(accountId: string, limit: number): Promise<Report[]>;
   /** Accepts or rejects an open report, with every other open report of its domain expecting the same answer. */
   closeReports(
     id: string,
@@ -576,6 +680,7 @@ export interface Store {
    * change with its audit entry); no network in `work`: it holds the database's lock.
    */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  accounts: AccountsRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -11,10 +11,12 @@
  * The origins of live publishable keys (for preflights, which carry no key) are
  * remembered the same way: read at most once per KNOWN_KEY_TTL_MS, forgotten with the keys.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
+import { DAY_MS } from "../core/time.js";
+import { AccountSuspendedError } from "./errors.js";
 import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys-repository.js";
-import { countUnits, readQuota, refundUnits } from "./quota.js";
+import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
@@ -34,22 +36,9 @@ function checkUnits(units: number, least: number): void {
 async function keyUsage(db: Kysely<Database>, id: string, now: Date): Promise<KeyUsage | undefined> {
   const key = await keyWithPlan(db, id);
   if (!key) return undefined;
-  const [current, rows] = await Promise.all([
-    readQuota(db, key, now),
-    db
-      .selectFrom("usage")
-      .select(["period_start", "used"])
-      .where("key_id", "=", id)
-      .orderBy("period_start", "desc")
-      .execute(),
-  ]);
-  const { quota, periodDays, ...apiKey } = key;
-  return {
-    key: apiKey,
-    plan: { name: key.plan, quota, periodDays },
-    current,
-    periods: rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used })),
-  };
+  const [current, periods] = await Promise.all([readQuota(db, key, now), storedPeriods(db, key)]);
+  const { quota, periodDays, account: _account, ...apiKey } = key;
+  return { key: apiKey, plan: { name: key.plan, quota, periodDays }, current, periods };
 }
 
 export interface KeyRememberingUsageRepository extends UsageRepository {
@@ -67,12 +56,19 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
   };
   const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
-  /** The key for a hash: remembered, else read (and remembered once, so its time to live is not restarted). */
+  // Requests per `key day` since the last flush: a map update on the answer path, written later.
+  let daily = new Map<string, number>();
+  /**
+   * The key for a hash: remembered, else read (and remembered once, so its time to live is
+   * not restarted); a suspended account's key is refused (`AccountSuspendedError`).
+   */
   const liveKey = async (hash: string, now: Date): Promise<AuthenticatedKey | undefined> => {
-    const remembered = recall(hash, now);
-    if (remembered) return remembered;
-    const key = await authenticateHash(db, hash);
-    if (key) remember(hash, key, now);
+    let key = recall(hash, now);
+    if (!key) {
+      key = await authenticateHash(db, hash, now);
+      if (key) remember(hash, key, now);
+    }
+    if (key?.account?.suspended) throw new AccountSuspendedError();
     return key;
   };
   // The origins of live publishable keys, one read shared by the requests waiting for it.
@@ -94,17 +90,22 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const hash = hashSecret(secret);
       if (units === 0) {
         // Nothing counted: read the key afresh, so what is reported is what is stored.
-        const key = await authenticateHash(db, hash);
+        const key = await authenticateHash(db, hash, now);
         if (!key) return undefined;
         remember(hash, key, now);
+        if (key.account?.suspended) throw new AccountSuspendedError();
         return { key, quota: await readQuota(db, key, now) };
       }
       const key = await liveKey(hash, now);
       if (!key) return undefined;
       const quota = await countRequest(key, now, units);
-      if (!quota.allowed && (await isRevoked(db, key.id))) {
+      if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
+      }
+      if (quota.allowed) {
+        const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
+        daily.set(day, (daily.get(day) ?? 0) + units);
       }
       return { key, quota };
     },
@@ -115,6 +116,32 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     findKey: (secret, now) => liveKey(hashSecret(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),
+    async flushDailyUsage() {
+      if (daily.size === 0) return;
+      const rows = [...daily].map(([day, used]) => {
+        const [keyId = "", start = "0"] = day.split(" ");
+        return { key_id: keyId, day: Number(start), used };
+      });
+      daily = new Map();
+      await db
+        .insertInto("daily_usage")
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used + excluded.used` }),
+        )
+        .execute();
+    },
+    async dailyUsage(keyIds, since) {
+      if (keyIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("daily_usage")
+        .select(["key_id", "day", "used"])
+        .where("key_id", "in", keyIds)
+        .where("day", ">=", since.getTime() - (since.getTime() % DAY_MS))
+        .orderBy("day")
+        .execute();
+      return rows.map((row) => ({ keyId: row.key_id, day: toDate(row.day), used: row.used }));
+    },
     forgetKeys: () => {
       known.clear();
       origins = undefined;

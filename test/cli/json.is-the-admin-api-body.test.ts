@@ -6,6 +6,7 @@
 import type { InjectOptions } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
+import { run as accounts } from "../../src/cli/accounts-command.js";
 import { run as audit } from "../../src/cli/audit-command.js";
 import { run as keys } from "../../src/cli/keys-command.js";
 import { run as lists } from "../../src/cli/lists-command.js";
@@ -13,6 +14,7 @@ import { run as overrides } from "../../src/cli/overrides-command.js";
 import { run as plans } from "../../src/cli/plans-command.js";
 import { run as reports } from "../../src/cli/reports-command.js";
 import { run as webhooks } from "../../src/cli/webhooks-command.js";
+import { setPasswordByLink } from "../../src/operator/accounts.js";
 import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../http/helpers.js";
@@ -28,6 +30,7 @@ beforeEach(async () => {
   // Both surfaces answer the report queue with the checker the CLI builds from its configuration.
   fixture = await openHttpFixture({
     adminToken: TOKEN,
+    signup: "invite",
     listSources: [SOURCE],
     checker: fakeChecker((input) => today.check(input)),
   });
@@ -39,7 +42,10 @@ afterEach(async () => {
 });
 
 function testCli() {
-  const cli = createTestCli(fixture.databaseUrl, "", { LIST_SOURCES: `${SOURCE.name}=${SOURCE.url}` });
+  const cli = createTestCli(fixture.databaseUrl, "", {
+    LIST_SOURCES: `${SOURCE.name}=${SOURCE.url}`,
+    SIGNUP: "invite",
+  });
   cli.ctx.clock = fixture.clock.now;
   return cli;
 }
@@ -84,6 +90,34 @@ describe("the CLI's --json is the admin API's body", () => {
     await cliJson(keys, "revoke", id);
     expect(await cliJson(keys, "list", "--json")).toBe(await adminBody({ url: "/admin/keys" }));
     expect(await cliJson(keys, "show", id, "--json")).toBe(await adminBody({ url: `/admin/keys/${id}` }));
+  });
+
+  it("accounts invite, list, show, suspend, resume, reset-password and delete", async () => {
+    const invited = await cliJson(accounts, "invite", "ann@example.com", "--json");
+    const posted = await adminBody({
+      method: "POST",
+      url: "/admin/accounts/invite",
+      payload: { email: "bob@example.com" },
+    });
+    expect(withoutNew(invited, ["email", "url"])).toBe(withoutNew(posted, ["email", "url"]));
+    const token = (JSON.parse(invited) as { url: string }).url.split("/invite/")[1] ?? "";
+    const ann = await setPasswordByLink(fixture.store, token, "a long password", fixture.clock.now());
+    expect(ann?.email).toBe("ann@example.com");
+    expect(await cliJson(accounts, "list", "--json")).toBe(await adminBody({ url: "/admin/accounts" }));
+    const show = await cliJson(accounts, "show", "ann@example.com", "--json");
+    expect(show).toBe(await adminBody({ url: `/admin/accounts/${ann?.id}` }));
+    expect((JSON.parse(show) as { keys: unknown[] }).keys).toHaveLength(1);
+    for (const action of ["suspend", "resume"]) {
+      const cli = await cliJson(accounts, action, "ann@example.com", "--json");
+      const admin = await adminBody({ method: "POST", url: `/admin/accounts/${ann?.id}/${action}` });
+      expect(cli).toBe(admin);
+    }
+    const link = await cliJson(accounts, "reset-password", "ann@example.com", "--json");
+    const adminLink = await adminBody({ method: "POST", url: `/admin/accounts/${ann?.id}/reset-password` });
+    expect(withoutNew(link, ["url"])).toBe(withoutNew(adminLink, ["url"]));
+    const deleted = await cliJson(accounts, "delete", "ann@example.com", "--json");
+    expect(JSON.parse(deleted)).toMatchObject({ id: ann?.id, email: "ann@example.com" });
+    expect(await adminBody({ url: "/admin/accounts" })).toBe("[]\n");
   });
 
   it("plans list", async () => {

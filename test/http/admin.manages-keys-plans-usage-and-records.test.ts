@@ -275,6 +275,12 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
       .sort(),
   ).toEqual([
     "/admin/audit",
+    "/admin/accounts",
+    "/admin/accounts/invite",
+    "/admin/accounts/{account}",
+    "/admin/accounts/{account}/reset-password",
+    "/admin/accounts/{account}/resume",
+    "/admin/accounts/{account}/suspend",
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/origins",

@@ -134,6 +134,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     logger: logger ?? false,
     clock: clock.now,
     config: configWith(config),
+    accounts: store,
     ...(adminToken === undefined ? {} : { admin: { token: adminToken, store, changes } }),
     ...(operatorAccess === undefined ? {} : { console: { access: operatorAccess, store, changes } }),
     ...(metricsRoute === undefined ? {} : { metricsRoute }),

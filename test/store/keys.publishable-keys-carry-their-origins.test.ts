@@ -29,7 +29,12 @@ describe.each(DATABASE_KINDS)("publishable keys on %s", (kind) => {
       origins: ["https://shop.example", "http://127.0.0.2:3000"],
     });
     expect(await db.store.keys.getKey(key.id)).toEqual(key);
-    expect(await db.store.usage.findKey(secret, NOW)).toEqual({ ...key, quota: 1000, periodDays: 30 });
+    expect(await db.store.usage.findKey(secret, NOW)).toEqual({
+      ...key,
+      quota: 1000,
+      periodDays: 30,
+      account: null,
+    });
     const secretKey = await db.store.keys.createKey({ plan: "free", now: NOW });
     expect(secretKey.secret).toMatch(/^mr_[0-9A-Za-z]{32}$/);
     expect(secretKey.key).toMatchObject({ publishable: false, origins: [] });

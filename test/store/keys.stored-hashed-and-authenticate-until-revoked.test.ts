@@ -29,6 +29,8 @@ describe.each(DATABASE_KINDS)("keys on %s", (kind) => {
       revokedAt: null,
       publishable: false,
       origins: [],
+      accountId: null,
+      expiresAt: null,
     });
   });
 
@@ -68,7 +70,7 @@ describe.each(DATABASE_KINDS)("keys on %s", (kind) => {
   it("authenticates a secret as its key with the plan's quota and period", async () => {
     await db.store.plans.createPlan({ name: "pro", quota: 5000, periodDays: 7 });
     const { key, secret } = await db.store.keys.createKey({ plan: "pro", now: NOW });
-    expect(await authenticate(secret)).toEqual({ ...key, quota: 5000, periodDays: 7 });
+    expect(await authenticate(secret)).toEqual({ ...key, quota: 5000, periodDays: 7, account: null });
   });
 
   it("authenticates nothing for an unknown or altered secret", async () => {

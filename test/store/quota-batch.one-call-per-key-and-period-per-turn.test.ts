@@ -15,6 +15,9 @@ function key(id: string): AuthenticatedKey {
     revokedAt: null,
     publishable: false,
     origins: [],
+    accountId: null,
+    expiresAt: null,
+    account: null,
     quota: 100,
     periodDays: 30,
   };

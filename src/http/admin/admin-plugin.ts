@@ -10,7 +10,7 @@
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
  *                violation as `invalid_body` naming the field
- *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit (*-routes.ts)
+ *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts (*-routes.ts)
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
@@ -20,6 +20,7 @@ import { problemFor, sendProblem } from "../problem-response.js";
 import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../typed-app.js";
 import type { WindowLimiter } from "../window-limiter.js";
+import { adminAccountRoutes } from "./accounts-routes.js";
 import { adminAuditRoutes } from "./audit-routes.js";
 import type { AdminDeps } from "./deps.js";
 import { adminKeyRoutes } from "./keys-routes.js";
@@ -84,5 +85,6 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
     adminListRoutes(app, options);
     adminWebhookRoutes(app, options);
     adminAuditRoutes(app, options);
+    adminAccountRoutes(app, options);
   });
 }

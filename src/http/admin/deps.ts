@@ -1,5 +1,6 @@
 /** What the admin routes receive. */
 import type { Config } from "../../config.js";
+import type { LinkContext } from "../../operator/accounts.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 
@@ -17,6 +18,7 @@ export type AdminStore = Pick<
   | "webhooks"
   | "audit"
   | "transaction"
+  | "accounts"
 >;
 
 export interface AdminDeps extends Pick<Config, "listSources" | "listMaxEntries" | "testNames"> {
@@ -26,6 +28,8 @@ export interface AdminDeps extends Pick<Config, "listSources" | "listMaxEntries"
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;
+  /** Where invitation and reset links point, and the mailer that sends them. */
+  links: LinkContext;
 }
 
 /** The answer of a change once it holds on this server. */

@@ -80,6 +80,19 @@ form.inline{display:inline-block;margin:0 .3rem .3rem 0}
 button.act{font:inherit;font-weight:600;padding:.45rem 1rem;border:1px solid #1f4fbf;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer}
 button.act.quiet{background:#fff;color:#1f4fbf}
 select:focus-visible{outline:3px solid #1f4fbf;outline-offset:2px}
+form.stack{display:grid;gap:.35rem;max-width:28rem;margin:0 0 1rem}
+form.stack label{font-weight:600;margin-top:.4rem}
+form.stack input,form.stack select{font:inherit;padding:.55rem .7rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1a1a1a;min-width:0}
+form.stack button,form.inline button{font:inherit;font-weight:600;padding:.5rem 1rem;border:0;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer;justify-self:start;margin-top:.5rem}
+form.inline{display:inline;margin:0}
+form.inline button{margin:0;padding:.25rem .7rem;background:#b3261e}
+.field-error{color:#b3261e;margin:0;font-size:.95rem}
+.nav{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:.95rem}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top}
+.secret{display:block;padding:.5rem .7rem;background:#eef0f3;border-radius:.4rem;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.chart{width:100%;height:auto;max-height:14rem}
 footer{border-top:1px solid #d9dce1;background:#fff;font-size:.9rem;color:#4b5260}
 footer .wrap{padding-top:.9rem;padding-bottom:.9rem}
 `;
@@ -160,10 +173,18 @@ export interface PageOptions {
   main: string;
   /** Ask search engines not to index the page (error pages, non-existent domains). */
   noindex?: boolean;
+  /** `same-origin` for pages with forms whose `Origin` is checked (a no-referrer POST says `Origin: null`). */
+  referrer?: "no-referrer" | "same-origin";
 }
 
 /** A whole page around `main`: header with the home link, footer, the inline stylesheet. */
-export function renderPage({ title, description, main, noindex = false }: PageOptions): string {
+export function renderPage({
+  title,
+  description,
+  main,
+  noindex = false,
+  referrer = "no-referrer",
+}: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -171,7 +192,7 @@ export function renderPage({ title, description, main, noindex = false }: PageOp
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(description)}">
-${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer" content="no-referrer">
+${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer" content="${referrer}">
 <link rel="icon" href="${escapeHtml(ICON)}">
 <style>${STYLE}</style>
 </head>

@@ -22,6 +22,7 @@ import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
 import type { NameRules } from "../../core/reserved-names.js";
 import type { RecentRepository } from "../../store/types.js";
+import { type AccountPagesDeps, accountPages } from "../account/account-pages.js";
 import { subscriberOf } from "../client-networks.js";
 import { type ConsoleDeps, consolePlugin } from "../console/console-plugin.js";
 import { HttpProblem } from "../http-problem.js";
@@ -47,6 +48,8 @@ export interface PagesDeps extends RunCheckDeps {
   config: Pick<Config, "pageRateLimit" | "pageGlobalRateLimit" | "publicUrl">;
   /** The operator's desk under /console; absent: none (a 404). */
   console?: ConsoleDeps | undefined;
+  /** The pages for people (sign-up, log-in, the console); absent (SIGNUP=off): none. */
+  accounts?: AccountPagesDeps;
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
@@ -151,4 +154,6 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
   );
   const { console: desk } = deps;
   if (desk) await app.register((scope) => consolePlugin(scope, desk), { prefix: "/console" });
+  const { accounts } = deps;
+  if (accounts) await withMethodNotAllowed(app, (pages) => accountPages(pages, accounts));
 }

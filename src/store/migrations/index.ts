@@ -17,6 +17,7 @@ import { up as publishableKeys } from "./0011-publishable-keys.js";
 import { up as recentFromPagesOnly } from "./0012-recent-from-pages-only.js";
 import { up as listPolicy } from "./0013-list-policy.js";
 import { up as auditLog } from "./0014-audit-log.js";
+import { up as accounts } from "./0015-accounts.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "0012_recent_from_pages_only": { up: recentFromPagesOnly },
   "0013_list_policy": { up: listPolicy },
   "0014_audit_log": { up: auditLog },
+  "0015_accounts": { up: accounts },
 };

@@ -1,0 +1,21 @@
+/**
+ * The pages for people (docs/accounts.md): sign-up, confirmation, log-in, log-out, reset,
+ * the invitation link, and the account console. Registered inside the pages plugin, so
+ * its CSP, page limiter and HTML error pages hold here too; only when SIGNUP is not `off`.
+ *
+ * Every POST carries a CSRF token and a same-origin `Origin` (else 403 `csrf_failed`,
+ * nothing changed): a logged-in form the session's token, the others the token of the
+ * `mailrisk_csrf` cookie (double submit).
+ */
+import type { TypedApp } from "../typed-app.js";
+import { consolePages } from "./console-pages.js";
+import { type AccountPagesDeps, pageSession } from "./page-session.js";
+import { personPages } from "./person-pages.js";
+
+export type { AccountPagesDeps } from "./page-session.js";
+
+export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
+  const pages = pageSession(deps);
+  personPages(app, deps, pages);
+  consolePages(app, deps, pages);
+}

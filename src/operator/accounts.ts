@@ -1,0 +1,269 @@
+/**
+ * Accounts (docs/accounts.md): the operator's list, show, suspend, resume, delete, invite
+ * and reset link, and what an account does with its own keys in the console. Every
+ * function that changes an account returns the account as changed: the audit log's hook.
+ */
+import { type Static, Type } from "typebox";
+import { formatTimestamp } from "../core/record.js";
+import { Timestamp } from "../core/schema-types.js";
+import { DAY_MS } from "../core/time.js";
+import {
+  hashPassword,
+  issueLink,
+  LINK_TTL_MS,
+  linkTicket,
+  normaliseEmail,
+} from "../service/account-access.js";
+import type { Mailer } from "../service/mailer.js";
+import type { Account, AccountRole, Store } from "../store/types.js";
+import { keyUsage } from "./key-usage.js";
+import { type CreatedKey, createdKeyJson, KeySchema, keyJson, revokeKey } from "./keys.js";
+import { Refusal } from "./refusal.js";
+import { REPORTS_SHOWN } from "./reports.js";
+
+/** A key's name, as the admin API's body bounds it. */
+const MAX_KEY_NAME = 200;
+/** Keys one account may have, revoked ones not counted. */
+export const MAX_ACCOUNT_KEYS = 20;
+
+export const AccountSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.Union([Type.Literal("member"), Type.Literal("operator")]),
+  plan: Type.String(),
+  state: Type.Union([Type.Literal("active"), Type.Literal("suspended")]),
+  created_at: Timestamp,
+});
+export type AccountJson = Static<typeof AccountSchema>;
+
+export const AccountWithKeysSchema = Type.Object({
+  ...AccountSchema.properties,
+  keys: Type.Array(KeySchema),
+});
+export type AccountWithKeys = Static<typeof AccountWithKeysSchema>;
+
+export const OneTimeLinkSchema = Type.Object({
+  email: Type.String(),
+  url: Type.String({ description: "The one-time link where the person sets a password." }),
+  expires_at: Timestamp,
+  mailed: Type.Boolean({ description: "Whether the link was mailed too (SMTP_URL set)." }),
+});
+export type OneTimeLink = Static<typeof OneTimeLinkSchema>;
+
+export const InviteBody = Type.Object({
+  email: Type.String({ maxLength: 254 }),
+  plan: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  operator: Type.Optional(Type.Boolean({ description: "The account gets the `operator` role." })),
+});
+export const AccountParams = Type.Object({
+  account: Type.String({ description: "The account's id or email." }),
+});
+
+type AccountStore = Pick<Store, "accounts" | "keys" | "transaction">;
+
+/** Where the links point: PUBLIC_URL, else a path to put after the server's address. */
+export interface LinkContext {
+  /** SIGNUP: with `off` no page takes a link, so none is made (`signup_closed`). */
+  signup: "off" | "invite" | "open";
+  publicUrl: string | null;
+  signupPlan: string;
+  mailer: Mailer | undefined;
+}
+
+export function accountJson(account: Account): AccountJson {
+  return {
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    plan: account.plan,
+    state: account.state,
+    created_at: formatTimestamp(account.createdAt),
+  };
+}
+
+/** The account of an id or an email; `unknown_account` otherwise. */
+async function findAccount(store: AccountStore, which: string): Promise<Account> {
+  const email = normaliseEmail(which);
+  const account = email ? await store.accounts.findLogin(email) : await store.accounts.getAccount(which);
+  if (!account) throw new Refusal("unknown_account", `unknown account "${which}"`);
+  return account;
+}
+
+export async function listAccounts(store: AccountStore): Promise<AccountJson[]> {
+  return (await store.accounts.listAccounts()).map(accountJson);
+}
+
+export async function showAccount(store: AccountStore, which: string): Promise<AccountWithKeys> {
+  const account = await findAccount(store, which);
+  const keys = await store.keys.accountKeys(account.id);
+  return { ...accountJson(account), keys: keys.map(keyJson) };
+}
+
+/** Suspends (its keys answer 401 `account_suspended`, its sessions end) or resumes an account. */
+export async function setAccountState(
+  store: AccountStore,
+  which: string,
+  state: "active" | "suspended",
+): Promise<AccountJson> {
+  const account = await findAccount(store, which);
+  return accountJson(await store.accounts.setState(account.id, state));
+}
+
+/** Deletes an account with its keys, counts and sessions; returns it as it was. */
+export async function deleteAccount(store: AccountStore, which: string): Promise<AccountJson> {
+  const account = await findAccount(store, which);
+  await store.accounts.deleteAccount(account.id);
+  return accountJson(account);
+}
+
+async function oneTimeLink(
+  store: AccountStore,
+  kind: "invite" | "reset",
+  email: string,
+  payload: { plan?: string; role?: AccountRole },
+  context: LinkContext,
+  now: Date,
+): Promise<OneTimeLink> {
+  if (context.signup === "off")
+    throw new Refusal(
+      "signup_closed",
+      "SIGNUP is off: no page takes the link; set SIGNUP=invite (or open) first",
+    );
+  const token = await issueLink(store, kind, email, payload, now);
+  const url = `${context.publicUrl ?? ""}/invite/${token}`;
+  const subject = kind === "invite" ? "Your mailrisk account" : "Set a new mailrisk password";
+  await context.mailer?.send(email, subject, `Set your password here within 7 days:\n\n${url}\n`);
+  const expires = new Date(now.getTime() + LINK_TTL_MS);
+  return { email, url, expires_at: formatTimestamp(expires), mailed: context.mailer !== undefined };
+}
+
+/** A one-time link (7 days) where the invited person sets a password; the account exists then. */
+export async function inviteAccount(
+  store: AccountStore & Pick<Store, "plans">,
+  body: Static<typeof InviteBody>,
+  context: LinkContext,
+  now: Date,
+): Promise<OneTimeLink> {
+  const email = normaliseEmail(body.email);
+  if (!email) throw new Refusal("invalid_email", `"${body.email}" is not an email address`);
+  if (await store.accounts.findLogin(email))
+    throw new Refusal("account_exists", `an account for ${email} exists already`);
+  const plan = body.plan ?? context.signupPlan;
+  if (!(await store.plans.getPlan(plan))) throw new Refusal("unknown_plan", `unknown plan "${plan}"`);
+  return oneTimeLink(
+    store,
+    "invite",
+    email,
+    { plan, role: body.operator ? "operator" : "member" },
+    context,
+    now,
+  );
+}
+
+/** A one-time link (7 days) where the account's owner sets a new password. */
+export async function resetPasswordLink(
+  store: AccountStore,
+  which: string,
+  context: LinkContext,
+  now: Date,
+): Promise<OneTimeLink> {
+  const account = await findAccount(store, which);
+  return oneTimeLink(store, "reset", account.email, {}, context, now);
+}
+
+/**
+ * Sets the password of a link's ticket: an invitation creates the account (with its
+ * first key), a reset changes the password and ends every session. Undefined for a used
+ * or expired link.
+ */
+export async function setPasswordByLink(
+  store: AccountStore,
+  token: string,
+  password: string,
+  now: Date,
+): Promise<Account | undefined> {
+  const found = await linkTicket(store, token, now);
+  if (!found) return undefined;
+  const { ticket, redeem } = found;
+  const passwordHash = await hashPassword(password);
+  await redeem();
+  if (ticket.kind === "invite") {
+    const role = ticket.payload.role ?? "member";
+    const plan = ticket.payload.plan ?? "free";
+    return (await store.accounts.createAccount({ email: ticket.email, passwordHash, role, plan, now }))
+      .account;
+  }
+  const account = await store.accounts.findLogin(ticket.email);
+  if (!account) return undefined;
+  await store.accounts.setPassword(account.id, passwordHash);
+  await store.accounts.deleteSessions(account.id);
+  return account;
+}
+
+/** A key of this account; a key of another account, or of none, is `unknown_key` (a 404), as an unknown id. */
+async function ownKey(store: AccountStore, account: Account, id: string) {
+  const key = await store.keys.getKey(id);
+  if (!key || key.accountId !== account.id) throw new Refusal("unknown_key", `unknown key "${id}"`);
+  return key;
+}
+
+export async function accountKeys(store: AccountStore, account: Account) {
+  return (await store.keys.accountKeys(account.id)).map(keyJson);
+}
+
+/** A new key of the account on its plan; at most MAX_ACCOUNT_KEYS live ones (`too_many_keys`). */
+export async function createAccountKey(
+  store: AccountStore,
+  account: Account,
+  input: { name: string | null; publishable: boolean; origins: string[] },
+  now: Date,
+): Promise<CreatedKey> {
+  if ((input.name?.length ?? 0) > MAX_KEY_NAME)
+    throw new Refusal("invalid_body", `a key's name has at most ${MAX_KEY_NAME} characters`);
+  const live = (await store.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
+  if (live.length >= MAX_ACCOUNT_KEYS)
+    throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);
+  const { key, secret } = await store.keys.createKey({
+    plan: account.plan,
+    now,
+    accountId: account.id,
+    ...input,
+  });
+  return createdKeyJson(key, secret);
+}
+
+/** How long a rolled key keeps working beside its successor. */
+export const ROLL_GRACE_MS = DAY_MS;
+
+/** A new secret in the key's place; the old one works ROLL_GRACE_MS more. */
+export async function rollAccountKey(
+  store: AccountStore,
+  account: Account,
+  id: string,
+  now: Date,
+): Promise<CreatedKey> {
+  await ownKey(store, account, id);
+  const { key, secret } = await store.keys.rollKey(id, now, new Date(now.getTime() + ROLL_GRACE_MS));
+  return createdKeyJson(key, secret);
+}
+
+export async function revokeAccountKey(store: AccountStore, account: Account, id: string, now: Date) {
+  await ownKey(store, account, id);
+  return revokeKey(store, id, now, { kind: "account", email: account.email });
+}
+
+/** The reports the account's keys filed, newest first (at most REPORTS_SHOWN). */
+export async function accountReports(store: Pick<Store, "reports">, account: Account) {
+  return store.reports.accountReports(account.id, REPORTS_SHOWN);
+}
+
+/** One key of the account with its usage (the account's count). */
+export async function accountKeyUsage(
+  store: AccountStore & Pick<Store, "usage">,
+  account: Account,
+  id: string,
+  now: Date,
+) {
+  await ownKey(store, account, id);
+  return keyUsage(store, id, now);
+}

@@ -1,0 +1,259 @@
+/**
+ * Accounts (docs/accounts.md): people who log in and own keys, their sessions (rows, so
+ * they can be ended), their pending codes and links, and the failed log-ins the throttle
+ * counts.
+ */
+import { type Kysely, type Selectable, sql } from "kysely";
+import { inTransaction } from "./changes.js";
+import { AccountExistsError, UnknownAccountError } from "./errors.js";
+import { createKey } from "./keys-repository.js";
+import { type AccountsTable, type Database, toDate } from "./schema.js";
+import { newAccountId } from "./secrets.js";
+import type {
+  Account,
+  AccountLogin,
+  AccountRole,
+  AccountState,
+  AccountsRepository,
+  AccountTicket,
+} from "./types.js";
+
+const ACCOUNT_COLUMNS = ["id", "email", "role", "plan", "state", "created_at"] as const;
+type AccountRow = Pick<Selectable<AccountsTable>, (typeof ACCOUNT_COLUMNS)[number]>;
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role as AccountRole,
+    plan: row.plan,
+    state: row.state as AccountState,
+    createdAt: toDate(row.created_at),
+  };
+}
+
+async function createAccount(
+  db: Kysely<Database>,
+  input: Parameters<AccountsRepository["createAccount"]>[0],
+): ReturnType<AccountsRepository["createAccount"]> {
+  return inTransaction(db, async (trx) => {
+    const taken = await trx
+      .selectFrom("accounts")
+      .select("id")
+      .where("email", "=", input.email)
+      .executeTakeFirst();
+    if (taken) throw new AccountExistsError(input.email);
+    const account: Account = {
+      id: newAccountId(),
+      email: input.email,
+      role: input.role,
+      plan: input.plan,
+      state: "active",
+      createdAt: input.now,
+    };
+    await trx
+      .insertInto("accounts")
+      .values({
+        id: account.id,
+        email: account.email,
+        password_hash: input.passwordHash,
+        role: account.role,
+        plan: account.plan,
+        state: account.state,
+        created_at: account.createdAt.getTime(),
+      })
+      .execute();
+    const { key, secret } = await createKey(trx, { plan: input.plan, now: input.now, accountId: account.id });
+    return { account, key, secret };
+  });
+}
+
+async function getAccount(db: Kysely<Database>, id: string): Promise<Account | undefined> {
+  const row = await db.selectFrom("accounts").select(ACCOUNT_COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row && toAccount(row);
+}
+
+async function findLogin(db: Kysely<Database>, email: string): Promise<AccountLogin | undefined> {
+  const row = await db
+    .selectFrom("accounts")
+    .select([...ACCOUNT_COLUMNS, "password_hash", "failed_logins", "locked_until"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  return (
+    row && {
+      ...toAccount(row),
+      passwordHash: row.password_hash,
+      failedLogins: row.failed_logins,
+      lockedUntil: row.locked_until === null ? null : toDate(row.locked_until),
+    }
+  );
+}
+
+async function setState(db: Kysely<Database>, id: string, state: AccountState): Promise<Account> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .updateTable("accounts")
+      .set({ state })
+      .where("id", "=", id)
+      .returning(ACCOUNT_COLUMNS)
+      .executeTakeFirst();
+    if (!row) throw new UnknownAccountError(id);
+    if (state === "suspended") await trx.deleteFrom("sessions").where("account_id", "=", id).execute();
+    return toAccount(row);
+  });
+}
+
+async function deleteAccount(db: Kysely<Database>, id: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const keys = trx.selectFrom("api_keys").select("id").where("account_id", "=", id);
+    await trx.deleteFrom("usage").where("key_id", "in", keys).execute();
+    await trx.deleteFrom("reports").where("key_id", "in", keys).execute();
+    await trx.deleteFrom("api_keys").where("account_id", "=", id).execute();
+    await trx.deleteFrom("account_usage").where("account_id", "=", id).execute();
+    await trx.deleteFrom("sessions").where("account_id", "=", id).execute();
+    const result = await trx.deleteFrom("accounts").where("id", "=", id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  });
+}
+
+async function networkFailures(
+  db: Kysely<Database>,
+  network: string,
+  now: Date,
+  since: Date,
+  count: boolean,
+): Promise<number> {
+  if (count) {
+    await db
+      .insertInto("login_failures")
+      .values({ network, failures: 1, window_start: now.getTime() })
+      .onConflict((oc) =>
+        oc.column("network").doUpdateSet({
+          failures: sql`case when login_failures.window_start > ${since.getTime()} then login_failures.failures + 1 else 1 end`,
+          window_start: sql`case when login_failures.window_start > ${since.getTime()} then login_failures.window_start else ${now.getTime()} end`,
+        }),
+      )
+      .execute();
+  }
+  const row = await db
+    .selectFrom("login_failures")
+    .select("failures")
+    .where("network", "=", network)
+    .where("window_start", ">", since.getTime())
+    .executeTakeFirst();
+  return row?.failures ?? 0;
+}
+
+async function findSession(db: Kysely<Database>, hash: string, now: Date, idleSince: Date) {
+  const row = await db
+    .selectFrom("sessions as s")
+    .innerJoin("accounts as a", "a.id", "s.account_id")
+    .select(["a.id", "a.email", "a.role", "a.plan", "a.state", "a.created_at", "s.csrf"])
+    .where("s.hash", "=", hash)
+    .where("s.last_seen_at", ">", idleSince.getTime())
+    .where("a.state", "=", "active")
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await db.updateTable("sessions").set({ last_seen_at: now.getTime() }).where("hash", "=", hash).execute();
+  return { account: toAccount(row), csrf: row.csrf };
+}
+
+async function findTicket(db: Kysely<Database>, hash: string, now: Date): Promise<AccountTicket | undefined> {
+  const row = await db
+    .selectFrom("account_tickets")
+    .selectAll()
+    .where("hash", "=", hash)
+    .where("expires_at", ">", now.getTime())
+    .where("tries_left", ">", 0)
+    .executeTakeFirst();
+  return (
+    row && {
+      hash: row.hash,
+      kind: row.kind as AccountTicket["kind"],
+      email: row.email,
+      codeHash: row.code_hash,
+      triesLeft: row.tries_left,
+      expiresAt: toDate(row.expires_at),
+      payload: JSON.parse(row.payload) as AccountTicket["payload"],
+    }
+  );
+}
+
+export function createAccountsRepository(db: Kysely<Database>): AccountsRepository {
+  return {
+    createAccount: (input) => createAccount(db, input),
+    listAccounts: async () =>
+      (
+        await db.selectFrom("accounts").select(ACCOUNT_COLUMNS).orderBy("created_at").orderBy("id").execute()
+      ).map(toAccount),
+    getAccount: (id) => getAccount(db, id),
+    findLogin: (email) => findLogin(db, email),
+    setState: (id, state) => setState(db, id, state),
+    deleteAccount: (id) => deleteAccount(db, id),
+    setPassword: async (id, passwordHash) => {
+      await db
+        .updateTable("accounts")
+        .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null })
+        .where("id", "=", id)
+        .execute();
+    },
+    noteFailedLogin: async (id, limit, lockUntil) => {
+      await db
+        .updateTable("accounts")
+        .set({
+          failed_logins: sql`failed_logins + 1`,
+          locked_until: sql`case when failed_logins + 1 >= ${limit} then ${lockUntil.getTime()} else locked_until end`,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    clearFailedLogins: async (id) => {
+      await db
+        .updateTable("accounts")
+        .set({ failed_logins: 0, locked_until: null })
+        .where("id", "=", id)
+        .execute();
+    },
+    networkFailures: (network, now, since, count) => networkFailures(db, network, now, since, count),
+    createSession: async ({ hash, accountId, csrf, now }) => {
+      await db
+        .insertInto("sessions")
+        .values({ hash, account_id: accountId, csrf, last_seen_at: now.getTime() })
+        .execute();
+    },
+    findSession: (hash, now, idleSince) => findSession(db, hash, now, idleSince),
+    deleteSession: async (hash) => {
+      await db.deleteFrom("sessions").where("hash", "=", hash).execute();
+    },
+    deleteSessions: async (accountId) => {
+      await db.deleteFrom("sessions").where("account_id", "=", accountId).execute();
+    },
+    saveTicket: async (ticket) => {
+      const values = {
+        hash: ticket.hash,
+        kind: ticket.kind,
+        email: ticket.email,
+        code_hash: ticket.codeHash,
+        tries_left: ticket.triesLeft,
+        expires_at: ticket.expiresAt.getTime(),
+        payload: JSON.stringify(ticket.payload),
+      };
+      await db
+        .insertInto("account_tickets")
+        .values(values)
+        .onConflict((oc) => oc.column("hash").doUpdateSet(values))
+        .execute();
+    },
+    findTicket: (hash, now) => findTicket(db, hash, now),
+    spendTry: async (hash) => {
+      await db
+        .updateTable("account_tickets")
+        .set({ tries_left: sql`tries_left - 1` })
+        .where("hash", "=", hash)
+        .execute();
+    },
+    deleteTicket: async (hash) => {
+      await db.deleteFrom("account_tickets").where("hash", "=", hash).execute();
+    },
+  };
+}

@@ -1,0 +1,365 @@
+/**
+ * Accounts through the pages (docs/accounts.md): an invited person sets a password and
+ * lands on /account; its keys draw from one count; another account cannot see them; a
+ * suspended account's key gets 401; every form refuses a cross-origin POST; the 11th
+ * wrong password locks the account even for the right one.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestCli } from "../../../harness/cli-context.js";
+import { run as accounts } from "../../../src/cli/accounts-command.js";
+import { inviteAccount } from "../../../src/operator/accounts.js";
+import { type HttpFixture, openHttpFixture } from "../helpers.js";
+
+const ORIGIN = "http://localhost:80";
+const PASSWORD = "correct horse battery";
+let fixture: HttpFixture;
+
+beforeEach(async () => {
+  fixture = await openHttpFixture({ signup: "invite" });
+});
+afterEach(() => fixture.close());
+
+interface Browser {
+  cookies: Map<string, string>;
+}
+
+function cookieHeader(browser: Browser): string {
+  return [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+function keep(browser: Browser, setCookie: string | string[] | undefined): void {
+  for (const line of [setCookie ?? []].flat()) {
+    const [pair = ""] = line.split(";");
+    const at = pair.indexOf("=");
+    const value = pair.slice(at + 1);
+    if (value === "") browser.cookies.delete(pair.slice(0, at));
+    else browser.cookies.set(pair.slice(0, at), value);
+  }
+}
+
+async function get(browser: Browser, url: string) {
+  const answer = await fixture.app.inject({
+    url,
+    headers: { cookie: cookieHeader(browser), accept: "text/html" },
+  });
+  keep(browser, answer.headers["set-cookie"]);
+  return answer;
+}
+
+function csrfOf(html: string): string {
+  return /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+}
+
+/** Submits the form of `page` (its CSRF token) to `url`, from `origin`. */
+async function post(
+  browser: Browser,
+  url: string,
+  fields: Record<string, string>,
+  page: string,
+  origin = ORIGIN,
+) {
+  const answer = await fixture.app.inject({
+    method: "POST",
+    url,
+    headers: {
+      cookie: cookieHeader(browser),
+      origin,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "text/html",
+    },
+    payload: new URLSearchParams({ csrf: csrfOf(page), ...fields }).toString(),
+  });
+  keep(browser, answer.headers["set-cookie"]);
+  return answer;
+}
+
+/** A new account by invitation, logged in: the browser holding its session. */
+async function invited(email: string): Promise<Browser> {
+  const browser: Browser = { cookies: new Map() };
+  const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
+  const link = await inviteAccount(fixture.store, { email }, links, fixture.clock.now());
+  const path = new URL(link.url, ORIGIN).pathname;
+  const page = await get(browser, path);
+  expect(page.body).toContain(">Set password</button>");
+  const set = await post(browser, path, { password: PASSWORD }, page.body);
+  expect(set.statusCode, set.body).toBe(303);
+  expect(set.headers.location).toBe("/account");
+  return browser;
+}
+
+async function createKey(browser: Browser): Promise<{ id: string; secret: string }> {
+  const page = await get(browser, "/account/keys");
+  const created = await post(
+    browser,
+    "/account/keys",
+    { name: "shop", kind: "secret", origins: "" },
+    page.body,
+  );
+  expect(created.statusCode, created.body).toBe(201);
+  const secret = /data-secret="([^"]+)"/.exec(created.body)?.[1] ?? "";
+  expect(secret).toMatch(/^mr_/);
+  const keys = await fixture.store.keys.listKeys();
+  const id = keys.find((key) => secret.startsWith(key.prefix))?.id ?? "";
+  return { id, secret };
+}
+
+function check(secret: string) {
+  return fixture.app.inject({
+    method: "POST",
+    url: "/v2/",
+    headers: { authorization: `Bearer ${secret}` },
+    payload: { domain: "example.com" },
+  });
+}
+
+describe("accounts", () => {
+  it("sets a password by invitation: an argon2id hash, a session cookie with its attributes, the console", async () => {
+    const browser = await invited("ann@example.com");
+    const stored = await fixture.store.accounts.findLogin("ann@example.com");
+    expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const overview = await get(browser, "/account");
+    expect(overview.statusCode).toBe(200);
+    expect(overview.headers["set-cookie"]).toMatch(
+      /^mailrisk_session=\w+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/,
+    );
+    expect(overview.body).toContain("ann@example.com");
+    const stranger: Browser = { cookies: new Map() };
+    const withoutCookie = await post(
+      stranger,
+      "/login",
+      { email: "ann@example.com", password: PASSWORD },
+      overview.body,
+    );
+    expect(withoutCookie.statusCode).toBe(403);
+    const fresh: Browser = { cookies: new Map() };
+    const page = await get(fresh, "/login");
+    const loggedIn = await post(fresh, "/login", { email: "Ann@Example.com", password: PASSWORD }, page.body);
+    expect(loggedIn.statusCode).toBe(303);
+    const cookie = [loggedIn.headers["set-cookie"]]
+      .flat()
+      .find((line) => line?.startsWith("mailrisk_session="));
+    expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/);
+
+    // A session used within SESSION_TTL lives on; one unused that long is over.
+    const start = fixture.clock.now().getTime();
+    fixture.clock.set(new Date(start + 29 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    fixture.clock.set(new Date(start + 58 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    fixture.clock.set(new Date(start + 90 * 86_400_000));
+    expect((await get(fresh, "/account")).statusCode).toBe(303);
+  });
+
+  it("draws all the keys of an account from one count, told by GET /v2/usage of either", async () => {
+    const browser = await invited("ann@example.com");
+    const first = await createKey(browser);
+    const second = await createKey(browser);
+    expect((await check(first.secret)).statusCode).toBe(200);
+    const answer = await check(second.secret);
+    expect(answer.headers["x-ratelimit-requests-remaining"]).toBe("998");
+    for (const { secret } of [first, second]) {
+      const usage = await fixture.app.inject({
+        url: "/v2/usage",
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(usage.json()).toMatchObject({ used: 2 });
+    }
+    await fixture.store.usage.flushDailyUsage();
+    const overview = await get(browser, "/account");
+    expect(overview.body).toContain("<span data-quota-used>2</span> of 1000");
+    expect(overview.body).toMatch(/<svg class="chart"[^>]*data-chart-current="2"/);
+    const one = await get(browser, `/account/keys/${first.id}`);
+    expect(one.body).toMatch(/<svg class="chart"[^>]*data-chart-current="1"/);
+  });
+
+  it("answers 404 for another account's key, and 401 account_suspended for a suspended account's key", async () => {
+    const ann = await invited("ann@example.com");
+    const bob = await invited("bob@example.com");
+    const key = await createKey(ann);
+    expect((await get(bob, `/account/keys/${key.id}`)).statusCode).toBe(404);
+    expect((await get(ann, `/account/keys/${key.id}`)).statusCode).toBe(200);
+    const bobsPage = await get(bob, "/account/keys");
+    expect((await post(bob, `/account/keys/${key.id}/revoke`, {}, bobsPage.body)).statusCode).toBe(404);
+    expect((await check(key.secret)).statusCode).toBe(200);
+
+    const cli = createTestCli(fixture.databaseUrl, "");
+    expect(await accounts(["suspend", "ann@example.com"], cli.ctx)).toBe(0);
+    // The CLI's change reaches the server through the change signal, as it does another instance.
+    await expect
+      .poll(async () => (await check(key.secret)).statusCode, { timeout: 2000, interval: 100 })
+      .toBe(401);
+    const refused = await check(key.secret);
+    expect(refused.json()).toMatchObject({ code: "account_suspended" });
+    expect((await get(ann, "/account")).statusCode).toBe(303);
+    const loginPage = (await get(ann, "/login")).body;
+    expect(
+      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+    ).toBe(401);
+
+    expect(await accounts(["resume", "ann@example.com"], cli.ctx)).toBe(0);
+    await expect
+      .poll(async () => (await check(key.secret)).statusCode, { timeout: 2000, interval: 100 })
+      .toBe(200);
+    expect(
+      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+    ).toBe(303);
+  });
+
+  it("rolls a key: a new secret shown once, the old one working 24 hours more, then 401", async () => {
+    const ann = await invited("ann@example.com");
+    const key = await createKey(ann);
+    const page = await get(ann, "/account/keys");
+    const rolled = await post(ann, `/account/keys/${key.id}/roll`, {}, page.body);
+    expect(rolled.statusCode).toBe(201);
+    const secret = /data-secret="([^"]+)"/.exec(rolled.body)?.[1] ?? "";
+    expect(secret).toMatch(/^mr_/);
+    expect(secret).not.toBe(key.secret);
+    const start = fixture.clock.now();
+    fixture.clock.set(new Date(start.getTime() + 23 * 3_600_000));
+    expect((await check(key.secret)).statusCode).toBe(200);
+    expect((await check(secret)).statusCode).toBe(200);
+    fixture.clock.set(new Date(start.getTime() + 24 * 3_600_000 + 1000));
+    expect((await check(key.secret)).statusCode).toBe(401);
+    expect((await check(secret)).statusCode).toBe(200);
+  });
+
+  it("shows an account the reports its keys filed, and no other account's", async () => {
+    const ann = await invited("ann@example.com");
+    const bob = await invited("bob@example.com");
+    const key = await createKey(ann);
+    const filed = await Promise.all(
+      ["allow", "block"].map((expected) =>
+        fixture.app.inject({
+          method: "POST",
+          url: "/v2/reports",
+          headers: { authorization: `Bearer ${key.secret}` },
+          payload: { domain: "example.com", expected },
+        }),
+      ),
+    );
+    const report = filed.find((answer) => answer.statusCode === 202)?.json() as { id: string };
+    expect((await get(ann, "/account/reports")).body).toContain(`<td>${report.id}</td>`);
+    expect((await get(bob, "/account/reports")).body).not.toContain(report.id);
+  });
+
+  it("marks the session cookie Secure when PUBLIC_URL is https, and takes forms from that origin only", async () => {
+    await fixture.close();
+    fixture = await openHttpFixture({ signup: "invite", publicUrl: "https://mailrisk.example.org" });
+    const links = {
+      signup: "invite" as const,
+      publicUrl: "https://mailrisk.example.org",
+      signupPlan: "free",
+      mailer: undefined,
+    };
+    const link = await inviteAccount(fixture.store, { email: "ann@example.com" }, links, fixture.clock.now());
+    expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
+    const browser: Browser = { cookies: new Map() };
+    const path = new URL(link.url).pathname;
+    const page = await get(browser, path);
+    expect((await post(browser, path, { password: PASSWORD }, page.body)).statusCode).toBe(403);
+    const set = await post(browser, path, { password: PASSWORD }, page.body, "https://mailrisk.example.org");
+    expect(set.statusCode).toBe(303);
+    const cookie = [set.headers["set-cookie"]].flat().find((line) => line?.startsWith("mailrisk_session="));
+    expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000; Secure$/);
+  });
+
+  it("refuses a cross-origin POST, or one without the token, to every form: 403 csrf_failed, nothing changed", async () => {
+    const ann = await invited("ann@example.com");
+    const key = await createKey(ann);
+    const keysPage = (await get(ann, "/account/keys")).body;
+    const forms: [string, Record<string, string>][] = [
+      ["/account/keys", { name: "evil", kind: "secret" }],
+      [`/account/keys/${key.id}/revoke`, {}],
+      [`/account/keys/${key.id}/roll`, {}],
+      ["/account/security", { current: PASSWORD, password: "another long password" }],
+      ["/account/security/logout-everywhere", {}],
+      ["/logout", {}],
+      ["/login", { email: "ann@example.com", password: PASSWORD }],
+      ["/reset", { email: "ann@example.com" }],
+    ];
+    for (const [url, fields] of forms) {
+      for (const [origin, page] of [
+        ["https://evil.example", keysPage],
+        [ORIGIN, ""],
+      ] as const) {
+        const answer = await post(ann, url, fields, page, origin);
+        expect(answer.statusCode, `${url} from ${origin}`).toBe(403);
+        expect(answer.body).toContain("csrf_failed");
+      }
+    }
+    expect(
+      (
+        await fixture.store.keys.accountKeys(
+          (await fixture.store.accounts.findLogin("ann@example.com"))?.id ?? "",
+        )
+      ).map((k) => k.revokedAt),
+    ).toEqual([null, null]);
+    expect((await fixture.store.keys.listKeys()).length).toBe(2);
+    expect((await get(ann, "/account")).statusCode).toBe(200);
+  });
+
+  it("makes no invitation while SIGNUP is off: no page would take the link", async () => {
+    const cli = createTestCli(fixture.databaseUrl, "");
+    expect(await accounts(["invite", "ann@example.com"], cli.ctx)).toBe(1);
+    expect(cli.stderr()).toContain("SIGNUP is off");
+    expect(await fixture.store.accounts.listAccounts()).toEqual([]);
+  });
+
+  it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
+    const ann = await invited("ann@example.com");
+    const page = await get(ann, "/account/keys");
+    const odd = [
+      { method: "POST" as const, url: "/login", payload: { email: ["a", "b"], password: 5 } },
+      {
+        method: "POST" as const,
+        url: "/login",
+        payload: "not json",
+        headers: { "content-type": "application/json" },
+      },
+      { method: "GET" as const, url: "/invite/%zz" },
+      { method: "GET" as const, url: `/invite/${"x".repeat(5000)}` },
+      { method: "POST" as const, url: "/invite/unknown", payload: "password=aaaaaaaaaaaa" },
+      { method: "GET" as const, url: "/account/keys/%00" },
+      { method: "GET" as const, url: "/signup" },
+      { method: "PUT" as const, url: "/account" },
+    ];
+    for (const request of odd) {
+      const answer = await fixture.app.inject({
+        ...request,
+        headers: { cookie: cookieHeader(ann), ...request.headers },
+      });
+      expect(answer.statusCode, `${request.method} ${request.url.slice(0, 40)}`).toBeLessThan(500);
+    }
+    const roll = await post(ann, "/account/keys/key_unknown/roll", {}, page.body);
+    expect(roll.statusCode).toBe(404);
+    const tooLong = await post(
+      ann,
+      "/account/keys",
+      { name: "x".repeat(5000), kind: "publishable", origins: "ftp://x" },
+      page.body,
+    );
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('class="field-error"');
+    const longName = await post(ann, "/account/keys", { name: "x".repeat(201), kind: "secret" }, page.body);
+    expect(longName.statusCode).toBe(400);
+    expect(longName.body).toContain("at most 200 characters");
+  });
+
+  it("locks an account after 10 wrong passwords: the 11th try is refused even with the right one", async () => {
+    await invited("ann@example.com");
+    const browser: Browser = { cookies: new Map() };
+    const page = (await get(browser, "/login")).body;
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await post(browser, "/login", { email: "ann@example.com", password: `wrong ${i}` }, page))
+          .statusCode,
+      ).toBe(401);
+    }
+    const right = await post(browser, "/login", { email: "ann@example.com", password: PASSWORD }, page);
+    expect(right.statusCode).toBe(401);
+    const unknown = await post(browser, "/login", { email: "nobody@example.com", password: PASSWORD }, page);
+    expect(unknown.body.replace(/nobody@example\.com/g, "")).toBe(
+      right.body.replace(/ann@example\.com/g, ""),
+    );
+  });
+});

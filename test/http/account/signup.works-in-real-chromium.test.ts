@@ -1,0 +1,165 @@
+/**
+ * Sign-up in real Chromium (docs/accounts.md), against the whole service on loopback and a
+ * loopback SMTP server the test starts: a disposable address is refused with the verdict,
+ * a good one gets its code by mail, confirms, lands on /account, creates a key and sees
+ * its request counted; axe-core finds no violation on the pages for people.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import type { Browser } from "playwright-core";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../harness/chromium.js";
+import { configWith } from "../../../harness/config.js";
+import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
+import { fixture } from "../../../harness/loopback-registries.js";
+import { loadConfig } from "../../../src/config.js";
+import { buildApp } from "../../../src/http/app.js";
+import type { Checker } from "../../../src/service/checker.js";
+import { createChecker } from "../../../src/service/create-checker.js";
+
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
+  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
+const PASSWORD = "a good long password";
+
+let network: LoopbackNetwork;
+let testStore: TestStore;
+let checker: Checker;
+let app: FastifyInstance;
+let smtp: SMTPServer;
+let base: string;
+let browser: Browser;
+/** Every mail the SMTP server took, as its raw text. */
+const mails: string[] = [];
+
+beforeAll(async () => {
+  [network, browser] = await Promise.all([
+    startLoopbackNetwork({
+      rdap: (domain) =>
+        domain === "gmail.com" ? { status: 200, body: fixture("rdap/registered.json") } : { status: 404 },
+    }),
+    launchChromium(),
+  ]);
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, done) {
+      let text = "";
+      stream.on("data", (chunk: Buffer) => {
+        text += chunk.toString("utf8");
+      });
+      stream.on("end", () => {
+        mails.push(text);
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  testStore = await openTestStore("sqlite");
+  const config = loadConfig({ ...network.env, DATABASE_URL: testStore.database.url, LIST_SOURCES: "off" });
+  checker = createChecker({ config, store: testStore.store });
+  app = await buildApp({
+    store: testStore.store,
+    accounts: testStore.store,
+    checker,
+    logger: false,
+    config: configWith({ signup: "open", smtpUrl, mailFrom: "mailrisk@test.example" }),
+  });
+  base = await app.listen({ host: "127.0.0.1", port: 0 });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await checker?.drain();
+  await testStore?.cleanup();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await network?.close();
+});
+
+describe("sign-up in Chromium", () => {
+  it("refuses a disposable address with the verdict, then signs a good one up by its mailed code", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+
+    await page.goto(`${base}/signup`);
+    await page.getByLabel("Email").fill("someone@mailinator.com");
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect.poll(() => page.locator(".field-error").textContent()).toContain("cannot sign up");
+    expect(mails).toEqual([]);
+
+    await page.getByLabel("Email").fill("person@gmail.com");
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByLabel("Code").waitFor();
+    await expect.poll(() => mails.length).toBe(1);
+    const code = /\b(\d{8})\b/.exec(mails[0]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
+    expect(mails[0]).toContain("To: person@gmail.com");
+    await page.getByLabel("Code").fill(code);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.waitForURL(`${base}/account`);
+
+    await page.goto(`${base}/account/keys`);
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secret = (await page.locator("[data-secret]").getAttribute("data-secret")) ?? "";
+    expect(secret).toMatch(/^mr_[0-9A-Za-z]{32}$/);
+    const answer = await fetch(`${base}/v2/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ domain: "gmail.com" }),
+    });
+    expect(answer.status).toBe(200);
+    await testStore.store.usage.flushDailyUsage();
+    await page.goto(`${base}/account`);
+    expect(await page.locator("#chart-heading ~ figure svg").first().getAttribute("data-chart-current")).toBe(
+      "1",
+    );
+    expect(await page.locator("[data-quota-used]").textContent()).toBe("1");
+    expect(await page.locator("meter").getAttribute("value")).toBe("1");
+
+    // Log out, reset the password by a mailed code, log in with the new one.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.goto(`${base}/reset`);
+    await page.getByLabel("Email").fill("person@gmail.com");
+    await page.getByRole("button", { name: "Send code" }).click();
+    await page.getByLabel("Code").waitFor();
+    await expect.poll(() => mails.length).toBe(2);
+    const resetCode = /\b(\d{8})\b/.exec(mails[1]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
+    await page.getByLabel("Code").fill(resetCode);
+    await page.getByLabel("Password", { exact: true }).fill("another good password");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.getByLabel("Email").fill("person@gmail.com");
+    await page.getByLabel("Password", { exact: true }).fill("another good password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(`${base}/account`);
+
+    const source = await AXE_SOURCE;
+    for (const path of [
+      "/account",
+      "/account/keys",
+      "/account/reports",
+      "/account/security",
+      "/signup",
+      "/login",
+      "/reset",
+    ]) {
+      if (path === "/signup") await context.clearCookies();
+      await page.goto(`${base}${path}`);
+      await page.evaluate(source);
+      const violations = await page.evaluate(AXE_VIOLATIONS);
+      expect(violations, path).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
