@@ -274,13 +274,13 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
       .filter((path) => path.startsWith("/admin"))
       .sort(),
   ).toEqual([
-    "/admin/audit",
     "/admin/accounts",
     "/admin/accounts/invite",
     "/admin/accounts/{account}",
     "/admin/accounts/{account}/reset-password",
     "/admin/accounts/{account}/resume",
     "/admin/accounts/{account}/suspend",
+    "/admin/audit",
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/origins",
