@@ -98,6 +98,8 @@ export interface FixtureOptions extends Partial<AppConfig> {
   adminToken?: string;
   /** Who the operator is: serves the console under /console on the fixture's store. */
   operatorAccess?: OperatorAccess;
+  /** Serves the console with the accounts' own sessions deciding who the operator is (as `serve` does). */
+  console?: boolean;
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
 }
@@ -120,6 +122,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     wrapStore,
     adminToken,
     operatorAccess,
+    console: withConsole,
     metricsRoute,
     ...config
   } = options;
@@ -137,6 +140,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     accounts: store,
     ...(adminToken === undefined ? {} : { admin: { token: adminToken, store, changes } }),
     ...(operatorAccess === undefined ? {} : { console: { access: operatorAccess, store, changes } }),
+    ...(withConsole ? { console: { store, changes } } : {}),
     ...(metricsRoute === undefined ? {} : { metricsRoute }),
   });
   await app.ready();

@@ -15,7 +15,7 @@ const PASSWORD = "correct horse battery";
 let fixture: HttpFixture;
 
 beforeEach(async () => {
-  fixture = await openHttpFixture({ signup: "invite" });
+  fixture = await openHttpFixture({ signup: "invite", console: true });
 });
 afterEach(() => fixture.close());
 
@@ -74,10 +74,10 @@ async function post(
 }
 
 /** A new account by invitation, logged in: the browser holding its session. */
-async function invited(email: string): Promise<Browser> {
+async function invited(email: string, operator = false): Promise<Browser> {
   const browser: Browser = { cookies: new Map() };
   const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
-  const link = await inviteAccount(fixture.store, { email }, links, fixture.clock.now());
+  const link = await inviteAccount(fixture.store, { email, operator }, links, fixture.clock.now());
   const path = new URL(link.url, ORIGIN).pathname;
   const page = await get(browser, path);
   expect(page.body).toContain(">Set password</button>");
@@ -361,5 +361,30 @@ describe("accounts", () => {
     expect(unknown.body.replace(/nobody@example\.com/g, "")).toBe(
       right.body.replace(/ann@example\.com/g, ""),
     );
+  });
+});
+
+describe("the operator's desk with the accounts' sessions", () => {
+  it("opens for an operator's session only; an accepted report shows in the audit log with the operator's email", async () => {
+    const member = await invited("member@example.com");
+    expect((await get(member, "/console")).statusCode).toBe(404);
+    const operator = await invited("op@example.com", true);
+    expect((await get(operator, "/console")).statusCode).toBe(200);
+
+    const { id: keyId } = await fixture.newKey();
+    const filed = await fixture.store.reports.fileReport(
+      { keyId, domain: "mailinator.com", expected: "allow", note: null, filedAt: fixture.clock.now() },
+      { max: 10, windowMs: 86_400_000 },
+    );
+    if (!("report" in filed)) throw new Error(filed.outcome);
+    const queue = await get(operator, "/console/reports");
+    const accept = `/console/reports/${encodeURIComponent(filed.report.id)}/accept`;
+    const forged = await post(operator, accept, {}, queue.body, "https://evil.example");
+    expect(forged.statusCode).toBe(403);
+    expect(await fixture.store.audit.search({ limit: 10 })).toEqual([]);
+    const accepted = await post(operator, accept, {}, queue.body);
+    expect(accepted.statusCode, accepted.body).toBe(303);
+    const [entry] = await fixture.store.audit.search({ limit: 10 });
+    expect(entry).toMatchObject({ actor: "op@example.com", action: "report.accept" });
   });
 });
