@@ -3,6 +3,7 @@
  * the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done, 1 unknown account
  * (or exists, for invite), 2 bad arguments.
  */
+
 import {
   type AccountJson,
   type AccountWithKeys,
@@ -15,6 +16,7 @@ import {
   setAccountState,
   showAccount,
 } from "../operator/accounts.js";
+import { CLI_ACTOR } from "../operator/audit.js";
 import { createMailer } from "../service/mailer.js";
 import type { Store } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
@@ -78,7 +80,9 @@ async function invite(args: string[], ctx: CliContext): Promise<number> {
     return usageError(ctx, `accounts invite takes one email; "${extra.join(" ")}" is too much`, usage);
   const { plan, operator, json } = result.parsed.values;
   const body = { email, ...(plan !== undefined ? { plan } : {}), ...(operator ? { operator } : {}) };
-  const link = await withStore(ctx, (store) => inviteAccount(store, body, linkContext(ctx), ctx.clock()));
+  const link = await withStore(ctx, (store) =>
+    inviteAccount(store, body, linkContext(ctx), ctx.clock(), CLI_ACTOR),
+  );
   if (json) writeJson(ctx, link);
   else ctx.stdout.write(linkText(link));
   return 0;
@@ -104,22 +108,22 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     show: onAccount("show", (store, which) => showAccount(store, which), showText),
     suspend: onAccount(
       "suspend",
-      (store, which) => setAccountState(store, which, "suspended"),
+      (store, which) => setAccountState(store, which, "suspended", CLI_ACTOR),
       (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
     ),
     resume: onAccount(
       "resume",
-      (store, which) => setAccountState(store, which, "active"),
+      (store, which) => setAccountState(store, which, "active", CLI_ACTOR),
       (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
     ),
     delete: onAccount(
       "delete",
-      (store, which) => deleteAccount(store, which),
+      (store, which) => deleteAccount(store, which, CLI_ACTOR),
       (a) => `Deleted ${accountText(a)}.\n`,
     ),
     "reset-password": onAccount(
       "reset-password",
-      (store, which, c) => resetPasswordLink(store, which, linkContext(c), c.clock()),
+      (store, which, c) => resetPasswordLink(store, which, linkContext(c), c.clock(), CLI_ACTOR),
       linkText,
     ),
   };

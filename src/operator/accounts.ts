@@ -16,6 +16,7 @@ import {
 } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
+import { type Actor, audited, recordChange } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
 import { type CreatedKey, createdKeyJson, KeySchema, keyJson, revokeKey } from "./keys.js";
 import { Refusal } from "./refusal.js";
@@ -59,7 +60,7 @@ export const AccountParams = Type.Object({
   account: Type.String({ description: "The account's id or email." }),
 });
 
-type AccountStore = Pick<Store, "accounts" | "keys" | "transaction">;
+type AccountStore = Pick<Store, "accounts" | "keys" | "transaction" | "audit">;
 
 /** Where the links point: PUBLIC_URL, else a path to put after the server's address. */
 export interface LinkContext {
@@ -100,20 +101,35 @@ export async function showAccount(store: AccountStore, which: string): Promise<A
 }
 
 /** Suspends (its keys answer 401 `account_suspended`, its sessions end) or resumes an account. */
-export async function setAccountState(
+export function setAccountState(
   store: AccountStore,
   which: string,
   state: "active" | "suspended",
+  actor: Actor,
 ): Promise<AccountJson> {
-  const account = await findAccount(store, which);
-  return accountJson(await store.accounts.setState(account.id, state));
+  const change = async (trx: Store) => {
+    const account = await findAccount(trx, which);
+    return accountJson(await trx.accounts.setState(account.id, state));
+  };
+  return audited(store, actor, change, ({ id, email }) => ({
+    action: state === "suspended" ? "account.suspend" : "account.resume",
+    entity: { kind: "account", id },
+    detail: { email },
+  }));
 }
 
 /** Deletes an account with its keys, counts and sessions; returns it as it was. */
-export async function deleteAccount(store: AccountStore, which: string): Promise<AccountJson> {
-  const account = await findAccount(store, which);
-  await store.accounts.deleteAccount(account.id);
-  return accountJson(account);
+export function deleteAccount(store: AccountStore, which: string, actor: Actor): Promise<AccountJson> {
+  const change = async (trx: Store) => {
+    const account = await findAccount(trx, which);
+    await trx.accounts.deleteAccount(account.id);
+    return accountJson(account);
+  };
+  return audited(store, actor, change, ({ id, email }) => ({
+    action: "account.delete",
+    entity: { kind: "account", id },
+    detail: { email },
+  }));
 }
 
 async function oneTimeLink(
@@ -143,6 +159,7 @@ export async function inviteAccount(
   body: Static<typeof InviteBody>,
   context: LinkContext,
   now: Date,
+  actor: Actor,
 ): Promise<OneTimeLink> {
   const email = normaliseEmail(body.email);
   if (!email) throw new Refusal("invalid_email", `"${body.email}" is not an email address`);
@@ -150,14 +167,14 @@ export async function inviteAccount(
     throw new Refusal("account_exists", `an account for ${email} exists already`);
   const plan = body.plan ?? context.signupPlan;
   if (!(await store.plans.getPlan(plan))) throw new Refusal("unknown_plan", `unknown plan "${plan}"`);
-  return oneTimeLink(
-    store,
-    "invite",
-    email,
-    { plan, role: body.operator ? "operator" : "member" },
-    context,
-    now,
-  );
+  const role = body.operator ? "operator" : "member";
+  const link = await oneTimeLink(store, "invite", email, { plan, role }, context, now);
+  await recordChange(store, actor, {
+    action: "account.invite",
+    entity: { kind: "account", id: null },
+    detail: { email, plan, role },
+  });
+  return link;
 }
 
 /** A one-time link (7 days) where the account's owner sets a new password. */
@@ -166,9 +183,16 @@ export async function resetPasswordLink(
   which: string,
   context: LinkContext,
   now: Date,
+  actor: Actor,
 ): Promise<OneTimeLink> {
   const account = await findAccount(store, which);
-  return oneTimeLink(store, "reset", account.email, {}, context, now);
+  const link = await oneTimeLink(store, "reset", account.email, {}, context, now);
+  await recordChange(store, actor, {
+    action: "account.reset_password",
+    entity: { kind: "account", id: account.id },
+    detail: { email: account.email },
+  });
+  return link;
 }
 
 /**

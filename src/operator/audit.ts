@@ -32,6 +32,11 @@ export const AUDIT_ACTIONS = [
   "lists.rollback",
   "lists.remove",
   "records.purge",
+  "account.invite",
+  "account.suspend",
+  "account.resume",
+  "account.delete",
+  "account.reset_password",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -17,7 +17,7 @@ const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
 
 export interface AccountPagesDeps extends RunCheckDeps {
-  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports" | "transaction">;
+  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports" | "transaction" | "audit">;
   config: Pick<Config, "signup" | "signupPlan" | "sessionTtlSeconds" | "publicUrl">;
   mailer: Mailer | undefined;
   clock: () => Date;

@@ -1,4 +1,5 @@
 /** `/admin/accounts` (docs/accounts.md, docs/api.md "Administration"): adapts src/operator/accounts.ts. */
+
 import { Type } from "@fastify/type-provider-typebox";
 import {
   AccountParams,
@@ -13,6 +14,7 @@ import {
   setAccountState,
   showAccount,
 } from "../../operator/accounts.js";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
 import { type AdminDeps, settled } from "./deps.js";
@@ -54,7 +56,7 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
           response: adminResponses(200, AccountSchema, [404]),
         },
       },
-      (request) => settled(settle, setAccountState(store, request.params.account, state)),
+      (request) => settled(settle, setAccountState(store, request.params.account, state, ADMIN_TOKEN_ACTOR)),
     );
   }
   app.delete(
@@ -66,7 +68,7 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
         response: adminResponses(200, AccountSchema, [404]),
       },
     },
-    (request) => settled(settle, deleteAccount(store, request.params.account)),
+    (request) => settled(settle, deleteAccount(store, request.params.account, ADMIN_TOKEN_ACTOR)),
   );
   app.post(
     "/admin/accounts/invite",
@@ -80,7 +82,7 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
     },
     async (request, reply) => {
       reply.code(201);
-      return inviteAccount(store, request.body, links, clock());
+      return inviteAccount(store, request.body, links, clock(), ADMIN_TOKEN_ACTOR);
     },
   );
   app.post(
@@ -92,6 +94,6 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
         response: adminResponses(200, OneTimeLinkSchema, [404]),
       },
     },
-    (request) => resetPasswordLink(store, request.params.account, links, clock()),
+    (request) => resetPasswordLink(store, request.params.account, links, clock(), ADMIN_TOKEN_ACTOR),
   );
 }

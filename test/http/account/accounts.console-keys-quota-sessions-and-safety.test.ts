@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../../harness/cli-context.js";
 import { run as accounts } from "../../../src/cli/accounts-command.js";
 import { inviteAccount } from "../../../src/operator/accounts.js";
+import { CLI_ACTOR } from "../../../src/operator/audit.js";
 import { type HttpFixture, openHttpFixture } from "../helpers.js";
 
 const ORIGIN = "http://localhost:80";
@@ -77,7 +78,7 @@ async function post(
 async function invited(email: string, operator = false): Promise<Browser> {
   const browser: Browser = { cookies: new Map() };
   const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
-  const link = await inviteAccount(fixture.store, { email, operator }, links, fixture.clock.now());
+  const link = await inviteAccount(fixture.store, { email, operator }, links, fixture.clock.now(), CLI_ACTOR);
   const path = new URL(link.url, ORIGIN).pathname;
   const page = await get(browser, path);
   expect(page.body).toContain(">Set password</button>");
@@ -251,7 +252,13 @@ describe("accounts", () => {
       signupPlan: "free",
       mailer: undefined,
     };
-    const link = await inviteAccount(fixture.store, { email: "ann@example.com" }, links, fixture.clock.now());
+    const link = await inviteAccount(
+      fixture.store,
+      { email: "ann@example.com" },
+      links,
+      fixture.clock.now(),
+      CLI_ACTOR,
+    );
     expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
     const browser: Browser = { cookies: new Map() };
     const path = new URL(link.url).pathname;
@@ -381,10 +388,26 @@ describe("the operator's desk with the accounts' sessions", () => {
     const accept = `/console/reports/${encodeURIComponent(filed.report.id)}/accept`;
     const forged = await post(operator, accept, {}, queue.body, "https://evil.example");
     expect(forged.statusCode).toBe(403);
-    expect(await fixture.store.audit.search({ limit: 10 })).toEqual([]);
+    expect((await fixture.store.audit.search({ limit: 10 })).map((e) => e.action)).not.toContain(
+      "report.accept",
+    );
     const accepted = await post(operator, accept, {}, queue.body);
     expect(accepted.statusCode, accepted.body).toBe(303);
     const [entry] = await fixture.store.audit.search({ limit: 10 });
     expect(entry).toMatchObject({ actor: "op@example.com", action: "report.accept" });
   });
+});
+
+it("audits what the CLI does to accounts, and never the link it makes", async () => {
+  const cli = createTestCli(fixture.databaseUrl, "", { SIGNUP: "invite" });
+  expect(await accounts(["invite", "eve@example.com"], cli.ctx)).toBe(0);
+  await invited("sam@example.com");
+  expect(await accounts(["suspend", "sam@example.com"], cli.ctx)).toBe(0);
+  const entries = await fixture.store.audit.search({ limit: 10 });
+  expect(entries.map((e) => [e.actor, e.action])).toEqual([
+    ["cli", "account.suspend"],
+    ["cli", "account.invite"],
+    ["cli", "account.invite"],
+  ]);
+  expect(JSON.stringify(entries)).not.toMatch(/invite\/[0-9A-Za-z]{32}/);
 });
