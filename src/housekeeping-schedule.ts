@@ -11,7 +11,8 @@
  *   its evidence; what nobody has confirmed for a year no longer describes who runs that
  *   host, and the table would otherwise keep a row for every domain ever checked);
  * - webhook events delivered or given up more than WEBHOOK_EVENT_RETENTION_DAYS ago,
- *   with their attempts (pending events are never pruned).
+ *   with their attempts (pending events are never pruned);
+ * - list jobs JOB_RETENTION after they ended, and uploads abandoned for a day (docs/jobs.md).
  *
  * It runs a minute after start and then an hour after each run, on the server's periodic
  * schedule (src/service/periodic-task.ts: unref'd timers, one run at a time). Each run deletes in batches of BATCH_SIZE rows,
@@ -52,6 +53,7 @@ export interface PruneCounts {
   records: number;
   evidence: number;
   webhookEvents: number;
+  jobs: number;
 }
 
 export interface Housekeeping {
@@ -102,7 +104,8 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
   }
 
   async function run(): Promise<PruneCounts> {
-    const cutoffs = pruneCutoffs(clock(), recordTtlSeconds);
+    const now = clock();
+    const cutoffs = pruneCutoffs(now, recordTtlSeconds);
     const counts = {
       usage: await pruneInBatches((limit) => housekeeping.pruneUsage(cutoffs.usageEndedBefore, limit)),
       records: await pruneInBatches((limit) =>
@@ -113,6 +116,9 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
       ),
       webhookEvents: await pruneInBatches((limit) =>
         housekeeping.pruneWebhookEvents(cutoffs.webhookEventsFinishedBefore, limit),
+      ),
+      jobs: await pruneInBatches((limit) =>
+        housekeeping.pruneJobs(now, new Date(now.getTime() - DAY_MS), limit),
       ),
     };
     if (Object.values(counts).some((deleted) => deleted > 0))

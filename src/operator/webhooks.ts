@@ -10,6 +10,7 @@ import { newWebhookSecret } from "../service/webhook-signature.js";
 import {
   type Delivery,
   type Store,
+  DEFAULT_WEBHOOK_EVENTS,
   WEBHOOK_EVENT_TYPES,
   type Webhook,
   type WebhookEventType,
@@ -106,7 +107,7 @@ function deliveryJson(delivery: Delivery): DeliveryJson {
 }
 
 /**
- * An http(s) URL, known event types (default both; the CLI writes them comma-separated), a
+ * An http(s) URL, known event types (default the two domain events; the CLI writes them comma-separated), a
  * secret of 16 characters or more.
  */
 function subscription(url: string, events: string | readonly string[] | undefined) {
@@ -114,7 +115,7 @@ function subscription(url: string, events: string | readonly string[] | undefine
   if (!parsed.ok) throw new Refusal("invalid_body", `the webhook URL ${parsed.reason}`);
   const names =
     events === undefined
-      ? [...WEBHOOK_EVENT_TYPES]
+      ? [...DEFAULT_WEBHOOK_EVENTS]
       : typeof events === "string"
         ? events.split(",")
         : [...events];

@@ -4,6 +4,7 @@ import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping-repository.js";
 import { createInfrastructureRepository } from "./infrastructure-repository.js";
+import { createJobsRepository } from "./jobs-repository.js";
 import { createKeysRepository } from "./keys-repository.js";
 import { createListsRepository } from "./lists-repository.js";
 import { createLocksRepository } from "./locks-repository.js";
@@ -84,6 +85,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     lists: translateStoreErrors(lists),
     locks: translateStoreErrors(createLocksRepository(db)),
     webhooks: translateStoreErrors(createWebhooksRepository(db)),
+    jobs: translateStoreErrors(createJobsRepository(db)),
     migrate,
     ping,
     forgetKeys,

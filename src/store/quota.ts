@@ -167,7 +167,7 @@ export async function countUnits(
 /** Gives back `units` counted in a period; the count never goes below zero. */
 export async function refundUnits(
   db: Kysely<Database>,
-  key: AuthenticatedKey,
+  key: Pick<AuthenticatedKey, "id">,
   periodStart: Date,
   units: number,
 ): Promise<void> {

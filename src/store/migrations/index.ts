@@ -16,6 +16,7 @@ import * as webhooks from "./0010-webhooks.js";
 import * as publishableKeys from "./0011-publishable-keys.js";
 import * as recentFromPagesOnly from "./0012-recent-from-pages-only.js";
 import * as listPolicy from "./0013-list-policy.js";
+import * as listJobs from "./0020-list-jobs.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "0011_publishable_keys": publishableKeys,
   "0012_recent_from_pages_only": recentFromPagesOnly,
   "0013_list_policy": listPolicy,
+  "0020_list_jobs": listJobs,
 };
