@@ -89,7 +89,7 @@ async function claimItems(
     and result is null and (claimed_until is null or claimed_until < ${t})
     returning seq, input`.execute(db);
   const job = await selectJob(db, jobId);
-  if (!job || job.status !== "running") return undefined;
+  if (job?.status !== "running") return undefined;
   const items = rows.map((row) => ({ seq: Number(row.seq), input: row.input })).sort((a, b) => a.seq - b.seq);
   return { job, items };
 }
@@ -176,7 +176,8 @@ async function endJob(
     const job = await selectJob(trx, id);
     if (!job) return undefined;
     // Items never checked are given back (docs/jobs.md "Quota").
-    if (job.items > job.done) await refundUnits(trx, { id: job.keyId }, job.periodStart, job.items - job.done);
+    if (job.items > job.done)
+      await refundUnits(trx, { id: job.keyId }, job.periodStart, job.items - job.done);
     if (status === "failed") await enqueueJobEvent(trx, "job.failed", now, eventJob(job));
     return job;
   });
@@ -284,6 +285,17 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
       return rows.map(toJob);
     },
     claimItems: (holder, now, until, limit) => claimItems(db, holder, now, until, limit),
+    renewClaims: async (jobId, holder, { first, last }, until) => {
+      await db
+        .updateTable("job_items")
+        .set({ claimed_until: until.getTime() })
+        .where("job_id", "=", jobId)
+        .where("seq", ">=", first)
+        .where("seq", "<=", last)
+        .where("claimed_by", "=", holder)
+        .where("result", "is", null)
+        .execute();
+    },
     finishItems: (jobId, holder, items, now, retentionMs) =>
       finishItems(db, jobId, holder, items, now, retentionMs),
     endJob: (id, status, now, retentionMs) => endJob(db, id, status, now, retentionMs),

@@ -578,6 +578,8 @@ export interface JobsRepository {
     until: Date,
     limit: number,
   ): Promise<{ job: Job; items: ClaimedJobItem[] } | undefined>;
+  /** Extends `holder`'s claims of a job's items from `firstSeq` to `lastSeq` still pending until `until`. */
+  renewClaims(jobId: string, holder: string, seqs: { first: number; last: number }, until: Date): Promise<void>;
   /**
    * Stores the outcomes of items `holder` claimed, in one transaction with the job's
    * counts; the job when this batch ended it (done, its `job.completed` events written
