@@ -58,19 +58,43 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
     try {
       // Records are kept RECORD_TTL + 30 days; the first period (30 days) is kept 400 days after it ends.
       now = new Date(START.getTime() + TTL_SECONDS * 1000 + RECORD_GRACE_DAYS * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 0, webhookEvents: 0, jobs: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 0,
+        evidence: 0,
+        webhookEvents: 0,
+        jobs: 0,
+      });
       now = new Date(now.getTime() + 1);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 5, evidence: 0, webhookEvents: 0, jobs: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 5,
+        evidence: 0,
+        webhookEvents: 0,
+        jobs: 0,
+      });
 
       // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
       now = new Date(START.getTime() + EVIDENCE_RETENTION_DAYS * DAY + 1);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 0, records: 0, evidence: 2, webhookEvents: 0, jobs: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 0,
+        records: 0,
+        evidence: 2,
+        webhookEvents: 0,
+        jobs: 0,
+      });
       expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
         "renewed.example",
       ]);
 
       now = new Date(START.getTime() + (30 + USAGE_RETENTION_DAYS) * DAY);
-      expect(await housekeeping.runOnce()).toEqual({ usage: 1, records: 0, evidence: 0, webhookEvents: 0, jobs: 0 });
+      expect(await housekeeping.runOnce()).toEqual({
+        usage: 1,
+        records: 0,
+        evidence: 0,
+        webhookEvents: 0,
+        jobs: 0,
+      });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
       await housekeeping.stop();

@@ -14,7 +14,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
-import type { RecentRepository, ReportsRepository } from "../store/types.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
 import { checkingPlugin } from "./checking.js";
@@ -46,6 +46,7 @@ export interface AppStore {
   usage: QuotaGate;
   recent: Pick<RecentRepository, "listRecent">;
   reports: Pick<ReportsRepository, "fileReport" | "getReport">;
+  jobs: JobsRepository;
   ping(): Promise<void>;
 }
 
@@ -89,6 +90,9 @@ export type AppConfig = Pick<
   | "bulkConcurrentPerKey"
   | "bulkConcurrentTotal"
   | "publishableRateLimit"
+  | "jobMaxItems"
+  | "jobMaxBytes"
+  | "jobRetentionSeconds"
   | "listSources"
   | "testNames"
 >;
@@ -218,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     clock,
     reports: deps.store.reports,
+    jobs: deps.store.jobs,
     testNames: config.testNames,
     config,
   });

@@ -8,9 +8,9 @@ import { nullable, Timestamp } from "../core/schema-types.js";
 import { parseWebUrl } from "../core/web-url.js";
 import { newWebhookSecret } from "../service/webhook-signature.js";
 import {
+  DEFAULT_WEBHOOK_EVENTS,
   type Delivery,
   type Store,
-  DEFAULT_WEBHOOK_EVENTS,
   WEBHOOK_EVENT_TYPES,
   type Webhook,
   type WebhookEventType,

@@ -8,7 +8,7 @@
  */
 import type { NameRules } from "../core/reserved-names.js";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { FinishedJobItem, Job, JobsRepository } from "../store/types.js";
+import { type FinishedJobItem, JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
 import { type CheckOutcome, checkMany, outcomeBody, verdictOf } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { PeriodicTask } from "./periodic-task.js";
@@ -76,9 +76,9 @@ export class JobRunner {
     return this.checkedItems;
   }
 
-  /** Shown jobs by status, read at most every 10 s (`mailrisk_jobs`). */
+  /** Shown jobs by every status, read at most every 10 s (`mailrisk_jobs`). */
   counts(): ReadonlyMap<string, number> {
-    return this.statusCounts;
+    return new Map(JOB_STATUSES.map((status) => [status, this.statusCounts.get(status) ?? 0]));
   }
 
   /** Batches until none is left to claim (or stop). */

@@ -417,7 +417,12 @@ export interface ReportsRepository {
 }
 
 /** The events a webhook can subscribe to (docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES = ["domain.blocked", "domain.unblocked", "job.completed", "job.failed"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "domain.blocked",
+  "domain.unblocked",
+  "job.completed",
+  "job.failed",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The events a new webhook subscribes to when none are named. */
@@ -579,7 +584,12 @@ export interface JobsRepository {
     limit: number,
   ): Promise<{ job: Job; items: ClaimedJobItem[] } | undefined>;
   /** Extends `holder`'s claims of a job's items from `firstSeq` to `lastSeq` still pending until `until`. */
-  renewClaims(jobId: string, holder: string, seqs: { first: number; last: number }, until: Date): Promise<void>;
+  renewClaims(
+    jobId: string,
+    holder: string,
+    seqs: { first: number; last: number },
+    until: Date,
+  ): Promise<void>;
   /**
    * Stores the outcomes of items `holder` claimed, in one transaction with the job's
    * counts; the job when this batch ended it (done, its `job.completed` events written
@@ -597,7 +607,12 @@ export interface JobsRepository {
    * events), giving back the units of the items not checked; the ended job, or
    * undefined when it was not queued or running.
    */
-  endJob(id: string, status: "cancelled" | "failed", now: Date, retentionMs: number): Promise<Job | undefined>;
+  endJob(
+    id: string,
+    status: "cancelled" | "failed",
+    now: Date,
+    retentionMs: number,
+  ): Promise<Job | undefined>;
   /** Checked rows after `afterSeq` in input order, those with one of `verdicts` (null: all); at most `limit`. */
   results(
     jobId: string,

@@ -16,7 +16,7 @@ import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
-import { problemFor, sendProblem } from "../problem-response.js";
+import { problemFor, refusalProblem, sendProblem } from "../problem-response.js";
 import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../typed-app.js";
 import type { WindowLimiter } from "../window-limiter.js";
@@ -42,10 +42,7 @@ export interface AdminPluginOptions extends AdminDeps {
 
 function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
   const refusal = refusalOf(error);
-  if (refusal) {
-    const detail = refusal.message.charAt(0).toUpperCase() + refusal.message.slice(1);
-    return new HttpProblem(refusal.code, detail.endsWith(".") ? detail : `${detail}.`);
-  }
+  if (refusal) return refusalProblem(refusal);
   const validation = (error as Partial<FastifyError> | null)?.validation;
   if (validation) {
     return new HttpProblem(
