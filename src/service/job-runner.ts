@@ -6,6 +6,7 @@
  * be claimed again once the lease ends, and only the holder's outcomes are written, so
  * every row is answered exactly once.
  */
+import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { NameRules } from "../core/reserved-names.js";
 import { isTemporaryFailure } from "../core/verdict.js";
 import { type FinishedJobItem, JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
@@ -87,7 +88,8 @@ export class JobRunner {
       this.countsRead = Date.now();
       this.statusCounts = await this.options.jobs.countByStatus();
     }
-    while (!this.stopped && (await this.runBatch())) {}
+    // Each batch yields to the event loop first: SQLite's calls are synchronous, and requests must get their turn.
+    while (!this.stopped && (await yieldToRequests().then(() => this.runBatch()))) {}
   }
 
   /** One batch; false when there was none to claim. */

@@ -5,7 +5,7 @@
  * died) is taken again, and a row's outcome is written once, by its holder.
  */
 import { randomBytes } from "node:crypto";
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
 import { refundUnits } from "./quota.js";
 import { type Database, type JobsTable, toDate } from "./schema.js";
 import type { FinishedJobItem, Job, JobStatus, JobsRepository } from "./types.js";
@@ -78,16 +78,31 @@ async function claimItems(
     .where("id", "=", jobId)
     .where("status", "in", ACTIVE)
     .execute();
-  // The outer conditions are checked again on each row it locks: a row another instance
-  // claimed meanwhile is skipped.
-  const { rows } = await sql<{ seq: number; input: string }>`
-    update job_items set claimed_by = ${holder}, claimed_until = ${until.getTime()}
-    where job_id = ${jobId} and seq in (
-      select seq from job_items
-      where job_id = ${jobId} and result is null and (claimed_until is null or claimed_until < ${t})
-      order by seq limit ${limit})
-    and result is null and (claimed_until is null or claimed_until < ${t})
-    returning seq, input`.execute(db);
+  const free = (eb: ExpressionBuilder<Database, "job_items">) =>
+    eb.and([eb("result", "is", null), eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", t)])]);
+  const seqs = await db
+    .selectFrom("job_items")
+    .select("seq")
+    .where("job_id", "=", jobId)
+    .where(free)
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  if (seqs.length === 0) return undefined;
+  // The conditions are checked again on each row the update locks: a row another
+  // instance claimed meanwhile is skipped.
+  const rows = await db
+    .updateTable("job_items")
+    .set({ claimed_by: holder, claimed_until: until.getTime() })
+    .where("job_id", "=", jobId)
+    .where(
+      "seq",
+      "in",
+      seqs.map((row) => row.seq),
+    )
+    .where(free)
+    .returning(["seq", "input"])
+    .execute();
   const job = await selectJob(db, jobId);
   if (job?.status !== "running") return undefined;
   const items = rows.map((row) => ({ seq: Number(row.seq), input: row.input })).sort((a, b) => a.seq - b.seq);

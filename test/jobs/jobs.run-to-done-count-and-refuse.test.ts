@@ -120,7 +120,7 @@ describe("a 100,000-line CSV", () => {
   it("runs to done with every row in input order and its cells intact", async () => {
     const job = await waitUntilEnded(id, 60_000);
     expect(job).toMatchObject({ id, status: "done", items: ROWS, done: ROWS });
-    const counts = job.counts as Record<string, number>;
+    const counts = job.counts as { allow: number; block: number; invalid: number; unknown: number };
     expect(counts.invalid).toBe(100);
     expect(counts.allow + counts.block + counts.invalid + counts.unknown).toBe(ROWS);
     const results = await api(`/v2/jobs/${id}/results?format=csv`);
