@@ -49,6 +49,7 @@ const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRu
   reports: async () => (await import("./reports-command.js")).run,
   infra: async () => (await import("./infra-command.js")).run,
   webhooks: async () => (await import("./webhooks-command.js")).run,
+  jobs: async () => (await import("./jobs-command.js")).run,
   demo: async () => (await import("./demo-command.js")).run,
   migrate: async () => (await import("./migrate-command.js")).run,
   "rdap-bootstrap": async () => (await import("./rdap-bootstrap-command.js")).run,

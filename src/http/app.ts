@@ -250,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       settle: () => changes.settle(),
       listSources: config.listSources,
       testNames: config.testNames,
+      jobRetentionSeconds: config.jobRetentionSeconds,
       checker: deps.checker,
     });
   }

@@ -10,7 +10,7 @@
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
  *                violation as `invalid_body` naming the field
- *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts
+ *   routes       keys.ts, plans.ts, records.ts, overrides.ts, reports.ts, lists.ts, webhooks.ts, jobs.ts
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
@@ -21,6 +21,7 @@ import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../typed-app.js";
 import type { WindowLimiter } from "../window-limiter.js";
 import type { AdminDeps } from "./deps.js";
+import { adminJobRoutes } from "./jobs-routes.js";
 import { adminKeyRoutes } from "./keys-routes.js";
 import { adminListRoutes } from "./lists-routes.js";
 import { adminOverrideRoutes } from "./overrides-routes.js";
@@ -79,5 +80,6 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
     adminReportRoutes(app, options);
     adminListRoutes(app, options);
     adminWebhookRoutes(app, options);
+    adminJobRoutes(app, options);
   });
 }

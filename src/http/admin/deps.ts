@@ -6,10 +6,10 @@ import type { Store } from "../../store/types.js";
 /** The slice of the store the admin API's services use. */
 export type AdminStore = Pick<
   Store,
-  "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks"
+  "keys" | "plans" | "usage" | "records" | "overrides" | "reports" | "lists" | "locks" | "webhooks" | "jobs"
 >;
 
-export interface AdminDeps extends Pick<Config, "listSources" | "testNames"> {
+export interface AdminDeps extends Pick<Config, "listSources" | "testNames" | "jobRetentionSeconds"> {
   store: AdminStore;
   clock: () => Date;
   /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */
