@@ -110,6 +110,11 @@ const OPENAPI_DOCUMENT = {
   },
   tags: [
     { name: "check", description: "The checking routes; each request counts against the key's quota." },
+    {
+      name: "jobs",
+      description:
+        "List jobs: a whole list uploaded, checked in the background, its results downloaded (docs/jobs.md).",
+    },
     { name: "ops", description: "Health and readiness." },
     { name: "admin", description: "Administration, when ADMIN_TOKEN is set: keys, plans, usage, records." },
   ],

@@ -160,6 +160,11 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       security,
       consumes: UPLOAD_TYPES,
       querystring: Type.Object({ column: Type.Optional(Type.String({ maxLength: 256 })) }),
+      // Described, not validated: the handler reads it as a stream.
+      body: Type.Unsafe<unknown>({
+        description:
+          "The list: a CSV with a header row, text with one input per line, or a form with a `file` field.",
+      }),
       response: schemas.created,
     },
     preValidation: async (request) => {
