@@ -67,7 +67,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   world = await startServiceWorld({
     zones: mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server"),
-    env: { JOB_MAX_BYTES: "8MB" },
+    env: { JOB_MAX_BYTES: "8MB", JOB_MAX_ITEMS: "150000" },
   });
   secret = await createKeyIn(world.database.location, "team", 1_000_000);
   other = await createKeyIn(world.database.location, "small", 3);
@@ -187,6 +187,15 @@ describe("refusals keep and count nothing", () => {
     expect(refused.status).toBe(413);
     expect(JSON.parse(refused.text).code).toBe("body_too_large");
     expect(await used(secret)).toBe(before);
+  });
+
+  it("refuses an upload over JOB_MAX_ITEMS with 413", async () => {
+    const before = await used(secret);
+    const refused = await api("/v2/jobs", { body: "a.io\n".repeat(150_001), type: "text/plain" });
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.text).detail).toMatch(/JOB_MAX_ITEMS/);
+    expect(await used(secret)).toBe(before);
+    expect(JSON.parse((await api("/v2/jobs")).text).jobs).toHaveLength(0);
   });
 
   it("refuses an empty list and a CSV without an address column with 400", async () => {
