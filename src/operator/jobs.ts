@@ -60,8 +60,8 @@ export type JobOwner = string | null;
 
 /** Jobs shown at most in a list. */
 const JOBS_LISTED = 1000;
-/** Items stored per insert while an upload streams. */
-const UPLOAD_BATCH = 1000;
+/** Items stored per insert while an upload is read (four values each, within SQLite's 32,766). */
+const UPLOAD_BATCH = 4000;
 /** Rows read per query while results stream. */
 const RESULTS_PAGE = 1000;
 

@@ -1,11 +1,18 @@
 /**
- * Reads a list job's upload as it streams (docs/jobs.md "Uploads"): a CSV with a header
- * row (the address column found as `check --csv` finds it), or text with one input per
- * line. Each row becomes an item: the input to check and the row the results write back.
+ * Reads a list job's upload (docs/jobs.md "Uploads"): a CSV with a header row (the
+ * address column found as `check --csv` finds it), or text with one input per line.
+ * The body is first written to a private temporary file at the speed it arrives, so the
+ * request's timeout measures the client, not the database; then each row becomes an
+ * item, read as it is taken: the input to check and the row the results write back.
  * Bytes past `maxBytes` or lines past `maxItems` end the reading with `UploadTooLarge`.
  */
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { NewJobItem } from "../store/types.js";
 import { CsvError } from "./csv/csv-error.js";
 import { findColumn } from "./csv/find-column.js";
@@ -37,33 +44,34 @@ export interface UploadLimits {
   maxBytes: number;
 }
 
-/**
- * The stream, ended once more than `maxBytes` went through; `tooLarge()` tells that end
- * from another (the CSV reader rewords the errors it meets).
- */
-function limitBytes(stream: NodeJS.ReadableStream, maxBytes: number) {
+/** Writes the body to a private temporary file, at most `maxBytes` of it; the file's path and its removal. */
+async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-upload-"));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const path = join(dir, "upload");
   let seen = 0;
-  const error = new UploadTooLarge(`the upload is larger than ${maxBytes} bytes (JOB_MAX_BYTES)`);
-  const counted = new Transform({
+  const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > maxBytes) done(error);
+      if (seen > maxBytes)
+        done(new UploadTooLarge(`the upload is larger than ${maxBytes} bytes (JOB_MAX_BYTES)`));
       else done(null, chunk);
     },
   });
-  stream.on("error", (cause) => counted.destroy(cause));
-  return {
-    stream: stream.pipe(counted),
-    rethrow: (cause: unknown): never => {
-      throw seen > maxBytes ? error : cause;
-    },
-  };
+  try {
+    await pipeline(body, limit, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { path, remove };
 }
 
+/** The items, at most `maxItems`; the spooled file is removed when they end, however they end. */
 async function* counted(
   items: AsyncIterable<NewJobItem>,
   maxItems: number,
-  rethrow: (cause: unknown) => never,
+  remove: () => Promise<void>,
 ): AsyncGenerator<NewJobItem> {
   let count = 0;
   try {
@@ -72,8 +80,8 @@ async function* counted(
         throw new UploadTooLarge(`the upload has more than ${maxItems} lines (JOB_MAX_ITEMS)`);
       yield item;
     }
-  } catch (cause) {
-    rethrow(cause);
+  } finally {
+    await remove();
   }
 }
 
@@ -106,17 +114,24 @@ export async function readUpload(
   column: string | undefined,
   limits: UploadLimits,
 ): Promise<{ shape: UploadShape; items: AsyncGenerator<NewJobItem> }> {
-  const { stream, rethrow } = limitBytes(body, limits.maxBytes);
+  const { path, remove } = await spool(body, limits.maxBytes);
+  const stream = createReadStream(path);
   if (kind === "text")
-    return { shape: TEXT_SHAPE, items: counted(textItems(stream), limits.maxItems, rethrow) };
-  const csv = await readCsv(stream).catch(rethrow);
-  const found = findColumn(csv.header, column);
-  if (typeof found === "string") {
-    csv.close();
-    throw new CsvError(found.replace("--column NAME|NUMBER", "?column=NAME|NUMBER"));
+    return { shape: TEXT_SHAPE, items: counted(textItems(stream), limits.maxItems, remove) };
+  try {
+    const csv = await readCsv(stream);
+    const found = findColumn(csv.header, column);
+    if (typeof found === "string") {
+      csv.close();
+      throw new CsvError(found.replace("--column NAME|NUMBER", "?column=NAME|NUMBER"));
+    }
+    return {
+      shape: { header: csv.header, layout: csv.layout },
+      items: counted(csvItems(csv.rows, found), limits.maxItems, remove),
+    };
+  } catch (error) {
+    stream.destroy();
+    await remove();
+    throw error;
   }
-  return {
-    shape: { header: csv.header, layout: csv.layout },
-    items: counted(csvItems(csv.rows, found), limits.maxItems, rethrow),
-  };
 }

@@ -267,10 +267,6 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
             seq: firstSeq + index,
             input: item.input,
             row: item.row,
-            claimed_by: null,
-            claimed_until: null,
-            result: null,
-            verdict: null,
           })),
         )
         .execute();
