@@ -274,6 +274,9 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
       .filter((path) => path.startsWith("/admin"))
       .sort(),
   ).toEqual([
+    "/admin/jobs",
+    "/admin/jobs/{id}",
+    "/admin/jobs/{id}/cancel",
     "/admin/keys",
     "/admin/keys/{id}",
     "/admin/keys/{id}/origins",
