@@ -17,7 +17,7 @@ import { PeriodicTask } from "./periodic-task.js";
 /** How long a claim lasts without renewal. */
 export const LEASE_MS = 10_000;
 /** Items claimed at once. */
-const BATCH_SIZE = 500;
+const BATCH_SIZE = 200;
 /** Checks of one batch at a time; the jobs' look-up budget bounds the look-ups. */
 const CHECKS_AT_ONCE = 32;
 /** Batches of one job that fail in a row before it ends `failed`. */
