@@ -137,6 +137,17 @@ function duration(fallback: number): Parser<number> {
   };
 }
 
+/** A size in bytes: a whole number, or with a decimal unit (`100MB`, `2 GB`, `512kB`); `fallback` when unset. */
+function byteSize(fallback: number, max: number): Parser<number> {
+  return (raw, { variable }) => {
+    if (raw === null) return fallback;
+    const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+    if (!match) throw new ConfigError(`${variable} must be bytes or a size like 100MB, 2GB; got "${raw}"`);
+    const unit = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9 }[(match[2] ?? "b").toLowerCase() as "b"];
+    return wholeNumber(String(Number(match[1]) * unit), variable, 1, max);
+  };
+}
+
 /** `on` or `off` in any case; `fallback` when unset. */
 function onOff(fallback: boolean): Parser<boolean> {
   return (raw, { variable }) => {
@@ -405,6 +416,27 @@ export const CONFIG_TABLE = {
     meaning:
       "`POST /v2/bulk` requests in progress at once from all keys, per instance (1–10,000); one more gets 503 `server_busy` with `Retry-After` (§3.1)",
     parse: integer(8, 1, 10_000),
+  },
+  jobMaxItems: {
+    variable: "JOB_MAX_ITEMS",
+    default: "`1000000`",
+    meaning:
+      "most input lines one list job (`POST /v2/jobs`) takes (1–100,000,000); one more: 413, nothing kept ([jobs.md](jobs.md))",
+    parse: integer(1_000_000, 1, 100_000_000),
+  },
+  jobMaxBytes: {
+    variable: "JOB_MAX_BYTES",
+    default: "`100MB`",
+    meaning:
+      "largest upload of a list job, in bytes or `100MB`, `2GB` (1 byte–100 GB); over it: 413, nothing kept ([jobs.md](jobs.md))",
+    parse: byteSize(100_000_000, 100_000_000_000),
+  },
+  jobRetentionSeconds: {
+    variable: "JOB_RETENTION",
+    default: "`7d`",
+    meaning:
+      "how long a list job and its results are kept after it ended (seconds, or `12h`, `7d`); then housekeeping deletes them ([jobs.md](jobs.md))",
+    parse: duration(7 * 86_400),
   },
   metricsToken: {
     variable: "METRICS_TOKEN",

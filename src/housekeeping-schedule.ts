@@ -15,6 +15,7 @@
  * - what accounts leave behind: sessions unused for SESSION_TTL, expired codes and
  *   links, old failed log-ins, requests per day and account counts older than
  *   USAGE_RETENTION_DAYS (docs/accounts.md).
+ * - list jobs JOB_RETENTION after they ended, and uploads abandoned for a day (docs/jobs.md).
  *
  * It runs a minute after start and then an hour after each run, on the server's periodic
  * schedule (src/service/periodic-task.ts: unref'd timers, one run at a time). Each run deletes in batches of BATCH_SIZE rows,
@@ -58,6 +59,7 @@ export interface PruneCounts {
   evidence: number;
   webhookEvents: number;
   accounts: number;
+  jobs: number;
 }
 
 export interface Housekeeping {
@@ -127,6 +129,9 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
         housekeeping.pruneWebhookEvents(cutoffs.webhookEventsFinishedBefore, limit),
       ),
       accounts: await pruneInBatches((limit) => housekeeping.pruneAccountLeftovers(accountCutoffs, limit)),
+      jobs: await pruneInBatches((limit) =>
+        housekeeping.pruneJobs(now, new Date(now.getTime() - DAY_MS), limit),
+      ),
     };
     if (Object.values(counts).some((deleted) => deleted > 0))
       logger?.info(counts, "housekeeping pruned old rows");

@@ -21,6 +21,7 @@ import { createMetrics } from "./http/metrics-registry.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
+import { JobRunner } from "./service/job-runner.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
@@ -156,7 +157,17 @@ async function serve(
     onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
-  const metrics = createMetrics(checker, lists, delivery);
+  // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
+  const jobs = new JobRunner({
+    jobs: store.jobs,
+    checker,
+    testNames: config.testNames,
+    holder,
+    retentionMs: config.jobRetentionSeconds * 1000,
+    onError: (error) => logger.warn({ err: error }, "a list job batch failed; it is claimed again"),
+    onEnded: (job) => logger.info({ jobId: job.id, status: job.status, items: job.items }, "list job ended"),
+  });
+  const metrics = createMetrics(checker, lists, delivery, jobs);
   // Changes of keys, plans, overrides and records, from anywhere, hold here within a second.
   const changes = changeWatcherOf(store, checker, (error) =>
     logger.warn({ err: error }, "could not read the change signal; retrying"),
@@ -202,6 +213,7 @@ async function serve(
     redecider,
     housekeeping,
     dailyUsage,
+    jobs,
     ...(config.listSources.length > 0 ? [lists] : []),
   ];
   for (const loop of loops) void loop.start();

@@ -65,6 +65,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         evidence: 0,
         webhookEvents: 0,
         accounts: 0,
+        jobs: 0,
       });
       now = new Date(now.getTime() + 1);
       expect(await housekeeping.runOnce()).toEqual({
@@ -73,6 +74,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         evidence: 0,
         webhookEvents: 0,
         accounts: 0,
+        jobs: 0,
       });
 
       // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
@@ -83,6 +85,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         evidence: 2,
         webhookEvents: 0,
         accounts: 0,
+        jobs: 0,
       });
       expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
         "renewed.example",
@@ -95,6 +98,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         evidence: 0,
         webhookEvents: 0,
         accounts: 0,
+        jobs: 0,
       });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
@@ -141,6 +145,10 @@ function endlessRepository() {
       calls.push("accounts");
       return limit;
     },
+    async pruneJobs(_now, _abandoned, limit) {
+      calls.push("jobs");
+      return limit;
+    },
   };
   return { calls, repository, release: () => release() };
 }
@@ -185,6 +193,9 @@ it("logs a failed run and keeps its schedule", async () => {
         return 0;
       },
       async pruneAccountLeftovers() {
+        return 0;
+      },
+      async pruneJobs() {
         return 0;
       },
     },

@@ -354,6 +354,31 @@ const TABLE = [
     ],
   },
   {
+    name: "jobs",
+    forms: [
+      {
+        args: "list [--json]",
+        summary: "every key's list jobs, newest first",
+        details:
+          'every key\'s list jobs (`POST /v2/jobs`), newest first: status, progress and counts ([jobs.md](jobs.md)); `--json`: the body of `GET /admin/jobs`, `{"jobs":[…]}`',
+        exitCodes: "0, 2 usage",
+      },
+      {
+        args: "show <id> [--json]",
+        summary: "one list job's progress and counts",
+        details: "one job as `GET /v2/jobs/<id>` answers it; `--json`: the body of `GET /admin/jobs/<id>`",
+        exitCodes: "0, 1 unknown job, 2 usage",
+      },
+      {
+        args: "cancel <id> [--json]",
+        summary: "cancel a queued or running list job",
+        details:
+          "cancels a queued or running job; the units of its items not checked go back to its key (an ended job is shown as it is); `--json`: the body of `POST /admin/jobs/<id>/cancel`",
+        exitCodes: "0, 1 unknown job, 2 usage",
+      },
+    ],
+  },
+  {
     name: "demo",
     forms: [
       {

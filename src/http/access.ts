@@ -175,27 +175,35 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
 }
 
 /**
- * The `preHandler` hook of a route whose `units` is a function of the request: counts
- * them, all or nothing, for the key the access hook found; 429 (with the units really
- * left in the headers) when fewer are left, 401 when the key was revoked meanwhile.
+ * Counts `units` for the key the access hook found, all or nothing; 429 (with the units
+ * really left in the headers) when fewer are left, 401 when the key was revoked meanwhile.
  */
+export async function countUnits(
+  deps: AccessDeps,
+  request: FastifyRequest,
+  units: number,
+): Promise<QuotaState> {
+  const caller = request.caller;
+  if (!caller) throw new Error("countUnits needs the access hook");
+  const { credentials: scheme = "bearer" } = request.routeOptions.config;
+  const counted = await deps.usage.authorize(caller.secret, caller.now, units);
+  if (!counted) throw unauthorized(scheme, "invalid_api_key", request);
+  if (counted.quota.allowed) {
+    request.caller = { ...caller, quota: counted.quota, units };
+    return counted.quota;
+  }
+  // Nothing was counted: report what is left (not 0), so a client can send fewer items.
+  const left = (await deps.usage.authorize(caller.secret, caller.now, 0))?.quota ?? caller.quota;
+  request.caller = { ...caller, quota: { ...left, allowed: false }, units: 0 };
+  throw quotaExceeded(left, caller.now, units);
+}
+
+/** The `preHandler` hook of a route whose `units` is a function of the request: `countUnits` of them. */
 export function countUnitsOfBody(deps: AccessDeps): preHandlerAsyncHookHandler {
   return async (request) => {
     const cost = request.routeOptions.config.units;
-    const caller = request.caller;
-    if (typeof cost !== "function" || !caller) throw new Error("countUnitsOfBody needs the access hook");
-    const units = cost(request);
-    const { credentials: scheme = "bearer" } = request.routeOptions.config;
-    const counted = await deps.usage.authorize(caller.secret, caller.now, units);
-    if (!counted) throw unauthorized(scheme, "invalid_api_key", request);
-    if (counted.quota.allowed) {
-      request.caller = { ...caller, quota: counted.quota, units };
-      return;
-    }
-    // Nothing was counted: report what is left (not 0), so a client can send fewer items.
-    const left = (await deps.usage.authorize(caller.secret, caller.now, 0))?.quota ?? caller.quota;
-    request.caller = { ...caller, quota: { ...left, allowed: false }, units: 0 };
-    throw quotaExceeded(left, caller.now, units);
+    if (typeof cost !== "function") throw new Error("countUnitsOfBody needs units of the body");
+    await countUnits(deps, request, cost(request));
   };
 }
 

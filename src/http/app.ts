@@ -15,7 +15,7 @@ import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
-import type { RecentRepository, ReportsRepository } from "../store/types.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
 import { operatorSessions } from "./account/operator-sessions.js";
@@ -52,6 +52,7 @@ export interface AppStore {
   usage: QuotaGate;
   recent: Pick<RecentRepository, "listRecent">;
   reports: Pick<ReportsRepository, "fileReport" | "getReport">;
+  jobs: JobsRepository;
   ping(): Promise<void>;
 }
 
@@ -107,6 +108,9 @@ export type AppConfig = Pick<
   | "bulkConcurrentPerKey"
   | "bulkConcurrentTotal"
   | "publishableRateLimit"
+  | "jobMaxItems"
+  | "jobMaxBytes"
+  | "jobRetentionSeconds"
   | "listSources"
   | "listMaxEntries"
   | "testNames"
@@ -130,6 +134,11 @@ const OPENAPI_DOCUMENT = {
   },
   tags: [
     { name: "check", description: "The checking routes; each request counts against the key's quota." },
+    {
+      name: "jobs",
+      description:
+        "List jobs: a whole list uploaded, checked in the background, its results downloaded (docs/jobs.md).",
+    },
     { name: "ops", description: "Health and readiness." },
     { name: "admin", description: "Administration, when ADMIN_TOKEN is set: keys, plans, usage, records." },
   ],
@@ -244,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     clock,
     reports: deps.store.reports,
+    jobs: deps.store.jobs,
     testNames: config.testNames,
     config,
   });
@@ -288,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       listSources: config.listSources,
       listMaxEntries: config.listMaxEntries,
       testNames: config.testNames,
+      jobRetentionSeconds: config.jobRetentionSeconds,
       checker: deps.checker,
       links,
     });

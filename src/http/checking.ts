@@ -13,10 +13,12 @@
  *       GET /v2/usage  (units 0: counts nothing)
  *       POST /v2/bulk  (units = items: key checked here, counted once the body is valid)
  *       POST /v2/reports, GET /v2/reports/{id}  (units 0: a daily limit of their own; POST needs quota left)
+ *       /v2/jobs…  (units 0; an upload counts its items once stored, routes/job-routes.ts)
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
 import type { Config } from "../config.js";
+import type { JobsRepository } from "../store/types.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
 import type { CheckingDeps } from "./checking-deps.js";
@@ -26,6 +28,7 @@ import { visitorLimiter } from "./publishable-keys.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
+import { jobRoutes } from "./routes/job-routes.js";
 import { type ReportsGate, reportRoutes } from "./routes/report-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
 import type { TypedApp } from "./typed-app.js";
@@ -39,9 +42,16 @@ export async function checkingPlugin(
   app: TypedApp,
   options: Omit<CheckingDeps, "visitors"> & {
     reports: ReportsGate;
+    jobs: JobsRepository;
     config: Pick<
       Config,
-      "bulkMaxItems" | "bulkConcurrentPerKey" | "bulkConcurrentTotal" | "publishableRateLimit"
+      | "bulkMaxItems"
+      | "bulkConcurrentPerKey"
+      | "bulkConcurrentTotal"
+      | "publishableRateLimit"
+      | "jobMaxItems"
+      | "jobMaxBytes"
+      | "jobRetentionSeconds"
     >;
   },
 ): Promise<void> {
@@ -67,6 +77,8 @@ export async function checkingPlugin(
         gate: new BulkGate(deps.config),
       });
       reportRoutes(access, deps);
+      // Its own scope: the upload's stream parsers stay out of the other routes.
+      await access.register(jobRoutes, { ...deps, jobs: options.jobs });
     });
   });
 }

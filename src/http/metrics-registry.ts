@@ -121,6 +121,36 @@ function webhookMetrics(registry: Registry, webhooks: { counts(): DeliveryCounts
   });
 }
 
+/** What the list job runner tells the metrics (docs/jobs.md). */
+export interface JobGauges {
+  itemsChecked(): number;
+  counts(): ReadonlyMap<string, number>;
+}
+
+/** List jobs: items this process checked, and the jobs by status (the database's counts, read every 10 s). */
+function jobMetrics(registry: Registry, jobs: JobGauges): void {
+  new Counter({
+    name: "mailrisk_job_items_total",
+    help: "Items of list jobs this process checked.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(jobs.itemsChecked());
+    },
+  });
+  new Gauge({
+    name: "mailrisk_jobs",
+    help: "List jobs by status (queued, running, done, failed, cancelled), as the database counts them.",
+    labelNames: ["status"] as const,
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.reset();
+      for (const [status, count] of jobs.counts()) this.set({ status }, count);
+    },
+  });
+}
+
 /** The checker's side of the metrics: the resolver canary and the bounded queues. */
 export type CheckerGauges = Pick<Checker, "resolverHealth" | "load">;
 
@@ -128,12 +158,14 @@ export function createMetrics(
   checker: CheckerGauges = {},
   lists?: ListGauges,
   webhooks?: { counts(): DeliveryCounts },
+  jobs?: JobGauges,
 ): HttpMetrics {
   const { resolverHealth } = checker;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "mailrisk_" });
   if (lists) listMetrics(registry, lists);
   if (webhooks) webhookMetrics(registry, webhooks);
+  if (jobs) jobMetrics(registry, jobs);
   new Gauge({
     name: "mailrisk_dns_resolver_state",
     help: "The DNS canary's last verdict on the resolver: 1 for the current state (ok, broken, unreachable), 0 for the others; none before the first probe.",

@@ -5,6 +5,7 @@
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
+import type { Refusal } from "../operator/refusal.js";
 import { ReportProblem } from "../service/report-filing.js";
 import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
 import { prefersHtml } from "./accept.js";
@@ -84,6 +85,12 @@ export function toProblem(error: unknown): HttpProblem {
  * database is expected back); Fastify's client errors as theirs; anything else as 500
  * `internal_error` (logged at error, it is our fault).
  */
+/** A service's refusal (src/operator/refusal.ts) as a problem: its code, its message as a sentence. */
+export function refusalProblem(refusal: Refusal): HttpProblem {
+  const detail = refusal.message.charAt(0).toUpperCase() + refusal.message.slice(1);
+  return new HttpProblem(refusal.code, detail.endsWith(".") ? detail : `${detail}.`);
+}
+
 export function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
   if (error instanceof StoreUnavailableError) {
     log.warn({ err: error }, "database unavailable");

@@ -8,6 +8,7 @@ import { nullable, Timestamp } from "../core/schema-types.js";
 import { parseWebUrl } from "../core/web-url.js";
 import { newWebhookSecret } from "../service/webhook-signature.js";
 import {
+  DEFAULT_WEBHOOK_EVENTS,
   type Delivery,
   type Store,
   WEBHOOK_EVENT_TYPES,
@@ -107,7 +108,7 @@ function deliveryJson(delivery: Delivery): DeliveryJson {
 }
 
 /**
- * An http(s) URL, known event types (default both; the CLI writes them comma-separated), a
+ * An http(s) URL, known event types (default the two domain events; the CLI writes them comma-separated), a
  * secret of 16 characters or more.
  */
 function subscription(url: string, events: string | readonly string[] | undefined) {
@@ -115,7 +116,7 @@ function subscription(url: string, events: string | readonly string[] | undefine
   if (!parsed.ok) throw new Refusal("invalid_body", `the webhook URL ${parsed.reason}`);
   const names =
     events === undefined
-      ? [...WEBHOOK_EVENT_TYPES]
+      ? [...DEFAULT_WEBHOOK_EVENTS]
       : typeof events === "string"
         ? events.split(",")
         : [...events];

@@ -194,7 +194,8 @@ export class CachingChecker implements Checker {
 
   /** Whether a check in this lane records flips (CachingCheckerOptions.recordsFlips). */
   private recordsFlipsOf(lane: Lane | undefined): boolean {
-    return this.options.recordsFlips === true && lane?.budget === "api";
+    // List jobs answer a caller too (docs/jobs.md): only the pages and the CLI never record.
+    return this.options.recordsFlips === true && lane !== undefined && lane.budget !== "pages";
   }
 
   /** The decided answer, with a flip of its block status recorded first when `records`. */

@@ -22,7 +22,7 @@ import { inputProblemDetails, type ProblemBody } from "./problem-codes.js";
 
 /** One input as given, and what came of it (with the evidence behind a record, made when asked). */
 export type CheckOutcome =
-  | { input: string; record: CheckRecord; explain?: CheckResult["explain"] }
+  | { input: string; record: CheckRecord; status?: CheckResult["status"]; explain?: CheckResult["explain"] }
   | { input: string; problem: InputProblem };
 
 export interface Checked<T> {
@@ -81,8 +81,8 @@ export async function checkOne(
 ): Promise<CheckOutcome> {
   const parsed = parseInput(input, options);
   if (!parsed.ok) return { input, problem: parsed.problem };
-  const { record, explain } = await timedCheck(parsed.input, options);
-  return { input, record, explain };
+  const { record, status, explain } = await timedCheck(parsed.input, options);
+  return { input, record, status, explain };
 }
 
 async function timedCheck(

@@ -11,8 +11,8 @@ import type { ResolverHealth } from "./resolver-health.js";
 
 export type CacheOutcome = "hit" | "stale" | "miss";
 
-/** Which look-up budget a check draws on: the pages' or the API's (src/service/lookup-budget.ts). */
-export type LaneBudget = "pages" | "api";
+/** Which look-up budget a check draws on: the pages', the API's or the list jobs' (src/service/lookup-budget.ts). */
+export type LaneBudget = "pages" | "api" | "jobs";
 
 /** Who asks for a check: the budget it draws on and the client whose share it takes (a page visitor's address, an API key's id). */
 export interface Lane {

@@ -1,6 +1,7 @@
 /**
- * The look-up budgets: one for the pages and one for the API, so anonymous page visitors
- * never hold the look-ups keyed callers wait for. Each is a `FairLimiter`: a client (a
+ * The look-up budgets: one for the pages, one for the API and one for list jobs, so
+ * anonymous page visitors never hold the look-ups keyed callers wait for, and a
+ * million-row job takes at most a quarter of the API's size (JOBS_SHARE). Each is a `FairLimiter`: a client (a
  * page visitor's address, an API key) holds at most half of its budget, and freed slots
  * go round-robin to the clients waiting (docs/security.md, "Fair look-ups"). Work the
  * process does for itself (the CLI) runs in the API budget, capped by the budget alone.
@@ -15,6 +16,9 @@ import type { Lane, LaneBudget } from "./checker.js";
 import { FairLimiter } from "./fair-limiter.js";
 
 export const DEFAULT_LOOKUP_CONCURRENCY = 64;
+
+/** The list jobs' budget as a share of the API's. */
+const JOBS_SHARE = 0.25;
 
 /** The share of a budget one client may hold. */
 const CLIENT_SHARE = 0.5;
@@ -44,6 +48,7 @@ export class LookupBudget {
     this.budgets = {
       api: new Budget(sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY),
       pages: new Budget(sizes.pages),
+      jobs: new Budget(Math.max(1, Math.floor((sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY) * JOBS_SHARE))),
     };
   }
 
@@ -62,16 +67,20 @@ export class LookupBudget {
     });
   }
 
-  /** Background refreshes waiting or running, in both budgets. */
+  /** Background refreshes waiting or running, in every budget. */
   get refreshes(): number {
-    return this.budgets.api.refreshes + this.budgets.pages.refreshes;
+    return this.sum((budget) => budget.refreshes);
   }
 
   get running(): number {
-    return this.budgets.api.limiter.running + this.budgets.pages.limiter.running;
+    return this.sum((budget) => budget.limiter.running);
   }
 
   get waiting(): number {
-    return this.budgets.api.limiter.waiting + this.budgets.pages.limiter.waiting;
+    return this.sum((budget) => budget.limiter.waiting);
+  }
+
+  private sum(count: (budget: Budget) => number): number {
+    return Object.values(this.budgets).reduce((total, budget) => total + count(budget), 0);
   }
 }

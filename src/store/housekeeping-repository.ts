@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import { DAY_MS } from "../core/time.js";
+import { pruneJobs } from "./jobs-repository.js";
 import { deleteRecordsBatch } from "./records-repository.js";
 import type { Database } from "./schema.js";
 import type { HousekeepingRepository } from "./types.js";
@@ -98,5 +99,6 @@ export function createHousekeepingRepository(db: Kysely<Database>): Housekeeping
     pruneEvidence: (seenBefore, limit) => pruneEvidence(db, seenBefore, limit),
     pruneWebhookEvents: (finishedBefore, limit) => pruneWebhookEvents(db, finishedBefore, limit),
     pruneAccountLeftovers: (cutoffs, limit) => pruneAccountLeftovers(db, cutoffs, limit),
+    pruneJobs: (now, abandonedBefore, limit) => pruneJobs(db, now, abandonedBefore, limit),
   };
 }

@@ -6,6 +6,7 @@ import { createChangesRepository, raisingWithChange } from "./changes.js";
 import { StoreUnavailableError } from "./errors.js";
 import { createHousekeepingRepository } from "./housekeeping-repository.js";
 import { createInfrastructureRepository } from "./infrastructure-repository.js";
+import { createJobsRepository } from "./jobs-repository.js";
 import { createKeysRepository } from "./keys-repository.js";
 import { createListsRepository } from "./lists-repository.js";
 import { createLocksRepository } from "./locks-repository.js";
@@ -94,6 +95,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
       transaction: <T>(work: (store: Store) => Promise<T>) =>
         db.transaction().execute((trx) => work(createKyselyStore(trx, options))),
     }),
+    jobs: translateStoreErrors(createJobsRepository(db)),
     migrate,
     ping,
     forgetKeys,

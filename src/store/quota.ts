@@ -193,14 +193,18 @@ export async function countUnits(
   return states;
 }
 
-/** Gives back `units` counted in a period; the count never goes below zero. */
+/**
+ * Gives back `units` counted in a period, to the key's own count or its account's
+ * (`accountId`); the count never goes below zero.
+ */
 export async function refundUnits(
   db: Kysely<Database>,
-  key: AuthenticatedKey,
+  key: { id: string; accountId: string | null },
   periodStart: Date,
   units: number,
 ): Promise<void> {
-  const { table, owner, id } = counter(key);
+  const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
+  const id = key.accountId ?? key.id;
   await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
 }

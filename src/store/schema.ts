@@ -223,6 +223,8 @@ export interface Database {
   account_tickets: AccountTicketsTable;
   login_failures: LoginFailuresTable;
   daily_usage: DailyUsageTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
 }
 
 /** Requests per key and UTC day (start, epoch ms), for charts. */
@@ -274,6 +276,41 @@ export interface LoginFailuresTable {
   network: string;
   failures: number;
   window_start: Millis;
+}
+
+type NullableMillis = ColumnType<number | string | null, number | null, number | null>;
+
+/** A list job (migration 0016, docs/jobs.md). */
+export interface JobsTable {
+  id: string;
+  key_id: string;
+  status: string;
+  items: number;
+  done: number;
+  allow_count: number;
+  block_count: number;
+  invalid_count: number;
+  unknown_count: number;
+  period_start: Millis;
+  header: string;
+  layout: string;
+  created_at: Millis;
+  started_at: NullableMillis;
+  finished_at: NullableMillis;
+  expires_at: NullableMillis;
+  served_at: Millis;
+}
+
+/** One input line of a job, and its outcome once checked. */
+export interface JobItemsTable {
+  job_id: string;
+  seq: number;
+  input: string;
+  row: string;
+  claimed_by: string | null;
+  claimed_until: NullableMillis;
+  result: string | null;
+  verdict: string | null;
 }
 
 export function toMillis(value: number | string): number {

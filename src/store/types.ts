@@ -316,6 +316,8 @@ export interface HousekeepingRepository {
     cutoffs: { now: Date; idleSince: Date; countedBefore: Date },
     limit: number,
   ): Promise<number>;
+  /** Rows of list jobs past their `expires_at`, or of uploads abandoned since before `abandonedBefore` (then the jobs). */
+  pruneJobs(now: Date, abandonedBefore: Date, limit: number): Promise<number>;
 }
 
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
@@ -560,8 +562,16 @@ export interface AuditRepository {
 }
 
 /** The events a webhook can subscribe to (docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES = ["domain.blocked", "domain.unblocked"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "domain.blocked",
+  "domain.unblocked",
+  "job.completed",
+  "job.failed",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The events a new webhook subscribes to when none are named. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["domain.blocked", "domain.unblocked"];
 
 /** A webhook subscription; its secret is shown once, when created. */
 export interface Webhook {
@@ -636,6 +646,132 @@ export interface WebhooksRepository {
   deliveryCounts(): Promise<{ webhookId: string; status: DeliveryStatus; count: number }[]>;
 }
 
+/** Where a list job stands (docs/jobs.md); `uploading` jobs are not shown yet. */
+export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number] | "uploading";
+
+/** How a job's checked items came out: `unknown` is a temporary DNS failure. */
+export interface JobCounts {
+  allow: number;
+  block: number;
+  invalid: number;
+  unknown: number;
+}
+
+export interface Job {
+  id: string;
+  /** The key that created it: its owner. */
+  keyId: string;
+  status: JobStatus;
+  items: number;
+  done: number;
+  counts: JobCounts;
+  /** The quota period its items were counted in. */
+  periodStart: Date;
+  /** JSON the runner and the results read (the upload's header and layout); opaque to the store. */
+  header: string;
+  layout: string;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** One input line of an upload: the input checked and its row (JSON, opaque to the store). */
+export interface NewJobItem {
+  input: string;
+  row: string;
+}
+
+/** An item claimed by one instance. */
+export interface ClaimedJobItem {
+  seq: number;
+  input: string;
+}
+
+/** An item's outcome: its JSON, what `only=` keeps, and the count it adds to. */
+export interface FinishedJobItem {
+  seq: number;
+  result: string;
+  verdict: "allow" | "block" | "invalid";
+  count: keyof JobCounts;
+}
+
+/** A checked row, in input order. */
+export interface JobResultRow {
+  seq: number;
+  row: string;
+  result: string;
+}
+
+/** List jobs (src/store/jobs-repository.ts): uploads stored as rows, claimed in batches by every instance. */
+export interface JobsRepository {
+  /** A job in `uploading`, invisible until `queueJob`; its id. */
+  startUpload(job: { keyId: string; header: string; layout: string; now: Date }): Promise<string>;
+  /** Stores a batch of an upload's items from `firstSeq` on. */
+  addItems(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
+  /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */
+  queueJob(jobId: string, items: number, periodStart: Date): Promise<void>;
+  /** Deletes a job and its items, whatever its status; whether there was one. */
+  deleteJob(jobId: string): Promise<boolean>;
+  getJob(id: string): Promise<Job | undefined>;
+  /** Shown jobs, newest first: one key's, or every key's (null). */
+  /** The account of a job's key; null for a key without one. */
+  accountOfKey(keyId: string): Promise<string | null>;
+  /** Newest first: the owner key's jobs, or every job of its account's keys; null: every job. */
+  listJobs(owner: { keyId: string; accountId: string | null } | null, limit: number): Promise<Job[]>;
+  /**
+   * Claims up to `limit` pending items of one job for `holder` until `until` (one
+   * conditional update, so no item is claimed by two instances at once). The job is the
+   * one whose owner was served longest ago: owners take turns.
+   */
+  claimItems(
+    holder: string,
+    now: Date,
+    until: Date,
+    limit: number,
+  ): Promise<{ job: Job; items: ClaimedJobItem[] } | undefined>;
+  /** Extends `holder`'s claims of a job's items from `firstSeq` to `lastSeq` still pending until `until`. */
+  renewClaims(
+    jobId: string,
+    holder: string,
+    seqs: { first: number; last: number },
+    until: Date,
+  ): Promise<void>;
+  /**
+   * Stores the outcomes of items `holder` claimed, in one transaction with the job's
+   * counts; the job when this batch ended it (done, its `job.completed` events written
+   * with it). Nothing is stored for a job no longer running.
+   */
+  finishItems(
+    jobId: string,
+    holder: string,
+    items: readonly FinishedJobItem[],
+    now: Date,
+    retentionMs: number,
+  ): Promise<Job | undefined>;
+  /**
+   * Ends a queued or running job as `cancelled` or `failed` (with its `job.failed`
+   * events), giving back the units of the items not checked; the ended job, or
+   * undefined when it was not queued or running.
+   */
+  endJob(
+    id: string,
+    status: "cancelled" | "failed",
+    now: Date,
+    retentionMs: number,
+  ): Promise<Job | undefined>;
+  /** Checked rows after `afterSeq` in input order, those with one of `verdicts` (null: all); at most `limit`. */
+  results(
+    jobId: string,
+    verdicts: readonly string[] | null,
+    afterSeq: number,
+    limit: number,
+  ): Promise<JobResultRow[]>;
+  /** How many shown jobs there are by status. */
+  countByStatus(): Promise<Map<string, number>>;
+}
+
 /** The kinds of change every server must take at once (src/store/changes.ts). */
 export const CHANGE_TOPICS = ["keys", "overrides", "records", "lists"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
@@ -681,6 +817,7 @@ export interface Store {
    */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   accounts: AccountsRepository;
+  jobs: JobsRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

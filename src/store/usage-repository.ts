@@ -111,7 +111,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     },
     async refund(key, periodStart, units = 1) {
       checkUnits(units, 1);
-      await refundUnits(db, key, periodStart, units);
+      await refundUnits(db, { id: key.id, accountId: key.account?.id ?? null }, periodStart, units);
     },
     findKey: (secret, now) => liveKey(hashSecret(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),

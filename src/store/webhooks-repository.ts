@@ -39,39 +39,38 @@ export interface Flip {
   record: { reason: string } & Record<string, unknown>;
 }
 
-/** Writes one event per webhook subscribed to the flip's type (inside the flip's transaction). */
-export async function enqueueFlipEvents(db: Kysely<Database>, flip: Flip): Promise<void> {
-  const type: WebhookEventType = flip.block ? "domain.blocked" : "domain.unblocked";
+/**
+ * Writes one event per webhook subscribed to `type`, inside the caller's transaction;
+ * `subject` (a domain, a job's id) keeps the deliveries of one subject in order.
+ */
+async function enqueueEvents(
+  db: Kysely<Database>,
+  type: WebhookEventType,
+  subject: string,
+  at: Date,
+  payload: Record<string, unknown>,
+): Promise<void> {
   const hooks = (await db.selectFrom("webhooks").select(["id", "events"]).execute()).filter((hook) =>
     hook.events.split(",").includes(type),
   );
   if (hooks.length === 0) return;
-  const at = flip.at.getTime();
+  const time = at.getTime();
   await db
     .insertInto("webhook_events")
     .values(
       hooks.map((hook) => {
         const id = newId("evt");
-        const body = JSON.stringify({
-          id,
-          type,
-          created_at: flip.at.toISOString(),
-          domain: flip.domain,
-          block: flip.block,
-          previous_block: !flip.block,
-          reason: flip.record.reason,
-          record: flip.record,
-        });
+        const body = JSON.stringify({ id, type, created_at: at.toISOString(), ...payload });
         return {
           id,
           webhook_id: hook.id,
-          domain: flip.domain,
+          domain: subject,
           type,
           body,
-          created_at: at,
+          created_at: time,
           status: "pending",
           attempts: 0,
-          next_attempt_at: at,
+          next_attempt_at: time,
           claimed_by: null,
           claimed_until: null,
           finished_at: null,
@@ -79,6 +78,27 @@ export async function enqueueFlipEvents(db: Kysely<Database>, flip: Flip): Promi
       }),
     )
     .execute();
+}
+
+/** Writes one event per webhook subscribed to the flip's type (inside the flip's transaction). */
+export function enqueueFlipEvents(db: Kysely<Database>, flip: Flip): Promise<void> {
+  return enqueueEvents(db, flip.block ? "domain.blocked" : "domain.unblocked", flip.domain, flip.at, {
+    domain: flip.domain,
+    block: flip.block,
+    previous_block: !flip.block,
+    reason: flip.record.reason,
+    record: flip.record,
+  });
+}
+
+/** Writes `job.completed` or `job.failed` for a job that ended (inside the transaction that ended it). */
+export function enqueueJobEvent(
+  db: Kysely<Database>,
+  type: "job.completed" | "job.failed",
+  at: Date,
+  job: Record<string, unknown> & { id: string },
+): Promise<void> {
+  return enqueueEvents(db, type, job.id, at, { job });
 }
 
 /**

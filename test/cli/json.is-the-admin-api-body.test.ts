@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { run as accounts } from "../../src/cli/accounts-command.js";
 import { run as audit } from "../../src/cli/audit-command.js";
+import { run as jobs } from "../../src/cli/jobs-command.js";
 import { run as keys } from "../../src/cli/keys-command.js";
 import { run as lists } from "../../src/cli/lists-command.js";
 import { run as overrides } from "../../src/cli/overrides-command.js";
@@ -159,6 +160,38 @@ describe("the CLI's --json is the admin API's body", () => {
     expect(await cliJson(webhooks, "list", "--json")).toBe(await adminBody({ url: "/admin/webhooks" }));
     expect(await cliJson(webhooks, "deliveries", "--json")).toBe(
       await adminBody({ url: "/admin/webhooks/deliveries" }),
+    );
+  });
+
+  it("jobs list, show and cancel", async () => {
+    const { id: keyId } = await fixture.newKey();
+    const ids: string[] = [];
+    for (const count of [2, 3]) {
+      const id = await fixture.store.jobs.startUpload({
+        keyId,
+        header: '["input"]',
+        layout: "{}",
+        now: fixture.clock.now(),
+      });
+      await fixture.store.jobs.addItems(
+        id,
+        0,
+        Array.from({ length: count }, (_, i) => ({ input: `d${i}.example`, row: "{}" })),
+      );
+      await fixture.store.jobs.queueJob(id, count, fixture.clock.now());
+      ids.push(id);
+    }
+    const [first, second] = ids as [string, string];
+    expect(await cliJson(jobs, "list", "--json")).toBe(await adminBody({ url: "/admin/jobs" }));
+    expect(await cliJson(jobs, "show", first, "--json")).toBe(
+      await adminBody({ url: `/admin/jobs/${first}` }),
+    );
+    const cancelled = await cliJson(jobs, "cancel", first, "--json");
+    expect(JSON.parse(cancelled).status).toBe("cancelled");
+    expect(cancelled).toBe(await adminBody({ method: "POST", url: `/admin/jobs/${first}/cancel` }));
+    await adminBody({ method: "POST", url: `/admin/jobs/${second}/cancel` });
+    expect(await cliJson(jobs, "show", second, "--json")).toBe(
+      await adminBody({ url: `/admin/jobs/${second}` }),
     );
   });
 

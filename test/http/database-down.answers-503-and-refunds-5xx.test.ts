@@ -33,6 +33,7 @@ function switchableStore() {
       ),
       getReport: guard((id: string) => store.reports.getReport(id)),
     },
+    jobs: store.jobs,
     ping: guard(() => store.ping()),
   });
   return { state, wrap };

@@ -10,19 +10,20 @@
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
  *                violation as `invalid_body` naming the field
- *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts (*-routes.ts)
+ *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts, jobs (*-routes.ts)
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
-import { problemFor, sendProblem } from "../problem-response.js";
+import { problemFor, refusalProblem, sendProblem } from "../problem-response.js";
 import { refusePublishableKey } from "../publishable-keys.js";
 import type { TypedApp } from "../typed-app.js";
 import type { WindowLimiter } from "../window-limiter.js";
 import { adminAccountRoutes } from "./accounts-routes.js";
 import { adminAuditRoutes } from "./audit-routes.js";
 import type { AdminDeps } from "./deps.js";
+import { adminJobRoutes } from "./jobs-routes.js";
 import { adminKeyRoutes } from "./keys-routes.js";
 import { adminListRoutes } from "./lists-routes.js";
 import { adminOverrideRoutes } from "./overrides-routes.js";
@@ -44,10 +45,7 @@ export interface AdminPluginOptions extends AdminDeps {
 
 function adminProblem(error: unknown, log: FastifyBaseLogger): HttpProblem {
   const refusal = refusalOf(error);
-  if (refusal) {
-    const detail = refusal.message.charAt(0).toUpperCase() + refusal.message.slice(1);
-    return new HttpProblem(refusal.code, detail.endsWith(".") ? detail : `${detail}.`);
-  }
+  if (refusal) return refusalProblem(refusal);
   const validation = (error as Partial<FastifyError> | null)?.validation;
   if (validation) {
     return new HttpProblem(
@@ -86,5 +84,6 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
     adminWebhookRoutes(app, options);
     adminAuditRoutes(app, options);
     adminAccountRoutes(app, options);
+    adminJobRoutes(app, options);
   });
 }

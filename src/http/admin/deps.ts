@@ -19,9 +19,11 @@ export type AdminStore = Pick<
   | "audit"
   | "transaction"
   | "accounts"
+  | "jobs"
 >;
 
-export interface AdminDeps extends Pick<Config, "listSources" | "listMaxEntries" | "testNames"> {
+export interface AdminDeps
+  extends Pick<Config, "listSources" | "listMaxEntries" | "testNames" | "jobRetentionSeconds"> {
   store: AdminStore;
   clock: () => Date;
   /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */

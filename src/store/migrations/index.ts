@@ -18,6 +18,7 @@ import { up as recentFromPagesOnly } from "./0012-recent-from-pages-only.js";
 import { up as listPolicy } from "./0013-list-policy.js";
 import { up as auditLog } from "./0014-audit-log.js";
 import { up as accounts } from "./0015-accounts.js";
+import { up as listJobs } from "./0016-list-jobs.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0013_list_policy": { up: listPolicy },
   "0014_audit_log": { up: auditLog },
   "0015_accounts": { up: accounts },
+  "0016_list_jobs": { up: listJobs },
 };

@@ -1,0 +1,246 @@
+/**
+ * List jobs (docs/jobs.md): an upload checked in the background, its progress and its
+ * results. A job belongs to the key that created it; the operator (owner `null`) sees
+ * every job. One wire shape for `GET /v2/jobs/<id>`, the admin API and `jobs --json`.
+ */
+import { type Static, Type } from "typebox";
+import type { InputProblemCode } from "../core/input.js";
+import type { CheckRecord } from "../core/record.js";
+import { formatTimestamp } from "../core/record.js";
+import { nullable, Timestamp } from "../core/schema-types.js";
+import type { CheckOutcome, OutcomeBody } from "../service/check-many.js";
+import { CsvError } from "../service/csv/csv-error.js";
+import { csvWriter } from "../service/csv/write-csv.js";
+import {
+  readUpload,
+  type StoredRow,
+  type UploadKind,
+  type UploadLimits,
+  type UploadShape,
+  UploadTooLarge,
+} from "../service/job-upload.js";
+import { JOB_STATUSES, type Job, type NewJobItem, type Store } from "../store/types.js";
+import { Refusal } from "./refusal.js";
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const JobSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Unsafe<(typeof JOB_STATUSES)[number]>(
+    Type.Union(JOB_STATUSES.map((status) => Type.Literal(status))),
+  ),
+  items: Type.Integer({ description: "Input lines of the upload." }),
+  done: Type.Integer({ description: "Items checked so far." }),
+  counts: Type.Object(
+    { allow: Count, block: Count, invalid: Count, unknown: Count },
+    { description: "The checked items by outcome; `unknown`: a temporary DNS failure." },
+  ),
+  created_at: Timestamp,
+  started_at: nullable<string>("string", { format: "date-time", description: "Null while queued." }),
+  finished_at: nullable<string>("string", { format: "date-time", description: "Null until it ends." }),
+  expires_at: nullable<string>("string", {
+    format: "date-time",
+    description:
+      "When the job and its results are deleted (JOB_RETENTION after it ended); null until it ends.",
+  }),
+});
+export type JobJson = Static<typeof JobSchema>;
+
+export const JobListSchema = Type.Object({ jobs: Type.Array(JobSchema, { description: "Newest first." }) });
+
+export const CreatedJobSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Literal("queued"),
+  items: Type.Integer({ description: "Input lines stored; each counted one unit of quota." }),
+});
+type CreatedJob = Static<typeof CreatedJobSchema>;
+
+/** Who asks: a key's id (its own jobs), or null for the operator (every job). */
+/**
+ * Who asks about jobs: a key (and its account, whose keys all see each other's jobs), or
+ * the operator (null), who sees every job.
+ */
+export type JobOwner = { keyId: string; accountId: string | null } | null;
+
+/** Jobs shown at most in a list. */
+const JOBS_LISTED = 1000;
+/** Items stored per insert while an upload is read (four values each, within SQLite's 32,766). */
+const UPLOAD_BATCH = 4000;
+/** Rows read per query while results stream. */
+const RESULTS_PAGE = 1000;
+
+type JobStore = Pick<Store, "jobs">;
+
+function jobJson(job: Job): JobJson {
+  const at = (date: Date | null) => (date === null ? null : formatTimestamp(date));
+  return {
+    id: job.id,
+    status: job.status === "uploading" ? "queued" : job.status,
+    items: job.items,
+    done: job.done,
+    counts: job.counts,
+    created_at: formatTimestamp(job.createdAt),
+    started_at: at(job.startedAt),
+    finished_at: at(job.finishedAt),
+    expires_at: at(job.expiresAt),
+  };
+}
+
+/** The job, when `owner` may see it (the one place that says who owns a job); else `unknown_job`. */
+async function ownedJob(store: JobStore, owner: JobOwner, id: string): Promise<Job> {
+  const job = await store.jobs.getJob(id);
+  if (job && (owner === null || job.keyId === owner.keyId)) return job;
+  const sameAccount =
+    job && owner?.accountId != null && (await store.jobs.accountOfKey(job.keyId)) === owner.accountId;
+  if (!job || !sameAccount) throw new Refusal("unknown_job", `no job ${id}`);
+  return job;
+}
+
+function isActive(job: Job): boolean {
+  return job.status === "queued" || job.status === "running";
+}
+
+export interface Upload {
+  body: NodeJS.ReadableStream;
+  kind: UploadKind;
+  /** `?column=`: the address column's name or number. */
+  column: string | undefined;
+}
+
+/**
+ * Stores an upload as a queued job of `owner`, its items streamed in batches. `reserve`
+ * counts one unit per item, all or nothing, and throws when fewer are left (then nothing
+ * is kept); it returns the start of the period they were counted in.
+ */
+export async function createJob(
+  store: JobStore,
+  owner: NonNullable<JobOwner>,
+  upload: Upload,
+  deps: { limits: UploadLimits; reserve: (items: number) => Promise<Date>; now: Date },
+): Promise<CreatedJob> {
+  const { shape, items } = await readUpload(upload.body, upload.kind, upload.column, deps.limits).catch(
+    refuseUpload,
+  );
+  const id = await store.jobs.startUpload({
+    keyId: owner.keyId,
+    header: JSON.stringify(shape.header),
+    layout: JSON.stringify(shape.layout),
+    now: deps.now,
+  });
+  let queued = false;
+  try {
+    let count = 0;
+    let batch: NewJobItem[] = [];
+    try {
+      for await (const item of items) {
+        batch.push(item);
+        if (batch.length === UPLOAD_BATCH) {
+          await store.jobs.addItems(id, count, batch);
+          count += batch.length;
+          batch = [];
+        }
+      }
+    } catch (error) {
+      refuseUpload(error);
+    }
+    await store.jobs.addItems(id, count, batch);
+    count += batch.length;
+    if (count === 0)
+      throw new Refusal("invalid_body", "the list is empty: send one address or domain per line");
+    const periodStart = await deps.reserve(count);
+    await store.jobs.queueJob(id, count, periodStart);
+    queued = true;
+    return { id, status: "queued", items: count };
+  } finally {
+    if (!queued) await store.jobs.deleteJob(id);
+  }
+}
+
+function refuseUpload(error: unknown): never {
+  if (error instanceof UploadTooLarge) throw new Refusal("body_too_large", error.message);
+  if (error instanceof CsvError) throw new Refusal("invalid_body", error.message);
+  throw error;
+}
+
+export async function listJobs(store: JobStore, owner: JobOwner): Promise<{ jobs: JobJson[] }> {
+  return { jobs: (await store.jobs.listJobs(owner, JOBS_LISTED)).map(jobJson) };
+}
+
+export async function showJob(store: JobStore, owner: JobOwner, id: string): Promise<JobJson> {
+  return jobJson(await ownedJob(store, owner, id));
+}
+
+/** Cancels a queued or running job (its unchecked items' units given back); an ended job is answered as it is. */
+export async function cancelJob(
+  store: JobStore,
+  owner: JobOwner,
+  id: string,
+  deps: { now: Date; retentionMs: number },
+): Promise<JobJson> {
+  const job = await ownedJob(store, owner, id);
+  if (!isActive(job)) return jobJson(job);
+  const ended = await store.jobs.endJob(id, "cancelled", deps.now, deps.retentionMs);
+  return jobJson(ended ?? (await ownedJob(store, owner, id)));
+}
+
+/** `DELETE /v2/jobs/<id>`: cancels an active job (the job, cancelled), deletes an ended one (null). */
+export async function removeJob(
+  store: JobStore,
+  owner: JobOwner,
+  id: string,
+  deps: { now: Date; retentionMs: number },
+): Promise<JobJson | null> {
+  const job = await ownedJob(store, owner, id);
+  if (isActive(job)) return cancelJob(store, owner, id, deps);
+  await store.jobs.deleteJob(id);
+  return null;
+}
+
+export type ResultsFormat = "csv" | "jsonl";
+export type ResultsFilter = "allow" | "block" | "all";
+
+/** What `only=` keeps, as `check --only` keeps it: block keeps blocked and invalid inputs. */
+const KEPT: Record<ResultsFilter, readonly string[] | null> = {
+  all: null,
+  allow: ["allow"],
+  block: ["block", "invalid"],
+};
+
+/** A stored outcome (its JSON) as the CSV writer takes it. */
+function outcomeOf(result: string): CheckOutcome {
+  const { input, ...rest } = JSON.parse(result) as OutcomeBody;
+  if ("valid" in rest) return { input, record: rest as CheckRecord };
+  const problem = rest as { code: InputProblemCode; detail: string };
+  return { input, problem: { code: problem.code, detail: problem.detail } };
+}
+
+/** A done job's results as text chunks, read page by page: the cleaned CSV, or JSON Lines. */
+export async function jobResults(
+  store: JobStore,
+  owner: JobOwner,
+  id: string,
+  query: { format: ResultsFormat; only: ResultsFilter },
+): Promise<AsyncGenerator<string>> {
+  const job = await ownedJob(store, owner, id);
+  if (job.status !== "done")
+    throw new Refusal("job_not_done", `job ${id} is ${job.status}; its results come once it is done`);
+  const verdicts = KEPT[query.only];
+  const shape: UploadShape = { header: JSON.parse(job.header), layout: JSON.parse(job.layout) };
+  const write = csvWriter(shape.layout, shape.header.length);
+  async function* chunks(): AsyncGenerator<string> {
+    if (query.format === "csv") yield write.header(shape.header);
+    for (let after = -1; ; ) {
+      const rows = await store.jobs.results(id, verdicts, after, RESULTS_PAGE);
+      if (rows.length === 0) return;
+      after = rows.at(-1)?.seq ?? after;
+      yield rows
+        .map((row) =>
+          query.format === "jsonl"
+            ? `${row.result}\n`
+            : write.row({ ...(JSON.parse(row.row) as StoredRow), bytes: 0 }, outcomeOf(row.result)),
+        )
+        .join("");
+    }
+  }
+  return chunks();
+}

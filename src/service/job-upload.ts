@@ -1,0 +1,137 @@
+/**
+ * Reads a list job's upload (docs/jobs.md "Uploads"): a CSV with a header row (the
+ * address column found as `check --csv` finds it), or text with one input per line.
+ * The body is first written to a private temporary file at the speed it arrives, so the
+ * request's timeout measures the client, not the database; then each row becomes an
+ * item, read as it is taken: the input to check and the row the results write back.
+ * Bytes past `maxBytes` or lines past `maxItems` end the reading with `UploadTooLarge`.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { NewJobItem } from "../store/types.js";
+import { CsvError } from "./csv/csv-error.js";
+import { findColumn } from "./csv/find-column.js";
+import { type CsvLayout, type CsvRow, readCsv } from "./csv/read-csv.js";
+
+export type UploadKind = "csv" | "text";
+
+/** A row as stored: its cells and where it stood (a CsvRow without the progress). */
+export type StoredRow = Omit<CsvRow, "bytes">;
+
+/** What the results need of the upload: its header and how it was written. */
+export interface UploadShape {
+  header: string[];
+  layout: CsvLayout;
+}
+
+/** A text upload's results: a CSV with one `input` column. */
+export const TEXT_SHAPE: UploadShape = {
+  header: ["input"],
+  layout: { bom: false, recordDelimiter: "\n", delimiter: ",", sniffed: false, encoding: "utf-8" },
+};
+
+export class UploadTooLarge extends Error {
+  override name = "UploadTooLarge";
+}
+
+export interface UploadLimits {
+  maxItems: number;
+  maxBytes: number;
+}
+
+/** Writes the body to a private temporary file, at most `maxBytes` of it; the file's path and its removal. */
+async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-upload-"));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const path = join(dir, "upload");
+  let seen = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes)
+        done(new UploadTooLarge(`the upload is larger than ${maxBytes} bytes (JOB_MAX_BYTES)`));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, limit, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { path, remove };
+}
+
+/** The items, at most `maxItems`; the spooled file is removed when they end, however they end. */
+async function* counted(
+  items: AsyncIterable<NewJobItem>,
+  maxItems: number,
+  remove: () => Promise<void>,
+): AsyncGenerator<NewJobItem> {
+  let count = 0;
+  try {
+    for await (const item of items) {
+      if (++count > maxItems)
+        throw new UploadTooLarge(`the upload has more than ${maxItems} lines (JOB_MAX_ITEMS)`);
+      yield item;
+    }
+  } finally {
+    await remove();
+  }
+}
+
+async function* textItems(stream: NodeJS.ReadableStream): AsyncGenerator<NewJobItem> {
+  let line = 0;
+  for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+    line++;
+    const input = text.trim();
+    if (input === "") continue;
+    const row: StoredRow = { cells: [input], line };
+    yield { input, row: JSON.stringify(row) };
+  }
+}
+
+async function* csvItems(rows: AsyncIterable<CsvRow>, column: number): AsyncGenerator<NewJobItem> {
+  for await (const { bytes: _progress, ...row } of rows) {
+    // A row of the wrong shape is not checked (its result says why), as with `check --csv`.
+    const input = row.cellCount === undefined ? (row.cells[column] ?? "") : "";
+    yield { input, row: JSON.stringify(row) };
+  }
+}
+
+/**
+ * The upload's shape and its items, read as they are taken. A CSV that cannot be read,
+ * or names no address column, rejects with `CsvError`; limits end it with `UploadTooLarge`.
+ */
+export async function readUpload(
+  body: NodeJS.ReadableStream,
+  kind: UploadKind,
+  column: string | undefined,
+  limits: UploadLimits,
+): Promise<{ shape: UploadShape; items: AsyncGenerator<NewJobItem> }> {
+  const { path, remove } = await spool(body, limits.maxBytes);
+  const stream = createReadStream(path);
+  if (kind === "text")
+    return { shape: TEXT_SHAPE, items: counted(textItems(stream), limits.maxItems, remove) };
+  try {
+    const csv = await readCsv(stream);
+    const found = findColumn(csv.header, column);
+    if (typeof found === "string") {
+      csv.close();
+      throw new CsvError(found.replace("--column NAME|NUMBER", "?column=NAME|NUMBER"));
+    }
+    return {
+      shape: { header: csv.header, layout: csv.layout },
+      items: counted(csvItems(csv.rows, found), limits.maxItems, remove),
+    };
+  } catch (error) {
+    stream.destroy();
+    await remove();
+    throw error;
+  }
+}

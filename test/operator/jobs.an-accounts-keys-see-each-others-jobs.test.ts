@@ -1,0 +1,50 @@
+/**
+ * Who sees a list job (docs/jobs.md): the key that made it, every key of its account,
+ * and the operator; another account's key, or a key without an account, gets
+ * `unknown_job`, as for an id that never was.
+ */
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { openTestStore, type TestStore } from "../../harness/databases.js";
+import { listJobs, showJob } from "../../src/operator/jobs.js";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+let db: TestStore;
+
+beforeEach(async () => {
+  db = await openTestStore("sqlite");
+});
+afterEach(() => db.cleanup());
+
+async function accountWithTwoKeys(email: string) {
+  const { store } = db;
+  const { account, key } = await store.accounts.createAccount({
+    email,
+    passwordHash: null,
+    role: "member",
+    plan: "free",
+    now: NOW,
+  });
+  const second = await store.keys.createKey({ plan: "free", name: null, now: NOW, accountId: account.id });
+  return { accountId: account.id, first: key.id, second: second.key.id };
+}
+
+it("shows a job to every key of its account and to the operator, and to nobody else", async () => {
+  const { store } = db;
+  const ann = await accountWithTwoKeys("ann@example.com");
+  const bob = await accountWithTwoKeys("bob@example.com");
+  const loose = (await store.keys.createKey({ plan: "free", name: null, now: NOW })).key.id;
+  const id = await store.jobs.startUpload({ keyId: ann.first, header: "[]", layout: "{}", now: NOW });
+  await store.jobs.queueJob(id, 0, NOW);
+
+  const annSecond = { keyId: ann.second, accountId: ann.accountId };
+  expect((await showJob(store, annSecond, id)).id).toBe(id);
+  expect((await listJobs(store, annSecond)).jobs.map((job) => job.id)).toEqual([id]);
+  expect((await listJobs(store, null)).jobs.map((job) => job.id)).toEqual([id]);
+  for (const stranger of [
+    { keyId: bob.first, accountId: bob.accountId },
+    { keyId: loose, accountId: null },
+  ]) {
+    await expect(showJob(store, stranger, id)).rejects.toMatchObject({ code: "unknown_job" });
+    expect((await listJobs(store, stranger)).jobs).toEqual([]);
+  }
+});
