@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { type LiveService, openLiveService } from "../../harness/live-service.js";
-import { checkDemoKey, run } from "../../src/cli/demo-command.js";
+import { run } from "../../src/cli/demo-command.js";
+import { checkDemoKey } from "../../src/demo/demo-server.js";
 
 const ORIGIN = "http://127.0.0.1:8099";
 let service: LiveService;

@@ -10,7 +10,8 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
-import { run, startDemoServer } from "../../src/cli/demo-command.js";
+import { run } from "../../src/cli/demo-command.js";
+import { startDemoServer } from "../../src/demo/demo-server.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KEY = "mrp_demoKeyForTheTestOnly0123456789";

@@ -28,7 +28,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../harness/chromium.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
-import { type DemoServer, startDemoServer } from "../../src/cli/demo-command.js";
+import { type DemoServer, startDemoServer } from "../../src/demo/demo-server.js";
 import { openStore } from "../../src/store/index.js";
 
 const BLOCK_MESSAGE = "Please use a permanent email address; this one cannot be used to sign up.";

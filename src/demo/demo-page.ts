@@ -1,5 +1,5 @@
 /**
- * The pages of `mailrisk demo` (src/cli/demo-command.ts): a plain sign-up form whose email field
+ * The pages of `mailrisk demo` (src/demo/demo-server.ts): a plain sign-up form whose email field
  * the widget checks, and the page its submit lands on. Self-contained; the
  * Content-Security-Policy lets the page load scripts from and connect to the service
  * alone, so a request the widget made anywhere else would be refused and reported.
