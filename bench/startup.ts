@@ -22,7 +22,7 @@ const STARTUP_PROBE = `
 import { pathToFileURL } from "node:url";
 const [dist, dataDir] = process.argv.slice(1);
 const booted = performance.now();
-const { loadDomainLists } = await import(pathToFileURL(dist + "/data/domain-lists.js").href);
+const { loadDomainLists } = await import(pathToFileURL(dist + "/data/read-domain-lists.js").href);
 const { TypoIndex } = await import(pathToFileURL(dist + "/core/typo.js").href);
 const imported = performance.now();
 const lists = loadDomainLists(dataDir);

@@ -25,7 +25,7 @@ const CASES: [string, string, boolean][] = [
   ["src/core/signals/probe.ts", "../../service/checker.js", false],
   ["src/dns/probe.ts", "../core/dns.js", true],
   ["src/dns/probe.ts", "../store/types.js", false],
-  ["src/data/probe.ts", "../core/lists.js", true],
+  ["src/data/probe.ts", "../core/list-interfaces.js", true],
   ["src/data/probe.ts", "../service/checker.js", false],
   ["src/store/probe.ts", "../core/record.js", true],
   ["src/store/probe.ts", "../service/checker.js", false],
