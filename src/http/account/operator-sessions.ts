@@ -6,22 +6,32 @@
 import type { FastifyRequest } from "fastify";
 import type { OperatorAccess } from "../console/operator-access.js";
 import { HttpProblem } from "../http-problem.js";
-import type { PageSession } from "./page-session.js";
+import type { PageSession, Session } from "./page-session.js";
 
 export function operatorSessions(pages: PageSession): OperatorAccess {
+  // One look-up of the session per request: the desk asks who, then checks and renders the token.
+  const sessions = new WeakMap<FastifyRequest, Promise<Session | undefined>>();
+  const sessionOf = (request: FastifyRequest) => {
+    let found = sessions.get(request);
+    if (!found) {
+      found = pages.session(request);
+      sessions.set(request, found);
+    }
+    return found;
+  };
   return {
     async operatorOf(request: FastifyRequest) {
-      const account = (await pages.session(request))?.account;
+      const account = (await sessionOf(request))?.account;
       return account?.role === "operator" && account.state === "active"
         ? { email: account.email }
         : undefined;
     },
     async csrfTokenOf(request: FastifyRequest) {
-      return (await pages.session(request))?.csrf ?? "";
+      return (await sessionOf(request))?.csrf ?? "";
     },
     async checkCsrf(request: FastifyRequest) {
       try {
-        pages.checkCsrf(request, (await pages.session(request))?.csrf);
+        pages.checkCsrf(request, (await sessionOf(request))?.csrf);
         return true;
       } catch (error) {
         if (error instanceof HttpProblem) return false;
