@@ -1,7 +1,7 @@
 /**
- * `mailrisk accounts invite|list|show|suspend|resume|delete|reset-password` (docs/accounts.md):
- * the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done, 1 unknown account
- * (or exists, for invite), 2 bad arguments.
+ * `mailrisk accounts invite|list|show|set-plan|suspend|resume|delete|reset-password`
+ * (docs/accounts.md): the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done,
+ * 1 unknown account or plan (or exists, for invite), 2 bad arguments.
  */
 
 import {
@@ -13,6 +13,7 @@ import {
   listAccounts,
   type OneTimeLink,
   resetPasswordLink,
+  setAccountPlan,
   setAccountState,
   showAccount,
 } from "../operator/accounts.js";
@@ -23,7 +24,7 @@ import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { usageOf } from "./usage-text.js";
-import { listing, withStore, writeJson } from "./with-store.js";
+import { withStore, writeJson } from "./with-store.js";
 
 function linkContext(ctx: CliContext): LinkContext {
   const { signup, publicUrl, signupPlan } = ctx.config;
@@ -88,6 +89,37 @@ async function invite(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
+async function list(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("accounts", "list");
+  const options = { search: { type: "string" }, json: { type: "boolean" } } as const;
+  const result = parseArguments({ args, options, allowPositionals: false });
+  if (!result.ok) return usageError(ctx, result.message, usage);
+  const { search, json } = result.parsed.values;
+  const found = await withStore(ctx, (store) => listAccounts(store, search));
+  if (json) writeJson(ctx, found);
+  else ctx.stdout.write(accountsText(found));
+  return 0;
+}
+
+async function setPlan(args: string[], ctx: CliContext): Promise<number> {
+  const usage = usageOf("accounts", "set-plan");
+  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
+  if (!result.ok) return usageError(ctx, result.message, usage);
+  const [which, plan, ...extra] = result.parsed.positionals;
+  if (which === undefined || plan === undefined)
+    return usageError(ctx, "accounts set-plan needs an account id or email and a plan", usage);
+  if (extra.length > 0)
+    return usageError(
+      ctx,
+      `accounts set-plan takes an account and a plan; "${extra.join(" ")}" is too much`,
+      usage,
+    );
+  const account = await withStore(ctx, (store) => setAccountPlan(store, which, plan, CLI_ACTOR));
+  if (result.parsed.values.json) writeJson(ctx, account);
+  else ctx.stdout.write(`Moved ${accountText(account)}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+  return 0;
+}
+
 function accountsText(accounts: AccountJson[]): string {
   const rows = accounts.map((a) => [a.id, a.email, a.role, a.plan, a.state, a.created_at]);
   return `${formatTable([["ID", "EMAIL", "ROLE", "PLAN", "STATE", "CREATED"], ...rows])}\n`;
@@ -103,9 +135,9 @@ function showText(account: AccountWithKeys): string {
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const subcommands = {
     invite,
-    list: (rest: string[], c: CliContext) =>
-      listing(rest, c, usageOf("accounts", "list"), listAccounts, accountsText),
+    list,
     show: onAccount("show", (store, which) => showAccount(store, which), showText),
+    "set-plan": setPlan,
     suspend: onAccount(
       "suspend",
       (store, which) => setAccountState(store, which, "suspended", CLI_ACTOR),

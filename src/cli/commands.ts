@@ -150,9 +150,10 @@ const TABLE = [
         exitCodes: "0, 1 the account exists, the plan is unknown or SIGNUP is off, 2 usage or not an email",
       },
       {
-        args: "list [--json]",
-        summary: "list accounts",
-        details: 'lists accounts; `--json`: array of `{"id","email","role","plan","state","created_at"}`',
+        args: "list [--search S] [--json]",
+        summary: "list accounts, newest first",
+        details:
+          'lists the newest accounts (at most 1,000), with `--search` those whose email contains S; `--json`: array of `{"id","email","role","plan","state","created_at"}`',
         exitCodes: "0, 2 usage",
       },
       {
@@ -160,6 +161,13 @@ const TABLE = [
         summary: "show an account (id or email) and its keys",
         details: "an account (by id or email) with its keys; `--json`: the account with `keys`",
         exitCodes: "0, 1 unknown account, 2 usage",
+      },
+      {
+        args: "set-plan <account> <plan> [--json]",
+        summary: "move an account and its keys to another plan",
+        details:
+          "moves an account (id or email) and its keys to a plan: they count against its quota at once, running servers within a second; `--json`: the account",
+        exitCodes: "0, 1 unknown account or plan, 2 usage",
       },
       {
         args: "suspend <account> [--json]",

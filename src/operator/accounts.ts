@@ -1,6 +1,6 @@
 /**
- * Accounts (docs/accounts.md): the operator's list, show, suspend, resume, delete, invite
- * and reset link, and what an account does with its own keys in the console. Every
+ * Accounts (docs/accounts.md): the operator's list (and search), show, plan, suspend,
+ * resume, delete, invite and reset link, and what an account does with its own keys in the console. Every
  * function that changes an account returns the account as changed: the audit log's hook.
  */
 import { type Static, Type } from "typebox";
@@ -18,7 +18,7 @@ import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
-import { type CreatedKey, createdKeyJson, KeySchema, keyJson, revokeKey } from "./keys.js";
+import { type CreatedKey, createdKeyJson, KeySchema, keyJson, PlanName, revokeKey } from "./keys.js";
 import { Refusal } from "./refusal.js";
 import { REPORTS_SHOWN } from "./reports.js";
 
@@ -59,6 +59,16 @@ export const InviteBody = Type.Object({
 export const AccountParams = Type.Object({
   account: Type.String({ description: "The account's id or email." }),
 });
+export const AccountPlanBody = Type.Object({ plan: PlanName });
+/** The list's search as query parameters, for every surface that takes it. */
+export const AccountSearchFields = {
+  search: Type.Optional(
+    Type.String({ maxLength: 254, description: "Only the accounts whose email contains this text." }),
+  ),
+};
+
+/** Accounts the list shows at most, newest first. */
+export const MAX_ACCOUNTS_SHOWN = 1000;
 
 type AccountStore = Pick<Store, "accounts" | "keys" | "transaction" | "audit">;
 
@@ -90,8 +100,10 @@ async function findAccount(store: AccountStore, which: string): Promise<Account>
   return account;
 }
 
-export async function listAccounts(store: AccountStore): Promise<AccountJson[]> {
-  return (await store.accounts.listAccounts()).map(accountJson);
+/** The newest accounts (at most MAX_ACCOUNTS_SHOWN), those whose email contains `search` when given. */
+export async function listAccounts(store: AccountStore, search?: string): Promise<AccountJson[]> {
+  const filter = { search: search?.trim() || null, limit: MAX_ACCOUNTS_SHOWN };
+  return (await store.accounts.listAccounts(filter)).map(accountJson);
 }
 
 export async function showAccount(store: AccountStore, which: string): Promise<AccountWithKeys> {
@@ -115,6 +127,24 @@ export function setAccountState(
     action: state === "suspended" ? "account.suspend" : "account.resume",
     entity: { kind: "account", id },
     detail: { email },
+  }));
+}
+
+/** Moves the account and its keys to a plan: they count against it at once (`unknown_plan` otherwise). */
+export function setAccountPlan(
+  store: AccountStore,
+  which: string,
+  plan: string,
+  actor: Actor,
+): Promise<AccountJson> {
+  const change = async (trx: Store) => {
+    const account = await findAccount(trx, which);
+    return accountJson(await trx.accounts.setPlan(account.id, plan));
+  };
+  return audited(store, actor, change, ({ id, email }) => ({
+    action: "account.set_plan",
+    entity: { kind: "account", id },
+    detail: { email, plan },
   }));
 }
 

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "account.invite",
   "account.suspend",
   "account.resume",
+  "account.set_plan",
   "account.delete",
   "account.reset_password",
 ] as const;

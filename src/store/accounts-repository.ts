@@ -5,7 +5,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
-import { AccountExistsError, UnknownAccountError } from "./errors.js";
+import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./errors.js";
 import { createKey } from "./keys-repository.js";
 import { type AccountsTable, type Database, toDate } from "./schema.js";
 import { newAccountId } from "./secrets.js";
@@ -103,6 +103,40 @@ async function setState(db: Kysely<Database>, id: string, state: AccountState): 
   });
 }
 
+/** The account and all its keys move to the plan (their count is the account's, docs/accounts.md). */
+async function setPlan(db: Kysely<Database>, id: string, plan: string): Promise<Account> {
+  return inTransaction(db, async (trx) => {
+    const known = await trx.selectFrom("plans").select("name").where("name", "=", plan).executeTakeFirst();
+    if (!known) throw new UnknownPlanError(plan);
+    const row = await trx
+      .updateTable("accounts")
+      .set({ plan })
+      .where("id", "=", id)
+      .returning(ACCOUNT_COLUMNS)
+      .executeTakeFirst();
+    if (!row) throw new UnknownAccountError(id);
+    await trx.updateTable("api_keys").set({ plan }).where("account_id", "=", id).execute();
+    return toAccount(row);
+  });
+}
+
+/** `%`, `_` and `\` of a searched text, matched as themselves by `like … escape '\'`. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Newest first, at most `limit`; `search`: the emails that contain it (emails are lower case). */
+async function listAccounts(
+  db: Kysely<Database>,
+  { search, limit }: { search: string | null; limit: number },
+): Promise<Account[]> {
+  let query = db.selectFrom("accounts").select(ACCOUNT_COLUMNS);
+  if (search)
+    query = query.where(sql<boolean>`email like ${`%${likeLiteral(search.toLowerCase())}%`} escape '\\'`);
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return rows.map(toAccount);
+}
+
 async function deleteAccount(db: Kysely<Database>, id: string): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const keys = trx.selectFrom("api_keys").select("id").where("account_id", "=", id);
@@ -182,13 +216,11 @@ async function findTicket(db: Kysely<Database>, hash: string, now: Date): Promis
 export function createAccountsRepository(db: Kysely<Database>): AccountsRepository {
   return {
     createAccount: (input) => createAccount(db, input),
-    listAccounts: async () =>
-      (
-        await db.selectFrom("accounts").select(ACCOUNT_COLUMNS).orderBy("created_at").orderBy("id").execute()
-      ).map(toAccount),
+    listAccounts: (filter) => listAccounts(db, filter),
     getAccount: (id) => getAccount(db, id),
     findLogin: (email) => findLogin(db, email),
     setState: (id, state) => setState(db, id, state),
+    setPlan: (id, plan) => setPlan(db, id, plan),
     deleteAccount: (id) => deleteAccount(db, id),
     setPassword: async (id, passwordHash) => {
       await db

@@ -73,8 +73,13 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ["acceptVersion", "rollback", "setPolicy", "removeSource"],
     "lists",
   );
-  // A suspension or deletion drops the remembered keys of every server (their 401 at once).
-  const accounts = raisingWithChange(db, createAccountsRepository, ["setState", "deleteAccount"], "keys");
+  // A suspension, a new plan or a deletion drops the remembered keys of every server (their 401 or quota at once).
+  const accounts = raisingWithChange(
+    db,
+    createAccountsRepository,
+    ["setState", "setPlan", "deleteAccount"],
+    "keys",
+  );
   return {
     accounts: translateStoreErrors(accounts),
     plans: translateStoreErrors(plans),

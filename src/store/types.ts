@@ -158,11 +158,14 @@ export interface AccountsRepository {
     plan: string;
     now: Date;
   }): Promise<{ account: Account; key: ApiKey; secret: string }>;
-  listAccounts(): Promise<Account[]>;
+  /** Newest first, at most `limit`; with `search`, those whose email contains it. */
+  listAccounts(filter: { search: string | null; limit: number }): Promise<Account[]>;
   getAccount(id: string): Promise<Account | undefined>;
   findLogin(email: string): Promise<AccountLogin | undefined>;
   /** Suspends or resumes (`UnknownAccountError`); a suspension ends its sessions. */
   setState(id: string, state: AccountState): Promise<Account>;
+  /** Moves the account and its keys to a plan (`UnknownPlanError`, `UnknownAccountError`). */
+  setPlan(id: string, plan: string): Promise<Account>;
   /** Deletes the account with its keys, sessions and counts; false when unknown. */
   deleteAccount(id: string): Promise<boolean>;
   setPassword(id: string, passwordHash: string): Promise<void>;

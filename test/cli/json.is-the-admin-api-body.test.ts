@@ -93,7 +93,7 @@ describe("the CLI's --json is the admin API's body", () => {
     expect(await cliJson(keys, "show", id, "--json")).toBe(await adminBody({ url: `/admin/keys/${id}` }));
   });
 
-  it("accounts invite, list, show, suspend, resume, reset-password and delete", async () => {
+  it("accounts invite, list, search, show, set-plan, suspend, resume, reset-password and delete", async () => {
     const invited = await cliJson(accounts, "invite", "ann@example.com", "--json");
     const posted = await adminBody({
       method: "POST",
@@ -108,6 +108,18 @@ describe("the CLI's --json is the admin API's body", () => {
     const show = await cliJson(accounts, "show", "ann@example.com", "--json");
     expect(show).toBe(await adminBody({ url: `/admin/accounts/${ann?.id}` }));
     expect((JSON.parse(show) as { keys: unknown[] }).keys).toHaveLength(1);
+    await cliJson(plans, "create", "partner", "--quota", "500");
+    const moved = await cliJson(accounts, "set-plan", "ann@example.com", "partner", "--json");
+    expect(JSON.parse(moved)).toMatchObject({ email: "ann@example.com", plan: "partner" });
+    const patched = await adminBody({
+      method: "PATCH",
+      url: `/admin/accounts/${ann?.id}`,
+      payload: { plan: "partner" },
+    });
+    expect(moved).toBe(patched);
+    const searched = await cliJson(accounts, "list", "--search", "ANN@", "--json");
+    expect(searched).toBe(await adminBody({ url: "/admin/accounts?search=ANN%40" }));
+    expect(JSON.parse(searched)).toHaveLength(1);
     for (const action of ["suspend", "resume"]) {
       const cli = await cliJson(accounts, action, "ann@example.com", "--json");
       const admin = await adminBody({ method: "POST", url: `/admin/accounts/${ann?.id}/${action}` });

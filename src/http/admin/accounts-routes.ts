@@ -3,7 +3,9 @@
 import { Type } from "@fastify/type-provider-typebox";
 import {
   AccountParams,
+  AccountPlanBody,
   AccountSchema,
+  AccountSearchFields,
   AccountWithKeysSchema,
   deleteAccount,
   InviteBody,
@@ -11,6 +13,7 @@ import {
   listAccounts,
   OneTimeLinkSchema,
   resetPasswordLink,
+  setAccountPlan,
   setAccountState,
   showAccount,
 } from "../../operator/accounts.js";
@@ -26,11 +29,13 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
     {
       schema: {
         ...ADMIN_ROUTE,
-        summary: "List the accounts",
-        response: adminResponses(200, Type.Array(AccountSchema), []),
+        summary: "List the accounts, newest first",
+        description: "At most 1,000; with `search`, the accounts whose email contains it.",
+        querystring: Type.Object(AccountSearchFields),
+        response: adminResponses(200, Type.Array(AccountSchema), [400]),
       },
     },
-    () => listAccounts(store),
+    (request) => listAccounts(store, request.query.search),
   );
   app.get(
     "/admin/accounts/:account",
@@ -42,6 +47,21 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
       },
     },
     (request) => showAccount(store, request.params.account),
+  );
+  app.patch(
+    "/admin/accounts/:account",
+    {
+      schema: {
+        ...one,
+        summary: "Move an account and its keys to another plan",
+        description:
+          "The account's keys count against the new plan's quota at once on this server, within a second on every other process and instance.",
+        body: AccountPlanBody,
+        response: adminResponses(200, AccountSchema, [400, 404]),
+      },
+    },
+    (request) =>
+      settled(settle, setAccountPlan(store, request.params.account, request.body.plan, ADMIN_TOKEN_ACTOR)),
   );
   for (const [action, state] of [
     ["suspend", "suspended"],

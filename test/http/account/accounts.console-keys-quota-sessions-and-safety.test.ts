@@ -309,7 +309,7 @@ describe("accounts", () => {
     const cli = createTestCli(fixture.databaseUrl, "");
     expect(await accounts(["invite", "ann@example.com"], cli.ctx)).toBe(1);
     expect(cli.stderr()).toContain("SIGNUP is off");
-    expect(await fixture.store.accounts.listAccounts()).toEqual([]);
+    expect(await fixture.store.accounts.listAccounts({ search: null, limit: 10 })).toEqual([]);
   });
 
   it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
