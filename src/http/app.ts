@@ -275,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         checker: deps.checker,
         clock,
         settle: () => desk.changes.settle(),
+        links,
         listSources: config.listSources,
         testNames: config.testNames,
       },

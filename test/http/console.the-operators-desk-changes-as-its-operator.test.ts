@@ -18,6 +18,7 @@ const PAGES = [
   "/console/plans",
   "/console/lists",
   "/console/webhooks",
+  "/console/accounts",
   "/console/audit",
 ];
 

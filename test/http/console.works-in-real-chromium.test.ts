@@ -3,7 +3,8 @@
  * listening on loopback with the test's stand-in for the accounts' sessions; axe-core
  * finds no violation on any page of the desk; on a phone nothing scrolls sideways; the
  * operator accepts a report with its button, without JavaScript of ours, and the audit
- * log shows it with their email.
+ * log shows it with their email; they move an account to another plan, suspend it and
+ * invite someone with the accounts page's labelled fields.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -23,6 +24,7 @@ const PAGES = [
   "/console/plans",
   "/console/lists",
   "/console/webhooks",
+  "/console/accounts",
   "/console/audit",
 ];
 
@@ -51,6 +53,14 @@ beforeAll(async () => {
     url: "https://hooks.example/mailrisk",
     secret: "a-secret-of-the-test-0123456789",
     events: ["domain.blocked"],
+    now: fixture.clock.now(),
+  });
+  await fixture.store.plans.createPlan({ name: "partner", quota: 500, periodDays: 30 });
+  await fixture.store.accounts.createAccount({
+    email: "ann@example.com",
+    passwordHash: null,
+    role: "member",
+    plan: "free",
     now: fixture.clock.now(),
   });
   await fixture.store.overrides.setOverride({
@@ -122,6 +132,32 @@ describe("the console in Chromium", () => {
     await page.getByRole("button", { name: "Search" }).click();
     const row = page.locator("tbody tr").first();
     expect(await row.innerText()).toMatch(/ops@example\.org\s+report\.accept\s+report:/);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("lets the operator move an account to a plan, suspend it and invite someone, without JavaScript", async () => {
+    const { page, errors, close } = await operatorBrowser(undefined, false);
+    await page.goto(`${base}/console/accounts`);
+    await page.getByLabel("Search").fill("ann@");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(`${base}/console/accounts?search=ann%40`);
+    await page.getByLabel("Plan of ann@example.com").selectOption("partner");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/console/accounts?search=ann%40`);
+    await page.getByRole("button", { name: "Suspend" }).click();
+    await page.waitForURL(`${base}/console/accounts?search=ann%40`);
+    expect(await page.locator("tbody tr").first().innerText()).toMatch(
+      /ann@example\.com\s+member\s+partner\s+suspended/,
+    );
+
+    await page.getByLabel("Email", { exact: true }).fill("cat@example.net");
+    await page.getByLabel("Plan", { exact: true }).selectOption("partner");
+    await page.getByLabel("Operator").check();
+    await page.getByRole("button", { name: "Invite" }).click();
+    const link = await page.locator("[data-invite-link]").innerText();
+    expect(link).toMatch(new RegExp(`^${base}/invite/`));
+    expect(await page.locator("main").innerText()).toContain("It was not mailed");
     expect(errors).toEqual([]);
     await close();
   });

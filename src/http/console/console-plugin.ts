@@ -9,6 +9,16 @@
 import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
+import {
+  AccountPlanBody,
+  AccountSearchFields,
+  inviteAccount,
+  type LinkContext,
+  listAccounts,
+  MAX_ACCOUNTS_SHOWN,
+  setAccountPlan,
+  setAccountState,
+} from "../../operator/accounts.js";
 import { type AuditFilter, AuditSearchFields, searchAudit } from "../../operator/audit.js";
 import { listStatus, rollback } from "../../operator/lists.js";
 import {
@@ -38,7 +48,9 @@ import type { TypedApp } from "../typed-app.js";
 import {
   type DeskContext,
   type DeskPath,
+  renderAccounts,
   renderAudit,
+  renderInvited,
   renderLists,
   renderOverrides,
   renderOverview,
@@ -53,7 +65,7 @@ const DELIVERIES_SHOWN = 20;
 
 export type ConsoleStore = Pick<
   Store,
-  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "transaction"
+  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "accounts" | "keys" | "transaction"
 >;
 
 export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
@@ -64,6 +76,8 @@ export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
   clock: () => Date;
   /** Resolves once every change made so far holds on this server. */
   settle: () => Promise<void>;
+  /** Where invitation links point, and the mailer that sends them. */
+  links: LinkContext;
 }
 
 const Csrf = { csrf: Type.String() };
@@ -73,6 +87,23 @@ const RemoveForm = Type.Object({ ...Csrf, ...OverrideTargetBody.properties });
 const QuotaForm = Type.Object({ ...Csrf, quota: Type.String({ pattern: "^[0-9]{1,10}$" }) });
 const RollbackForm = Type.Object({ ...Csrf, source: Type.String({ minLength: 1 }) });
 const AuditQuery = Type.Object(AuditSearchFields);
+const AccountsQuery = Type.Object(AccountSearchFields);
+const AccountParams = Type.Object({ id: Type.String() });
+const AccountForm = Type.Object({ ...Csrf, ...AccountSearchFields });
+const AccountPlanForm = Type.Object({ ...Csrf, ...AccountSearchFields, ...AccountPlanBody.properties });
+const InviteForm = Type.Object({
+  ...Csrf,
+  email: Type.String({ maxLength: 254 }),
+  plan: AccountPlanBody.properties.plan,
+  operator: Type.Optional(Type.Literal("on")),
+});
+
+/** The accounts page, with the search it showed kept. */
+function accountsPage(search: string | undefined): string {
+  return search?.trim()
+    ? `/console/accounts?search=${encodeURIComponent(search.trim())}`
+    : "/console/accounts";
+}
 
 /** A refusal of a service as the problem it is; anything else as the pages answer it. */
 function consoleProblem(error: unknown, request: FastifyRequest): HttpProblem {
@@ -199,6 +230,50 @@ export async function consolePlugin(app: TypedApp, deps: ConsoleDeps): Promise<v
         deliveries(store, null, DELIVERIES_SHOWN),
       ]);
       return page(reply, renderWebhooks(await contextOf(request), webhooks, events));
+    });
+
+    desk.get("/accounts", { schema: { hide: true, querystring: AccountsQuery } }, async (request, reply) => {
+      const search = request.query.search?.trim() ?? "";
+      const [accounts, plans] = await Promise.all([listAccounts(store, search), listPlans(store)]);
+      const view = {
+        search,
+        accounts,
+        capped: accounts.length >= MAX_ACCOUNTS_SHOWN,
+        plans: plans.map((plan) => plan.name),
+        signupPlan: deps.links.signupPlan,
+      };
+      return page(reply, renderAccounts(await contextOf(request), view));
+    });
+    desk.post(
+      "/accounts/:id/plan",
+      { schema: { hide: true, params: AccountParams, body: AccountPlanForm } },
+      async (request, reply) => {
+        await setAccountPlan(store, request.params.id, request.body.plan, actorOf(request));
+        await deps.settle();
+        return reply.redirect(accountsPage(request.body.search), 303);
+      },
+    );
+    for (const [action, state] of [
+      ["suspend", "suspended"],
+      ["resume", "active"],
+    ] as const) {
+      desk.post(
+        `/accounts/:id/${action}`,
+        { schema: { hide: true, params: AccountParams, body: AccountForm } },
+        async (request, reply) => {
+          await setAccountState(store, request.params.id, state, actorOf(request));
+          await deps.settle();
+          return reply.redirect(accountsPage(request.body.search), 303);
+        },
+      );
+    }
+    desk.post("/accounts/invite", { schema: { hide: true, body: InviteForm } }, async (request, reply) => {
+      const { email, plan, operator } = request.body;
+      const body = { email, plan, operator: operator === "on" };
+      const link = await inviteAccount(store, body, deps.links, clock(), actorOf(request));
+      // Without PUBLIC_URL the link is a path: on the desk, at the address the operator uses.
+      const url = link.url.startsWith("/") ? `${request.protocol}://${request.host}${link.url}` : link.url;
+      return page(reply.code(201), renderInvited(await contextOf(request), { ...link, url }));
     });
 
     desk.get("/audit", { schema: { hide: true, querystring: AuditQuery } }, async (request, reply) => {

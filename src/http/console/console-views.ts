@@ -3,6 +3,7 @@
  * in the pages' frame (layout.ts), every outside text escaped, every change a POST form
  * with the session's CSRF token, every field labelled; usable without JavaScript.
  */
+import type { AccountJson, OneTimeLink } from "../../operator/accounts.js";
 import type { AuditEntryJson, AuditFilter } from "../../operator/audit.js";
 import type { SourceStateJson } from "../../operator/lists.js";
 import type { OverrideJson } from "../../operator/overrides.js";
@@ -19,6 +20,7 @@ const DESK_PAGES = [
   ["/console/plans", "Plans"],
   ["/console/lists", "Lists"],
   ["/console/webhooks", "Webhooks"],
+  ["/console/accounts", "Accounts"],
   ["/console/audit", "Audit log"],
 ] as const;
 export type DeskPath = (typeof DESK_PAGES)[number][0];
@@ -104,7 +106,8 @@ export function renderOverview(context: DeskContext, view: OverviewView): string
     context,
     `${card("resolver-heading", "Resolver", `<p>State: <strong>${text(resolver.state)}</strong>${checked}.</p>`)}
 ${card("reports-heading", "Reports", `<p><a href="/console/reports">${text(reports)} open report${view.openReports === 1 ? "" : "s"}</a> waiting for a review.</p>`)}
-${card("lists-heading", "List sources", table("List sources", ["Source", "In force", "Last sync"], sources, "No list source is configured."))}`,
+${card("lists-heading", "List sources", table("List sources", ["Source", "In force", "Last sync"], sources, "No list source is configured."))}
+${card("accounts-heading", "Accounts", '<p><a href="/console/accounts">Search the accounts</a>, change their plan, suspend or resume them, invite someone.</p>')}`,
   );
 }
 
@@ -272,5 +275,89 @@ ${input("actor", "Actor")}${input("action", "Action")}${input("entity", "Entity"
     context,
     `${card("search-heading", "Search", form)}
 ${card("entries-heading", "Changes, newest first", table("Audit log", ["At", "Actor", "Action", "Entity", "Detail"], rows, "No changes match."))}`,
+  );
+}
+
+export interface AccountsView {
+  /** The search the list answers; empty: the newest accounts. */
+  search: string;
+  accounts: AccountJson[];
+  /** Whether the list stopped at its bound: there may be more. */
+  capped: boolean;
+  plans: string[];
+  /** The plan an invitation gets unless another is chosen (SIGNUP_PLAN). */
+  signupPlan: string;
+}
+
+/** An account's changes: its plan (`Plan of <email>`, Save) and Suspend or Resume; none of them on one's own account's state. */
+function accountForms(context: DeskContext, view: AccountsView, account: AccountJson, index: number): string {
+  const id = `account-${index}-plan`;
+  const action = `/console/accounts/${encodeURIComponent(account.id)}`;
+  const kept: Record<string, string> = view.search ? { search: view.search } : {};
+  const keptFields = Object.entries(kept).map(([name, value]) => hidden(name, value));
+  const plans = view.plans.map((name): [string, string] => [name, name]);
+  const plan = `<form class="fields" method="post" action="${action}/plan">${hidden("csrf", context.csrf)}${keptFields.join("")}
+${field(id, `Plan of ${account.email}`, select(id, "plan", plans, account.plan))}
+<p><button class="act quiet" type="submit">Save</button></p></form>`;
+  const state =
+    account.email === context.email
+      ? ""
+      : account.state === "active"
+        ? postButton(context, `${action}/suspend`, "Suspend", kept)
+        : postButton(context, `${action}/resume`, "Resume", kept);
+  return `${plan}${state}`;
+}
+
+function inviteForm(context: DeskContext, view: AccountsView): string {
+  const plans = view.plans.map((name): [string, string] => [name, name]);
+  return `<form class="fields" method="post" action="/console/accounts/invite">${hidden("csrf", context.csrf)}
+${field("invite-email", "Email", '<input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off" autocapitalize="off" spellcheck="false">')}
+${field("invite-plan", "Plan", select("invite-plan", "plan", plans, view.signupPlan))}
+${field("invite-operator", "Operator", '<input id="invite-operator" name="operator" type="checkbox" value="on">')}
+<p><button class="act" type="submit">Invite</button></p></form>`;
+}
+
+export function renderAccounts(context: DeskContext, view: AccountsView): string {
+  const search = `<form class="fields" method="get" action="/console/accounts" role="search">
+${field("accounts-search", "Search", `<input id="accounts-search" name="search" type="search" maxlength="254" value="${escapeHtml(view.search)}" autocapitalize="off" spellcheck="false">`)}
+<p><button class="act" type="submit">Search</button></p></form>`;
+  const rows = view.accounts.map((a, index) => [
+    text(a.email),
+    text(a.role),
+    text(a.plan),
+    text(a.state),
+    text(a.created_at),
+    accountForms(context, view, a, index),
+  ]);
+  const heading = view.search ? `Accounts whose email contains “${view.search}”` : "Accounts, newest first";
+  const capped = view.capped
+    ? `<p class="muted">Only the newest ${view.accounts.length} are shown: search to find the others.</p>`
+    : "";
+  const empty = view.search ? "No email contains this text." : "No accounts yet.";
+  return deskPage(
+    "/console/accounts",
+    context,
+    `${card("search-heading", "Search", search)}
+${card("accounts-list-heading", heading, `${table("Accounts", ["Email", "Role", "Plan", "State", "Created", "Change"], rows, empty)}${capped}`)}
+${card("invite-heading", "Invite someone", inviteForm(context, view))}`,
+  );
+}
+
+/** An invitation just made: its one-time link, shown this once, and whether it was mailed. */
+export function renderInvited(context: DeskContext, link: OneTimeLink): string {
+  const mailed = link.mailed
+    ? `<p>It was mailed to ${text(link.email)} too.</p>`
+    : "<p>It was not mailed (SMTP_URL is not set): give it to them yourself.</p>";
+  return deskPage(
+    "/console/accounts",
+    context,
+    card(
+      "invited-heading",
+      `Invitation for ${link.email}`,
+      `<p>Where ${text(link.email)} sets a password, until ${text(link.expires_at)}. Copy it now: it is shown only this once.</p>
+<code class="secret" data-invite-link="${escapeHtml(link.url)}">${text(link.url)}</code>
+${mailed}
+<p><a href="/console/accounts">Back to the accounts</a></p>`,
+    ),
   );
 }
