@@ -207,6 +207,23 @@ describe("list jobs in the console", () => {
     expect((await ann.get("/account")).body).toContain("<span data-quota-used>0</span> of 1000");
   });
 
+  it("ends a progress stream when the server closes, so it holds no shutdown", async () => {
+    const ann = await invited(fixture, "ann@example.com");
+    const page = await ann.get("/account/jobs");
+    expect((await upload(ann, page.body, contacts(5))).statusCode).toBe(303);
+    const base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
+    const response = await fetch(`${base}/account/jobs/progress`, {
+      headers: { cookie: ann.cookieHeader() },
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("retry: 2000");
+    const started = Date.now();
+    await fixture.app.close();
+    expect(Date.now() - started).toBeLessThan(1500);
+    await reader.cancel().catch(() => undefined);
+  });
+
   it("says so when the account has no secret key to own an upload", async () => {
     const ann = await invited(fixture, "ann@example.com");
     const keysPage = await ann.get("/account/keys");
