@@ -120,7 +120,8 @@ async function authorize(
   return undefined;
 }
 
-function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem {
+/** 429 `quota_exceeded`: what is left of the quota, and when it resets. */
+export function quotaExceeded(quota: QuotaState, now: Date, units: number): HttpProblem {
   const retryAfter = { "retry-after": String(secondsUntil(quota.resetAt, now)) };
   const resets = `it resets at ${formatTimestamp(quota.resetAt)}`;
   if (units <= 1) {

@@ -18,7 +18,15 @@ import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
-import { type CreatedKey, createdKeyJson, KeySchema, keyJson, PlanName, revokeKey } from "./keys.js";
+import {
+  type CreatedKey,
+  createdKeyJson,
+  type KeyJson,
+  KeySchema,
+  keyJson,
+  PlanName,
+  revokeKey,
+} from "./keys.js";
 import { Refusal } from "./refusal.js";
 import { REPORTS_SHOWN } from "./reports.js";
 
@@ -263,6 +271,19 @@ async function ownKey(store: AccountStore, account: Account, id: string) {
 
 export async function accountKeys(store: AccountStore, account: Account) {
   return (await store.keys.accountKeys(account.id)).map(keyJson);
+}
+
+/**
+ * The key a list uploaded in the console belongs to: the account's oldest live secret key
+ * (a rolled key's successor, not the key it replaces); undefined when it has none.
+ */
+export async function accountJobKey(
+  store: Pick<Store, "keys">,
+  account: Account,
+): Promise<KeyJson | undefined> {
+  const keys = await store.keys.accountKeys(account.id);
+  const key = keys.find((key) => !key.publishable && key.revokedAt === null && key.expiresAt === null);
+  return key && keyJson(key);
 }
 
 /** A new key of the account on its plan; at most MAX_ACCOUNT_KEYS live ones (`too_many_keys`). */

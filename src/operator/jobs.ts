@@ -55,12 +55,16 @@ export const CreatedJobSchema = Type.Object({
 });
 type CreatedJob = Static<typeof CreatedJobSchema>;
 
-/** Who asks: a key's id (its own jobs), or null for the operator (every job). */
 /**
  * Who asks about jobs: a key (and its account, whose keys all see each other's jobs), or
  * the operator (null), who sees every job.
  */
 export type JobOwner = { keyId: string; accountId: string | null } | null;
+
+/** An account in the console: every job of its keys, and no key of its own (no key's id is empty). */
+export function accountOwner(accountId: string): NonNullable<JobOwner> {
+  return { keyId: "", accountId };
+}
 
 /** Jobs shown at most in a list. */
 const JOBS_LISTED = 1000;

@@ -3,7 +3,7 @@
  * revoked for good. A publishable key (docs/security.md) carries the origins it may be
  * used from; a secret key none.
  */
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import { parseOrigin } from "../core/origin.js";
 import { inTransaction } from "./changes.js";
 import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "./errors.js";
@@ -250,8 +250,25 @@ export async function authenticateHash(
   hash: string,
   now: Date,
 ): Promise<AuthenticatedKey | undefined> {
+  return liveKeyWhere(db, sql`k.hash = ${hash}`, now);
+}
+
+/** The live key of this id with its plan (the console, which holds no secret); undefined when unknown or revoked. */
+export function authenticateId(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+): Promise<AuthenticatedKey | undefined> {
+  return liveKeyWhere(db, sql`k.id = ${id}`, now);
+}
+
+async function liveKeyWhere(
+  db: Kysely<Database>,
+  condition: RawBuilder<unknown>,
+  now: Date,
+): Promise<AuthenticatedKey | undefined> {
   const { rows } = await sql<KeyWithPlanRow>`${KEY_WITH_PLAN}
-    where k.hash = ${hash} and k.revoked_at is null
+    where ${condition} and k.revoked_at is null
       and (k.expires_at is null or k.expires_at > ${now.getTime()})`.execute(db);
   return rows[0] && toAuthenticatedKey(rows[0]);
 }

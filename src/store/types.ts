@@ -246,6 +246,11 @@ export interface UsageRepository {
    */
   authorize(secret: string, now: Date, units?: number): Promise<Authorization | undefined>;
   /**
+   * As `authorize`, for a live key named by its id (the console's list uploads, which
+   * hold no secret); the key is read afresh. Undefined when unknown, revoked or past its end.
+   */
+  authorizeKey(id: string, now: Date, units: number): Promise<Authorization | undefined>;
+  /**
    * The live key for a secret, counting nothing (a publishable key's origins are checked
    * before its request counts); remembered like `authorize`'s keys.
    */

@@ -15,7 +15,13 @@ import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import { DAY_MS } from "../core/time.js";
 import { AccountSuspendedError } from "./errors.js";
-import { authenticateHash, isRevoked, keyWithPlan, publishableOrigins } from "./keys-repository.js";
+import {
+  authenticateHash,
+  authenticateId,
+  isRevoked,
+  keyWithPlan,
+  publishableOrigins,
+} from "./keys-repository.js";
 import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
@@ -71,6 +77,15 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     if (key?.account?.suspended) throw new AccountSuspendedError();
     return key;
   };
+  /** Counts `units` for the key, all or none, and the counted ones in its requests per day. */
+  const count = async (key: AuthenticatedKey, now: Date, units: number) => {
+    const quota = await countRequest(key, now, units);
+    if (quota.allowed) {
+      const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
+      daily.set(day, (daily.get(day) ?? 0) + units);
+    }
+    return quota;
+  };
   // The origins of live publishable keys, one read shared by the requests waiting for it.
   let origins: { set: Promise<Set<string>>; until: number } | undefined;
   const originsAt = (now: Date): Promise<Set<string>> => {
@@ -98,16 +113,20 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       }
       const key = await liveKey(hash, now);
       if (!key) return undefined;
-      const quota = await countRequest(key, now, units);
+      const quota = await count(key, now, units);
       if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
       }
-      if (quota.allowed) {
-        const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
-        daily.set(day, (daily.get(day) ?? 0) + units);
-      }
       return { key, quota };
+    },
+    async authorizeKey(id, now, units) {
+      checkUnits(units, 0);
+      // Read afresh, never remembered: the console asks rarely, and a revocation holds at once.
+      const key = await authenticateId(db, id, now);
+      if (!key) return undefined;
+      if (key.account?.suspended) throw new AccountSuspendedError();
+      return { key, quota: units === 0 ? await readQuota(db, key, now) : await count(key, now, units) };
     },
     async refund(key, periodStart, units = 1) {
       checkUnits(units, 1);

@@ -1,7 +1,8 @@
 /**
  * The quota is the account's (docs/accounts.md): its keys draw from one count, exactly
  * under concurrency, the period anchored at the account's creation; a key without an
- * account keeps its own count.
+ * account keeps its own count. A key named by its id (the console's uploads) counts in
+ * the same count, all or nothing, until it is revoked.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
@@ -45,5 +46,30 @@ describe.each(DATABASE_KINDS)("an account's keys on %s", (kind) => {
       allowed: true,
       used: 1,
     });
+  });
+
+  it("counts units for a key named by its id in the account's count, all or nothing, until it is revoked", async () => {
+    await db.store.plans.createPlan({ name: "small", quota: 50, periodDays: 30 });
+    const made = await db.store.accounts.createAccount({
+      email: "ann@example.com",
+      passwordHash: null,
+      role: "member",
+      plan: "small",
+      now: CREATED,
+    });
+    const [key] = await db.store.keys.accountKeys(made.account.id);
+    const id = key?.id ?? "";
+    const now = new Date(CREATED.getTime() + DAY);
+    expect((await db.store.usage.authorize(made.secret, now, 10))?.quota.allowed).toBe(true);
+    expect((await db.store.usage.authorizeKey(id, now, 30))?.quota).toMatchObject({
+      allowed: true,
+      used: 40,
+    });
+    expect((await db.store.usage.authorizeKey(id, now, 11))?.quota).toMatchObject({ allowed: false });
+    expect((await db.store.usage.authorizeKey(id, now, 0))?.quota).toMatchObject({ used: 40, remaining: 10 });
+    expect((await db.store.usage.authorize(made.secret, now, 0))?.quota).toMatchObject({ used: 40 });
+    await db.store.keys.revokeKey(id, now);
+    expect(await db.store.usage.authorizeKey(id, now, 1)).toBeUndefined();
+    expect(await db.store.usage.authorizeKey("key_unknown", now, 1)).toBeUndefined();
   });
 });

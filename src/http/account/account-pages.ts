@@ -9,13 +9,16 @@
  */
 import type { TypedApp } from "../typed-app.js";
 import { consolePages } from "./console-pages.js";
+import { jobPages } from "./job-pages.js";
 import { type AccountPagesDeps, pageSession } from "./page-session.js";
 import { personPages } from "./person-pages.js";
 
 export type { AccountPagesDeps } from "./page-session.js";
 
-export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
+export async function accountPages(app: TypedApp, deps: AccountPagesDeps): Promise<void> {
   const pages = pageSession(deps);
   personPages(app, deps, pages);
   consolePages(app, deps, pages);
+  // Its own scope (the upload's body is a stream); awaited, so the 405 routes cover its paths too.
+  await app.register(async (jobs) => jobPages(jobs, deps, pages));
 }

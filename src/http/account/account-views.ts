@@ -81,11 +81,18 @@ ${body}
   });
 }
 
-/** A page of the console: its navigation (with the log-out button) above the cards. */
-export function consolePage(title: string, account: AccountJson, csrf: string, cards: string): string {
+/** A page of the console: its navigation (with the log-out button) above the cards; `script` as `renderPage` takes it. */
+export function consolePage(
+  title: string,
+  account: AccountJson,
+  csrf: string,
+  cards: string,
+  script?: string,
+): string {
   const links = [
     ["/account", "Overview"],
     ["/account/keys", "Keys"],
+    ["/account/jobs", "Jobs"],
     ["/account/reports", "Reports"],
     ["/account/security", "Security"],
   ]
@@ -97,6 +104,7 @@ export function consolePage(title: string, account: AccountJson, csrf: string, c
     description: `${title} of ${account.email}`,
     noindex: true,
     referrer: "same-origin",
+    ...(script === undefined ? {} : { script }),
     main: `<h1>${escapeHtml(title)}</h1>
 <p class="muted">${escapeHtml(account.email)} · plan ${escapeHtml(account.plan)}</p>
 <nav aria-label="Account"><ul class="nav">${links}${logout}</ul></nav>

@@ -17,8 +17,17 @@ const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
 
 export interface AccountPagesDeps extends RunCheckDeps {
-  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports" | "transaction" | "audit">;
-  config: Pick<Config, "signup" | "signupPlan" | "sessionTtlSeconds" | "publicUrl">;
+  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports" | "jobs" | "transaction" | "audit">;
+  config: Pick<
+    Config,
+    | "signup"
+    | "signupPlan"
+    | "sessionTtlSeconds"
+    | "publicUrl"
+    | "jobMaxItems"
+    | "jobMaxBytes"
+    | "jobRetentionSeconds"
+  >;
   mailer: Mailer | undefined;
   clock: () => Date;
 }
@@ -86,9 +95,16 @@ export function pageSession(deps: AccountPagesDeps) {
     return token;
   };
 
-  /** 403 `csrf_failed` unless the POST is same-origin and carries the expected token. */
-  const checkCsrf = (request: FastifyRequest, expected: string | undefined): Body => {
-    const body = (request.body ?? {}) as Body;
+  /**
+   * 403 `csrf_failed` unless the POST is same-origin and carries the expected token: in its
+   * form, or in its query (`from` `"query"`) for an upload checked before its body is read.
+   */
+  const checkCsrf = (
+    request: FastifyRequest,
+    expected: string | undefined,
+    from: "body" | "query" = "body",
+  ): Body => {
+    const body = ((from === "query" ? request.query : request.body) ?? {}) as Body;
     const sameOrigin = request.headers.origin === ownOrigin(request);
     if (!sameOrigin || !expected || text(body, "csrf") !== expected) {
       throw new HttpProblem(

@@ -3,12 +3,14 @@
  * SVG icon, no external fonts, scripts or images), landmarks for assistive technology,
  * readable from 360 px up. Everything interpolated goes through `escapeHtml`; the
  * stylesheet is allowed by its hash in the Content-Security-Policy (security.ts), so
- * no inline style attribute or script would ever run.
+ * no inline style attribute or script would ever run, but for the one script a page
+ * names (`script`) and allows by its hash in its own policy.
  */
 import { createHash } from "node:crypto";
 
 const STYLE = `
 *,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1a1a1a;background:#f5f6f8}
 a{color:#1f4fbf}
@@ -49,6 +51,7 @@ pre code{background:none;padding:0;color:inherit}
 .level.medium{background:#fdf0d5;color:#6b4500}
 .level.high{background:#fde4e1;color:#8c1d18}
 meter{width:100%;height:1rem}
+progress{width:100%;min-width:6rem;height:1rem}
 .grid{display:grid;gap:0 1rem}
 @media (min-width:48rem){.grid{grid-template-columns:1fr 1fr}h1{font-size:2rem}}
 dl{margin:0;display:grid;grid-template-columns:1fr;gap:0 .9rem}
@@ -175,6 +178,8 @@ export interface PageOptions {
   noindex?: boolean;
   /** `same-origin` for pages with forms whose `Origin` is checked (a no-referrer POST says `Origin: null`). */
   referrer?: "no-referrer" | "same-origin";
+  /** An inline script at the end of the body; the page's policy must allow it by its hash. */
+  script?: string;
 }
 
 /** A whole page around `main`: header with the home link, footer, the inline stylesheet. */
@@ -184,6 +189,7 @@ export function renderPage({
   main,
   noindex = false,
   referrer = "no-referrer",
+  script,
 }: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
@@ -202,7 +208,7 @@ ${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer
 ${main}
 </div></main>
 <footer><div class="wrap">mailrisk — email and domain risk checks. <a href="/openapi.json">API description (OpenAPI)</a></div></footer>
-</body>
+${script === undefined ? "" : `<script>${script}</script>\n`}</body>
 </html>
 `;
 }

@@ -1,7 +1,8 @@
 /**
  * What protects the pages plugin, and only it (both plugins below register inside its
  * scope): security headers with a Content-Security-Policy that allows nothing but the
- * page's own stylesheet (by hash), its inline icon and forms posting back here; and the
+ * page's own stylesheet (by hash), its inline icon and forms posting back here (one page,
+ * the console's list jobs, adds its own script by hash, `pagePolicyWith`); and the
  * page limiter (page-limiter.ts: per address, per /24 or /64, and from everyone, a
  * minute, per instance) so the pages are no free API. A limited request gets the 429
  * page (503 over the global budget) with Retry-After and nothing else: the API's
@@ -45,14 +46,26 @@ const CSP_DIRECTIVES = {
   "base-uri": ["'none'"],
 };
 
+function policyText(directives: Record<string, string[]>): string {
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}
+
+/**
+ * The pages' Content-Security-Policy with more sources for one page (the list jobs
+ * page: its own script by hash, and its progress stream from this server).
+ */
+export function pagePolicyWith(more: Record<string, string[]>): string {
+  return policyText({ ...CSP_DIRECTIVES, ...more });
+}
+
 /**
  * The essential headers for an error page answered where the plugin's hooks do not run
  * (before routing, or by an API route to a browser); never kept by a cache.
  */
 export const BASIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy": Object.entries(CSP_DIRECTIVES)
-    .map(([name, values]) => `${name} ${values.join(" ")}`)
-    .join("; "),
+  "content-security-policy": policyText(CSP_DIRECTIVES),
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",

@@ -8,7 +8,7 @@
  */
 import { Readable } from "node:stream";
 import { Type } from "@fastify/type-provider-typebox";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import {
   CreatedJobSchema,
@@ -18,6 +18,7 @@ import {
   JobSchema,
   jobResults,
   listJobs,
+  type ResultsFormat,
   removeJob,
   showJob,
   type Upload,
@@ -114,8 +115,8 @@ function responses() {
   };
 }
 
-/** The upload of a request: the body's stream, or its multipart `file` field. */
-async function uploadOf(request: FastifyRequest, column: string | undefined): Promise<Upload> {
+/** The upload of a request: the body's stream, or its multipart `file` field (the console's uploads too). */
+export async function uploadOf(request: FastifyRequest, column: string | undefined): Promise<Upload> {
   const contentType = String(request.headers["content-type"] ?? "").toLowerCase();
   const body = request.body as Readable;
   if (contentType.startsWith("text/csv")) return { body, kind: "csv", column };
@@ -125,6 +126,19 @@ async function uploadOf(request: FastifyRequest, column: string | undefined): Pr
     throw new HttpProblem("invalid_body", "The multipart/form-data content type names no boundary.");
   const part = await filePart(body, boundary);
   return { body: part.stream, kind: part.contentType === "text/plain" ? "text" : "csv", column };
+}
+
+/** A job's results streamed as a download named `filename` (the console's downloads too). */
+export function sendResults(
+  reply: FastifyReply,
+  chunks: AsyncGenerator<string>,
+  format: ResultsFormat,
+  filename: string,
+) {
+  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/jsonl; charset=utf-8";
+  reply.type(type).header("content-disposition", `attachment; filename="${filename}"`);
+  // A stream is sent as it is, never serialised; the schema's string describes it for /openapi.json.
+  return reply.send(Readable.from(chunks) as unknown as string);
 }
 
 function ownerOf(request: FastifyRequest): NonNullable<JobOwner> {
@@ -225,10 +239,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
     handler: async (request, reply) => {
       const { format = "csv", only = "all" } = request.query;
       const chunks = await jobResults(store, ownerOf(request), request.params.id, { format, only });
-      const type = format === "csv" ? "text/csv; charset=utf-8" : "application/jsonl; charset=utf-8";
-      reply.type(type).header("content-disposition", `attachment; filename="${request.params.id}.${format}"`);
-      // A stream is sent as it is, never serialised; the schema's string describes it for /openapi.json.
-      return reply.send(Readable.from(chunks) as unknown as string);
+      return sendResults(reply, chunks, format, `${request.params.id}.${format}`);
     },
   });
 

@@ -10,9 +10,8 @@ import { run as accounts } from "../../../src/cli/accounts-command.js";
 import { inviteAccount } from "../../../src/operator/accounts.js";
 import { CLI_ACTOR } from "../../../src/operator/audit.js";
 import { type HttpFixture, openHttpFixture } from "../helpers.js";
+import { invited, ORIGIN, PASSWORD, PageBrowser } from "./page-browser.js";
 
-const ORIGIN = "http://localhost:80";
-const PASSWORD = "correct horse battery";
 let fixture: HttpFixture;
 
 beforeEach(async () => {
@@ -20,78 +19,9 @@ beforeEach(async () => {
 });
 afterEach(() => fixture.close());
 
-interface Browser {
-  cookies: Map<string, string>;
-}
-
-function cookieHeader(browser: Browser): string {
-  return [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-}
-
-function keep(browser: Browser, setCookie: string | string[] | undefined): void {
-  for (const line of [setCookie ?? []].flat()) {
-    const [pair = ""] = line.split(";");
-    const at = pair.indexOf("=");
-    const value = pair.slice(at + 1);
-    if (value === "") browser.cookies.delete(pair.slice(0, at));
-    else browser.cookies.set(pair.slice(0, at), value);
-  }
-}
-
-async function get(browser: Browser, url: string) {
-  const answer = await fixture.app.inject({
-    url,
-    headers: { cookie: cookieHeader(browser), accept: "text/html" },
-  });
-  keep(browser, answer.headers["set-cookie"]);
-  return answer;
-}
-
-function csrfOf(html: string): string {
-  return /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-}
-
-/** Submits the form of `page` (its CSRF token) to `url`, from `origin`. */
-async function post(
-  browser: Browser,
-  url: string,
-  fields: Record<string, string>,
-  page: string,
-  origin = ORIGIN,
-) {
-  const answer = await fixture.app.inject({
-    method: "POST",
-    url,
-    headers: {
-      cookie: cookieHeader(browser),
-      origin,
-      "content-type": "application/x-www-form-urlencoded",
-      accept: "text/html",
-    },
-    payload: new URLSearchParams({ csrf: csrfOf(page), ...fields }).toString(),
-  });
-  keep(browser, answer.headers["set-cookie"]);
-  return answer;
-}
-
-/** A new account by invitation, logged in: the browser holding its session. */
-async function invited(email: string, operator = false): Promise<Browser> {
-  const browser: Browser = { cookies: new Map() };
-  const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
-  const link = await inviteAccount(fixture.store, { email, operator }, links, fixture.clock.now(), CLI_ACTOR);
-  const path = new URL(link.url, ORIGIN).pathname;
-  const page = await get(browser, path);
-  expect(page.body).toContain(">Set password</button>");
-  const set = await post(browser, path, { password: PASSWORD }, page.body);
-  expect(set.statusCode, set.body).toBe(303);
-  expect(set.headers.location).toBe("/account");
-  return browser;
-}
-
-async function createKey(browser: Browser): Promise<{ id: string; secret: string }> {
-  const page = await get(browser, "/account/keys");
-  const created = await post(
-    browser,
+async function createKey(browser: PageBrowser): Promise<{ id: string; secret: string }> {
+  const page = await browser.get("/account/keys");
+  const created = await browser.post(
     "/account/keys",
     { name: "shop", kind: "secret", origins: "" },
     page.body,
@@ -115,26 +45,25 @@ function check(secret: string) {
 
 describe("accounts", () => {
   it("sets a password by invitation: an argon2id hash, a session cookie with its attributes, the console", async () => {
-    const browser = await invited("ann@example.com");
+    const browser = await invited(fixture, "ann@example.com");
     const stored = await fixture.store.accounts.findLogin("ann@example.com");
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    const overview = await get(browser, "/account");
+    const overview = await browser.get("/account");
     expect(overview.statusCode).toBe(200);
     expect(overview.headers["set-cookie"]).toMatch(
       /^mailrisk_session=\w+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/,
     );
     expect(overview.body).toContain("ann@example.com");
-    const stranger: Browser = { cookies: new Map() };
-    const withoutCookie = await post(
-      stranger,
+    const stranger = new PageBrowser(fixture);
+    const withoutCookie = await stranger.post(
       "/login",
       { email: "ann@example.com", password: PASSWORD },
       overview.body,
     );
     expect(withoutCookie.statusCode).toBe(403);
-    const fresh: Browser = { cookies: new Map() };
-    const page = await get(fresh, "/login");
-    const loggedIn = await post(fresh, "/login", { email: "Ann@Example.com", password: PASSWORD }, page.body);
+    const fresh = new PageBrowser(fixture);
+    const page = await fresh.get("/login");
+    const loggedIn = await fresh.post("/login", { email: "Ann@Example.com", password: PASSWORD }, page.body);
     expect(loggedIn.statusCode).toBe(303);
     const cookie = [loggedIn.headers["set-cookie"]]
       .flat()
@@ -144,15 +73,15 @@ describe("accounts", () => {
     // A session used within SESSION_TTL lives on; one unused that long is over.
     const start = fixture.clock.now().getTime();
     fixture.clock.set(new Date(start + 29 * 86_400_000));
-    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    expect((await fresh.get("/account")).statusCode).toBe(200);
     fixture.clock.set(new Date(start + 58 * 86_400_000));
-    expect((await get(fresh, "/account")).statusCode).toBe(200);
+    expect((await fresh.get("/account")).statusCode).toBe(200);
     fixture.clock.set(new Date(start + 90 * 86_400_000));
-    expect((await get(fresh, "/account")).statusCode).toBe(303);
+    expect((await fresh.get("/account")).statusCode).toBe(303);
   });
 
   it("draws all the keys of an account from one count, told by GET /v2/usage of either", async () => {
-    const browser = await invited("ann@example.com");
+    const browser = await invited(fixture, "ann@example.com");
     const first = await createKey(browser);
     const second = await createKey(browser);
     expect((await check(first.secret)).statusCode).toBe(200);
@@ -166,21 +95,21 @@ describe("accounts", () => {
       expect(usage.json()).toMatchObject({ used: 2 });
     }
     await fixture.store.usage.flushDailyUsage();
-    const overview = await get(browser, "/account");
+    const overview = await browser.get("/account");
     expect(overview.body).toContain("<span data-quota-used>2</span> of 1000");
     expect(overview.body).toMatch(/<svg class="chart"[^>]*data-chart-current="2"/);
-    const one = await get(browser, `/account/keys/${first.id}`);
+    const one = await browser.get(`/account/keys/${first.id}`);
     expect(one.body).toMatch(/<svg class="chart"[^>]*data-chart-current="1"/);
   });
 
   it("answers 404 for another account's key, and 401 account_suspended for a suspended account's key", async () => {
-    const ann = await invited("ann@example.com");
-    const bob = await invited("bob@example.com");
+    const ann = await invited(fixture, "ann@example.com");
+    const bob = await invited(fixture, "bob@example.com");
     const key = await createKey(ann);
-    expect((await get(bob, `/account/keys/${key.id}`)).statusCode).toBe(404);
-    expect((await get(ann, `/account/keys/${key.id}`)).statusCode).toBe(200);
-    const bobsPage = await get(bob, "/account/keys");
-    expect((await post(bob, `/account/keys/${key.id}/revoke`, {}, bobsPage.body)).statusCode).toBe(404);
+    expect((await bob.get(`/account/keys/${key.id}`)).statusCode).toBe(404);
+    expect((await ann.get(`/account/keys/${key.id}`)).statusCode).toBe(200);
+    const bobsPage = await bob.get("/account/keys");
+    expect((await bob.post(`/account/keys/${key.id}/revoke`, {}, bobsPage.body)).statusCode).toBe(404);
     expect((await check(key.secret)).statusCode).toBe(200);
 
     const cli = createTestCli(fixture.databaseUrl, "");
@@ -191,10 +120,10 @@ describe("accounts", () => {
       .toBe(401);
     const refused = await check(key.secret);
     expect(refused.json()).toMatchObject({ code: "account_suspended" });
-    expect((await get(ann, "/account")).statusCode).toBe(303);
-    const loginPage = (await get(ann, "/login")).body;
+    expect((await ann.get("/account")).statusCode).toBe(303);
+    const loginPage = (await ann.get("/login")).body;
     expect(
-      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+      (await ann.post("/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
     ).toBe(401);
 
     expect(await accounts(["resume", "ann@example.com"], cli.ctx)).toBe(0);
@@ -202,15 +131,15 @@ describe("accounts", () => {
       .poll(async () => (await check(key.secret)).statusCode, { timeout: 2000, interval: 100 })
       .toBe(200);
     expect(
-      (await post(ann, "/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+      (await ann.post("/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
     ).toBe(303);
   });
 
   it("rolls a key: a new secret shown once, the old one working 24 hours more, then 401", async () => {
-    const ann = await invited("ann@example.com");
+    const ann = await invited(fixture, "ann@example.com");
     const key = await createKey(ann);
-    const page = await get(ann, "/account/keys");
-    const rolled = await post(ann, `/account/keys/${key.id}/roll`, {}, page.body);
+    const page = await ann.get("/account/keys");
+    const rolled = await ann.post(`/account/keys/${key.id}/roll`, {}, page.body);
     expect(rolled.statusCode).toBe(201);
     const secret = /data-secret="([^"]+)"/.exec(rolled.body)?.[1] ?? "";
     expect(secret).toMatch(/^mr_/);
@@ -225,8 +154,8 @@ describe("accounts", () => {
   });
 
   it("shows an account the reports its keys filed, and no other account's", async () => {
-    const ann = await invited("ann@example.com");
-    const bob = await invited("bob@example.com");
+    const ann = await invited(fixture, "ann@example.com");
+    const bob = await invited(fixture, "bob@example.com");
     const key = await createKey(ann);
     const filed = await Promise.all(
       ["allow", "block"].map((expected) =>
@@ -239,8 +168,8 @@ describe("accounts", () => {
       ),
     );
     const report = filed.find((answer) => answer.statusCode === 202)?.json() as { id: string };
-    expect((await get(ann, "/account/reports")).body).toContain(`<td>${report.id}</td>`);
-    expect((await get(bob, "/account/reports")).body).not.toContain(report.id);
+    expect((await ann.get("/account/reports")).body).toContain(`<td>${report.id}</td>`);
+    expect((await bob.get("/account/reports")).body).not.toContain(report.id);
   });
 
   it("marks the session cookie Secure when PUBLIC_URL is https, and takes forms from that origin only", async () => {
@@ -260,20 +189,20 @@ describe("accounts", () => {
       CLI_ACTOR,
     );
     expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
-    const browser: Browser = { cookies: new Map() };
+    const browser = new PageBrowser(fixture);
     const path = new URL(link.url).pathname;
-    const page = await get(browser, path);
-    expect((await post(browser, path, { password: PASSWORD }, page.body)).statusCode).toBe(403);
-    const set = await post(browser, path, { password: PASSWORD }, page.body, "https://mailrisk.example.org");
+    const page = await browser.get(path);
+    expect((await browser.post(path, { password: PASSWORD }, page.body)).statusCode).toBe(403);
+    const set = await browser.post(path, { password: PASSWORD }, page.body, "https://mailrisk.example.org");
     expect(set.statusCode).toBe(303);
     const cookie = [set.headers["set-cookie"]].flat().find((line) => line?.startsWith("mailrisk_session="));
     expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000; Secure$/);
   });
 
   it("refuses a cross-origin POST, or one without the token, to every form: 403 csrf_failed, nothing changed", async () => {
-    const ann = await invited("ann@example.com");
+    const ann = await invited(fixture, "ann@example.com");
     const key = await createKey(ann);
-    const keysPage = (await get(ann, "/account/keys")).body;
+    const keysPage = (await ann.get("/account/keys")).body;
     const forms: [string, Record<string, string>][] = [
       ["/account/keys", { name: "evil", kind: "secret" }],
       [`/account/keys/${key.id}/revoke`, {}],
@@ -289,7 +218,7 @@ describe("accounts", () => {
         ["https://evil.example", keysPage],
         [ORIGIN, ""],
       ] as const) {
-        const answer = await post(ann, url, fields, page, origin);
+        const answer = await ann.post(url, fields, page, origin);
         expect(answer.statusCode, `${url} from ${origin}`).toBe(403);
         expect(answer.body).toContain("csrf_failed");
       }
@@ -302,7 +231,7 @@ describe("accounts", () => {
       ).map((k) => k.revokedAt),
     ).toEqual([null, null]);
     expect((await fixture.store.keys.listKeys()).length).toBe(2);
-    expect((await get(ann, "/account")).statusCode).toBe(200);
+    expect((await ann.get("/account")).statusCode).toBe(200);
   });
 
   it("makes no invitation while SIGNUP is off: no page would take the link", async () => {
@@ -313,8 +242,8 @@ describe("accounts", () => {
   });
 
   it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
-    const ann = await invited("ann@example.com");
-    const page = await get(ann, "/account/keys");
+    const ann = await invited(fixture, "ann@example.com");
+    const page = await ann.get("/account/keys");
     const odd = [
       { method: "POST" as const, url: "/login", payload: { email: ["a", "b"], password: 5 } },
       {
@@ -333,38 +262,36 @@ describe("accounts", () => {
     for (const request of odd) {
       const answer = await fixture.app.inject({
         ...request,
-        headers: { cookie: cookieHeader(ann), ...request.headers },
+        headers: { cookie: ann.cookieHeader(), ...request.headers },
       });
       expect(answer.statusCode, `${request.method} ${request.url.slice(0, 40)}`).toBeLessThan(500);
     }
-    const roll = await post(ann, "/account/keys/key_unknown/roll", {}, page.body);
+    const roll = await ann.post("/account/keys/key_unknown/roll", {}, page.body);
     expect(roll.statusCode).toBe(404);
-    const tooLong = await post(
-      ann,
+    const tooLong = await ann.post(
       "/account/keys",
       { name: "x".repeat(5000), kind: "publishable", origins: "ftp://x" },
       page.body,
     );
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).toContain('class="field-error"');
-    const longName = await post(ann, "/account/keys", { name: "x".repeat(201), kind: "secret" }, page.body);
+    const longName = await ann.post("/account/keys", { name: "x".repeat(201), kind: "secret" }, page.body);
     expect(longName.statusCode).toBe(400);
     expect(longName.body).toContain("at most 200 characters");
   });
 
   it("locks an account after 10 wrong passwords: the 11th try is refused even with the right one", async () => {
-    await invited("ann@example.com");
-    const browser: Browser = { cookies: new Map() };
-    const page = (await get(browser, "/login")).body;
+    await invited(fixture, "ann@example.com");
+    const browser = new PageBrowser(fixture);
+    const page = (await browser.get("/login")).body;
     for (let i = 0; i < 10; i++) {
       expect(
-        (await post(browser, "/login", { email: "ann@example.com", password: `wrong ${i}` }, page))
-          .statusCode,
+        (await browser.post("/login", { email: "ann@example.com", password: `wrong ${i}` }, page)).statusCode,
       ).toBe(401);
     }
-    const right = await post(browser, "/login", { email: "ann@example.com", password: PASSWORD }, page);
+    const right = await browser.post("/login", { email: "ann@example.com", password: PASSWORD }, page);
     expect(right.statusCode).toBe(401);
-    const unknown = await post(browser, "/login", { email: "nobody@example.com", password: PASSWORD }, page);
+    const unknown = await browser.post("/login", { email: "nobody@example.com", password: PASSWORD }, page);
     expect(unknown.body.replace(/nobody@example\.com/g, "")).toBe(
       right.body.replace(/ann@example\.com/g, ""),
     );
@@ -373,10 +300,10 @@ describe("accounts", () => {
 
 describe("the operator's desk with the accounts' sessions", () => {
   it("opens for an operator's session only; an accepted report shows in the audit log with the operator's email", async () => {
-    const member = await invited("member@example.com");
-    expect((await get(member, "/console")).statusCode).toBe(404);
-    const operator = await invited("op@example.com", true);
-    expect((await get(operator, "/console")).statusCode).toBe(200);
+    const member = await invited(fixture, "member@example.com");
+    expect((await member.get("/console")).statusCode).toBe(404);
+    const operator = await invited(fixture, "op@example.com", true);
+    expect((await operator.get("/console")).statusCode).toBe(200);
 
     const { id: keyId } = await fixture.newKey();
     const filed = await fixture.store.reports.fileReport(
@@ -384,14 +311,14 @@ describe("the operator's desk with the accounts' sessions", () => {
       { max: 10, windowMs: 86_400_000 },
     );
     if (!("report" in filed)) throw new Error(filed.outcome);
-    const queue = await get(operator, "/console/reports");
+    const queue = await operator.get("/console/reports");
     const accept = `/console/reports/${encodeURIComponent(filed.report.id)}/accept`;
-    const forged = await post(operator, accept, {}, queue.body, "https://evil.example");
+    const forged = await operator.post(accept, {}, queue.body, "https://evil.example");
     expect(forged.statusCode).toBe(403);
     expect((await fixture.store.audit.search({ limit: 10 })).map((e) => e.action)).not.toContain(
       "report.accept",
     );
-    const accepted = await post(operator, accept, {}, queue.body);
+    const accepted = await operator.post(accept, {}, queue.body);
     expect(accepted.statusCode, accepted.body).toBe(303);
     const [entry] = await fixture.store.audit.search({ limit: 10 });
     expect(entry).toMatchObject({ actor: "op@example.com", action: "report.accept" });
@@ -401,7 +328,7 @@ describe("the operator's desk with the accounts' sessions", () => {
 it("audits what the CLI does to accounts, and never the link it makes", async () => {
   const cli = createTestCli(fixture.databaseUrl, "", { SIGNUP: "invite" });
   expect(await accounts(["invite", "eve@example.com"], cli.ctx)).toBe(0);
-  await invited("sam@example.com");
+  await invited(fixture, "sam@example.com");
   expect(await accounts(["suspend", "sam@example.com"], cli.ctx)).toBe(0);
   const entries = await fixture.store.audit.search({ limit: 10 });
   expect(entries.map((e) => [e.actor, e.action])).toEqual([

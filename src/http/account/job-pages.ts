@@ -1,0 +1,248 @@
+/**
+ * The console's list jobs (docs/jobs.md "In the console"), for the logged-in account:
+ *
+ *   GET  /account/jobs                 the account's jobs and the upload form
+ *   POST /account/jobs?csrf=…          an upload (multipart `file`), read as it streams
+ *   GET  /account/jobs/progress        server-sent events: the jobs in progress, each second
+ *   GET  /account/jobs/<id>            one job as `GET /v2/jobs/<id>` answers it (JSON)
+ *   GET  /account/jobs/<id>/results    the results as a CSV download (`?only=allow|block`)
+ *   POST /account/jobs/<id>/cancel     cancels a queued or running job
+ *   POST /account/jobs/<id>/delete     deletes an ended job (cancels a running one)
+ *
+ * A plugin of its own: the upload's body reaches the handler as a stream (the pages'
+ * multipart parser would collect it), so the CSRF check comes before a byte is stored.
+ * The upload, the quota and the results go through the API's code. Another account's job
+ * is a 404, as an unknown one.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FastifyReply } from "fastify";
+import { accountJobKey, accountJson } from "../../operator/accounts.js";
+import {
+  accountOwner,
+  cancelJob,
+  createJob,
+  type JobJson,
+  jobResults,
+  listJobs,
+  type ResultsFilter,
+  removeJob,
+  showJob,
+} from "../../operator/jobs.js";
+import { refusalOf } from "../../operator/refusal.js";
+import { quotaExceeded } from "../access.js";
+import { HttpProblem } from "../http-problem.js";
+import { pagePolicyWith } from "../pages/security.js";
+import { sendResults, uploadOf } from "../routes/job-routes.js";
+import type { TypedApp } from "../typed-app.js";
+import { consolePage, section } from "./account-views.js";
+import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
+import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
+
+/** The progress script, inline on the jobs page and allowed there by its hash. */
+export const JOB_PROGRESS_FILE = new URL("../../../widget/job-progress.js", import.meta.url);
+
+/** How often the progress stream reads the jobs it follows. */
+const PROGRESS_EVERY_MS = 1000;
+/** A progress stream ends after this many reads; the browser opens another (`retry`). */
+const PROGRESS_READS = 600;
+
+const FILTERS: Record<string, { only: ResultsFilter; suffix: string }> = {
+  all: { only: "all", suffix: "" },
+  allow: { only: "allow", suffix: "-allowed" },
+  block: { only: "block", suffix: "-blocked" },
+};
+
+type JobParams = { Params: { id: string } };
+
+/** A refusal about a job (unknown, another account's, not done) as the page's problem; anything else as it is. */
+function jobProblem(error: unknown): never {
+  const refusal = refusalOf(error);
+  if (refusal?.code === "unknown_job")
+    throw new HttpProblem("not_found", "There is no such list job in your account.");
+  throw refusal ? new HttpProblem(refusal.code, refusal.message) : error;
+}
+
+/** Why an upload was refused, as the page says it beside the `File` field; undefined for a failure. */
+function uploadProblem(error: unknown): HttpProblem | undefined {
+  const refusal = refusalOf(error);
+  const problem = refusal ? new HttpProblem(refusal.code, refusal.message) : error;
+  if (!(problem instanceof HttpProblem) || problem.status >= 500) return undefined;
+  // The console has no `?column=`: the header names the column.
+  const detail = problem.detail.replace(
+    "name it with ?column=NAME|NUMBER",
+    "name it email in the header row",
+  );
+  return new HttpProblem(problem.code, `${detail.charAt(0).toUpperCase()}${detail.slice(1)}`);
+}
+
+/**
+ * The progress stream: a `job` event with a job's JSON each time it changed, for the jobs
+ * in `ids` while they are queued or running; `end` once none is. Reads stop at `signal`.
+ */
+async function* progressEvents(
+  read: (id: string) => Promise<JobJson | undefined>,
+  ids: readonly string[],
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  yield `retry: ${2 * PROGRESS_EVERY_MS}\n\n`;
+  const sent = new Map<string, string>();
+  let following = ids;
+  for (let reads = 0; following.length > 0 && reads < PROGRESS_READS; reads++) {
+    if (reads > 0) {
+      try {
+        await sleep(PROGRESS_EVERY_MS, undefined, { signal });
+      } catch {
+        return;
+      }
+    }
+    const still: string[] = [];
+    for (const id of following) {
+      const job = await read(id);
+      if (!job) continue;
+      const data = JSON.stringify(job);
+      if (sent.get(id) !== data) {
+        sent.set(id, data);
+        yield `event: job\ndata: ${data}\n\n`;
+      }
+      if (isActiveJob(job)) still.push(id);
+    }
+    following = still;
+  }
+  if (following.length === 0) yield "event: end\ndata: {}\n\n";
+}
+
+export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
+  const { store, clock, config } = deps;
+  const { session, loggedIn, checkCsrf } = pages;
+  const script = readFileSync(JOB_PROGRESS_FILE, "utf8");
+  const policy = pagePolicyWith({
+    "script-src": [`'sha256-${createHash("sha256").update(script).digest("base64")}'`],
+    "connect-src": ["'self'"],
+  });
+  const limits = { maxItems: config.jobMaxItems, maxBytes: config.jobMaxBytes };
+  const retention = () => ({ now: clock(), retentionMs: config.jobRetentionSeconds * 1000 });
+  const ownerOf = (found: Session) => accountOwner(found.account.id);
+  // Progress streams end when the server closes, so they hold no shutdown.
+  const closing = new AbortController();
+  app.addHook("preClose", async () => closing.abort());
+
+  // The upload's body stays a stream: it is read by `uploadOf`, after the CSRF check.
+  app.removeContentTypeParser("multipart/form-data");
+  app.addContentTypeParser("multipart/form-data", (_request, payload, done) => done(null, payload));
+
+  const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
+    const [key, { jobs }] = await Promise.all([
+      accountJobKey(store, found.account),
+      listJobs(store, ownerOf(found)),
+    ]);
+    const body = `${section("upload-heading", "Upload a list", uploadForm(found.csrf, key, limits, error))}
+${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
+    const html = consolePage("Jobs", accountJson(found.account), found.csrf, body, script);
+    return send(reply.header("content-security-policy", policy), html, status);
+  };
+
+  /** Counts one unit per item for the job's key, all or nothing, as the API counts an upload. */
+  const reserve = async (keyId: string, items: number): Promise<Date> => {
+    const now = clock();
+    const counted = await store.usage.authorizeKey(keyId, now, items);
+    if (!counted)
+      throw new HttpProblem("invalid_api_key", "Your secret key was revoked meanwhile; upload again.");
+    if (counted.quota.allowed) return counted.quota.periodStart;
+    // Nothing was counted: say what is left.
+    const left = (await store.usage.authorizeKey(keyId, now, 0))?.quota ?? counted.quota;
+    throw quotaExceeded(left, now, items);
+  };
+
+  app.get("/account/jobs", { schema: { hide: true } }, async (request, reply) => {
+    const found = await loggedIn(request, reply);
+    if (!found) return reply;
+    return jobsPage(reply, found);
+  });
+
+  app.post("/account/jobs", { schema: { hide: true } }, async (request, reply) => {
+    const found = await session(request);
+    checkCsrf(request, found?.csrf, "query");
+    if (!found) return reply.redirect("/login", 303);
+    const key = await accountJobKey(store, found.account);
+    if (!key) return jobsPage(reply, found, undefined, 409);
+    if (!(request.body instanceof Readable)) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    try {
+      const upload = await uploadOf(request, undefined);
+      await createJob(store, { keyId: key.id, accountId: found.account.id }, upload, {
+        limits,
+        reserve: (items) => reserve(key.id, items),
+        now: clock(),
+      });
+    } catch (error) {
+      const problem = uploadProblem(error);
+      if (!problem) throw error;
+      return jobsPage(reply, found, problem.detail, problem.status);
+    }
+    return reply.redirect("/account/jobs", 303);
+  });
+
+  app.get("/account/jobs/progress", { schema: { hide: true } }, async (request, reply) => {
+    const found = await loggedIn(request, reply);
+    if (!found) return reply;
+    const owner = ownerOf(found);
+    const following = (await listJobs(store, owner)).jobs.filter(isActiveJob).map((job) => job.id);
+    const read = (id: string) =>
+      showJob(store, owner, id).catch((error: unknown) => {
+        if (refusalOf(error)?.code === "unknown_job") return undefined;
+        throw error;
+      });
+    reply.headers({
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-accel-buffering": "no",
+    });
+    return reply.send(Readable.from(progressEvents(read, following, closing.signal)));
+  });
+
+  app.get<JobParams>("/account/jobs/:id", { schema: { hide: true } }, async (request, reply) => {
+    const found = await loggedIn(request, reply);
+    if (!found) return reply;
+    const job = await showJob(store, ownerOf(found), request.params.id).catch(jobProblem);
+    return reply.header("cache-control", "no-store").send(job);
+  });
+
+  app.get<JobParams & { Querystring: { only?: string } }>(
+    "/account/jobs/:id/results",
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await loggedIn(request, reply);
+      if (!found) return reply;
+      const filter = FILTERS[request.query.only ?? "all"];
+      if (!filter) throw new HttpProblem("invalid_url", "`only` takes allow, block or all.");
+      const { id } = request.params;
+      const chunks = await jobResults(store, ownerOf(found), id, { format: "csv", only: filter.only }).catch(
+        jobProblem,
+      );
+      return sendResults(
+        reply.header("cache-control", "no-store"),
+        chunks,
+        "csv",
+        `${id}${filter.suffix}.csv`,
+      );
+    },
+  );
+
+  app.post<JobParams>("/account/jobs/:id/cancel", { schema: { hide: true } }, async (request, reply) => {
+    const found = await session(request);
+    checkCsrf(request, found?.csrf);
+    if (!found) return reply.redirect("/login", 303);
+    await cancelJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    return reply.redirect("/account/jobs", 303);
+  });
+
+  app.post<JobParams>("/account/jobs/:id/delete", { schema: { hide: true } }, async (request, reply) => {
+    const found = await session(request);
+    checkCsrf(request, found?.csrf);
+    if (!found) return reply.redirect("/login", 303);
+    await removeJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    return reply.redirect("/account/jobs", 303);
+  });
+}
