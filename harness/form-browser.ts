@@ -22,11 +22,8 @@ export class FormBrowser {
 
   constructor(private readonly app: FastifyInstance) {}
 
-  async get(url: string) {
-    const answer = await this.app.inject({
-      url,
-      headers: { cookie: this.cookieHeader(), accept: "text/html" },
-    });
+  async get(url: string, accept = "text/html") {
+    const answer = await this.app.inject({ url, headers: { cookie: this.cookieHeader(), accept } });
     this.keep(answer.headers["set-cookie"]);
     return answer;
   }
@@ -48,13 +45,14 @@ export class FormBrowser {
     return answer;
   }
 
-  /** Opens a one-time link (`/invite/<token>`) and sets TEST_PASSWORD there; the status of that form's answer. */
-  async setPassword(path: string): Promise<number> {
+  /** Opens a one-time link (`/invite/<token>`) and sets TEST_PASSWORD there; that form's answer. */
+  async setPassword(path: string) {
     const page = await this.get(path);
-    return (await this.post(path, { password: TEST_PASSWORD }, page.body)).statusCode;
+    return this.post(path, { password: TEST_PASSWORD }, page.body);
   }
 
-  private cookieHeader(): string {
+  /** The `Cookie` header this browser sends, for a request made by hand. */
+  cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   }
 
@@ -80,7 +78,8 @@ export async function invitedBrowser(
   const links = { signup: "invite" as const, publicUrl: null, signupPlan: "free", mailer: undefined };
   const link = await inviteAccount(store, { email, ...options }, links, now, CLI_ACTOR);
   const browser = new FormBrowser(app);
-  const status = await browser.setPassword(new URL(link.url, TEST_ORIGIN).pathname);
-  if (status !== 303) throw new Error(`setting the password of ${email} answered ${status}`);
+  const set = await browser.setPassword(new URL(link.url, TEST_ORIGIN).pathname);
+  if (set.statusCode !== 303 || set.headers.location !== "/account")
+    throw new Error(`setting the password of ${email} answered ${set.statusCode} to ${set.headers.location}`);
   return browser;
 }

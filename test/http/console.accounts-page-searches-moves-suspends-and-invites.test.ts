@@ -122,7 +122,7 @@ describe.each(DATABASE_KINDS)("the accounts page (%s)", (kind) => {
     expect(link).toMatch(new RegExp(`^${TEST_ORIGIN}/invite/[\\w-]+$`));
     expect(invitation.body).toContain("It was not mailed (SMTP_URL is not set)");
     const cat = new FormBrowser(fixture.app);
-    expect(await cat.setPassword(new URL(link).pathname)).toBe(303);
+    expect((await cat.setPassword(new URL(link).pathname)).statusCode).toBe(303);
     expect(await fixture.store.accounts.findLogin("cat@example.net")).toMatchObject({
       role: "operator",
       plan: "partner",

@@ -6,11 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../../harness/cli-context.js";
+import { FormBrowser, invitedBrowser, TEST_ORIGIN, TEST_PASSWORD } from "../../../harness/form-browser.js";
 import { run as accounts } from "../../../src/cli/accounts-command.js";
 import { inviteAccount } from "../../../src/operator/accounts.js";
 import { CLI_ACTOR } from "../../../src/operator/audit.js";
 import { type HttpFixture, openHttpFixture } from "../helpers.js";
-import { invited, ORIGIN, PASSWORD, PageBrowser } from "./page-browser.js";
 
 let fixture: HttpFixture;
 
@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => fixture.close());
 
-async function createKey(browser: PageBrowser): Promise<{ id: string; secret: string }> {
+async function createKey(browser: FormBrowser): Promise<{ id: string; secret: string }> {
   const page = await browser.get("/account/keys");
   const created = await browser.post(
     "/account/keys",
@@ -45,7 +45,7 @@ function check(secret: string) {
 
 describe("accounts", () => {
   it("sets a password by invitation: an argon2id hash, a session cookie with its attributes, the console", async () => {
-    const browser = await invited(fixture, "ann@example.com");
+    const browser = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const stored = await fixture.store.accounts.findLogin("ann@example.com");
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const overview = await browser.get("/account");
@@ -54,16 +54,20 @@ describe("accounts", () => {
       /^mailrisk_session=\w+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/,
     );
     expect(overview.body).toContain("ann@example.com");
-    const stranger = new PageBrowser(fixture);
+    const stranger = new FormBrowser(fixture.app);
     const withoutCookie = await stranger.post(
       "/login",
-      { email: "ann@example.com", password: PASSWORD },
+      { email: "ann@example.com", password: TEST_PASSWORD },
       overview.body,
     );
     expect(withoutCookie.statusCode).toBe(403);
-    const fresh = new PageBrowser(fixture);
+    const fresh = new FormBrowser(fixture.app);
     const page = await fresh.get("/login");
-    const loggedIn = await fresh.post("/login", { email: "Ann@Example.com", password: PASSWORD }, page.body);
+    const loggedIn = await fresh.post(
+      "/login",
+      { email: "Ann@Example.com", password: TEST_PASSWORD },
+      page.body,
+    );
     expect(loggedIn.statusCode).toBe(303);
     const cookie = [loggedIn.headers["set-cookie"]]
       .flat()
@@ -81,7 +85,7 @@ describe("accounts", () => {
   });
 
   it("draws all the keys of an account from one count, told by GET /v2/usage of either", async () => {
-    const browser = await invited(fixture, "ann@example.com");
+    const browser = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const first = await createKey(browser);
     const second = await createKey(browser);
     expect((await check(first.secret)).statusCode).toBe(200);
@@ -103,8 +107,8 @@ describe("accounts", () => {
   });
 
   it("answers 404 for another account's key, and 401 account_suspended for a suspended account's key", async () => {
-    const ann = await invited(fixture, "ann@example.com");
-    const bob = await invited(fixture, "bob@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
+    const bob = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "bob@example.com");
     const key = await createKey(ann);
     expect((await bob.get(`/account/keys/${key.id}`)).statusCode).toBe(404);
     expect((await ann.get(`/account/keys/${key.id}`)).statusCode).toBe(200);
@@ -123,7 +127,7 @@ describe("accounts", () => {
     expect((await ann.get("/account")).statusCode).toBe(303);
     const loginPage = (await ann.get("/login")).body;
     expect(
-      (await ann.post("/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+      (await ann.post("/login", { email: "ann@example.com", password: TEST_PASSWORD }, loginPage)).statusCode,
     ).toBe(401);
 
     expect(await accounts(["resume", "ann@example.com"], cli.ctx)).toBe(0);
@@ -131,12 +135,12 @@ describe("accounts", () => {
       .poll(async () => (await check(key.secret)).statusCode, { timeout: 2000, interval: 100 })
       .toBe(200);
     expect(
-      (await ann.post("/login", { email: "ann@example.com", password: PASSWORD }, loginPage)).statusCode,
+      (await ann.post("/login", { email: "ann@example.com", password: TEST_PASSWORD }, loginPage)).statusCode,
     ).toBe(303);
   });
 
   it("rolls a key: a new secret shown once, the old one working 24 hours more, then 401", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const key = await createKey(ann);
     const page = await ann.get("/account/keys");
     const rolled = await ann.post(`/account/keys/${key.id}/roll`, {}, page.body);
@@ -154,8 +158,8 @@ describe("accounts", () => {
   });
 
   it("shows an account the reports its keys filed, and no other account's", async () => {
-    const ann = await invited(fixture, "ann@example.com");
-    const bob = await invited(fixture, "bob@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
+    const bob = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "bob@example.com");
     const key = await createKey(ann);
     const filed = await Promise.all(
       ["allow", "block"].map((expected) =>
@@ -189,34 +193,39 @@ describe("accounts", () => {
       CLI_ACTOR,
     );
     expect(link.url).toMatch(/^https:\/\/mailrisk\.example\.org\/invite\/[0-9A-Za-z]{32}$/);
-    const browser = new PageBrowser(fixture);
+    const browser = new FormBrowser(fixture.app);
     const path = new URL(link.url).pathname;
     const page = await browser.get(path);
-    expect((await browser.post(path, { password: PASSWORD }, page.body)).statusCode).toBe(403);
-    const set = await browser.post(path, { password: PASSWORD }, page.body, "https://mailrisk.example.org");
+    expect((await browser.post(path, { password: TEST_PASSWORD }, page.body)).statusCode).toBe(403);
+    const set = await browser.post(
+      path,
+      { password: TEST_PASSWORD },
+      page.body,
+      "https://mailrisk.example.org",
+    );
     expect(set.statusCode).toBe(303);
     const cookie = [set.headers["set-cookie"]].flat().find((line) => line?.startsWith("mailrisk_session="));
     expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000; Secure$/);
   });
 
   it("refuses a cross-origin POST, or one without the token, to every form: 403 csrf_failed, nothing changed", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const key = await createKey(ann);
     const keysPage = (await ann.get("/account/keys")).body;
     const forms: [string, Record<string, string>][] = [
       ["/account/keys", { name: "evil", kind: "secret" }],
       [`/account/keys/${key.id}/revoke`, {}],
       [`/account/keys/${key.id}/roll`, {}],
-      ["/account/security", { current: PASSWORD, password: "another long password" }],
+      ["/account/security", { current: TEST_PASSWORD, password: "another long password" }],
       ["/account/security/logout-everywhere", {}],
       ["/logout", {}],
-      ["/login", { email: "ann@example.com", password: PASSWORD }],
+      ["/login", { email: "ann@example.com", password: TEST_PASSWORD }],
       ["/reset", { email: "ann@example.com" }],
     ];
     for (const [url, fields] of forms) {
       for (const [origin, page] of [
         ["https://evil.example", keysPage],
-        [ORIGIN, ""],
+        [TEST_ORIGIN, ""],
       ] as const) {
         const answer = await ann.post(url, fields, page, origin);
         expect(answer.statusCode, `${url} from ${origin}`).toBe(403);
@@ -242,7 +251,7 @@ describe("accounts", () => {
   });
 
   it("answers odd requests to the account pages with a 4xx or a redirect, never a 5xx", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const page = await ann.get("/account/keys");
     const odd = [
       { method: "POST" as const, url: "/login", payload: { email: ["a", "b"], password: 5 } },
@@ -281,17 +290,21 @@ describe("accounts", () => {
   });
 
   it("locks an account after 10 wrong passwords: the 11th try is refused even with the right one", async () => {
-    await invited(fixture, "ann@example.com");
-    const browser = new PageBrowser(fixture);
+    await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
+    const browser = new FormBrowser(fixture.app);
     const page = (await browser.get("/login")).body;
     for (let i = 0; i < 10; i++) {
       expect(
         (await browser.post("/login", { email: "ann@example.com", password: `wrong ${i}` }, page)).statusCode,
       ).toBe(401);
     }
-    const right = await browser.post("/login", { email: "ann@example.com", password: PASSWORD }, page);
+    const right = await browser.post("/login", { email: "ann@example.com", password: TEST_PASSWORD }, page);
     expect(right.statusCode).toBe(401);
-    const unknown = await browser.post("/login", { email: "nobody@example.com", password: PASSWORD }, page);
+    const unknown = await browser.post(
+      "/login",
+      { email: "nobody@example.com", password: TEST_PASSWORD },
+      page,
+    );
     expect(unknown.body.replace(/nobody@example\.com/g, "")).toBe(
       right.body.replace(/ann@example\.com/g, ""),
     );
@@ -300,9 +313,16 @@ describe("accounts", () => {
 
 describe("the operator's desk with the accounts' sessions", () => {
   it("opens for an operator's session only; an accepted report shows in the audit log with the operator's email", async () => {
-    const member = await invited(fixture, "member@example.com");
+    const member = await invitedBrowser(
+      fixture.app,
+      fixture.store,
+      fixture.clock.now(),
+      "member@example.com",
+    );
     expect((await member.get("/console")).statusCode).toBe(404);
-    const operator = await invited(fixture, "op@example.com", true);
+    const operator = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "op@example.com", {
+      operator: true,
+    });
     expect((await operator.get("/console")).statusCode).toBe(200);
 
     const { id: keyId } = await fixture.newKey();
@@ -328,7 +348,7 @@ describe("the operator's desk with the accounts' sessions", () => {
 it("audits what the CLI does to accounts, and never the link it makes", async () => {
   const cli = createTestCli(fixture.databaseUrl, "", { SIGNUP: "invite" });
   expect(await accounts(["invite", "eve@example.com"], cli.ctx)).toBe(0);
-  await invited(fixture, "sam@example.com");
+  await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "sam@example.com");
   expect(await accounts(["suspend", "sam@example.com"], cli.ctx)).toBe(0);
   const entries = await fixture.store.audit.search({ limit: 10 });
   expect(entries.map((e) => [e.actor, e.action])).toEqual([

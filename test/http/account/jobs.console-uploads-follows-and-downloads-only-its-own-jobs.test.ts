@@ -7,10 +7,10 @@
  */
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { csrfOf, type FormBrowser, invitedBrowser, TEST_ORIGIN } from "../../../harness/form-browser.js";
 import { sampleRecord } from "../../../harness/sample-record.js";
 import { JobRunner } from "../../../src/service/job-runner.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../helpers.js";
-import { csrfOf, invited, ORIGIN, type PageBrowser } from "./page-browser.js";
 
 const BOUNDARY = "----mailrisk-test-boundary";
 
@@ -47,7 +47,7 @@ function multipart(filename: string, content: string, type = "text/csv"): string
 }
 
 /** Uploads `content` as the `File` of the jobs page `page`, with the form's action (its CSRF token). */
-async function upload(browser: PageBrowser, page: string, content: string, origin = ORIGIN) {
+async function upload(browser: FormBrowser, page: string, content: string, origin = TEST_ORIGIN) {
   const action = /action="(\/account\/jobs\?csrf=[^"]+)"/.exec(page)?.[1]?.replaceAll("&amp;", "&") ?? "";
   expect(action).not.toBe("");
   const answer = await fixture.app.inject({
@@ -82,7 +82,7 @@ function jobsOf(html: string) {
 
 describe("list jobs in the console", () => {
   it("uploads a list, follows it to done by the progress stream, and downloads all, allowed and blocked rows", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const page = await ann.get("/account/jobs");
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<label for="f-file">File</label>');
@@ -146,8 +146,8 @@ describe("list jobs in the console", () => {
   });
 
   it("answers 404 to another account on the status, results, cancel and delete of a job, and shows it none", async () => {
-    const ann = await invited(fixture, "ann@example.com");
-    const bob = await invited(fixture, "bob@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
+    const bob = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "bob@example.com");
     const page = await ann.get("/account/jobs");
     expect((await upload(ann, page.body, contacts(5))).statusCode).toBe(303);
     const id = jobsOf((await ann.get("/account/jobs")).body)[0]?.id ?? "";
@@ -170,7 +170,7 @@ describe("list jobs in the console", () => {
   });
 
   it("refuses an upload from another origin or without the token before storing a byte (403 csrf_failed)", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const page = await ann.get("/account/jobs");
     const started = vi.spyOn(fixture.store.jobs, "startUpload");
     const foreign = await upload(ann, page.body, contacts(5), "https://evil.example");
@@ -184,7 +184,7 @@ describe("list jobs in the console", () => {
   });
 
   it("tells an empty file, a CSV without an address column and a list over the quota beside the File field, counting nothing", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const page = await ann.get("/account/jobs");
     const beside = (html: string) =>
       /<input id="f-file"[^>]*aria-describedby="f-file-hint f-file-error" aria-invalid="true">\n<p class="field-error" id="f-file-error">([^<]*)<\/p>/.exec(
@@ -208,7 +208,7 @@ describe("list jobs in the console", () => {
   });
 
   it("ends a progress stream when the server closes, so it holds no shutdown", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const page = await ann.get("/account/jobs");
     expect((await upload(ann, page.body, contacts(5))).statusCode).toBe(303);
     const base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
@@ -225,7 +225,7 @@ describe("list jobs in the console", () => {
   });
 
   it("says so when the account has no secret key to own an upload", async () => {
-    const ann = await invited(fixture, "ann@example.com");
+    const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const keysPage = await ann.get("/account/keys");
     const ids = [...keysPage.body.matchAll(/action="\/account\/keys\/([^/"]+)\/revoke"/g)].map(
       ([, id]) => id,
