@@ -17,11 +17,13 @@ import {
   limitConnections,
   openFileLimit,
 } from "./http/connection-limits.js";
+import { REQUEST_TIMEOUT_MS } from "./http/limits.js";
 import { createMetrics } from "./http/metrics-registry.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
 import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
 import { createChecker } from "./service/create-checker.js";
 import { JobRunner } from "./service/job-runner.js";
+import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
@@ -119,6 +121,9 @@ async function serve(
   connections: ConnectionLimits,
 ): Promise<RunningServer> {
   if (!options.prepared) await prepare(store, options, logger);
+  // Uploads a killed process was spooling (docs/jobs.md "Uploads").
+  const stale = await removeStaleSpools(spoolRoot(), new Date(), REQUEST_TIMEOUT_MS);
+  if (stale.length > 0) logger.info({ folders: stale.length }, "removed upload spools left behind");
   // Shutdown aborts what need not finish: the domain-age look-ups still queued or running.
   const shutdown = new AbortController();
   // A flip is recorded only under the policy the change watcher (made below) has applied here.

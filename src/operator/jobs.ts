@@ -4,13 +4,12 @@
  * every job. One wire shape for `GET /v2/jobs/<id>`, the admin API and `jobs --json`.
  */
 import { type Static, Type } from "typebox";
-import type { InputProblemCode } from "../core/input.js";
-import type { CheckRecord } from "../core/record.js";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
-import type { CheckOutcome, OutcomeBody } from "../service/check-many.js";
+import type { Verdict } from "../service/check-many.js";
 import { CsvError } from "../service/csv/csv-error.js";
 import { csvWriter } from "../service/csv/write-csv.js";
+import { decodeBatch } from "../service/job-batch.js";
 import {
   readUpload,
   type StoredRow,
@@ -68,10 +67,10 @@ export function accountOwner(accountId: string): NonNullable<JobOwner> {
 
 /** Jobs shown at most in a list. */
 const JOBS_LISTED = 1000;
-/** Items stored per insert while an upload is read (four values each, within SQLite's 32,766). */
-const UPLOAD_BATCH = 4000;
-/** Rows read per query while results stream. */
-const RESULTS_PAGE = 1000;
+/** Items per batch: stored, claimed and answered as one row (a 100-item job of another owner waits at most one). */
+const JOB_BATCH = 500;
+/** Batches read per query while results stream. */
+const RESULTS_PAGE = 4;
 
 type JobStore = Pick<Store, "jobs">;
 
@@ -138,8 +137,8 @@ export async function createJob(
     try {
       for await (const item of items) {
         batch.push(item);
-        if (batch.length === UPLOAD_BATCH) {
-          await store.jobs.addItems(id, count, batch);
+        if (batch.length === JOB_BATCH) {
+          await store.jobs.addBatch(id, count, batch);
           count += batch.length;
           batch = [];
         }
@@ -147,7 +146,7 @@ export async function createJob(
     } catch (error) {
       refuseUpload(error);
     }
-    await store.jobs.addItems(id, count, batch);
+    await store.jobs.addBatch(id, count, batch);
     count += batch.length;
     if (count === 0)
       throw new Refusal("invalid_body", "the list is empty: send one address or domain per line");
@@ -204,19 +203,11 @@ export type ResultsFormat = "csv" | "jsonl";
 export type ResultsFilter = "allow" | "block" | "all";
 
 /** What `only=` keeps, as `check --only` keeps it: block keeps blocked and invalid inputs. */
-const KEPT: Record<ResultsFilter, readonly string[] | null> = {
+const KEPT: Record<ResultsFilter, readonly Verdict[] | null> = {
   all: null,
   allow: ["allow"],
   block: ["block", "invalid"],
 };
-
-/** A stored outcome (its JSON) as the CSV writer takes it. */
-function outcomeOf(result: string): CheckOutcome {
-  const { input, ...rest } = JSON.parse(result) as OutcomeBody;
-  if ("valid" in rest) return { input, record: rest as CheckRecord };
-  const problem = rest as { code: InputProblemCode; detail: string };
-  return { input, problem: { code: problem.code, detail: problem.detail } };
-}
 
 /** A done job's results as text chunks, read page by page: the cleaned CSV, or JSON Lines. */
 export async function jobResults(
@@ -234,16 +225,20 @@ export async function jobResults(
   async function* chunks(): AsyncGenerator<string> {
     if (query.format === "csv") yield write.header(shape.header);
     for (let after = -1; ; ) {
-      const rows = await store.jobs.results(id, verdicts, after, RESULTS_PAGE);
-      if (rows.length === 0) return;
-      after = rows.at(-1)?.seq ?? after;
-      yield rows
-        .map((row) =>
-          query.format === "jsonl"
-            ? `${row.result}\n`
-            : write.row({ ...(JSON.parse(row.row) as StoredRow), bytes: 0 }, outcomeOf(row.result)),
-        )
-        .join("");
+      const batches = await store.jobs.results(id, after, RESULTS_PAGE);
+      if (batches.length === 0) return;
+      after = batches.at(-1)?.firstSeq ?? after;
+      for (const batch of batches) {
+        let text = "";
+        for (const item of decodeBatch(batch)) {
+          if (verdicts !== null && !verdicts.includes(item.verdict)) continue;
+          text +=
+            query.format === "jsonl"
+              ? `${item.json()}\n`
+              : write.row({ ...(item.row as StoredRow), bytes: 0 }, item.outcome());
+        }
+        if (text !== "") yield text;
+      }
     }
   }
   return chunks();

@@ -4,20 +4,22 @@
  * writes their outcomes back with the job's counts in one transaction. A claim lasts
  * LEASE_MS and is renewed while its batch runs: an instance that dies leaves its batch to
  * be claimed again once the lease ends, and only the holder's outcomes are written, so
- * every row is answered exactly once.
+ * every row is answered exactly once. The checking gives the event loop a turn every
+ * SLICE_MS, so the server's requests wait at most that long for it.
  */
 import { setImmediate as yieldToRequests } from "node:timers/promises";
+import type { CheckRecord } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
-import { isTemporaryFailure } from "../core/verdict.js";
-import { type FinishedJobItem, JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
-import { type CheckOutcome, checkMany, outcomeBody, verdictOf } from "./check-many.js";
+import { JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
+import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
+import { encodeOutcomes } from "./job-batch.js";
 import { PeriodicTask } from "./periodic-task.js";
 
 /** How long a claim lasts without renewal. */
 export const LEASE_MS = 10_000;
-/** Items claimed at once. */
-const BATCH_SIZE = 200;
+/** Work of the runner between two turns of the event loop (cached checks answer without one). */
+const SLICE_MS = 1;
 /** Checks of one batch at a time; the jobs' look-up budget bounds the look-ups. */
 const CHECKS_AT_ONCE = 32;
 /** Batches of one job that fail in a row before it ends `failed`. */
@@ -26,7 +28,7 @@ const FAILURES_TO_FAIL = 3;
 const COUNTS_EVERY_MS = 10_000;
 
 export interface JobRunnerOptions extends NameRules {
-  jobs: Pick<JobsRepository, "claimItems" | "renewClaims" | "finishItems" | "endJob" | "countByStatus">;
+  jobs: Pick<JobsRepository, "claimBatch" | "renewClaim" | "finishBatch" | "endJob" | "countByStatus">;
   checker: Pick<Checker, "check">;
   /** This instance, as its claims name it. */
   holder: string;
@@ -39,11 +41,16 @@ export interface JobRunnerOptions extends NameRules {
   onEnded?: (job: Job) => void;
 }
 
-/** The count an outcome adds to. */
-function countOf(outcome: CheckOutcome): FinishedJobItem["count"] {
-  if ("problem" in outcome) return "invalid";
-  if (outcome.status !== undefined && isTemporaryFailure(outcome.status)) return "unknown";
-  return outcome.record.block ? "block" : "allow";
+/** The items, with a turn of the event loop whenever SLICE_MS have passed since the last. */
+async function* inTurns<T>(items: readonly T[]): AsyncGenerator<T> {
+  let turnAt = performance.now() + SLICE_MS;
+  for (const item of items) {
+    if (performance.now() > turnAt) {
+      await yieldToRequests();
+      turnAt = performance.now() + SLICE_MS;
+    }
+    yield item;
+  }
 }
 
 export class JobRunner {
@@ -52,6 +59,8 @@ export class JobRunner {
   private checkedItems = 0;
   private statusCounts = new Map<string, number>();
   private countsRead = 0;
+  /** Each record's JSON, for as long as the record lives (the cache shares one per domain). */
+  private readonly written = new WeakMap<CheckRecord, string>();
   /** Batches failed in a row, by job. */
   private readonly failures = new Map<string, number>();
 
@@ -96,19 +105,26 @@ export class JobRunner {
   private async runBatch(): Promise<boolean> {
     const { jobs, holder } = this.options;
     const now = new Date();
-    const claimed = await jobs.claimItems(holder, now, new Date(now.getTime() + LEASE_MS), BATCH_SIZE);
+    const claimed = await jobs.claimBatch(holder, now, new Date(now.getTime() + LEASE_MS));
     if (!claimed) return false;
-    const { job, items } = claimed;
-    // Another instance took these items first: look again at once.
-    if (items.length === 0) return true;
-    const seqs = { first: items[0]?.seq ?? 0, last: items.at(-1)?.seq ?? 0 };
+    const { job, firstSeq, inputs } = claimed;
+    // Another instance took the batch first: look again at once.
+    if (inputs.length === 0) return true;
     const renew = setInterval(() => {
-      jobs.renewClaims(job.id, holder, seqs, new Date(Date.now() + LEASE_MS)).catch(this.options.onError);
+      jobs.renewClaim(job.id, holder, firstSeq, new Date(Date.now() + LEASE_MS)).catch(this.options.onError);
     }, LEASE_MS / 3);
     try {
-      const finished = await this.check(job, items);
-      const ended = await jobs.finishItems(job.id, holder, finished, new Date(), this.options.retentionMs);
-      this.checkedItems += finished.length;
+      const outcomes = await this.check(job, inputs);
+      const finished = encodeOutcomes(outcomes, this.written);
+      const ended = await jobs.finishBatch(
+        job.id,
+        holder,
+        firstSeq,
+        finished,
+        new Date(),
+        this.options.retentionMs,
+      );
+      this.checkedItems += outcomes.length;
       this.failures.delete(job.id);
       if (ended) this.options.onEnded?.(ended);
     } catch (error) {
@@ -119,27 +135,16 @@ export class JobRunner {
     return true;
   }
 
-  private async check(
-    job: Job,
-    items: readonly { seq: number; input: string }[],
-  ): Promise<FinishedJobItem[]> {
-    const finished: FinishedJobItem[] = [];
-    const checked = checkMany(items, {
+  private async check(job: Job, inputs: readonly string[]): Promise<CheckOutcome[]> {
+    const outcomes: CheckOutcome[] = [];
+    const checked = checkMany(inTurns(inputs), {
       checker: this.options.checker,
       testNames: this.options.testNames,
       concurrency: CHECKS_AT_ONCE,
       lane: { budget: "jobs", client: job.keyId },
-      inputOf: (item) => item.input,
     });
-    for await (const { item, outcome } of checked) {
-      finished.push({
-        seq: item.seq,
-        result: JSON.stringify(outcomeBody(outcome)),
-        verdict: verdictOf(outcome),
-        count: countOf(outcome),
-      });
-    }
-    return finished;
+    for await (const { outcome } of checked) outcomes.push(outcome);
+    return outcomes;
   }
 
   /** A batch that failed is claimed again when its lease ends; a job whose batches keep failing ends `failed`. */

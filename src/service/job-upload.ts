@@ -5,9 +5,11 @@
  * request's timeout measures the client, not the database; then each row becomes an
  * item, read as it is taken: the input to check and the row the results write back.
  * Bytes past `maxBytes` or lines past `maxItems` end the reading with `UploadTooLarge`.
+ * Spool folders are named by their process (`<tmp>/mailrisk-uploads/<pid>-…`), so one
+ * that a killed process left behind is found and removed at the next start.
  */
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -44,9 +46,49 @@ export interface UploadLimits {
   maxBytes: number;
 }
 
+/** Where uploads are spooled: one folder per upload, named `<pid>-…` by its process. */
+export function spoolRoot(): string {
+  return join(tmpdir(), "mailrisk-uploads");
+}
+
+/** Whether a process of that id runs (on this machine). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes spool folders left behind (their process was killed mid-upload): those of a
+ * process that no longer runs, and any last written more than `maxAgeMs` ago (no request
+ * lasts that long; a process id may have been reused). The names removed.
+ */
+export async function removeStaleSpools(root: string, now: Date, maxAgeMs: number): Promise<string[]> {
+  const entries = await readdir(root).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of entries) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid)) continue;
+    const path = join(root, name);
+    const written = await stat(path).then(
+      (info) => info.mtimeMs,
+      () => undefined,
+    );
+    if (written === undefined || (now.getTime() - written <= maxAgeMs && isRunning(pid))) continue;
+    await rm(path, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** Writes the body to a private temporary file, at most `maxBytes` of it; the file's path and its removal. */
 async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
-  const dir = await mkdtemp(join(tmpdir(), "mailrisk-upload-"));
+  const root = spoolRoot();
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const dir = await mkdtemp(join(root, `${process.pid}-`));
   const remove = () => rm(dir, { recursive: true, force: true });
   const path = join(dir, "upload");
   let seen = 0;

@@ -1,14 +1,14 @@
 /**
- * List jobs (docs/jobs.md): a job per upload and one row per input line. Every instance
- * claims batches of rows with one conditional update (as webhook deliveries are
- * claimed), so no row is checked by two at once; a claim that expires (its instance
- * died) is taken again, and a row's outcome is written once, by its holder.
+ * List jobs (docs/jobs.md): a job per upload and one row per batch of its input lines.
+ * Every instance claims a batch with one conditional update (as webhook deliveries are
+ * claimed), so no batch is checked by two at once; a claim that expires (its instance
+ * died) is taken again, and a batch's outcomes are written once, by its holder.
  */
 import { randomBytes } from "node:crypto";
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { refundUnits } from "./quota.js";
 import { type Database, type JobsTable, toDate } from "./schema.js";
-import type { FinishedJobItem, Job, JobStatus, JobsRepository } from "./types.js";
+import type { FinishedJobBatch, Job, JobStatus, JobsRepository } from "./types.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 
 /** Statuses of a job whose items are still to be checked. */
@@ -50,25 +50,24 @@ async function selectJob(db: Kysely<Database>, id: string): Promise<Job | undefi
   return row ? toJob(row) : undefined;
 }
 
-/** The active job with claimable items whose owner was served longest ago (then the job, then the oldest). */
+/** The active job with a claimable batch whose owner was served longest ago (then the job, then the oldest). */
 async function nextJob(db: Kysely<Database>, t: number): Promise<string | undefined> {
   const { rows } = await sql<{ id: string }>`
     select j.id from jobs j
     where j.status in ('queued', 'running')
-      and exists (select 1 from job_items i where i.job_id = j.id and i.result is null
-                    and (i.claimed_until is null or i.claimed_until < ${t}))
-    order by (select max(o.served_at) from jobs o where o.key_id = j.key_id), j.served_at, j.created_at, j.id
+      and exists (select 1 from job_batches b where b.job_id = j.id and b.results is null
+                    and (b.claimed_until is null or b.claimed_until < ${t}))
+    order by (select max(o.served_at) from jobs o where o.owner = j.owner), j.served_at, j.created_at, j.id
     limit 1`.execute(db);
   return rows[0]?.id;
 }
 
-async function claimItems(
+async function claimBatch(
   db: Kysely<Database>,
   holder: string,
   now: Date,
   until: Date,
-  limit: number,
-): ReturnType<JobsRepository["claimItems"]> {
+): ReturnType<JobsRepository["claimBatch"]> {
   const t = now.getTime();
   const jobId = await nextJob(db, t);
   if (jobId === undefined) return undefined;
@@ -78,46 +77,30 @@ async function claimItems(
     .where("id", "=", jobId)
     .where("status", "in", ACTIVE)
     .execute();
-  const free = (eb: ExpressionBuilder<Database, "job_items">) =>
-    eb.and([eb("result", "is", null), eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", t)])]);
-  const seqs = await db
-    .selectFrom("job_items")
-    .select("seq")
-    .where("job_id", "=", jobId)
-    .where(free)
-    .orderBy("seq")
-    .limit(limit)
-    .execute();
-  if (seqs.length === 0) return undefined;
-  // The conditions are checked again on each row the update locks: a row another
-  // instance claimed meanwhile is skipped.
-  const rows = await db
-    .updateTable("job_items")
-    .set({ claimed_by: holder, claimed_until: until.getTime() })
-    .where("job_id", "=", jobId)
-    .where(
-      "seq",
-      "in",
-      seqs.map((row) => row.seq),
-    )
-    .where(free)
-    .returning(["seq", "input"])
-    .execute();
+  // The conditions are checked again on the row the update locks: a batch another
+  // instance claimed meanwhile is not taken (no row comes back).
+  const { rows } = await sql<{ first_seq: number | string; inputs: string }>`
+    update job_batches set claimed_by = ${holder}, claimed_until = ${until.getTime()}
+    where job_id = ${jobId} and results is null and (claimed_until is null or claimed_until < ${t})
+      and first_seq = (select first_seq from job_batches where job_id = ${jobId} and results is null
+                         and (claimed_until is null or claimed_until < ${t}) order by first_seq limit 1)
+    returning first_seq, inputs`.execute(db);
   const job = await selectJob(db, jobId);
   if (job?.status !== "running") return undefined;
-  const items = rows.map((row) => ({ seq: Number(row.seq), input: row.input })).sort((a, b) => a.seq - b.seq);
-  return { job, items };
+  const claimed = rows[0];
+  if (!claimed) return { job, firstSeq: -1, inputs: [] };
+  return { job, firstSeq: Number(claimed.first_seq), inputs: JSON.parse(claimed.inputs) as string[] };
 }
 
-async function finishItems(
+async function finishBatch(
   db: Kysely<Database>,
   jobId: string,
   holder: string,
-  items: readonly FinishedJobItem[],
+  firstSeq: number,
+  { results, counts }: FinishedJobBatch,
   now: Date,
   retentionMs: number,
 ): Promise<Job | undefined> {
-  if (items.length === 0) return undefined;
   const t = now.getTime();
   return db.transaction().execute(async (trx) => {
     // Taken first: a cancel waits for this batch, or this batch sees the cancel.
@@ -128,44 +111,22 @@ async function finishItems(
       .where("status", "=", "running")
       .executeTakeFirst();
     if (Number(running.numUpdatedRows) === 0) return undefined;
-    const bySeq = new Map(items.map((item) => [item.seq, item]));
-    const cases = (pick: (item: FinishedJobItem) => string) =>
-      sql.join(
-        items.map((item) => sql`when ${item.seq} then ${pick(item)}`),
-        sql` `,
-      );
-    const { rows } = await sql<{ seq: number }>`
-      update job_items
-      set result = case seq ${cases((item) => item.result)} end,
-          verdict = case seq ${cases((item) => item.verdict)} end,
-          claimed_by = null, claimed_until = null
-      where job_id = ${jobId} and seq in (${sql.join(items.map((item) => item.seq))})
-        and claimed_by = ${holder} and result is null
-      returning seq`.execute(trx);
-    const counts = { allow: 0, block: 0, invalid: 0, unknown: 0 };
-    for (const row of rows) {
-      const item = bySeq.get(Number(row.seq));
-      if (item) counts[item.count]++;
-    }
-    await trx
-      .updateTable("jobs")
-      .set({
-        done: sql`done + ${rows.length}`,
-        allow_count: sql`allow_count + ${counts.allow}`,
-        block_count: sql`block_count + ${counts.block}`,
-        invalid_count: sql`invalid_count + ${counts.invalid}`,
-        unknown_count: sql`unknown_count + ${counts.unknown}`,
-      })
-      .where("id", "=", jobId)
-      .execute();
-    const ended = await trx
-      .updateTable("jobs")
-      .set({ status: "done", finished_at: t, expires_at: t + retentionMs })
-      .where("id", "=", jobId)
-      .where("status", "=", "running")
-      .where("done", ">=", sql<number>`items`)
-      .executeTakeFirst();
-    if (Number(ended.numUpdatedRows) === 0) return undefined;
+    const { rows } = await sql<{ size: number | string }>`
+      update job_batches set results = ${results}, claimed_by = null, claimed_until = null
+      where job_id = ${jobId} and first_seq = ${firstSeq} and claimed_by = ${holder} and results is null
+      returning size`.execute(trx);
+    const stored = rows[0];
+    if (!stored) return undefined;
+    const { rows: ended } = await sql<{ status: string }>`
+      update jobs set done = done + ${Number(stored.size)},
+        allow_count = allow_count + ${counts.allow}, block_count = block_count + ${counts.block},
+        invalid_count = invalid_count + ${counts.invalid}, unknown_count = unknown_count + ${counts.unknown},
+        status = case when done + ${Number(stored.size)} >= items then 'done' else status end,
+        finished_at = case when done + ${Number(stored.size)} >= items then ${t} else finished_at end,
+        expires_at = case when done + ${Number(stored.size)} >= items then ${t + retentionMs} else expires_at end
+      where id = ${jobId}
+      returning status`.execute(trx);
+    if (ended[0]?.status !== "done") return undefined;
     const job = await selectJob(trx, jobId);
     if (job) await enqueueJobEvent(trx, "job.completed", now, eventJob(job));
     return job;
@@ -205,7 +166,7 @@ async function endJob(
   });
 }
 
-/** Deletes up to `limit` rows of one expired (or abandoned) job, then the job once it has none. */
+/** Deletes up to `limit` batches of one expired (or abandoned) job, then the job once it has none. */
 export async function pruneJobs(
   db: Kysely<Database>,
   now: Date,
@@ -225,8 +186,10 @@ export async function pruneJobs(
     .executeTakeFirst();
   if (!expired) return 0;
   const { numAffectedRows } = await sql`
-    delete from job_items where job_id = ${expired.id} and seq in (
-      select seq from job_items where job_id = ${expired.id} order by seq limit ${limit})`.execute(db);
+    delete from job_batches where job_id = ${expired.id} and first_seq in (
+      select first_seq from job_batches where job_id = ${expired.id} order by first_seq limit ${limit})`.execute(
+    db,
+  );
   const deleted = Number(numAffectedRows ?? 0n);
   if (deleted < limit) {
     await db.deleteFrom("jobs").where("id", "=", expired.id).execute();
@@ -240,6 +203,11 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
     startUpload: async ({ keyId, header, layout, now }) => {
       const id = `job_${randomBytes(12).toString("hex")}`;
       const t = now.getTime();
+      const key = await db
+        .selectFrom("api_keys")
+        .select("account_id")
+        .where("id", "=", keyId)
+        .executeTakeFirst();
       await db
         .insertInto("jobs")
         .values({
@@ -260,22 +228,26 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
           finished_at: null,
           expires_at: null,
           served_at: 0,
+          owner: key?.account_id ? `account:${key.account_id}` : `key:${keyId}`,
         })
         .execute();
       return id;
     },
-    addItems: async (jobId, firstSeq, items) => {
+    addBatch: async (jobId, firstSeq, items) => {
       if (items.length === 0) return;
       await db
-        .insertInto("job_items")
-        .values(
-          items.map((item, index) => ({
-            job_id: jobId,
-            seq: firstSeq + index,
-            input: item.input,
-            row: item.row,
-          })),
-        )
+        .insertInto("job_batches")
+        .values({
+          job_id: jobId,
+          first_seq: firstSeq,
+          size: items.length,
+          inputs: JSON.stringify(items.map((item) => item.input)),
+          // Each row is JSON already: the array is written around them, not encoded again.
+          rows: `[${items.map((item) => item.row).join(",")}]`,
+          claimed_by: null,
+          claimed_until: null,
+          results: null,
+        })
         .execute();
     },
     queueJob: async (jobId, items, periodStart) => {
@@ -288,7 +260,7 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
     },
     deleteJob: (jobId) =>
       db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("job_items").where("job_id", "=", jobId).execute();
+        await trx.deleteFrom("job_batches").where("job_id", "=", jobId).execute();
         const deleted = await trx.deleteFrom("jobs").where("id", "=", jobId).executeTakeFirst();
         return Number(deleted.numDeletedRows) > 0;
       }),
@@ -309,30 +281,35 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       return rows.map(toJob);
     },
-    claimItems: (holder, now, until, limit) => claimItems(db, holder, now, until, limit),
-    renewClaims: async (jobId, holder, { first, last }, until) => {
+    claimBatch: (holder, now, until) => claimBatch(db, holder, now, until),
+    renewClaim: async (jobId, holder, firstSeq, until) => {
       await db
-        .updateTable("job_items")
+        .updateTable("job_batches")
         .set({ claimed_until: until.getTime() })
         .where("job_id", "=", jobId)
-        .where("seq", ">=", first)
-        .where("seq", "<=", last)
+        .where("first_seq", "=", firstSeq)
         .where("claimed_by", "=", holder)
-        .where("result", "is", null)
+        .where("results", "is", null)
         .execute();
     },
-    finishItems: (jobId, holder, items, now, retentionMs) =>
-      finishItems(db, jobId, holder, items, now, retentionMs),
+    finishBatch: (jobId, holder, firstSeq, finished, now, retentionMs) =>
+      finishBatch(db, jobId, holder, firstSeq, finished, now, retentionMs),
     endJob: (id, status, now, retentionMs) => endJob(db, id, status, now, retentionMs),
-    results: async (jobId, verdicts, afterSeq, limit) => {
-      let query = db
-        .selectFrom("job_items")
-        .select(["seq", "row", "result"])
+    results: async (jobId, afterSeq, limit) => {
+      const rows = await db
+        .selectFrom("job_batches")
+        .select(["first_seq", "rows", "inputs", "results"])
         .where("job_id", "=", jobId)
-        .where("seq", ">", afterSeq);
-      if (verdicts !== null) query = query.where("verdict", "in", verdicts);
-      const rows = await query.orderBy("seq").limit(limit).execute();
-      return rows.map((row) => ({ seq: Number(row.seq), row: row.row, result: row.result ?? "" }));
+        .where("first_seq", ">", afterSeq)
+        .orderBy("first_seq")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        firstSeq: Number(row.first_seq),
+        rows: row.rows,
+        inputs: row.inputs,
+        results: row.results ?? "",
+      }));
     },
     countByStatus: async () => {
       const rows = await db

@@ -224,7 +224,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   daily_usage: DailyUsageTable;
   jobs: JobsTable;
-  job_items: JobItemsTable;
+  job_batches: JobBatchesTable;
 }
 
 /** Requests per key and UTC day (start, epoch ms), for charts. */
@@ -299,18 +299,20 @@ export interface JobsTable {
   finished_at: NullableMillis;
   expires_at: NullableMillis;
   served_at: Millis;
+  /** Who takes turns (migration 0018): `account:<id>`, or `key:<id>` for a key without one. */
+  owner: string;
 }
 
-/** One input line of a job, and its outcome once checked. */
-export interface JobItemsTable {
+/** A batch of a job's items (migration 0018), claimed and answered whole. */
+export interface JobBatchesTable {
   job_id: string;
-  seq: number;
-  input: string;
-  row: string;
+  first_seq: number;
+  size: number;
+  inputs: string;
+  rows: string;
   claimed_by: string | null;
   claimed_until: NullableMillis;
-  result: string | null;
-  verdict: string | null;
+  results: string | null;
 }
 
 export function toMillis(value: number | string): number {

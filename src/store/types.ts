@@ -324,7 +324,7 @@ export interface HousekeepingRepository {
     cutoffs: { now: Date; idleSince: Date; countedBefore: Date },
     limit: number,
   ): Promise<number>;
-  /** Rows of list jobs past their `expires_at`, or of uploads abandoned since before `abandonedBefore` (then the jobs). */
+  /** Batches of list jobs past their `expires_at`, or of uploads abandoned since before `abandonedBefore` (then the jobs). */
   pruneJobs(now: Date, abandonedBefore: Date, limit: number): Promise<number>;
 }
 
@@ -691,70 +691,61 @@ export interface NewJobItem {
   row: string;
 }
 
-/** An item claimed by one instance. */
-export interface ClaimedJobItem {
-  seq: number;
-  input: string;
+/** A batch claimed by one instance: its job, where it starts, and the input of each of its items. */
+export interface ClaimedJobBatch {
+  job: Job;
+  firstSeq: number;
+  inputs: string[];
 }
 
-/** An item's outcome: its JSON, what `only=` keeps, and the count it adds to. */
-export interface FinishedJobItem {
-  seq: number;
-  result: string;
-  verdict: "allow" | "block" | "invalid";
-  count: keyof JobCounts;
+/** A batch's outcomes: their text (opaque to the store, src/service/job-batch.ts) and what they add to the job's counts. */
+export interface FinishedJobBatch {
+  results: string;
+  counts: JobCounts;
 }
 
-/** A checked row, in input order. */
-export interface JobResultRow {
-  seq: number;
-  row: string;
-  result: string;
+/** A checked batch, in input order: its items' rows and inputs (JSON arrays) and outcomes (as finished). */
+export interface JobResultBatch {
+  firstSeq: number;
+  rows: string;
+  inputs: string;
+  results: string;
 }
 
-/** List jobs (src/store/jobs-repository.ts): uploads stored as rows, claimed in batches by every instance. */
+/** List jobs (src/store/jobs-repository.ts): uploads stored as batches of items, claimed whole by every instance. */
 export interface JobsRepository {
-  /** A job in `uploading`, invisible until `queueJob`; its id. */
+  /** A job in `uploading`, invisible until `queueJob`, its owner the key's account (or the key); its id. */
   startUpload(job: { keyId: string; header: string; layout: string; now: Date }): Promise<string>;
-  /** Stores a batch of an upload's items from `firstSeq` on. */
-  addItems(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
+  /** Stores one batch of an upload's items, from `firstSeq` on: the unit claimed and answered. */
+  addBatch(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
   /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */
   queueJob(jobId: string, items: number, periodStart: Date): Promise<void>;
   /** Deletes a job and its items, whatever its status; whether there was one. */
   deleteJob(jobId: string): Promise<boolean>;
   getJob(id: string): Promise<Job | undefined>;
-  /** Shown jobs, newest first: one key's, or every key's (null). */
   /** The account of a job's key; null for a key without one. */
   accountOfKey(keyId: string): Promise<string | null>;
   /** Newest first: the owner key's jobs, or every job of its account's keys; null: every job. */
   listJobs(owner: { keyId: string; accountId: string | null } | null, limit: number): Promise<Job[]>;
   /**
-   * Claims up to `limit` pending items of one job for `holder` until `until` (one
-   * conditional update, so no item is claimed by two instances at once). The job is the
-   * one whose owner was served longest ago: owners take turns.
+   * Claims one pending batch for `holder` until `until` (a conditional update, so no batch
+   * is claimed by two instances at once; `inputs` is empty when another took it first).
+   * The job is the one whose owner (account, or key without one) was served longest ago:
+   * owners take turns.
    */
-  claimItems(
-    holder: string,
-    now: Date,
-    until: Date,
-    limit: number,
-  ): Promise<{ job: Job; items: ClaimedJobItem[] } | undefined>;
-  /** Extends `holder`'s claims of a job's items from `firstSeq` to `lastSeq` still pending until `until`. */
-  renewClaims(
-    jobId: string,
-    holder: string,
-    seqs: { first: number; last: number },
-    until: Date,
-  ): Promise<void>;
+  claimBatch(holder: string, now: Date, until: Date): Promise<ClaimedJobBatch | undefined>;
+  /** Extends `holder`'s claim of a job's pending batch starting at `firstSeq` until `until`. */
+  renewClaim(jobId: string, holder: string, firstSeq: number, until: Date): Promise<void>;
   /**
-   * Stores the outcomes of items `holder` claimed, in one transaction with the job's
+   * Stores the outcomes of a batch `holder` claimed, in one transaction with the job's
    * counts; the job when this batch ended it (done, its `job.completed` events written
-   * with it). Nothing is stored for a job no longer running.
+   * with it). Nothing is stored for a job no longer running, or a claim lost.
    */
-  finishItems(
+  finishBatch(
     jobId: string,
     holder: string,
-    items: readonly FinishedJobItem[],
+    firstSeq: number,
+    finished: FinishedJobBatch,
     now: Date,
     retentionMs: number,
   ): Promise<Job | undefined>;
@@ -769,13 +760,8 @@ export interface JobsRepository {
     now: Date,
     retentionMs: number,
   ): Promise<Job | undefined>;
-  /** Checked rows after `afterSeq` in input order, those with one of `verdicts` (null: all); at most `limit`. */
-  results(
-    jobId: string,
-    verdicts: readonly string[] | null,
-    afterSeq: number,
-    limit: number,
-  ): Promise<JobResultRow[]>;
+  /** Checked batches starting after `afterSeq`, in input order; at most `limit`. */
+  results(jobId: string, afterSeq: number, limit: number): Promise<JobResultBatch[]>;
   /** How many shown jobs there are by status. */
   countByStatus(): Promise<Map<string, number>>;
 }

@@ -185,7 +185,7 @@ describe("the CLI's --json is the admin API's body", () => {
         layout: "{}",
         now: fixture.clock.now(),
       });
-      await fixture.store.jobs.addItems(
+      await fixture.store.jobs.addBatch(
         id,
         0,
         Array.from({ length: count }, (_, i) => ({ input: `d${i}.example`, row: "{}" })),
