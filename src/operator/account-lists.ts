@@ -70,7 +70,7 @@ export async function listAccountList(
 }
 
 /** Adds a domain to the account's list, or replaces the action of its entry (`too_many_entries` when full). */
-export function addAccountListEntry(
+export async function addAccountListEntry(
   store: ListStore,
   account: Account,
   input: { domain: string; action: string },

@@ -9,7 +9,13 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { NameRules } from "../core/reserved-names.js";
 import { isTemporaryFailure } from "../core/verdict.js";
-import { type FinishedJobItem, JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
+import {
+  type FinishedJobItem,
+  JOB_STATUSES,
+  type Job,
+  type JobsRepository,
+  type KeysRepository,
+} from "../store/types.js";
 import { type CheckOutcome, checkMany, outcomeBody, verdictOf } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { PeriodicTask } from "./periodic-task.js";
@@ -28,6 +34,8 @@ const COUNTS_EVERY_MS = 10_000;
 export interface JobRunnerOptions extends NameRules {
   jobs: Pick<JobsRepository, "claimItems" | "renewClaims" | "finishItems" | "endJob" | "countByStatus">;
   checker: Pick<Checker, "check">;
+  /** The owners' keys: a job of an account's key is answered by the account's own list (docs/accounts.md). */
+  keys?: Pick<KeysRepository, "getKey">;
   /** This instance, as its claims name it. */
   holder: string;
   /** JOB_RETENTION in milliseconds. */
@@ -124,11 +132,13 @@ export class JobRunner {
     items: readonly { seq: number; input: string }[],
   ): Promise<FinishedJobItem[]> {
     const finished: FinishedJobItem[] = [];
+    // One read per batch: the key's account, whose own list its answers follow.
+    const account = (await this.options.keys?.getKey(job.keyId))?.accountId ?? undefined;
     const checked = checkMany(items, {
       checker: this.options.checker,
       testNames: this.options.testNames,
       concurrency: CHECKS_AT_ONCE,
-      lane: { budget: "jobs", client: job.keyId },
+      lane: { budget: "jobs", client: job.keyId, account },
       inputOf: (item) => item.input,
     });
     for await (const { item, outcome } of checked) {

@@ -9,6 +9,7 @@
  */
 import type { TypedApp } from "../typed-app.js";
 import { consolePages } from "./console-pages.js";
+import { listPages } from "./list-pages.js";
 import { type AccountPagesDeps, pageSession } from "./page-session.js";
 import { personPages } from "./person-pages.js";
 
@@ -18,4 +19,5 @@ export function accountPages(app: TypedApp, deps: AccountPagesDeps): void {
   const pages = pageSession(deps);
   personPages(app, deps, pages);
   consolePages(app, deps, pages);
+  listPages(app, deps, pages);
 }

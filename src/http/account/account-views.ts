@@ -20,7 +20,8 @@ export interface Field {
   extra?: string;
 }
 
-function field({
+/** A labelled input with its error beside it. */
+export function field({
   name,
   label,
   type = "text",
@@ -87,6 +88,7 @@ export function consolePage(title: string, account: AccountJson, csrf: string, c
     ["/account", "Overview"],
     ["/account/keys", "Keys"],
     ["/account/reports", "Reports"],
+    ["/account/lists", "Lists"],
     ["/account/security", "Security"],
   ]
     .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
