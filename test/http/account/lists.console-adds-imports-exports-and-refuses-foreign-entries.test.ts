@@ -210,13 +210,19 @@ describe("the account's list page", () => {
       ["https://evil.example", page],
       [ORIGIN, ""],
     ] as const) {
-      const answers = [
-        await post(ann, "/account/lists", { domain: "evil.example.com", action: "allow" }, withToken, origin),
-        await post(ann, "/account/lists/kept.example.com/remove", {}, withToken, origin),
-        await importCsv(ann, "evil.example.com,allow\n", withToken, origin),
-      ];
-      for (const answer of answers) {
-        expect(answer.statusCode, `${answer.request?.url} from ${origin}`).toBe(403);
+      const answers = {
+        add: await post(
+          ann,
+          "/account/lists",
+          { domain: "evil.example.com", action: "allow" },
+          withToken,
+          origin,
+        ),
+        remove: await post(ann, "/account/lists/kept.example.com/remove", {}, withToken, origin),
+        import: await importCsv(ann, "evil.example.com,allow\n", withToken, origin),
+      };
+      for (const [form, answer] of Object.entries(answers)) {
+        expect(answer.statusCode, `${form} from ${origin}`).toBe(403);
         expect(answer.body).toContain("csrf_failed");
       }
     }
