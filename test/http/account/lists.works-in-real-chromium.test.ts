@@ -82,7 +82,9 @@ it("adds, refuses beside the field, imports and removes, with no axe violation",
   await page.getByLabel("Domain", { exact: true }).fill("not a domain");
   await page.getByRole("button", { name: "Add" }).click();
   await expect.poll(() => page.locator("#f-domain-error").textContent()).toContain("is not a domain");
-  expect(await page.getByLabel("Domain", { exact: true }).getAttribute("aria-describedby")).toBe("f-domain-error");
+  expect(await page.getByLabel("Domain", { exact: true }).getAttribute("aria-describedby")).toBe(
+    "f-domain-error",
+  );
   await axe("a refused domain");
 
   await page.getByLabel("CSV file").setInputFiles({
