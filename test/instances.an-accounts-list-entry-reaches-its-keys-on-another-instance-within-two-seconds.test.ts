@@ -4,7 +4,8 @@
  * console's form on the first instance; within 2 s A's key is answered `block: true` on
  * the second, its evidence naming the account's list (`override`, `scope: "account"`),
  * while B's key still gets the normal answer; an operator's allow override, set with the
- * CLI, wins over A's list. Real DNS over the wire to a loopback server.
+ * CLI, wins over A's list. A list job of A's key follows A's list as well. Real DNS over
+ * the wire to a loopback server.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
@@ -80,6 +81,29 @@ function browserOn(url: string) {
   };
 }
 
+/** Uploads a one-line list job of the domain with the key, waits for it, and answers its row's `mr_block`. */
+async function jobBlocks(url: string, secret: string): Promise<string | undefined> {
+  const api = async (path: string, body?: string) => {
+    const response = await fetch(`${url}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        ...(body === undefined ? {} : { "content-type": "text/plain" }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+    return response.text();
+  };
+  const { id } = JSON.parse(await api("/v2/jobs", `ann@${DOMAIN}\n`));
+  await expect
+    .poll(async () => JSON.parse(await api(`/v2/jobs/${id}`)).status, { timeout: 10_000, interval: 100 })
+    .toBe("done");
+  const results = await api(`/v2/jobs/${id}/results`);
+  const [, row] = results.trim().split(/\r?\n/);
+  if (row === undefined) throw new Error(results);
+  return row?.split(",")[2];
+}
+
 const explained = (secret: string, instance = world.services[1]) =>
   checkOn(instance ?? world.service, secret, { domain: DOMAIN, explain: true });
 
@@ -124,6 +148,10 @@ it("blocks the domain for A's keys only, on the other instance within 2 s, and t
   }
   const page = await fetch(`${second.url}/domain/${DOMAIN}`, { headers: { accept: "text/html" } });
   expect(await page.text()).not.toContain("account's list");
+
+  // A list job of A's key is answered by A's list too; one of B's key is not.
+  expect(await jobBlocks(second.url, secrets.a)).toBe("true");
+  expect(await jobBlocks(second.url, secrets.b)).toBe("false");
 
   // The operator allows the domain: the operator's override wins over A's list.
   expect((await runCli(["overrides", "add", "allow", DOMAIN], world.env)).code).toBe(0);
