@@ -165,6 +165,7 @@ async function serve(
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
   const jobs = new JobRunner({
     jobs: store.jobs,
+    keys: store.keys,
     checker,
     testNames: config.testNames,
     holder,

@@ -237,7 +237,7 @@ function domainBasis({ record, status, heaviest }: DomainCheck): VerdictBasis {
     return { row: null, soft: { risk: record.risk, heaviest }, mainCategory: record.reason };
   }
   return {
-    row: { status, risk: record.risk, reason: record.reason },
+    row: { status, risk: record.risk, reason: record.reason, text: record.text },
     soft: NOTHING_WEIGHED,
     mainCategory: "",
   };

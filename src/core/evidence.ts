@@ -88,17 +88,26 @@ export const OverrideItemSchema = Type.Object(
   {
     kind: Type.Literal("override"),
     detail,
+    scope: oneOf(
+      ["operator", "account"],
+      "Whose override: the operator's (every key), or the asking key's account's own list (its keys only; the operator's wins).",
+    ),
     id: Type.String({
       description:
-        "The override's id, `<kind>:<value>` (`domain:example.org`): overrides are kept per kind and value.",
+        "The override's id, `<kind>:<value>` (`domain:example.org`): overrides are kept per kind and value; an account's list entry's is `domain:<its domain>`.",
     }),
-    action: oneOf(["allow", "deny"], "What the operator said of the domain."),
-    note: nullable<string>("string", { description: "The operator's note; null when none." }),
+    action: oneOf(
+      ["allow", "deny"],
+      "What the operator or the account's list said of the domain (deny: block).",
+    ),
+    note: nullable<string>("string", {
+      description: "The operator's note; null when none (always for an account's list).",
+    }),
     risk,
   },
   {
     description:
-      "The operator allowed or denied the domain (`denied`, or an `ok` verdict's `Operator override`).",
+      "The operator, or the asking key's account's own list, allowed or denied the domain (`denied`, or an `ok` verdict's `Operator override` or `Account list`).",
   },
 );
 
@@ -276,6 +285,7 @@ export const EVIDENCE_EXAMPLES: { readonly [K in EvidenceKind]: { input: string;
     item: {
       kind: "override",
       detail: "The operator denied example-selfhosted.test: chargebacks.",
+      scope: "operator",
       id: "domain:example-selfhosted.test",
       action: "deny",
       note: "chargebacks",

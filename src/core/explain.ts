@@ -138,7 +138,19 @@ function infrastructureItem(hint: DisposableHint, x: DomainExplanation): Evidenc
 }
 
 function overrideItem(x: DomainExplanation): EvidenceOf<"override"> | undefined {
-  const { operator, domain, baseDomain } = x.signals;
+  const { operator, account, domain, baseDomain } = x.signals;
+  // Only set where the operator has no override (gathered-signals.ts): the operator's wins.
+  if (account && operator === undefined) {
+    const what = account.value === domain ? domain : `${account.value} and its subdomains`;
+    return {
+      kind: "override",
+      detail: `The account's own list ${account.action === "allow" ? "allows" : "blocks"} ${what}.`,
+      scope: "account",
+      id: `domain:${account.value}`,
+      action: account.action,
+      note: null,
+    };
+  }
   if (operator === undefined) return undefined;
   const learned = x.sources.learned ?? NOTHING_LEARNED;
   const own = learned.overrideNote?.("domain", domain);
@@ -149,6 +161,7 @@ function overrideItem(x: DomainExplanation): EvidenceOf<"override"> | undefined 
   return {
     kind: "override",
     detail: withNote(`The operator ${verb} ${what}`, note),
+    scope: "operator",
     id: `domain:${value}`,
     action: operator,
     note,

@@ -5,12 +5,15 @@
 
 import { CATEGORIES, inAnyCategory, type PerCategory } from "./categories.js";
 import {
+  type AccountList,
+  type AccountOverride,
   type DomainOverride,
   type Evidence,
   type InfrastructureKind,
   type LearnedInfrastructure,
   type ListedStatus,
   NOTHING_LEARNED,
+  overrideOf,
 } from "./learned.js";
 import type { DomainLists, DomainMatch, HostFacts, MxProvider } from "./list-interfaces.js";
 import type { MailRouting } from "./mail-routing.js";
@@ -62,6 +65,11 @@ export interface Signals {
   createdAt: Date | null;
   /** The operator's override of the domain (allow: never blocked by lists or heuristics; deny: blocked). */
   operator?: DomainOverride;
+  /**
+   * The asking key's account's own list's entry of the domain, when the operator has no
+   * override of it (the operator's wins): it decides like one, for that account alone.
+   */
+  account?: AccountOverride;
   /** What the check saw of the domain's mail infrastructure, for learning (MX answers only). */
   evidence?: Evidence;
 }
@@ -71,6 +79,8 @@ export interface SignalSources extends NameRules {
   typos: TypoIndex;
   /** Infrastructure learnt from traffic and the operator's overrides; default nothing. */
   learned?: LearnedInfrastructure;
+  /** The asking key's account's own list; none for the pages, the CLI and keys without an account. */
+  account?: AccountList;
 }
 
 /** The MX hosts DNS named (also when their addresses could not be looked up); none for the fallback. */
@@ -261,15 +271,17 @@ export function gatherSignals(
     if (facts.baseDomain === baseDomain) ownsMailHost = true;
   }
   const operator = learned.domainOverride(domain, baseDomain);
+  const account = operator === undefined ? sources.account?.entryFor(domain, baseDomain) : undefined;
+  const override = overrideOf({ operator, account });
   const reserved = neverReceivesMail(domain);
-  // Known-good domains, public suffixes, reserved names and domains the operator allowed
-  // are never disposable, parked or typos (docs/api.md "Verdicts").
-  const exempt = knownGood || isPublicSuffix || reserved || operator === "allow";
+  // Known-good domains, public suffixes, reserved names and domains the operator (or the
+  // asking account) allowed are never disposable, parked or typos (docs/api.md "Verdicts").
+  const exempt = knownGood || isPublicSuffix || reserved || override === "allow";
   const disposable = exempt ? undefined : listed;
   const ns = seenHosts(lists, routing.nameServers ?? []);
   const status: ListedStatus = disposable
     ? "disposable"
-    : knownGood || operator === "allow" || inAnyCategory(categories)
+    : knownGood || override === "allow" || inAnyCategory(categories)
       ? "good"
       : "unknown";
   const parking = exempt ? undefined : parkingService(lists, mx, ns, routing.addresses, baseDomain);
@@ -297,6 +309,7 @@ export function gatherSignals(
     typos: exempt || inAnyCategory(categories) ? [] : sources.typos.suggest(baseDomain, listed !== undefined),
     createdAt,
     operator,
+    ...(account && { account }),
     evidence,
   };
 }

@@ -32,6 +32,29 @@ export interface Evidence {
 /** The operator's word on a domain: never blocked by lists or heuristics, or always blocked. */
 export type DomainOverride = "allow" | "deny";
 
+/**
+ * The entry of the asking key's account's own list that matched a domain
+ * (docs/accounts.md "The account's list"): the domain it was made for, and its word.
+ */
+export interface AccountOverride {
+  value: string;
+  action: DomainOverride;
+}
+
+/** An account's own list as the check sees it: matched like the operator's domain overrides. */
+export interface AccountList {
+  /** The entry of this domain, else of its base domain; undefined: none. */
+  entryFor(domain: string, baseDomain: string): AccountOverride | undefined;
+}
+
+/** The override in force for a domain: the operator's, else the asking account's list's. */
+export function overrideOf(signals: {
+  operator?: DomainOverride | undefined;
+  account?: AccountOverride | undefined;
+}): DomainOverride | undefined {
+  return signals.operator ?? signals.account?.action;
+}
+
 /** What the check asks of what was learnt. */
 export interface LearnedInfrastructure {
   /** The disposable service learnt for this infrastructure; undefined: not disposable. */

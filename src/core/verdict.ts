@@ -11,6 +11,7 @@
 import { ageInDays } from "./age.js";
 import { CATEGORY, PRECEDENCE } from "./categories.js";
 import type { Signals } from "./gathered-signals.js";
+import { overrideOf } from "./learned.js";
 import { DOMAIN_SIGNALS } from "./signals/index.js";
 import {
   type DomainSignal,
@@ -59,6 +60,9 @@ const DISPOSABLE = "Disposable / temporary domain";
 const UNCHECKED = "Could not be checked right now";
 /** The reason of a verdict the operator's override of the domain decided (deny: blocked; allow: `ok`). */
 const OPERATOR_OVERRIDE = "Operator override";
+/** The reason of a verdict the asking account's own list decided (block: `denied`; allow: `ok`), and a block's text. */
+const ACCOUNT_LIST = "Account list";
+const ACCOUNT_BLOCKED = "Blocked by the account's list";
 
 /**
  * The fixed statuses: validity, text and reason (`heuristics`' reason is followed by the number of
@@ -158,7 +162,7 @@ export const VERDICT_ROWS: readonly VerdictRow[] = [
   {
     row: "3a",
     statuses: ["denied"],
-    when: "denied by the operator ([overrides](api.md#10-administration): `mailrisk overrides add deny`, `POST /admin/overrides`)",
+    when: "denied by the operator ([overrides](api.md#10-administration): `mailrisk overrides add deny`, `POST /admin/overrides`), or, for its own keys only, blocked by the account's own list where the operator has no override of the domain ([accounts.md](accounts.md#the-accounts-list): text `Blocked by the account's list`, reason `Account list`)",
     risk: `${FIXED_RISK.denied}`,
   },
   {
@@ -215,6 +219,8 @@ export interface FixedRow {
   status: FixedStatus;
   risk: number;
   reason: string;
+  /** The text when it is not the row's own (a block by the account's list). */
+  text?: string;
 }
 
 /** What a verdict is decided from (see `verdictBasis()` and, per address, src/core/check.ts). */
@@ -237,7 +243,8 @@ const NONE_SEEN: readonly DomainSignal[] = Object.freeze([]);
 
 /** The domain's soft signals, weighed, and which were seen. */
 function weighDomain(signals: Signals, now: Date): { soft: Weighing; weighed: readonly DomainSignal[] } {
-  if (signals.knownGood || signals.operator === "allow") return { soft: NOTHING_WEIGHED, weighed: NONE_SEEN };
+  if (signals.knownGood || overrideOf(signals) === "allow")
+    return { soft: NOTHING_WEIGHED, weighed: NONE_SEEN };
   const ageDays = signals.createdAt ? ageInDays(signals.createdAt, now) : null;
   let risk = 0;
   let heaviest: SoftSignal | null = null;
@@ -264,6 +271,9 @@ function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
   if (signals.operator === "deny") {
     return { status: "denied", risk: FIXED_RISK.denied, reason: FIXED_ROWS.denied.reason };
   }
+  if (overrideOf(signals) === "deny") {
+    return { status: "denied", risk: FIXED_RISK.denied, reason: ACCOUNT_LIST, text: ACCOUNT_BLOCKED };
+  }
   if (signals.disposable) {
     return { status: "disposable", risk: FIXED_RISK.disposableListed, reason: FIXED_ROWS.disposable.reason };
   }
@@ -289,6 +299,7 @@ function fixedRow(signals: Signals, soft: Weighing): FixedRow | null {
 /** The reason of a clean record: the domain's main category. */
 export function mainCategory(signals: Signals): string {
   if (signals.operator === "allow") return OPERATOR_OVERRIDE;
+  if (overrideOf(signals) === "allow") return ACCOUNT_LIST;
   for (const category of PRECEDENCE) {
     if (category.listingNamesMainCategory && signals.categories[category.key]) return category.mainCategory;
   }
@@ -316,7 +327,8 @@ export function verdictBasis(signals: Signals, now: Date): DomainBasis {
 export function decide(basis: VerdictBasis, address: Weighing = NOTHING_WEIGHED): Verdict {
   const { row } = basis;
   if (row !== null) {
-    const { valid, blocks, text } = FIXED_ROWS[row.status];
+    const { valid, blocks } = FIXED_ROWS[row.status];
+    const text = row.text ?? FIXED_ROWS[row.status].text;
     const risk = valid ? Math.min(100, row.risk + address.risk) : row.risk;
     return {
       status: row.status,

@@ -67,9 +67,10 @@ export async function runCheck(
   return checkParsed(deps, request, parsed.input, apiLane(request));
 }
 
-/** The API's look-up budget, the key's share of it (the access hook found the key). */
+/** The API's look-up budget, the key's share of it (the access hook found the key), and the key's account's own list. */
 export function apiLane(request: FastifyRequest): Lane {
-  return { budget: "api", client: request.caller?.key.id ?? "" };
+  const key = request.caller?.key;
+  return { budget: "api", client: key?.id ?? "", account: key?.account?.id };
 }
 
 /** Checks an input that already parsed in the caller's lane: the domain goes to the request log, the timing to the metrics. */

@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   "account.set_plan",
   "account.delete",
   "account.reset_password",
+  "account_list.add",
+  "account_list.remove",
+  "account_list.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

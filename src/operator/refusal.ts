@@ -9,6 +9,7 @@ import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
 import { ReportProblem } from "../service/report-filing.js";
 import {
   AccountExistsError,
+  AccountListFullError,
   InvalidOriginsError,
   InvalidPlanError,
   PlanExistsError,
@@ -43,6 +44,7 @@ const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
   [UnknownSourceError, "unknown_source"],
   [UnknownAccountError, "unknown_account"],
   [AccountExistsError, "account_exists"],
+  [AccountListFullError, "too_many_entries"],
 ];
 
 /** The refusal an error is (the store's and the reports' refusals included), or undefined for a failure. */

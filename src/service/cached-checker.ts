@@ -31,14 +31,16 @@ import { type DomainCheck, type DomainFacts, decideDomain, forAddress } from "..
 import type { ParsedInput } from "../core/input.js";
 import type { LearnedInfrastructure } from "../core/learned.js";
 import { type DomainLists, isChanging } from "../core/list-interfaces.js";
+import { suffixFacts } from "../core/names.js";
 import { formatTimestamp } from "../core/record.js";
 import { DAY_MS } from "../core/time.js";
 import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { BlockStatus, FlipNotice, NotedBlock, RecordsRepository, WatchedFacts } from "../store/types.js";
+import type { AccountDomains, AccountListsInMemory } from "./account-lists-in-memory.js";
 import type { LookupResult } from "./age-budget.js";
 import type { EvidenceObservation, Observer } from "./batched-observer.js";
-import type { CacheOutcome, Checker, CheckerLoad, CheckResult, Lane } from "./checker.js";
+import type { CacheOutcome, Checker, CheckerLoad, CheckResult, Lane, SourcesKind } from "./checker.js";
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
 import { InFlight } from "./in-flight.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
@@ -94,6 +96,8 @@ export interface CachingCheckerOptions {
    * or in none (the CLI, the reports queue) only read; `redecide()` always records.
    */
   recordsFlips?: boolean;
+  /** The accounts' own lists this process holds: a check whose lane names an account follows its list. */
+  accountLists?: Pick<AccountListsInMemory, "held" | "load" | "reloadAfterChange">;
 }
 
 /** The check with block_status_changed_at set to the domain's. */
@@ -153,8 +157,15 @@ export class CachingChecker implements Checker {
         cache = "stale";
       }
     }
-    const check = await this.answer(known, now, this.recordsFlipsOf(lane));
-    this.options.observer?.observe({ domain, at: now, cache, record: check.record, via: lane?.budget });
+    const decided = await this.answer(known, now, this.recordsFlipsOf(lane));
+    this.options.observer?.observe({ domain, at: now, cache, record: decided.record, via: lane?.budget });
+    // A key of an account answers by its account's own list, held in memory (a key without one pays nothing).
+    const account = lane?.account;
+    const accounts = this.options.accountLists;
+    const check =
+      account === undefined || accounts === undefined
+        ? decided
+        : this.forAccount(decided, known, accounts.held(account) ?? (await accounts.load(account)), now);
     const { record, status, explain } = forAddress(check, input, this.options.lists);
     return { record, status, cache, explain };
   }
@@ -190,6 +201,21 @@ export class CachingChecker implements Checker {
     const check = stamped(this.decide(known.domain, known.facts, now), known.changedAt);
     known.decided = { version, check };
     return check;
+  }
+
+  /**
+   * The domain's answer to a key of an account whose own list has an entry of it (and the
+   * operator none: `gatherSignals` lets the operator's win), decided again with the list.
+   * Only the caller sees it: it is never kept beside the facts, never recorded as the
+   * domain's block status (no flip, no webhook) and never observed (the recent list).
+   */
+  private forAccount(decided: DomainCheck, known: KnownDomain, list: AccountDomains, now: Date): DomainCheck {
+    if (list.size === 0) return decided;
+    const { domain, facts } = known;
+    if (list.entryFor(domain, suffixFacts(domain).baseDomain) === undefined) return decided;
+    const { lists, typos, learned, testNames } = this.options;
+    const check = decideDomain(domain, facts, { lists, typos, learned, testNames, account: list }, now);
+    return stamped(check, known.changedAt);
   }
 
   /** Whether a check in this lane records flips (CachingCheckerOptions.recordsFlips). */
@@ -330,9 +356,10 @@ export class CachingChecker implements Checker {
     this.remembered.forgetAll();
   }
 
-  async reloadSources(which: "overrides" | "lists"): Promise<void> {
-    const { learned, lists } = this.options;
+  async reloadSources(which: SourcesKind): Promise<void> {
+    const { learned, lists, accountLists } = this.options;
     if (which === "overrides") await learned?.reloadAfterChange();
+    else if (which === "account_lists") await accountLists?.reloadAfterChange();
     else if (isChanging(lists)) await lists.reloadAfterChange();
   }
 

@@ -85,7 +85,7 @@ export class ChangeWatcher {
   }
 }
 
-/** The watcher of a server, not started: keys and plans forget remembered keys, overrides and lists reload, purges forget remembered facts. */
+/** The watcher of a server, not started: keys and plans forget remembered keys, overrides and lists reload, purges forget remembered facts, an account's list changed drops that list. */
 export function changeWatcherOf(
   store: Pick<Store, "changes" | "forgetKeys">,
   checker: Pick<Checker, "forgetRemembered" | "reloadSources">,
@@ -98,6 +98,7 @@ export function changeWatcherOf(
       keys: () => store.forgetKeys(),
       overrides: () => checker.reloadSources?.("overrides"),
       lists: () => checker.reloadSources?.("lists"),
+      account_lists: () => checker.reloadSources?.("account_lists"),
       records: () => checker.forgetRemembered?.(),
     },
     onError,

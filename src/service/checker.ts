@@ -18,6 +18,8 @@ export type LaneBudget = "pages" | "api" | "jobs";
 export interface Lane {
   budget: LaneBudget;
   client: string;
+  /** The account of the asking key, whose own list its answers follow (docs/accounts.md "The account's list"). */
+  account?: string | undefined;
 }
 
 export interface CheckResult {
@@ -44,6 +46,9 @@ export interface CheckerLoad {
   observationsDropped: number;
 }
 
+/** What decides verdicts and can change while serving: the operator's overrides, the lists in force, the accounts' own lists. */
+export type SourcesKind = "overrides" | "lists" | "account_lists";
+
 export interface Checker {
   /** Without a lane: the process's own work (the CLI), in the API budget, capped by the budget alone. */
   check(input: ParsedInput, lane?: Lane): Promise<CheckResult>;
@@ -59,5 +64,5 @@ export interface Checker {
    * Reloads what decides verdicts now, the overrides or the lists in force: they changed
    * (the change signal). Never rejects (a failed load is reported and retried).
    */
-  reloadSources?(which: "overrides" | "lists"): Promise<void>;
+  reloadSources?(which: SourcesKind): Promise<void>;
 }

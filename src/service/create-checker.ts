@@ -13,6 +13,7 @@ import { domainListData, readListData } from "../data/read-domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
 import type { Store } from "../store/types.js";
+import { AccountListsInMemory } from "./account-lists-in-memory.js";
 import { AGE_WAIT_MS, lookupWithinAgeBudget } from "./age-budget.js";
 import {
   answeredSink,
@@ -37,7 +38,9 @@ import {
 
 export interface CreateCheckerOptions {
   config: Config;
-  store: Pick<Store, "records" | "recent" | "infrastructure" | "overrides" | "lists">;
+  /** With `accountLists`, a check whose lane names an account follows its own list (the server's). */
+  store: Pick<Store, "records" | "recent" | "infrastructure" | "overrides" | "lists"> &
+    Partial<Pick<Store, "accountLists">>;
   logger?: Logger;
   /** Already loaded lists (tests and benchmarks share one load); default the lists in force (bundled and synced). */
   lists?: DomainLists;
@@ -192,6 +195,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     testNames: options.config.testNames,
     policyVersion: options.policyVersion,
     recordsFlips: options.recordsFlips,
+    ...(options.store.accountLists && { accountLists: new AccountListsInMemory(options.store.accountLists) }),
     onBackgroundError: (error, domain) =>
       options.logger?.warn({ err: error, domain }, "background refresh failed"),
   });

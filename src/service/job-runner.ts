@@ -10,7 +10,7 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { CheckRecord } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
-import { JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
+import { JOB_STATUSES, type Job, type JobsRepository, type KeysRepository } from "../store/types.js";
 import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";
@@ -30,6 +30,8 @@ const COUNTS_EVERY_MS = 10_000;
 export interface JobRunnerOptions extends NameRules {
   jobs: Pick<JobsRepository, "claimBatch" | "renewClaim" | "finishBatch" | "endJob" | "countByStatus">;
   checker: Pick<Checker, "check">;
+  /** The owners' keys: a job of an account's key is answered by the account's own list (docs/accounts.md). */
+  keys?: Pick<KeysRepository, "getKey">;
   /** This instance, as its claims name it. */
   holder: string;
   /** JOB_RETENTION in milliseconds. */
@@ -137,11 +139,13 @@ export class JobRunner {
 
   private async check(job: Job, inputs: readonly string[]): Promise<CheckOutcome[]> {
     const outcomes: CheckOutcome[] = [];
+    // One read per batch: the key's account, whose own list its answers follow.
+    const account = (await this.options.keys?.getKey(job.keyId))?.accountId ?? undefined;
     const checked = checkMany(inTurns(inputs), {
       checker: this.options.checker,
       testNames: this.options.testNames,
       concurrency: CHECKS_AT_ONCE,
-      lane: { budget: "jobs", client: job.keyId },
+      lane: { budget: "jobs", client: job.keyId, account },
     });
     for await (const { outcome } of checked) outcomes.push(outcome);
     return outcomes;

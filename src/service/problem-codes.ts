@@ -44,6 +44,7 @@ export const PROBLEM_STATUS = {
   report_not_open: 409,
   account_exists: 409,
   too_many_keys: 409,
+  too_many_entries: 409,
   job_not_done: 409,
   body_too_large: 413,
   unsupported_media_type: 415,

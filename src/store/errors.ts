@@ -93,3 +93,11 @@ export class AccountExistsError extends Error {
     super(`an account for ${email} exists already`);
   }
 }
+
+/** An account's list holds at most `max` entries (docs/accounts.md "The account's list"): nothing was changed. */
+export class AccountListFullError extends Error {
+  override name = "AccountListFullError";
+  constructor(readonly max: number) {
+    super(`an account's list holds at most ${max} entries; remove some first`);
+  }
+}

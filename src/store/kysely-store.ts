@@ -1,5 +1,6 @@
 /** The Store over one Kysely instance: the same SQL for SQLite and PostgreSQL. */
 import type { Kysely } from "kysely";
+import { createAccountListsRepository } from "./account-lists-repository.js";
 import { createAccountsRepository } from "./accounts-repository.js";
 import { createAuditRepository } from "./audit-repository.js";
 import { createChangesRepository, raisingWithChange } from "./changes.js";
@@ -80,6 +81,13 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ["setState", "setPlan", "deleteAccount"],
     "keys",
   );
+  // A change of an account's list reloads that list alone on every server (its version says which).
+  const accountLists = raisingWithChange(
+    db,
+    createAccountListsRepository,
+    ["setEntry", "removeEntry", "importEntries"],
+    "account_lists",
+  );
   return {
     accounts: translateStoreErrors(accounts),
     plans: translateStoreErrors(plans),
@@ -101,6 +109,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
         db.transaction().execute((trx) => work(createKyselyStore(trx, options))),
     }),
     jobs: translateStoreErrors(createJobsRepository(db)),
+    accountLists: translateStoreErrors(accountLists),
     migrate,
     ping,
     forgetKeys,

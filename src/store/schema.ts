@@ -225,6 +225,23 @@ export interface Database {
   daily_usage: DailyUsageTable;
   jobs: JobsTable;
   job_batches: JobBatchesTable;
+  account_lists: AccountListsTable;
+  account_list_versions: AccountListVersionsTable;
+}
+
+/** An account's own list (migration 0017, src/store/account-lists-repository.ts). */
+export interface AccountListsTable {
+  account_id: string;
+  domain: string;
+  /** `block` or `allow`. */
+  action: string;
+  created_at: Millis;
+}
+
+/** The version of each account's list, raised by every change of it. */
+export interface AccountListVersionsTable {
+  account_id: string;
+  version: number;
 }
 
 /** Requests per key and UTC day (start, epoch ms), for charts. */

@@ -391,6 +391,30 @@ export interface OverridesRepository {
   listOverrides(): Promise<Override[]>;
 }
 
+/** What an account's list says of a domain (docs/accounts.md "The account's list"). */
+export type AccountListAction = "block" | "allow";
+
+export interface AccountListEntry {
+  /** Normalised, as the operator's domain overrides are. */
+  domain: string;
+  action: AccountListAction;
+  createdAt: Date;
+}
+
+/** Each account's own allow and block list; every change raises the account's list version. */
+export interface AccountListsRepository {
+  /** The account's entries by domain, and the version of its list they are (0: never changed). */
+  listEntries(accountId: string): Promise<{ version: number; entries: AccountListEntry[] }>;
+  /** Adds an entry or replaces the action of the domain's; `AccountListFullError` for a new one beyond `maxEntries`. */
+  setEntry(accountId: string, entry: AccountListEntry, maxEntries: number): Promise<AccountListEntry>;
+  /** Whether there was one to remove. */
+  removeEntry(accountId: string, domain: string): Promise<boolean>;
+  /** Adds or replaces every entry at once, or none (`AccountListFullError` beyond `maxEntries`); how many were given. */
+  importEntries(accountId: string, entries: readonly AccountListEntry[], maxEntries: number): Promise<number>;
+  /** The version of each of these accounts' lists; an account whose list never changed is absent. */
+  versions(accountIds: readonly string[]): Promise<Map<string, number>>;
+}
+
 /** An accepted version of a synced disposable list (docs/data.md, "Synced lists"). */
 export interface ListVersion {
   source: string;
@@ -767,7 +791,7 @@ export interface JobsRepository {
 }
 
 /** The kinds of change every server must take at once (src/store/changes.ts). */
-export const CHANGE_TOPICS = ["keys", "overrides", "records", "lists"] as const;
+export const CHANGE_TOPICS = ["keys", "overrides", "records", "lists", "account_lists"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** The topics whose changes change verdicts: the sum of their counters is the policy version. */
@@ -812,6 +836,7 @@ export interface Store {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   accounts: AccountsRepository;
   jobs: JobsRepository;
+  accountLists: AccountListsRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -13,6 +13,7 @@ const signals = sampleSignals;
 
 const listed = { entry: "mailinator.com", name: null, sources: ["mailchecker"] };
 const OVERRIDE = "Operator override";
+const ACCOUNT = "Account list";
 const status = (s: MailRouting["status"]): Partial<Signals> => ({
   routing: { ...routed, status: s, hosts: [] },
 });
@@ -149,6 +150,60 @@ describe("the fixed rows of docs/api.md §4.1 (first match wins)", () => {
       55,
       "Could not be checked right now",
       "DNS timeout",
+    ],
+    [
+      "blocked by the asking account's list",
+      { account: { value: "example.org", action: "deny" } },
+      true,
+      true,
+      100,
+      "Blocked by the account's list",
+      ACCOUNT,
+    ],
+    [
+      "blocked by the asking account's list and listed",
+      { account: { value: "example.org", action: "deny" }, disposable: listed },
+      true,
+      true,
+      100,
+      "Blocked by the account's list",
+      ACCOUNT,
+    ],
+    [
+      "blocked by the asking account's list, but DNS says it does not exist",
+      { account: { value: "example.org", action: "deny" }, ...status("nxdomain") },
+      false,
+      true,
+      100,
+      "Domain does not exist",
+      "NXDOMAIN",
+    ],
+    [
+      "allowed by the asking account's list",
+      { account: { value: "example.org", action: "allow" } },
+      true,
+      false,
+      0,
+      "Looks okay",
+      ACCOUNT,
+    ],
+    [
+      "allowed by the operator, blocked by the account's list: the operator's wins",
+      { operator: "allow", account: { value: "example.org", action: "deny" } },
+      true,
+      false,
+      0,
+      "Looks okay",
+      OVERRIDE,
+    ],
+    [
+      "denied by the operator, allowed by the account's list: the operator's wins",
+      { operator: "deny", account: { value: "example.org", action: "allow" } },
+      true,
+      true,
+      100,
+      "Blocked by the operator",
+      OVERRIDE,
     ],
   ] as const)("%s", (_name, overrides, valid, block, risk, text, reason) => {
     const { status: _status, ...verdict } = decide(verdictBasis(signals(overrides as Partial<Signals>), NOW));

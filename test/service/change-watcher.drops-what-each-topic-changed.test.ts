@@ -1,6 +1,7 @@
 /**
  * The change watcher on a real SQLite store: each poll reads the store's change counters
- * (raised by the store with every change of keys, overrides, records or lists) and calls the
+ * (raised by the store with every change of keys, overrides, records, lists or an account's
+ * list) and calls the
  * handler of each topic whose counter moved, and only those; the first poll only sets
  * what was seen. `settle()` resolves once a change made before it holds here, also when
  * a poll that read the counters before the change is running. A failing read is reported
@@ -46,6 +47,9 @@ function loggingWatcher(changes: Pick<Store["changes"], "versions"> = store.chan
       },
       records: () => {
         ran.push("records");
+      },
+      account_lists: () => {
+        ran.push("account_lists");
       },
     },
     onError: (error) => errors.push(error),
@@ -99,6 +103,19 @@ describe("ChangeWatcher", () => {
 
     await watcher.poll();
     expect(ran).toHaveLength(4);
+
+    const { account } = await store.accounts.createAccount({
+      email: "a@example.org",
+      passwordHash: null,
+      role: "member",
+      plan: "free",
+      now: AT,
+    });
+    await watcher.poll(); // a new account changes nothing any server remembers
+    expect(ran).toHaveLength(4);
+    await store.accountLists.setEntry(account.id, { domain: "a.test", action: "block", createdAt: AT }, 10);
+    await watcher.poll();
+    expect(ran.slice(4)).toEqual(["account_lists"]);
   });
 
   it("holds the policy version of overrides and lists only once their reload is done", async () => {
@@ -108,7 +125,13 @@ describe("ChangeWatcher", () => {
     });
     const watcher = new ChangeWatcher({
       changes: store.changes,
-      onChange: { keys: () => {}, overrides: () => reloading, lists: () => {}, records: () => {} },
+      onChange: {
+        keys: () => {},
+        overrides: () => reloading,
+        lists: () => {},
+        records: () => {},
+        account_lists: () => {},
+      },
       pollMs: NO_TIMER,
     });
     watchers.push(watcher);

@@ -23,8 +23,8 @@ function version(source: string, entries: string[]): ListVersion {
   };
 }
 
-/** A store with a plan, a key on it, an override, a saved record and a list with a previous version. */
-async function seeded(store: Store): Promise<{ keyId: string; widgetId: string }> {
+/** A store with a plan, a key on it, an override, a saved record, a list with a previous version and an account's list. */
+async function seeded(store: Store): Promise<{ keyId: string; widgetId: string; accountId: string }> {
   await store.plans.createPlan({ name: "team", quota: 10, periodDays: 30 });
   const { key } = await store.keys.createKey({ plan: "free", name: "shop", now: NOW });
   const widget = await store.keys.createKey({
@@ -44,7 +44,15 @@ async function seeded(store: Store): Promise<{ keyId: string; widgetId: string }
   await store.records.saveFacts("shop.test", mxFacts("shop.test"), NOW, false);
   await store.lists.acceptVersion(version("extra", ["a.test"]));
   await store.lists.acceptVersion(version("extra", ["a.test", "b.test"]));
-  return { keyId: key.id, widgetId: widget.key.id };
+  const { account } = await store.accounts.createAccount({
+    email: "a@example.org",
+    passwordHash: null,
+    role: "member",
+    plan: "free",
+    now: NOW,
+  });
+  await store.accountLists.setEntry(account.id, { domain: "kept.test", action: "block", createdAt: NOW }, 10);
+  return { keyId: key.id, widgetId: widget.key.id, accountId: account.id };
 }
 
 describe.each(DATABASE_KINDS)("on %s", (kind) => {
@@ -66,7 +74,8 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
 
   it("moves the topic's counter with every committed change", async () => {
     const { store } = db;
-    const { keyId, widgetId } = await seeded(store);
+    const { keyId, widgetId, accountId } = await seeded(store);
+    const entry = { domain: "x.test", action: "allow", createdAt: NOW } as const;
     const changes: [ChangeTopic, () => Promise<unknown>][] = [
       ["keys", () => store.plans.updatePlan("team", { quota: 20 })],
       ["keys", () => store.keys.setKeyPlan(keyId, "team")],
@@ -89,6 +98,12 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       ["lists", () => store.lists.acceptVersion(version("extra", ["c.test"]))],
       ["lists", () => store.lists.setPolicy(["extra"], NOW)],
       ["lists", () => store.lists.removeSource("extra")],
+      ["account_lists", () => store.accountLists.setEntry(accountId, entry, 10)],
+      [
+        "account_lists",
+        () => store.accountLists.importEntries(accountId, [{ ...entry, action: "block" }], 10),
+      ],
+      ["account_lists", () => store.accountLists.removeEntry(accountId, "x.test")],
     ];
     for (const [topic, change] of changes) {
       const before = (await store.changes.versions()).get(topic) ?? 0;
@@ -103,7 +118,8 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
 
   it("keeps nothing of a change whose signal could not be raised", async () => {
     const { store } = db;
-    const { keyId, widgetId } = await seeded(store);
+    const { keyId, widgetId, accountId } = await seeded(store);
+    const listed = await store.accountLists.listEntries(accountId);
     await breakTheSignal();
     const failed = [
       store.plans.updatePlan("team", { quota: 20 }),
@@ -124,6 +140,13 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       store.lists.rollback("extra", false),
       store.lists.setPolicy(["extra"], NOW),
       store.lists.removeSource("extra"),
+      store.accountLists.setEntry(accountId, { domain: "x.test", action: "allow", createdAt: NOW }, 10),
+      store.accountLists.importEntries(
+        accountId,
+        [{ domain: "x.test", action: "allow", createdAt: NOW }],
+        10,
+      ),
+      store.accountLists.removeEntry(accountId, "kept.test"),
     ];
     for (const change of await Promise.allSettled(failed)) expect(change.status).toBe("rejected");
     expect((await store.plans.listPlans()).find((plan) => plan.name === "team")?.quota).toBe(10);
@@ -133,5 +156,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     expect(await store.records.getFacts("shop.test")).toBeDefined();
     expect((await store.lists.versionsInForce(["extra"])).map((v) => v.hash)).toEqual(["a.test,b.test"]);
     expect(await store.lists.policy()).toBeUndefined();
+    // The list and its version are as they were: no server would miss a change.
+    expect(await store.accountLists.listEntries(accountId)).toEqual(listed);
   });
 });

@@ -111,11 +111,13 @@ export type EvidenceItem =
       kind: "override";
       /** One plain sentence for a person; the wording may change. */
       detail: string;
-      /** The override's id, `<kind>:<value>` (`domain:example.org`): overrides are kept per kind and value. */
+      /** Whose override: the operator's (every key), or the asking key's account's own list (its keys only; the operator's wins). */
+      scope: "operator" | "account";
+      /** The override's id, `<kind>:<value>` (`domain:example.org`): overrides are kept per kind and value; an account's list entry's is `domain:<its domain>`. */
       id: string;
-      /** What the operator said of the domain. */
+      /** What the operator or the account's list said of the domain (deny: block). */
       action: "allow" | "deny";
-      /** The operator's note; null when none. */
+      /** The operator's note; null when none (always for an account's list). */
       note: string | null;
       /** What this item added to the record's `risk`, present only when it changed the score; the items' `risk` add up to the record's. */
       risk?: number;
@@ -267,6 +269,7 @@ export type Problem = {
     | "report_not_open"
     | "account_exists"
     | "too_many_keys"
+    | "too_many_entries"
     | "job_not_done"
     | "body_too_large"
     | "unsupported_media_type"

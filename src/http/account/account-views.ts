@@ -20,7 +20,8 @@ export interface Field {
   extra?: string;
 }
 
-function field({
+/** A labelled input with its error beside it. */
+export function field({
   name,
   label,
   type = "text",
@@ -94,6 +95,7 @@ export function consolePage(
     ["/account/keys", "Keys"],
     ["/account/jobs", "Jobs"],
     ["/account/reports", "Reports"],
+    ["/account/lists", "Lists"],
     ["/account/security", "Security"],
   ]
     .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)

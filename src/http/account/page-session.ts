@@ -17,7 +17,10 @@ const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
 
 export interface AccountPagesDeps extends RunCheckDeps {
-  store: Pick<Store, "accounts" | "keys" | "usage" | "plans" | "reports" | "jobs" | "transaction" | "audit">;
+  store: Pick<
+    Store,
+    "accounts" | "keys" | "usage" | "plans" | "reports" | "jobs" | "transaction" | "audit" | "accountLists"
+  >;
   config: Pick<
     Config,
     | "signup"

@@ -90,6 +90,9 @@ form.stack button,form.inline button{font:inherit;font-weight:600;padding:.5rem 
 form.inline{display:inline;margin:0}
 form.inline button{margin:0;padding:.25rem .7rem;background:#b3261e}
 .field-error{color:#b3261e;margin:0;font-size:.95rem}
+form.stack fieldset{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;border:1px solid #d9dce1;border-radius:.4rem;margin:.4rem 0 0;padding:.3rem .7rem .5rem}
+form.stack fieldset legend{font-weight:600;padding:0 .2rem}
+form.stack fieldset label{font-weight:400;margin:0}
 .nav{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.95rem}

@@ -19,6 +19,7 @@ import { up as listPolicy } from "./0013-list-policy.js";
 import { up as auditLog } from "./0014-audit-log.js";
 import { up as accounts } from "./0015-accounts.js";
 import { up as listJobs } from "./0016-list-jobs.js";
+import { up as accountLists } from "./0017-account-lists.js";
 import { up as jobBatches } from "./0018-job-batches.js";
 
 export const migrations: Record<string, Migration> = {
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   "0014_audit_log": { up: auditLog },
   "0015_accounts": { up: accounts },
   "0016_list_jobs": { up: listJobs },
+  "0017_account_lists": { up: accountLists },
   "0018_job_batches": { up: jobBatches },
 };

@@ -1,0 +1,195 @@
+/**
+ * An account's own allow and block list (docs/accounts.md "The account's list"): the
+ * domains the account wants always blocked or always allowed for its own keys, at most
+ * MAX_ACCOUNT_LIST_ENTRIES, added one by one or imported from a `domain,action` CSV (all
+ * or nothing) and exported the same way. A domain is normalised as the operator's domain
+ * overrides are, and matches the same way: the entry of the checked domain, else of its
+ * base domain (so `example.org` covers `mail.example.org`). Every change is the account's
+ * own, audited with it as the actor, and holds on every instance within a second (the
+ * change signal); the operator's overrides still win.
+ */
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { type Static, Type } from "typebox";
+import { parseDomain } from "../core/input.js";
+import { formatTimestamp } from "../core/record.js";
+import type { NameRules } from "../core/reserved-names.js";
+import { Timestamp } from "../core/schema-types.js";
+import type { Account, AccountListAction, AccountListEntry, Store } from "../store/types.js";
+import { type Actor, audited } from "./audit.js";
+import { Refusal } from "./refusal.js";
+
+/** The entries an account's list holds at most. */
+export const MAX_ACCOUNT_LIST_ENTRIES = 10_000;
+/** The bytes an imported CSV may have: the largest list with long domains and room for quotes and CRLF. */
+export const MAX_ACCOUNT_LIST_CSV_BYTES = 3 * 1024 * 1024;
+
+const ACTIONS: readonly AccountListAction[] = ["block", "allow"];
+
+export const AccountListEntrySchema = Type.Object({
+  domain: Type.String({
+    description: "The domain, normalised; it also covers the subdomains of a base domain.",
+  }),
+  action: Type.Union([Type.Literal("block"), Type.Literal("allow")], {
+    description: "block: always blocked for the account's keys; allow: never blocked by lists or heuristics.",
+  }),
+  created_at: Timestamp,
+});
+export type AccountListEntryJson = Static<typeof AccountListEntrySchema>;
+
+type ListStore = Pick<Store, "accountLists" | "transaction">;
+
+function entryJson(entry: AccountListEntry): AccountListEntryJson {
+  return { domain: entry.domain, action: entry.action, created_at: formatTimestamp(entry.createdAt) };
+}
+
+function actorOf(account: Account): Actor {
+  return { kind: "account", email: account.email };
+}
+
+/** The domain as the check sees it (`invalid_domain`). */
+function normalisedDomain(value: string, rules: NameRules): string {
+  const parsed = parseDomain(value, rules);
+  if (!parsed.ok) throw new Refusal("invalid_domain", `"${value}" is not a domain: ${parsed.problem.detail}`);
+  return parsed.input.domain;
+}
+
+/** `block` or `allow`, in any case (`invalid_body`). */
+function actionOf(value: string): AccountListAction {
+  const action = value.trim().toLowerCase();
+  if (!(ACTIONS as readonly string[]).includes(action))
+    throw new Refusal("invalid_body", `"${value}" is no action: say block or allow`);
+  return action as AccountListAction;
+}
+
+export async function listAccountList(
+  store: Pick<Store, "accountLists">,
+  account: Account,
+): Promise<AccountListEntryJson[]> {
+  return (await store.accountLists.listEntries(account.id)).entries.map(entryJson);
+}
+
+/** Adds a domain to the account's list, or replaces the action of its entry (`too_many_entries` when full). */
+export async function addAccountListEntry(
+  store: ListStore,
+  account: Account,
+  input: { domain: string; action: string },
+  now: Date,
+  rules: NameRules,
+): Promise<AccountListEntryJson> {
+  const entry = {
+    domain: normalisedDomain(input.domain, rules),
+    action: actionOf(input.action),
+    createdAt: now,
+  };
+  return audited(
+    store,
+    actorOf(account),
+    (trx) => trx.accountLists.setEntry(account.id, entry, MAX_ACCOUNT_LIST_ENTRIES),
+    (saved) => ({
+      action: "account_list.add",
+      entity: { kind: "account_list", id: account.id },
+      detail: { domain: saved.domain, action: saved.action },
+    }),
+  ).then(entryJson);
+}
+
+/** Removes the domain's entry from the account's list; `not_found` when it has none (another account's included). */
+export async function removeAccountListEntry(
+  store: ListStore,
+  account: Account,
+  domain: string,
+  rules: NameRules,
+): Promise<void> {
+  const target = normalisedDomain(domain, rules);
+  const removed = await audited(
+    store,
+    actorOf(account),
+    (trx) => trx.accountLists.removeEntry(account.id, target),
+    (done) =>
+      done
+        ? {
+            action: "account_list.remove",
+            entity: { kind: "account_list", id: account.id },
+            detail: { domain: target },
+          }
+        : undefined,
+  );
+  if (!removed) throw new Refusal("not_found", `There is no entry of ${target} in your account's list.`);
+}
+
+/**
+ * The entries of a `domain,action` CSV (a header row `domain,action` is optional; a later
+ * row of a domain replaces an earlier one), or `invalid_body` naming the first bad line.
+ */
+export function readAccountListCsv(text: string, rules: NameRules, now: Date): AccountListEntry[] {
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
+  } catch (error) {
+    throw new Refusal("invalid_body", `The CSV could not be read: ${(error as Error).message}`);
+  }
+  const first = rows[0];
+  const header = first?.[0]?.toLowerCase() === "domain" && first[1]?.toLowerCase() === "action";
+  const entries = new Map<string, AccountListEntry>();
+  rows.forEach((row, index) => {
+    if (index === 0 && header) return;
+    const line = `line ${index + 1}`;
+    if (row.length !== 2) throw new Refusal("invalid_body", `${line}: expected two cells, domain,action`);
+    const [domain = "", action = ""] = row;
+    try {
+      const entry = { domain: normalisedDomain(domain, rules), action: actionOf(action), createdAt: now };
+      entries.delete(entry.domain);
+      entries.set(entry.domain, entry);
+    } catch (error) {
+      if (error instanceof Refusal) throw new Refusal(error.code, `${line}: ${error.message}`);
+      throw error;
+    }
+  });
+  return [...entries.values()];
+}
+
+/**
+ * Adds (or replaces) every entry of a `domain,action` CSV at once, or none: a bad line, or
+ * more than MAX_ACCOUNT_LIST_ENTRIES in the list after it (`too_many_entries`), changes nothing.
+ * How many entries it held.
+ */
+export async function importAccountList(
+  store: ListStore,
+  account: Account,
+  csv: string,
+  now: Date,
+  rules: NameRules,
+): Promise<{ imported: number }> {
+  const entries = readAccountListCsv(csv, rules, now);
+  if (entries.length > MAX_ACCOUNT_LIST_ENTRIES)
+    throw new Refusal(
+      "too_many_entries",
+      `The CSV holds ${entries.length} domains; an account's list holds at most ${MAX_ACCOUNT_LIST_ENTRIES}.`,
+    );
+  const imported = await audited(
+    store,
+    actorOf(account),
+    (trx) => trx.accountLists.importEntries(account.id, entries, MAX_ACCOUNT_LIST_ENTRIES),
+    (count) =>
+      count > 0
+        ? {
+            action: "account_list.import",
+            entity: { kind: "account_list", id: account.id },
+            detail: { entries: count },
+          }
+        : undefined,
+  );
+  return { imported };
+}
+
+/** The account's list as a `domain,action` CSV with its header, which `importAccountList` reads back. */
+export async function exportAccountList(
+  store: Pick<Store, "accountLists">,
+  account: Account,
+): Promise<string> {
+  const { entries } = await store.accountLists.listEntries(account.id);
+  return stringify([["domain", "action"], ...entries.map((entry) => [entry.domain, entry.action])], {
+    record_delimiter: "\r\n",
+  });
+}

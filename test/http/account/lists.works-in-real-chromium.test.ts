@@ -1,0 +1,108 @@
+/**
+ * The account's own list page in real Chromium (docs/accounts.md "The account's list"),
+ * without JavaScript of its own: a person logs in, adds a domain with the `Domain` field
+ * and the `Allow` choice, sees a refusal beside the field, imports a CSV through the
+ * `CSV file` input, removes an entry; axe-core finds no violation on the page, with its
+ * errors shown or not.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { FastifyInstance } from "fastify";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { launchChromium } from "../../../harness/chromium.js";
+import { configWith } from "../../../harness/config.js";
+import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import { buildApp } from "../../../src/http/app.js";
+import { hashPassword } from "../../../src/service/account-access.js";
+import { fakeChecker } from "../helpers.js";
+
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
+  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
+const PASSWORD = "a good long password";
+
+let testStore: TestStore;
+let app: FastifyInstance;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  [testStore, browser] = await Promise.all([openTestStore("sqlite"), launchChromium()]);
+  await testStore.store.accounts.createAccount({
+    email: "ann@example.org",
+    passwordHash: await hashPassword(PASSWORD),
+    role: "member",
+    plan: "free",
+    now: new Date(),
+  });
+  app = await buildApp({
+    store: testStore.store,
+    accounts: testStore.store,
+    checker: fakeChecker(),
+    logger: false,
+    config: configWith({ signup: "invite" }),
+  });
+  base = await app.listen({ host: "127.0.0.1", port: 0 });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await testStore?.cleanup();
+});
+
+it("adds, refuses beside the field, imports and removes, with no axe violation", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const axe = async (when: string) => {
+    await page.evaluate(await AXE_SOURCE);
+    expect(await page.evaluate(AXE_VIOLATIONS), when).toEqual([]);
+  };
+
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill("ann@example.org");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL(`${base}/account`);
+  await page.getByRole("link", { name: "Lists" }).click();
+  await page.waitForURL(`${base}/account/lists`);
+  await axe("the empty list");
+
+  await page.getByLabel("Domain", { exact: true }).fill("Partner.Example.com");
+  await page.getByLabel("Allow", { exact: true }).check();
+  await page.getByRole("button", { name: "Add" }).click();
+  await page.waitForURL(`${base}/account/lists`);
+  await expect
+    .poll(() => page.locator("tbody tr").first().textContent())
+    .toMatch(/^partner\.example\.comAllow/);
+
+  await page.getByLabel("Domain", { exact: true }).fill("not a domain");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect.poll(() => page.locator("#f-domain-error").textContent()).toContain("is not a domain");
+  expect(await page.getByLabel("Domain", { exact: true }).getAttribute("aria-describedby")).toBe(
+    "f-domain-error",
+  );
+  await axe("a refused domain");
+
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "list.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("domain,action\nspam-supplier.example.com,block\n"),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect.poll(() => page.getByRole("status").textContent()).toBe("Imported 1 entry.");
+  expect(await page.locator("tbody tr").count()).toBe(2);
+  expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+    "/account/lists.csv",
+  );
+  await axe("a list of two");
+
+  await page.getByRole("button", { name: "Remove partner.example.com" }).click();
+  await page.waitForURL(`${base}/account/lists`);
+  await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+  expect(errors).toEqual([]);
+  await context.close();
+}, 60_000);
