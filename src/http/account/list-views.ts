@@ -30,12 +30,17 @@ function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** Which page of which search, as fields: none for the first page of all. */
+function viewFields(search: string, page: number): [string, string][] {
+  const fields: [string, string][] = [];
+  if (search !== "") fields.push(["search", search]);
+  if (page !== 1) fields.push(["page", String(page)]);
+  return fields;
+}
+
 /** The page's address: `/account/lists`, with the search and the page when not the first of all. */
 export function listPageUrl(search: string, page: number): string {
-  const query = new URLSearchParams({
-    ...(search === "" ? {} : { search }),
-    ...(page === 1 ? {} : { page: String(page) }),
-  }).toString();
+  const query = new URLSearchParams(viewFields(search, page)).toString();
   return query === "" ? "/account/lists" : `/account/lists?${query}`;
 }
 
@@ -71,11 +76,8 @@ function entriesTable(list: AccountListPage, csrf: string, perPage: number): str
   if (list.total === 0)
     return '<p class="muted">Your list is empty: your keys get the service\'s answers.</p>';
   // A removal comes back to this page of this search.
-  const back = [
-    ...(list.search === "" ? [] : [["search", list.search]]),
-    ...(list.page === 1 ? [] : [["page", String(list.page)]]),
-  ]
-    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value ?? "")}">`)
+  const back = viewFields(list.search, list.page)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
     .join("");
   const rows = list.entries.map((entry) => {
     const domain = escapeHtml(entry.domain);
