@@ -129,7 +129,8 @@ function showText(account: AccountWithKeys): string {
   const keys = account.keys.map(
     (key) => `  ${key.id} ${key.prefix}… ${key.revoked_at ? "revoked" : "live"}\n`,
   );
-  return `${accountText(account)}\nkeys:\n${keys.join("") || "  none\n"}`;
+  const entries = account.list_entries === 1 ? "1 entry" : `${account.list_entries} entries`;
+  return `${accountText(account)}\nkeys:\n${keys.join("") || "  none\n"}own list: ${entries}\n`;
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

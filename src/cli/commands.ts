@@ -159,7 +159,8 @@ const TABLE = [
       {
         args: "show <account> [--json]",
         summary: "show an account (id or email) and its keys",
-        details: "an account (by id or email) with its keys; `--json`: the account with `keys`",
+        details:
+          "an account (by id or email) with its keys and how many entries its own list holds; `--json`: the account with `keys` and `list_entries`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {

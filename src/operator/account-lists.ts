@@ -24,6 +24,14 @@ export const MAX_ACCOUNT_LIST_ENTRIES = 10_000;
 /** The bytes an imported CSV may have: the largest list with long domains and room for quotes and CRLF. */
 export const MAX_ACCOUNT_LIST_CSV_BYTES = 3 * 1024 * 1024;
 
+/** What an import over MAX_ACCOUNT_LIST_CSV_BYTES is told (`body_too_large`), whether the CSV or the request carrying it is too large. */
+export function csvTooLarge(): Refusal {
+  return new Refusal(
+    "body_too_large",
+    `The CSV file is larger than the import's limit of ${MAX_ACCOUNT_LIST_CSV_BYTES / 1024 / 1024} MiB; split it into smaller files`,
+  );
+}
+
 const ACTIONS: readonly AccountListAction[] = ["block", "allow"];
 
 export const AccountListEntrySchema = Type.Object({
@@ -67,6 +75,54 @@ export async function listAccountList(
   account: Account,
 ): Promise<AccountListEntryJson[]> {
   return (await store.accountLists.listEntries(account.id)).entries.map(entryJson);
+}
+
+/** One page of an account's list (`pageAccountList`). */
+export interface AccountListPage {
+  entries: AccountListEntryJson[];
+  /** The entries the list holds. */
+  total: number;
+  /** The entries whose domain contains `search` (all of them without one). */
+  matching: number;
+  /** What was searched, as given ("": nothing). */
+  search: string;
+  /** This page's number, from 1, and how many the matching entries fill (at least 1). */
+  page: number;
+  pages: number;
+}
+
+/**
+ * The account's entries by domain, `perPage` at a time: page `page` (from 1; one past the
+ * last shows the last) of those whose domain contains `search` (ignoring case; "": all).
+ */
+export async function pageAccountList(
+  store: Pick<Store, "accountLists">,
+  account: Account,
+  { search, page }: { search: string; page: number },
+  perPage: number,
+): Promise<AccountListPage> {
+  const wanted = search.trim();
+  const find = (at: number) =>
+    store.accountLists.findEntries(account.id, {
+      search: wanted === "" ? null : wanted,
+      offset: (at - 1) * perPage,
+      limit: perPage,
+    });
+  let at = Number.isSafeInteger(page) && page >= 1 ? page : 1;
+  let found = await find(at);
+  const pages = Math.max(1, Math.ceil(found.matching / perPage));
+  if (at > pages) {
+    at = pages;
+    found = await find(at);
+  }
+  return {
+    entries: found.entries.map(entryJson),
+    total: found.total,
+    matching: found.matching,
+    search: wanted,
+    page: at,
+    pages: Math.max(1, Math.ceil(found.matching / perPage)),
+  };
 }
 
 /** Adds a domain to the account's list, or replaces the action of its entry (`too_many_entries` when full). */
@@ -161,6 +217,7 @@ export async function importAccountList(
   now: Date,
   rules: NameRules,
 ): Promise<{ imported: number }> {
+  if (Buffer.byteLength(csv) > MAX_ACCOUNT_LIST_CSV_BYTES) throw csvTooLarge();
   const entries = readAccountListCsv(csv, rules, now);
   if (entries.length > MAX_ACCOUNT_LIST_ENTRIES)
     throw new Refusal(

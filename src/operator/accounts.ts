@@ -48,6 +48,10 @@ export type AccountJson = Static<typeof AccountSchema>;
 export const AccountWithKeysSchema = Type.Object({
   ...AccountSchema.properties,
   keys: Type.Array(KeySchema),
+  list_entries: Type.Integer({
+    minimum: 0,
+    description: "The entries of the account's own allow and block list (the account keeps them itself).",
+  }),
 });
 export type AccountWithKeys = Static<typeof AccountWithKeysSchema>;
 
@@ -114,10 +118,17 @@ export async function listAccounts(store: AccountStore, search?: string): Promis
   return (await store.accounts.listAccounts(filter)).map(accountJson);
 }
 
-export async function showAccount(store: AccountStore, which: string): Promise<AccountWithKeys> {
+/** The account with its keys and the size of its own list (whose entries are the account's to see). */
+export async function showAccount(
+  store: AccountStore & Pick<Store, "accountLists">,
+  which: string,
+): Promise<AccountWithKeys> {
   const account = await findAccount(store, which);
-  const keys = await store.keys.accountKeys(account.id);
-  return { ...accountJson(account), keys: keys.map(keyJson) };
+  const [keys, listEntries] = await Promise.all([
+    store.keys.accountKeys(account.id),
+    store.accountLists.countEntries(account.id),
+  ]);
+  return { ...accountJson(account), keys: keys.map(keyJson), list_entries: listEntries };
 }
 
 /** Suspends (its keys answer 401 `account_suspended`, its sessions end) or resumes an account. */

@@ -7,7 +7,7 @@
 import { type Kysely, sql } from "kysely";
 import { inTransaction } from "./changes.js";
 import { AccountListFullError } from "./errors.js";
-import { type Database, toDate, toMillis } from "./schema.js";
+import { type Database, likeLiteral, toDate, toMillis } from "./schema.js";
 import type { AccountListAction, AccountListEntry, AccountListsRepository } from "./types.js";
 
 async function raiseVersion(db: Kysely<Database>, accountId: string): Promise<void> {
@@ -115,6 +115,10 @@ async function importEntries(
   });
 }
 
+function entryOf(row: { domain: string; action: string; created_at: number | string }): AccountListEntry {
+  return { domain: row.domain, action: row.action as AccountListAction, createdAt: toDate(row.created_at) };
+}
+
 async function listEntries(db: Kysely<Database>, accountId: string) {
   // One read of both, so the version is the one the entries are of.
   return inTransaction(db, async (trx) => {
@@ -131,11 +135,36 @@ async function listEntries(db: Kysely<Database>, accountId: string) {
       .execute();
     return {
       version: version ? toMillis(version.version) : 0,
-      entries: rows.map((row) => ({
-        domain: row.domain,
-        action: row.action as AccountListAction,
-        createdAt: toDate(row.created_at),
-      })),
+      entries: rows.map(entryOf),
+    };
+  });
+}
+
+async function findEntries(
+  db: Kysely<Database>,
+  accountId: string,
+  { search, offset, limit }: { search: string | null; offset: number; limit: number },
+) {
+  // One read of all three, so the counts are of the entries shown.
+  return inTransaction(db, async (trx) => {
+    let matches = trx.selectFrom("account_lists").where("account_id", "=", accountId);
+    if (search)
+      matches = matches.where(
+        sql<boolean>`domain like ${`%${likeLiteral(search.toLowerCase())}%`} escape '\\'`,
+      );
+    const counted = await matches
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    const rows = await matches
+      .select(["domain", "action", "created_at"])
+      .orderBy("domain")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return {
+      total: search ? await countEntries(trx, accountId) : Number(counted.n),
+      matching: Number(counted.n),
+      entries: rows.map(entryOf),
     };
   });
 }
@@ -156,6 +185,8 @@ async function versions(db: Kysely<Database>, accountIds: readonly string[]): Pr
 export function createAccountListsRepository(db: Kysely<Database>): AccountListsRepository {
   return {
     listEntries: (accountId) => listEntries(db, accountId),
+    findEntries: (accountId, filter) => findEntries(db, accountId, filter),
+    countEntries: (accountId) => countEntries(db, accountId),
     setEntry: (accountId, entry, maxEntries) => setEntry(db, accountId, entry, maxEntries),
     removeEntry: (accountId, domain) => removeEntry(db, accountId, domain),
     importEntries: (accountId, entries, maxEntries) => importEntries(db, accountId, entries, maxEntries),

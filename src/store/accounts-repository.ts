@@ -7,7 +7,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
 import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./errors.js";
 import { createKey } from "./keys-repository.js";
-import { type AccountsTable, type Database, toDate } from "./schema.js";
+import { type AccountsTable, type Database, likeLiteral, toDate } from "./schema.js";
 import { newAccountId } from "./secrets.js";
 import type {
   Account,
@@ -118,11 +118,6 @@ async function setPlan(db: Kysely<Database>, id: string, plan: string): Promise<
     await trx.updateTable("api_keys").set({ plan }).where("account_id", "=", id).execute();
     return toAccount(row);
   });
-}
-
-/** `%`, `_` and `\` of a searched text, matched as themselves by `like … escape '\'`. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Newest first, at most `limit`; `search`: the emails that contain it (emails are lower case). */

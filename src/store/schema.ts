@@ -332,6 +332,11 @@ export interface JobBatchesTable {
   results: string | null;
 }
 
+/** `%`, `_` and `\` of a searched text, matched as themselves by `like … escape '\'`. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 export function toMillis(value: number | string): number {
   return typeof value === "number" ? value : Number(value);
 }

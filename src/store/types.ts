@@ -405,6 +405,16 @@ export interface AccountListEntry {
 export interface AccountListsRepository {
   /** The account's entries by domain, and the version of its list they are (0: never changed). */
   listEntries(accountId: string): Promise<{ version: number; entries: AccountListEntry[] }>;
+  /**
+   * One page of the account's entries by domain: those whose domain contains `search`
+   * (every one: null), from `offset`, at most `limit`; with how many the list holds and how many match.
+   */
+  findEntries(
+    accountId: string,
+    filter: { search: string | null; offset: number; limit: number },
+  ): Promise<{ total: number; matching: number; entries: AccountListEntry[] }>;
+  /** How many entries the account's list holds. */
+  countEntries(accountId: string): Promise<number>;
   /** Adds an entry or replaces the action of the domain's; `AccountListFullError` for a new one beyond `maxEntries`. */
   setEntry(accountId: string, entry: AccountListEntry, maxEntries: number): Promise<AccountListEntry>;
   /** Whether there was one to remove. */

@@ -105,9 +105,16 @@ describe("the CLI's --json is the admin API's body", () => {
     const ann = await setPasswordByLink(fixture.store, token, "a long password", fixture.clock.now());
     expect(ann?.email).toBe("ann@example.com");
     expect(await cliJson(accounts, "list", "--json")).toBe(await adminBody({ url: "/admin/accounts" }));
+    const listed = ["a.example.com", "b.example.com"].map((domain) => ({
+      domain,
+      action: "block" as const,
+      createdAt: fixture.clock.now(),
+    }));
+    await fixture.store.accountLists.importEntries(ann?.id ?? "", listed, 10);
     const show = await cliJson(accounts, "show", "ann@example.com", "--json");
     expect(show).toBe(await adminBody({ url: `/admin/accounts/${ann?.id}` }));
     expect((JSON.parse(show) as { keys: unknown[] }).keys).toHaveLength(1);
+    expect((JSON.parse(show) as { list_entries: number }).list_entries).toBe(2);
     await cliJson(plans, "create", "partner", "--quota", "500");
     const moved = await cliJson(accounts, "set-plan", "ann@example.com", "partner", "--json");
     expect(JSON.parse(moved)).toMatchObject({ email: "ann@example.com", plan: "partner" });

@@ -4,8 +4,9 @@
  * account's entry (or an unknown one) is `not_found`; the list holds at most
  * MAX_ACCOUNT_LIST_ENTRIES, an import beyond it or with one bad line changes nothing; the
  * export reads back as the same list; every change is audited with the account as actor;
- * deleting the account deletes its list. The lists held in memory drop only the list
- * whose version moved.
+ * deleting the account deletes its list. A page of the list is of its own entries, by
+ * domain, searched as text (`%` and `_` included), the last page for one past it. The
+ * lists held in memory drop only the list whose version moved.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
@@ -14,7 +15,9 @@ import {
   exportAccountList,
   importAccountList,
   listAccountList,
+  MAX_ACCOUNT_LIST_CSV_BYTES,
   MAX_ACCOUNT_LIST_ENTRIES,
+  pageAccountList,
   removeAccountListEntry,
 } from "../../src/operator/account-lists.js";
 import { searchAudit } from "../../src/operator/audit.js";
@@ -149,6 +152,61 @@ describe.each(DATABASE_KINDS)("an account's list on %s", (kind) => {
     expect(list).toHaveLength(MAX_ACCOUNT_LIST_ENTRIES);
     expect(list.find((entry) => entry.domain === "d0.example.com")?.action).toBe("allow");
   }, 60_000);
+
+  it("pages its own entries by domain, searched as text, and counts them", async () => {
+    const csv = Array.from({ length: 25 }, (_, n) => `d${String(n).padStart(2, "0")}.example.com,block`);
+    await importAccountList(db.store, a, [...csv, "zz.example.org,allow"].join("\n"), NOW, RULES);
+    await importAccountList(db.store, b, "d00.example.com,allow\n", NOW, RULES);
+    const domains = (page: { entries: { domain: string }[] }) => page.entries.map((entry) => entry.domain);
+
+    const second = await pageAccountList(db.store, a, { search: "", page: 2 }, 10);
+    expect({ ...second, entries: domains(second) }).toEqual({
+      entries: Array.from({ length: 10 }, (_, n) => `d${10 + n}.example.com`),
+      total: 26,
+      matching: 26,
+      search: "",
+      page: 2,
+      pages: 3,
+    });
+    const past = await pageAccountList(db.store, a, { search: "", page: 9 }, 10);
+    expect([past.page, domains(past)]).toEqual([
+      3,
+      [
+        "d20.example.com",
+        "d21.example.com",
+        "d22.example.com",
+        "d23.example.com",
+        "d24.example.com",
+        "zz.example.org",
+      ],
+    ]);
+
+    const found = await pageAccountList(db.store, a, { search: " D1 ", page: 1 }, 4);
+    expect([found.total, found.matching, found.pages, found.search]).toEqual([26, 10, 3, "D1"]);
+    expect(domains(found)).toEqual([
+      "d10.example.com",
+      "d11.example.com",
+      "d12.example.com",
+      "d13.example.com",
+    ]);
+    // As patterns, `d_1` and `d%0` would match d01… and d00…: as text, nothing.
+    expect((await pageAccountList(db.store, a, { search: "d_1", page: 1 }, 10)).matching).toBe(0);
+    const none = await pageAccountList(db.store, a, { search: "d%0", page: 1 }, 10);
+    expect([none.matching, none.pages, none.entries]).toEqual([0, 1, []]);
+    expect(domains(await pageAccountList(db.store, b, { search: "", page: 1 }, 10))).toEqual([
+      "d00.example.com",
+    ]);
+    expect(await db.store.accountLists.countEntries(a.id)).toBe(26);
+  });
+
+  it("refuses a CSV over its bytes as body_too_large, naming the limit", async () => {
+    const line = "a-long-enough-domain-name-for-the-test.example.com,block\n";
+    const csv = line.repeat(Math.ceil((MAX_ACCOUNT_LIST_CSV_BYTES + 1) / line.length));
+    const refused = importAccountList(db.store, a, csv, NOW, RULES);
+    await expect(refused).rejects.toThrow("larger than the import's limit of 3 MiB");
+    expect(await refusedWith(importAccountList(db.store, a, csv, NOW, RULES))).toBe("body_too_large");
+    expect(await listAccountList(db.store, a)).toEqual([]);
+  });
 
   it("is deleted with its account", async () => {
     await addAccountListEntry(db.store, a, { domain: "shop.example.com", action: "block" }, NOW, RULES);

@@ -1,28 +1,32 @@
 /**
  * The account's own list in the console (docs/accounts.md "The account's list"):
- * `/account/lists` shows the entries with a Remove form each, the add form and the CSV
- * import; `/account/lists.csv` is the export. Every POST carries the session's CSRF token
- * (else 403 `csrf_failed`, nothing changed); an entry the account does not have (another
- * account's included) is a 404.
+ * `/account/lists` shows ENTRIES_PER_PAGE entries at a time (`?search=` and `?page=`, plain
+ * links and a GET form) with a Remove form each, the add form and the CSV import;
+ * `/account/lists.csv` is the export. Every POST carries the session's CSRF token (else 403
+ * `csrf_failed`, nothing changed); an entry the account does not have (another account's
+ * included) is a 404. An import over its limit is told so beside the file field.
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import {
   addAccountListEntry,
+  csvTooLarge,
   exportAccountList,
   importAccountList,
-  listAccountList,
   MAX_ACCOUNT_LIST_CSV_BYTES,
   MAX_ACCOUNT_LIST_ENTRIES,
+  pageAccountList,
   removeAccountListEntry,
 } from "../../operator/account-lists.js";
 import { accountJson } from "../../operator/accounts.js";
-import { refusalOf } from "../../operator/refusal.js";
+import { type Refusal, refusalOf } from "../../operator/refusal.js";
+import { PROBLEM_STATUS } from "../../service/problem-codes.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
+import { refusalProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
 import { consolePage } from "./account-views.js";
-import { type ListForms, listCards } from "./list-views.js";
+import { type ListForms, listCards, listPageUrl } from "./list-views.js";
 import {
   type AccountPagesDeps,
   type Body,
@@ -34,6 +38,19 @@ import {
 
 /** The import's body: the CSV and the form's fields around it. */
 const IMPORT_BODY_LIMIT = MAX_ACCOUNT_LIST_CSV_BYTES + 64 * 1024;
+/** The entries one page of the list shows. */
+const ENTRIES_PER_PAGE = 100;
+const LIMITS = {
+  maxEntries: MAX_ACCOUNT_LIST_ENTRIES,
+  maxCsvBytes: MAX_ACCOUNT_LIST_CSV_BYTES,
+  perPage: ENTRIES_PER_PAGE,
+};
+
+/** Which page of which search: from the query, or a removal's form (the page it was sent from). */
+function viewOf(fields: Body): { search: string; page: number } {
+  const page = Number(text(fields, "page"));
+  return { search: text(fields, "search").trim(), page: Number.isSafeInteger(page) && page > 1 ? page : 1 };
+}
 
 /** A multipart form's fields, a file's text included (the import's `file`). */
 async function formFields(contentType: string, body: Buffer): Promise<Body> {
@@ -52,13 +69,24 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
   const { store, clock } = deps;
   const { session, loggedIn, checkCsrf } = pages;
 
-  const listPage = async (found: Session, forms: ListForms = {}) =>
+  const listPage = async (found: Session, forms: ListForms = {}, view = { search: "", page: 1 }) =>
     consolePage(
       "Lists",
       accountJson(found.account),
       found.csrf,
-      listCards(await listAccountList(store, found.account), found.csrf, forms, MAX_ACCOUNT_LIST_ENTRIES),
+      listCards(
+        await pageAccountList(store, found.account, view, ENTRIES_PER_PAGE),
+        found.csrf,
+        forms,
+        LIMITS,
+      ),
     );
+
+  /** The import's refusal beside the file field, with the status of its code. */
+  const importRefused = async (reply: FastifyReply, found: Session, { code, message }: Refusal) => {
+    const csvError = `${message}${message.endsWith(".") ? "" : "."} Nothing was imported.`;
+    return send(reply, await listPage(found, { csvError }), PROBLEM_STATUS[code]);
+  };
 
   /** The session of a POST after its CSRF check, and its body; undefined: redirected to /login. */
   const posted = async (request: FastifyRequest) => {
@@ -70,7 +98,7 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
   app.get("/account/lists", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
-    return send(reply, await listPage(found));
+    return send(reply, await listPage(found, {}, viewOf(request.query as Body)));
   });
 
   app.post("/account/lists", { schema: { hide: true } }, async (request, reply) => {
@@ -106,7 +134,8 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
             : error;
         },
       );
-      return reply.redirect("/account/lists", 303);
+      const { search, page } = viewOf(sent.body);
+      return reply.redirect(listPageUrl(search, page), 303);
     },
   );
 
@@ -134,7 +163,17 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
       );
       imports.post(
         "/account/lists/import",
-        { schema: { hide: true }, bodyLimit: IMPORT_BODY_LIMIT },
+        {
+          schema: { hide: true },
+          bodyLimit: IMPORT_BODY_LIMIT,
+          // Over the limit, the body is never read: the person's session says where to tell them.
+          errorHandler: async (error, request, reply) => {
+            if ((error as { code?: string }).code !== "FST_ERR_CTP_BODY_TOO_LARGE") throw error;
+            const found = await session(request);
+            if (!found) throw new HttpProblem("body_too_large", refusalProblem(csvTooLarge()).detail);
+            return importRefused(reply, found, csvTooLarge());
+          },
+        },
         async (request, reply) => {
           const sent = await posted(request);
           if (!sent) return reply.redirect("/login", 303);
@@ -152,8 +191,7 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
           } catch (error) {
             const refusal = refusalOf(error);
             if (!refusal) throw error;
-            const forms = { csvError: `${refusal.message} Nothing was imported.` };
-            return send(reply, await listPage(found, forms), refusal.badInput ? 400 : 409);
+            return importRefused(reply, found, refusal);
           }
         },
       );

@@ -19,6 +19,7 @@ export type AdminStore = Pick<
   | "audit"
   | "transaction"
   | "accounts"
+  | "accountLists"
   | "jobs"
 >;
 

@@ -2,8 +2,9 @@
  * The account's own list page in real Chromium (docs/accounts.md "The account's list"),
  * without JavaScript of its own: a person logs in, adds a domain with the `Domain` field
  * and the `Allow` choice, sees a refusal beside the field, imports a CSV through the
- * `CSV file` input, removes an entry; axe-core finds no violation on the page, with its
- * errors shown or not.
+ * `CSV file` input, removes an entry, pages a longer list with `Next` and finds a domain
+ * with `Search`, and is told the import's limit beside the field for a file over it;
+ * axe-core finds no violation on the page, with its errors shown or not.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -52,7 +53,7 @@ afterAll(async () => {
   await testStore?.cleanup();
 });
 
-it("adds, refuses beside the field, imports and removes, with no axe violation", async () => {
+it("adds, refuses beside the field, imports, removes, pages and searches, with no axe violation", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
@@ -103,6 +104,42 @@ it("adds, refuses beside the field, imports and removes, with no axe violation",
   await page.getByRole("button", { name: "Remove partner.example.com" }).click();
   await page.waitForURL(`${base}/account/lists`);
   await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+
+  // 150 more: two pages of 100.
+  const more = Array.from({ length: 150 }, (_, n) => `bulk-${String(n).padStart(4, "0")}.example.com,block`);
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "more.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(more.join("\n")),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect.poll(() => page.getByRole("status").textContent()).toBe("Imported 150 entries.");
+  expect(await page.locator("tbody tr").count()).toBe(100);
+  await axe("the first page of two");
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.waitForURL(`${base}/account/lists?page=2`);
+  expect(await page.locator("tbody tr").count()).toBe(51);
+  expect(await page.getByRole("link", { name: "Previous" }).getAttribute("href")).toBe("/account/lists");
+
+  await page.getByLabel("Search", { exact: true }).fill("bulk-0123");
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.waitForURL(`${base}/account/lists?search=bulk-0123`);
+  await expect
+    .poll(() => page.locator("tbody tr").first().textContent())
+    .toMatch(/^bulk-0123\.example\.comBlock/);
+  expect(await page.locator("tbody tr").count()).toBe(1);
+  await axe("a search");
+
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "huge.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.alloc(4 * 1024 * 1024, "huge.example.com,block\n"),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect
+    .poll(() => page.locator("#f-csv-error").textContent())
+    .toContain("larger than the import's limit of 3 MiB");
+  await axe("an import over the limit");
   expect(errors).toEqual([]);
   await context.close();
 }, 60_000);
