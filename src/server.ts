@@ -265,6 +265,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const connections = connectionLimits(config);
   const store = await openStore(config.database, {
     onIdleError: (error) => logger.warn({ err: error }, "database connection lost while idle"),
+    checkpointInBackground: true,
   });
   // The CLI names its database too (--verbose): the two can be compared.
   logger.info({ database: describeDatabase(config.database) }, "database opened");

@@ -18,7 +18,7 @@ import {
   type UploadShape,
   UploadTooLarge,
 } from "../service/job-upload.js";
-import { JOB_STATUSES, type Job, type NewJobItem, type Store } from "../store/types.js";
+import { JOB_STATUSES, type Job, type Store } from "../store/types.js";
 import { Refusal } from "./refusal.js";
 
 const Count = Type.Integer({ minimum: 0 });
@@ -121,9 +121,13 @@ export async function createJob(
   upload: Upload,
   deps: { limits: UploadLimits; reserve: (items: number) => Promise<Date>; now: Date },
 ): Promise<CreatedJob> {
-  const { shape, items } = await readUpload(upload.body, upload.kind, upload.column, deps.limits).catch(
-    refuseUpload,
-  );
+  const { shape, batches } = await readUpload(
+    upload.body,
+    upload.kind,
+    upload.column,
+    deps.limits,
+    JOB_BATCH,
+  ).catch(refuseUpload);
   const id = await store.jobs.startUpload({
     keyId: owner.keyId,
     header: JSON.stringify(shape.header),
@@ -133,21 +137,14 @@ export async function createJob(
   let queued = false;
   try {
     let count = 0;
-    let batch: NewJobItem[] = [];
     try {
-      for await (const item of items) {
-        batch.push(item);
-        if (batch.length === JOB_BATCH) {
-          await store.jobs.addBatch(id, count, batch);
-          count += batch.length;
-          batch = [];
-        }
+      for await (const batch of batches) {
+        await store.jobs.addBatch(id, count, batch);
+        count += batch.length;
       }
     } catch (error) {
       refuseUpload(error);
     }
-    await store.jobs.addBatch(id, count, batch);
-    count += batch.length;
     if (count === 0)
       throw new Refusal("invalid_body", "the list is empty: send one address or domain per line");
     const periodStart = await deps.reserve(count);

@@ -5,7 +5,7 @@
  * LEASE_MS and is renewed while its batch runs: an instance that dies leaves its batch to
  * be claimed again once the lease ends, and only the holder's outcomes are written, so
  * every row is answered exactly once. The checking gives the event loop a turn every
- * SLICE_MS, so the server's requests wait at most that long for it.
+ * SLICE_MS or CHECKS_PER_TURN checks, so the server's requests wait about that long for it.
  */
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { CheckRecord } from "../core/record.js";
@@ -22,6 +22,8 @@ export const LEASE_MS = 10_000;
 const SLICE_MS = 1;
 /** Checks of one batch at a time; the jobs' look-up budget bounds the look-ups. */
 const CHECKS_AT_ONCE = 32;
+/** Checks started in one turn of the event loop at most (see inTurns). */
+const CHECKS_PER_TURN = 8;
 /** Batches of one job that fail in a row before it ends `failed`. */
 const FAILURES_TO_FAIL = 3;
 /** How often the counts by status are read for the metrics. */
@@ -43,20 +45,38 @@ export interface JobRunnerOptions extends NameRules {
   onEnded?: (job: Job) => void;
 }
 
-/** The items, with a turn of the event loop whenever SLICE_MS have passed since the last. */
-async function* inTurns<T>(items: readonly T[]): AsyncGenerator<T> {
+/**
+ * The checker, giving the event loop a turn before a check once SLICE_MS have passed
+ * since the last turn or CHECKS_PER_TURN checks have started in it. The count matters:
+ * checks already started run on in microtasks (a record read, a flip recorded), all of
+ * them before the event loop moves, so up to CHECKS_AT_ONCE of them would otherwise come
+ * between two requests, however long each took.
+ */
+function inTurns(checker: Pick<Checker, "check">): Pick<Checker, "check"> {
   let turnAt = performance.now() + SLICE_MS;
-  for (const item of items) {
-    if (performance.now() > turnAt) {
-      await yieldToRequests();
-      turnAt = performance.now() + SLICE_MS;
-    }
-    yield item;
-  }
+  let started = 0;
+  /** The next turn, shared by the checks waiting for it. */
+  let next: Promise<void> | undefined;
+  return {
+    async check(input, lane) {
+      while (started >= CHECKS_PER_TURN || performance.now() > turnAt) {
+        next ??= yieldToRequests().then(() => {
+          next = undefined;
+          turnAt = performance.now() + SLICE_MS;
+          started = 0;
+        });
+        await next;
+      }
+      started++;
+      return checker.check(input, lane);
+    },
+  };
 }
 
 export class JobRunner {
   private readonly task: PeriodicTask;
+  /** The checker, taking turns with the server's requests. */
+  private readonly checker: Pick<Checker, "check">;
   private stopped = false;
   private checkedItems = 0;
   private statusCounts = new Map<string, number>();
@@ -67,6 +87,7 @@ export class JobRunner {
   private readonly failures = new Map<string, number>();
 
   constructor(private readonly options: JobRunnerOptions) {
+    this.checker = inTurns(options.checker);
     this.task = new PeriodicTask({
       run: () => this.runBatches(),
       everyMs: options.everyMs ?? 500,
@@ -141,8 +162,8 @@ export class JobRunner {
     const outcomes: CheckOutcome[] = [];
     // One read per batch: the key's account, whose own list its answers follow.
     const account = (await this.options.keys?.getKey(job.keyId))?.accountId ?? undefined;
-    const checked = checkMany(inTurns(inputs), {
-      checker: this.options.checker,
+    const checked = checkMany(inputs, {
+      checker: this.checker,
       testNames: this.options.testNames,
       concurrency: CHECKS_AT_ONCE,
       lane: { budget: "jobs", client: job.keyId, account },

@@ -18,7 +18,7 @@ import { pipeline } from "node:stream/promises";
 import type { NewJobItem } from "../store/types.js";
 import { CsvError } from "./csv/csv-error.js";
 import { findColumn } from "./csv/find-column.js";
-import { type CsvLayout, type CsvRow, readCsv } from "./csv/read-csv.js";
+import { type CsvInput, type CsvLayout, type CsvRow, readCsv } from "./csv/read-csv.js";
 
 export type UploadKind = "csv" | "text";
 
@@ -109,57 +109,82 @@ async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
   return { path, remove };
 }
 
-/** The items, at most `maxItems`; the spooled file is removed when they end, however they end. */
-async function* counted(
-  items: AsyncIterable<NewJobItem>,
+/**
+ * The items in batches of `size` (the last one shorter), at most `maxItems` in all; the
+ * spooled file is removed when they end, however they end.
+ */
+async function* batched(
+  chunks: AsyncIterable<NewJobItem[]>,
+  size: number,
   maxItems: number,
   remove: () => Promise<void>,
-): AsyncGenerator<NewJobItem> {
+): AsyncGenerator<NewJobItem[]> {
   let count = 0;
+  let batch: NewJobItem[] = [];
   try {
-    for await (const item of items) {
-      if (++count > maxItems)
+    for await (const chunk of chunks) {
+      count += chunk.length;
+      if (count > maxItems)
         throw new UploadTooLarge(`the upload has more than ${maxItems} lines (JOB_MAX_ITEMS)`);
-      yield item;
+      for (const item of chunk) {
+        batch.push(item);
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
     }
+    if (batch.length > 0) yield batch;
   } finally {
     await remove();
   }
 }
 
-async function* textItems(stream: NodeJS.ReadableStream): AsyncGenerator<NewJobItem> {
+async function* textItems(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<NewJobItem[]> {
   let line = 0;
+  let chunk: NewJobItem[] = [];
   for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     line++;
     const input = text.trim();
     if (input === "") continue;
     const row: StoredRow = { cells: [input], line };
-    yield { input, row: JSON.stringify(row) };
+    chunk.push({ input, row: JSON.stringify(row) });
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
   }
+  if (chunk.length > 0) yield chunk;
 }
 
-async function* csvItems(rows: AsyncIterable<CsvRow>, column: number): AsyncGenerator<NewJobItem> {
-  for await (const { bytes: _progress, ...row } of rows) {
-    // A row of the wrong shape is not checked (its result says why), as with `check --csv`.
-    const input = row.cellCount === undefined ? (row.cells[column] ?? "") : "";
-    yield { input, row: JSON.stringify(row) };
+async function* csvItems(csv: CsvInput, column: number, size: number): AsyncGenerator<NewJobItem[]> {
+  for await (const rows of csv.chunks(size)) {
+    yield rows.map(({ cells, cellCount, line }) => {
+      const row: StoredRow = { cells, cellCount, line };
+      // A row of the wrong shape is not checked (its result says why), as with `check --csv`.
+      return { input: cellCount === undefined ? (cells[column] ?? "") : "", row: JSON.stringify(row) };
+    });
   }
 }
 
 /**
- * The upload's shape and its items, read as they are taken. A CSV that cannot be read,
- * or names no address column, rejects with `CsvError`; limits end it with `UploadTooLarge`.
+ * The upload's shape and its items in batches of `batchSize`, read as they are taken (a
+ * few hundred rows at a time: a row lives from its parsing to its batch's storing, not
+ * longer). A CSV that cannot be read, or names no address column, rejects with
+ * `CsvError`; limits end it with `UploadTooLarge`.
  */
 export async function readUpload(
   body: NodeJS.ReadableStream,
   kind: UploadKind,
   column: string | undefined,
   limits: UploadLimits,
-): Promise<{ shape: UploadShape; items: AsyncGenerator<NewJobItem> }> {
+  batchSize: number,
+): Promise<{ shape: UploadShape; batches: AsyncGenerator<NewJobItem[]> }> {
   const { path, remove } = await spool(body, limits.maxBytes);
   const stream = createReadStream(path);
-  if (kind === "text")
-    return { shape: TEXT_SHAPE, items: counted(textItems(stream), limits.maxItems, remove) };
+  const batches = (chunks: AsyncIterable<NewJobItem[]>) =>
+    batched(chunks, batchSize, limits.maxItems, remove);
+  if (kind === "text") return { shape: TEXT_SHAPE, batches: batches(textItems(stream, batchSize)) };
   try {
     const csv = await readCsv(stream);
     const found = findColumn(csv.header, column);
@@ -169,7 +194,7 @@ export async function readUpload(
     }
     return {
       shape: { header: csv.header, layout: csv.layout },
-      items: counted(csvItems(csv.rows, found), limits.maxItems, remove),
+      batches: batches(csvItems(csv, found, batchSize)),
     };
   } catch (error) {
     stream.destroy();

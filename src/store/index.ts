@@ -24,6 +24,8 @@ export interface StoreOptions {
    * broke while idle); the server logs them. Default: a process warning on stderr.
    */
   onIdleError?: (error: Error) => void;
+  /** SQLite: checkpoint the write-ahead log in a thread of its own, not in the commits (the server). */
+  checkpointInBackground?: boolean;
 }
 
 function warnIdleError(error: Error): void {
@@ -37,7 +39,9 @@ function warnIdleError(error: Error): void {
 export async function openStore(location: DatabaseLocation, options: StoreOptions = {}): Promise<Store> {
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    db = await openDatabase(location, options.onIdleError ?? warnIdleError);
+    db = await openDatabase(location, options.onIdleError ?? warnIdleError, {
+      checkpointInBackground: options.checkpointInBackground,
+    });
   } catch (error) {
     throw toStoreError(error);
   }

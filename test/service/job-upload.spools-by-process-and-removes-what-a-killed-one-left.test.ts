@@ -54,13 +54,16 @@ describe("upload spools", () => {
         name.startsWith(`${process.pid}-`),
       );
     const before = await mine();
-    const { items } = await readUpload(Readable.from(["a@example.com\nb@example.com\n"]), "text", undefined, {
-      maxItems: 10,
-      maxBytes: 1000,
-    });
+    const { batches } = await readUpload(
+      Readable.from(["a@example.com\nb@example.com\n"]),
+      "text",
+      undefined,
+      { maxItems: 10, maxBytes: 1000 },
+      500,
+    );
     expect((await mine()).length).toBe(before.length + 1);
     const inputs: string[] = [];
-    for await (const item of items) inputs.push(item.input);
+    for await (const batch of batches) inputs.push(...batch.map((item) => item.input));
     expect(inputs).toEqual(["a@example.com", "b@example.com"]);
     expect(await mine()).toEqual(before);
   });

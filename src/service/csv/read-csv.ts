@@ -5,11 +5,13 @@
  * with the header's number of cells: a row with fewer or more is padded with empty cells,
  * or has its extra cells kept in its last cell, joined by the delimiter, and says so.
  * Memory stays bounded: the parser pauses while HELD_RECORDS rows wait to be taken.
+ * Rows are also taken a chunk at a time (`chunks`: the rows parsed so far, at most a
+ * batch), which costs no promise per row: a list job's upload reads a million rows so.
  */
 import { Readable } from "node:stream";
 import { parse } from "csv-parse";
 import { CsvError } from "./csv-error.js";
-import { type CsvEncoding, Decoder, ENCODING_HINT, encodingOf, newlines } from "./decode.js";
+import { type CsvEncoding, Decoder, ENCODING_HINT, encodingOf } from "./decode.js";
 import { sniffDelimiter } from "./sniff-delimiter.js";
 
 export interface CsvRow {
@@ -37,7 +39,10 @@ export interface CsvLayout {
 export interface CsvInput {
   header: string[];
   layout: CsvLayout;
+  /** The rows one at a time; take these or `chunks()`, not both. */
   rows: AsyncGenerator<CsvRow>;
+  /** The rows as they are parsed, at most `max` at a time, in order. */
+  chunks(max: number): AsyncGenerator<CsvRow[]>;
   /** Stops reading (the rows will not be taken). */
   close(): void;
 }
@@ -52,33 +57,11 @@ export interface CsvOptions {
 /** Bytes read before the layout is decided. */
 const HEAD_BYTES = 64 * 1024;
 
-/** Counts the lines of the UTF-8 the parser consumed: records report how far they reach, in bytes. */
-class LineCounter {
-  private readonly chunks: Buffer[] = [];
-  /** Offset in the first chunk. */
-  private at = 0;
-  /** Line of the next byte (1-based). */
-  line = 1;
-
-  push(bytes: Buffer): void {
-    if (bytes.length > 0) this.chunks.push(bytes);
-  }
-
-  /** Moves on by `count` bytes, counting their newlines. */
-  advance(count: number): void {
-    let left = count;
-    while (left > 0 && this.chunks.length > 0) {
-      const chunk = this.chunks[0] as Buffer;
-      const take = Math.min(left, chunk.length - this.at);
-      this.line += newlines(chunk, this.at, this.at + take);
-      this.at += take;
-      left -= take;
-      if (this.at === chunk.length) {
-        this.chunks.shift();
-        this.at = 0;
-      }
-    }
-  }
+/** Line feeds in a record's cells (a quoted cell may hold line breaks): with its own line ending, the lines it takes. */
+function lineFeedsIn(record: readonly string[]): number {
+  let count = 0;
+  for (const cell of record) for (let i = cell.indexOf("\n"); i >= 0; i = cell.indexOf("\n", i + 1)) count++;
+  return count;
 }
 
 /** The first HEAD_BYTES (or all) of a stream, and an iterator over the rest. */
@@ -100,17 +83,37 @@ async function readHead(stream: NodeJS.ReadableStream) {
   return { head: Buffer.concat(head), chunks, ended };
 }
 
+/**
+ * Bytes handed to the parser at a time: it parses a piece whole, even paused, so a
+ * smaller piece holds fewer rows parsed ahead of their reading (a row that waits long
+ * outlives the young generation and costs a major GC).
+ */
+const PIECE_BYTES = 16 * 1024;
+
+/** `bytes` in pieces of about PIECE_BYTES, never cutting a UTF-8 sequence. */
+function* pieces(bytes: Buffer): Generator<Buffer> {
+  let start = 0;
+  while (bytes.length - start > PIECE_BYTES) {
+    let end = start + PIECE_BYTES;
+    while (end > start + 1 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+    yield bytes.subarray(start, end);
+    start = end;
+  }
+  if (start < bytes.length) yield bytes.subarray(start);
+}
+
 /** Records held before the parser is paused (backpressure), and the count at which it resumes. */
 const HELD_RECORDS = 256;
 
 /**
- * A stream's records, pulled one at a time: every record it emitted comes before its
+ * A stream's records, pulled as they come: every record it emitted comes before its
  * error (an async iterator of the stream would drop the records still buffered).
  */
 function recordsOf<T>(stream: NodeJS.ReadableStream & { isPaused(): boolean }): {
-  next(): Promise<IteratorResult<T>>;
+  /** Up to `max` records held now, waiting for one when none is; empty at the end. */
+  take(max: number): Promise<T[]>;
 } {
-  const held: T[] = [];
+  let held: T[] = [];
   let failure: unknown;
   let ended = false;
   let wake: (() => void) | undefined;
@@ -133,15 +136,19 @@ function recordsOf<T>(stream: NodeJS.ReadableStream & { isPaused(): boolean }): 
     woken();
   });
   return {
-    async next() {
+    async take(max) {
       for (;;) {
-        const record = held.shift();
-        if (record !== undefined) {
+        if (held.length > 0) {
+          let taken: T[];
+          if (held.length <= max) {
+            taken = held;
+            held = [];
+          } else taken = held.splice(0, max);
           if (held.length < HELD_RECORDS / 2 && stream.isPaused()) stream.resume();
-          return { done: false, value: record };
+          return taken;
         }
         if (failure !== undefined) throw failure;
-        if (ended) return { done: true, value: undefined };
+        if (ended) return [];
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
@@ -163,15 +170,21 @@ function parseProblem(error: unknown, line: number): CsvError {
   return new CsvError(`the CSV cannot be read at line ${line}: ${message}`);
 }
 
-/** A record as the header's number of cells: a blank line as empty cells; a short one padded, a long one folded into its last cell. */
-function shaped(record: string[], width: number, delimiter: string): Pick<CsvRow, "cells" | "cellCount"> {
-  if (record.length === width) return { cells: record };
-  if (record.length === 1 && record[0] === "") return { cells: Array(width).fill("") };
+/** A record as a row of the header's number of cells: a blank line as empty cells; a short one padded, a long one folded into its last cell. */
+function shaped(record: string[], width: number, delimiter: string, bytes: number, line: number): CsvRow {
+  if (record.length === width) return { cells: record, bytes, line };
+  if (record.length === 1 && record[0] === "") return { cells: Array(width).fill(""), bytes, line };
   if (record.length < width) {
-    return { cells: [...record, ...Array(width - record.length).fill("")], cellCount: record.length };
+    const cells = [...record, ...Array(width - record.length).fill("")];
+    return { cells, cellCount: record.length, bytes, line };
   }
   const kept = record.slice(0, Math.max(0, width - 1));
-  return { cells: [...kept, record.slice(kept.length).join(delimiter)], cellCount: record.length };
+  return {
+    cells: [...kept, record.slice(kept.length).join(delimiter)],
+    cellCount: record.length,
+    bytes,
+    line,
+  };
 }
 
 /**
@@ -201,10 +214,8 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
     encoding,
   };
   const read = { bytes: head.length };
-  const lines = new LineCounter();
   async function* utf8(): AsyncGenerator<Buffer> {
-    lines.push(first);
-    if (first.length > 0) yield first;
+    yield* pieces(first);
     if (ended) return;
     for (let next = await chunks.next(); ; next = await chunks.next()) {
       const last = next.done === true;
@@ -215,46 +226,51 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
           : next.value;
       read.bytes += chunk.length;
       const bytes = decoder.decode(chunk, last);
-      lines.push(bytes);
-      if (bytes.length > 0) yield bytes;
+      yield* pieces(bytes);
       if (last) return;
     }
   }
-  const parser = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true, info: true });
+  // No `info`: its object per record costs more than the record, and outlives young collections.
+  const parser = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true });
   const source = Readable.from(utf8(), { objectMode: false });
   source.on("error", (error) => parser.destroy(error));
   stream.on("error", (error) => parser.destroy(error));
   source.pipe(parser);
-  const records = recordsOf<{ record: string[]; info: { bytes: number } }>(parser);
-  /** Bytes of UTF-8 the records so far took (`info.bytes`). */
-  let consumed = 0;
-  const next = async () => {
-    try {
-      const result = await records.next();
-      const line = lines.line;
-      if (!result.done) {
-        lines.advance(result.value.info.bytes - consumed);
-        consumed = result.value.info.bytes;
-      }
-      return { result, line };
-    } catch (error) {
-      throw parseProblem(error, lines.line);
-    }
+  const records = recordsOf<string[]>(parser);
+  /** The line the next record starts on (1-based; a line is counted at each line feed, as the decoder counts them). */
+  let nextLine = 1;
+  /** Up to `max` records; a parse error as a CsvError at the line its record starts on. */
+  const take = (max: number) =>
+    records.take(max).catch((error: unknown) => {
+      throw parseProblem(error, nextLine);
+    });
+  /** The line a record starts on; moves the count past it and its line ending. */
+  const lineOf = (record: readonly string[]) => {
+    const line = nextLine;
+    nextLine += lineFeedsIn(record) + 1;
+    return line;
   };
-  const { result: firstRecord } = await next();
-  const header = firstRecord.done ? [] : firstRecord.value.record;
+  const [headerRecord] = await take(1);
+  if (headerRecord) lineOf(headerRecord);
+  const header = headerRecord ?? [];
   const close = () => {
     parser.destroy();
     source.destroy();
   };
-  async function* rows(): AsyncGenerator<CsvRow> {
+  async function* rowChunks(max: number): AsyncGenerator<CsvRow[]> {
     try {
-      for (let { result, line } = await next(); !result.done; { result, line } = await next()) {
-        yield { ...shaped(result.value.record, header.length, delimiter), bytes: read.bytes, line };
+      for (let taken = await take(max); taken.length > 0; taken = await take(max)) {
+        const chunk: CsvRow[] = [];
+        for (const record of taken)
+          chunk.push(shaped(record, header.length, delimiter, read.bytes, lineOf(record)));
+        yield chunk;
       }
     } finally {
       close();
     }
   }
-  return { header, layout, rows: rows(), close };
+  async function* rows(): AsyncGenerator<CsvRow> {
+    for await (const chunk of rowChunks(HELD_RECORDS)) yield* chunk;
+  }
+  return { header, layout, rows: rows(), chunks: rowChunks, close };
 }

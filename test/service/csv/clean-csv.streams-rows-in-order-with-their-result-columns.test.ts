@@ -12,7 +12,7 @@ import type { ParsedInput } from "../../../src/core/input.js";
 import type { CheckResult } from "../../../src/service/checker.js";
 import { cleanCsv } from "../../../src/service/csv/clean-csv.js";
 import { CsvError } from "../../../src/service/csv/csv-error.js";
-import { readCsv } from "../../../src/service/csv/read-csv.js";
+import { type CsvRow, readCsv } from "../../../src/service/csv/read-csv.js";
 
 /** A stream of `text` in chunks of `size` bytes. */
 const chunked = (text: string, size = 3) => {
@@ -55,6 +55,28 @@ describe("readCsv", () => {
       { cells: ["2", ""], line: 4, cellCount: 1 },
       { cells: ["3", "x;y"], line: 5, cellCount: 3 },
     ]);
+  });
+
+  it("gives the same rows a chunk at a time, at most as many as asked", async () => {
+    const text = 'id,email\n1,"a\n\nb"\n\n2,x\n3,"\n"\n4,y,z\n';
+    const one = [];
+    for await (const row of (await readCsv(chunked(text))).rows) one.push(row);
+    const sizes: number[] = [];
+    const chunked2 = [];
+    for await (const chunk of (await readCsv(chunked(text))).chunks(2)) {
+      sizes.push(chunk.length);
+      chunked2.push(...chunk);
+    }
+    const shape = (row: CsvRow) => ({ cells: row.cells, line: row.line, cellCount: row.cellCount });
+    expect(one.map(shape)).toEqual([
+      { cells: ["1", "a\n\nb"], line: 2, cellCount: undefined },
+      { cells: ["", ""], line: 5, cellCount: undefined },
+      { cells: ["2", "x"], line: 6, cellCount: undefined },
+      { cells: ["3", "\n"], line: 7, cellCount: undefined },
+      { cells: ["4", "y,z"], line: 9, cellCount: 3 },
+    ]);
+    expect(chunked2.map(shape)).toEqual(one.map(shape));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
   });
 
   it("reads ahead a bounded part of a long input while its rows are not taken", async () => {
