@@ -26,7 +26,7 @@ import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
-import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./types.js";
+import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
 const KNOWN_KEYS = 10_000;
@@ -77,9 +77,8 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     if (key?.account?.suspended) throw new AccountSuspendedError();
     return key;
   };
-  /** Counts `units` for the key, all or none, and the counted ones in its requests per day. */
-  const count = async (key: AuthenticatedKey, now: Date, units: number) => {
-    const quota = await countRequest(key, now, units);
+  /** Adds counted units to the key's requests per day (a plain call: the hot path awaits only the count). */
+  const noteDaily = (key: AuthenticatedKey, now: Date, units: number, quota: QuotaState): QuotaState => {
     if (quota.allowed) {
       const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
       daily.set(day, (daily.get(day) ?? 0) + units);
@@ -113,7 +112,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       }
       const key = await liveKey(hash, now);
       if (!key) return undefined;
-      const quota = await count(key, now, units);
+      const quota = noteDaily(key, now, units, await countRequest(key, now, units));
       if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
@@ -126,7 +125,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const key = await authenticateId(db, id, now);
       if (!key) return undefined;
       if (key.account?.suspended) throw new AccountSuspendedError();
-      return { key, quota: units === 0 ? await readQuota(db, key, now) : await count(key, now, units) };
+      return { key, quota: units === 0 ? await readQuota(db, key, now) : noteDaily(key, now, units, await countRequest(key, now, units)) };
     },
     async refund(key, periodStart, units = 1) {
       checkUnits(units, 1);
