@@ -20,6 +20,13 @@ const WORD: Record<AccountListAction, DomainOverride> = { block: "deny", allow: 
 
 /** One account's list as the check sees it: its entry of a domain, else of the domain's base domain. */
 export class AccountDomains implements AccountList {
+  /**
+   * The answers this list gave, by the domain's answer without it: that answer is a new
+   * object whenever the domain's facts or the sources change, and this list is replaced
+   * when the account's list changes, so a kept answer is never stale.
+   */
+  readonly answers = new WeakMap<object, unknown>();
+
   constructor(
     /** The version of the list these entries are (the store's). */
     readonly version: number,

@@ -157,17 +157,35 @@ export class CachingChecker implements Checker {
         cache = "stale";
       }
     }
-    const decided = await this.answer(known, now, this.recordsFlipsOf(lane));
-    this.options.observer?.observe({ domain, at: now, cache, record: decided.record, via: lane?.budget });
-    // A key of an account answers by its account's own list, held in memory (a key without one pays nothing).
+    const check = await this.answer(known, now, this.recordsFlipsOf(lane));
+    this.options.observer?.observe({ domain, at: now, cache, record: check.record, via: lane?.budget });
+    // A key of an account answers by its account's own list; a key without one pays nothing.
     const account = lane?.account;
-    const accounts = this.options.accountLists;
-    const check =
-      account === undefined || accounts === undefined
-        ? decided
-        : this.forAccount(decided, known, accounts.held(account) ?? (await accounts.load(account)), now);
+    if (account !== undefined && this.options.accountLists !== undefined) {
+      return this.answerToAccount(account, this.options.accountLists, check, known, input, now, cache);
+    }
+    return this.resultOf(check, input, cache);
+  }
+
+  /** What the caller is answered: the domain's check for the input (an address's role, say). */
+  private resultOf(check: DomainCheck, input: ParsedInput, cache: CacheOutcome): CheckResult {
     const { record, status, explain } = forAddress(check, input, this.options.lists);
     return { record, status, cache, explain };
+  }
+
+  /** The answer to a key of an account: by its own list, held in memory (read once when not held). */
+  private async answerToAccount(
+    account: string,
+    accounts: NonNullable<CachingCheckerOptions["accountLists"]>,
+    decided: DomainCheck,
+    known: KnownDomain,
+    input: ParsedInput,
+    now: Date,
+    cache: CacheOutcome,
+  ): Promise<CheckResult> {
+    const list = accounts.held(account) ?? (await accounts.load(account));
+    const check = this.forAccount(decided, known, list, now);
+    return this.resultOf(check, input, cache);
   }
 
   /** The first loads of the learned snapshot and the lists in force, while one runs; undefined once both are done. */
@@ -206,16 +224,25 @@ export class CachingChecker implements Checker {
   /**
    * The domain's answer to a key of an account whose own list has an entry of it (and the
    * operator none: `gatherSignals` lets the operator's win), decided again with the list.
-   * Only the caller sees it: it is never kept beside the facts, never recorded as the
-   * domain's block status (no flip, no webhook) and never observed (the recent list).
+   * Only the caller sees it: it is kept with the account's list (`AccountDomains.answers`),
+   * never beside the facts, never recorded as the domain's block status (no flip, no
+   * webhook) and never observed (the recent list).
    */
   private forAccount(decided: DomainCheck, known: KnownDomain, list: AccountDomains, now: Date): DomainCheck {
     if (list.size === 0) return decided;
+    const kept = list.answers.get(decided) as DomainCheck | undefined;
+    if (kept !== undefined) return kept;
     const { domain, facts } = known;
-    if (list.entryFor(domain, suffixFacts(domain).baseDomain) === undefined) return decided;
-    const { lists, typos, learned, testNames } = this.options;
-    const check = decideDomain(domain, facts, { lists, typos, learned, testNames, account: list }, now);
-    return stamped(check, known.changedAt);
+    let check = decided;
+    if (list.entryFor(domain, suffixFacts(domain).baseDomain) !== undefined) {
+      const { lists, typos, learned, testNames } = this.options;
+      check = stamped(
+        decideDomain(domain, facts, { lists, typos, learned, testNames, account: list }, now),
+        known.changedAt,
+      );
+    }
+    list.answers.set(decided, check);
+    return check;
   }
 
   /** Whether a check in this lane records flips (CachingCheckerOptions.recordsFlips). */

@@ -125,7 +125,13 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const key = await authenticateId(db, id, now);
       if (!key) return undefined;
       if (key.account?.suspended) throw new AccountSuspendedError();
-      return { key, quota: units === 0 ? await readQuota(db, key, now) : noteDaily(key, now, units, await countRequest(key, now, units)) };
+      return {
+        key,
+        quota:
+          units === 0
+            ? await readQuota(db, key, now)
+            : noteDaily(key, now, units, await countRequest(key, now, units)),
+      };
     },
     async refund(key, periodStart, units = 1) {
       checkUnits(units, 1);

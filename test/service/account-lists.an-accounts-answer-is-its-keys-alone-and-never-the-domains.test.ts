@@ -13,7 +13,7 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
-import { addAccountListEntry } from "../../src/operator/account-lists.js";
+import { addAccountListEntry, removeAccountListEntry } from "../../src/operator/account-lists.js";
 import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
 import { openStore, type Store } from "../../src/store/index.js";
 
@@ -90,6 +90,19 @@ it("answers the account's keys by its list, everyone else as before, and records
     const page = await app.inject({ url: `/domain/${DOMAIN}`, headers: { accept: "text/html" } });
     expect(page.body).toContain("Looks okay");
     expect(page.body).not.toContain("account's list");
+
+    // A change of the list replaces the answers kept with it (the change signal's reload).
+    await addAccountListEntry(store, a.account, { domain: DOMAIN, action: "allow" }, new Date(), config);
+    await checker.reloadSources?.("account_lists");
+    expect((await check(a.secret, { domain: DOMAIN })).json()).toMatchObject({
+      block: false,
+      reason: "Account list",
+    });
+    await removeAccountListEntry(store, a.account, DOMAIN, config);
+    await checker.reloadSources?.("account_lists");
+    const unlisted = (await check(a.secret, { domain: DOMAIN })).json();
+    expect(unlisted).toMatchObject({ block: false, text: "Looks okay" });
+    expect(unlisted.reason).not.toBe("Account list");
 
     await checker.drain();
     expect((await store.records.getFacts(DOMAIN))?.block).toBe(false);
