@@ -5,7 +5,9 @@
  * fresh temporary profile (its own --user-data-dir) and removes it on close.
  * `.ci/run` installs the package when /usr/bin/chromium is missing.
  */
-import { type Browser, chromium } from "playwright-core";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -22,4 +24,22 @@ const ARGS = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+}
+
+/** One axe-core rule a page breaks: its id, its impact and the offending elements' HTML. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: Promise<string> | undefined;
+
+/** What axe-core (a dev dependency, injected into the page) finds wrong with the page as it is now. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFile(require.resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(await axeSource);
+  return page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((result) =>
+    result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.html) })))`);
 }

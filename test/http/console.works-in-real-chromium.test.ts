@@ -6,17 +6,12 @@
  * JavaScript of ours, and the audit log shows it with their email; they move an account
  * to another plan, suspend it and invite someone with the accounts page's labelled fields.
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../harness/chromium.js";
+import { axeViolations, launchChromium } from "../../harness/chromium.js";
 import { testOperatorAccess } from "../../harness/operator-access.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
-const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
-  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.html) })))`;
 const PAGES = [
   "/console",
   "/console/reports",
@@ -98,20 +93,17 @@ async function operatorBrowser(viewport = { width: 1280, height: 900 }, javaScri
 
 describe("the console in Chromium", () => {
   it("has no accessibility violation on any page (axe-core), and nothing scrolls sideways on a phone", async () => {
-    const source = await AXE_SOURCE;
     const { page, errors, close } = await operatorBrowser();
     for (const path of PAGES) {
       expect((await page.goto(`${base}${path}`))?.status(), path).toBe(200);
-      await page.evaluate(source);
-      expect(await page.evaluate(AXE_VIOLATIONS), path).toEqual([]);
+      expect(await axeViolations(page), path).toEqual([]);
     }
     // The page an invitation is answered with, its one-time link shown once.
     await page.goto(`${base}/console/accounts`);
     await page.getByLabel("Email", { exact: true }).fill("dan@example.net");
     await page.getByRole("button", { name: "Invite", exact: true }).click();
     await page.locator("[data-invite-link]").waitFor();
-    await page.evaluate(source);
-    expect(await page.evaluate(AXE_VIOLATIONS), "the invitation").toEqual([]);
+    expect(await axeViolations(page), "the invitation").toEqual([]);
     expect(errors).toEqual([]);
     await close();
 

@@ -5,12 +5,11 @@
  * (1280 px) and phone (375 px) width land in test-artifacts/pages/ for a person to look at.
  */
 
-import { mkdir, readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../harness/chromium.js";
+import { axeViolations, launchChromium } from "../../harness/chromium.js";
 import { configWith } from "../../harness/config.js";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../harness/loopback-network.js";
@@ -21,8 +20,6 @@ import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 
 const ARTIFACTS = new URL("../../test-artifacts/pages/", import.meta.url);
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFile(require.resolve("axe-core/axe.min.js"), "utf8");
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
@@ -109,9 +106,6 @@ const horizontalOverflow = (page: Page) =>
     "document.documentElement.scrollWidth - document.documentElement.clientWidth",
   ) as Promise<number>;
 const pwned = (page: Page) => page.evaluate("window.pwned");
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
-  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
-
 describe("in Chromium", () => {
   it("shows a domain's whole verdict at desktop and phone width, with no horizontal scroll on the phone", async () => {
     for (const viewport of [DESKTOP, PHONE]) {
@@ -197,12 +191,10 @@ describe("in Chromium", () => {
   });
 
   it("has no serious or critical accessibility problems (axe-core)", async () => {
-    const source = await AXE_SOURCE;
     const { page, close } = await openPage(DESKTOP);
     for (const path of ["/", "/domain/gmail.com", "/domain/mailinator.com", "/domain/bad%20name"]) {
       await page.goto(`${base}${path}`);
-      await page.evaluate(source);
-      const violations = (await page.evaluate(AXE_VIOLATIONS)) as { id: string; impact: string }[];
+      const violations = await axeViolations(page);
       expect(
         violations.filter((v) => v.impact === "serious" || v.impact === "critical"),
         `${path}: ${JSON.stringify(violations)}`,

@@ -7,11 +7,10 @@
  * error) and axe-core finds no violation.
  */
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { parse } from "csv-parse/sync";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../harness/chromium.js";
+import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../../../harness/mail-zones.js";
 import { type ServiceWorld, startServiceWorld } from "../../../harness/service-world.js";
 import { Zones } from "../../../harness/zones.js";
@@ -20,9 +19,6 @@ import { CLI_ACTOR } from "../../../src/operator/audit.js";
 import { CANARY_DOMAINS } from "../../../src/service/create-checker.js";
 import { openStore } from "../../../src/store/index.js";
 
-const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
-  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
 const PASSWORD = "a good long password";
 const ROWS = 300;
 const DOMAINS = Array.from({ length: 60 }, (_, i) => `shop-${i}.com`);
@@ -129,8 +125,7 @@ describe("list jobs in Chromium", () => {
     );
     expect(rows.every((cells) => cells.mr_valid === "true" && cells.mr_block === "false")).toBe(true);
 
-    await page.evaluate(await AXE_SOURCE);
-    expect(await page.evaluate(AXE_VIOLATIONS)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

@@ -6,21 +6,16 @@
  * with `Search`, and is told the import's limit beside the field for a file over it;
  * axe-core finds no violation on the page, with its errors shown or not.
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchChromium } from "../../../harness/chromium.js";
+import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
 import { buildApp } from "../../../src/http/app.js";
 import { hashPassword } from "../../../src/service/account-access.js";
 import { fakeChecker } from "../helpers.js";
 
-const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
-  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
 const PASSWORD = "a good long password";
 
 let testStore: TestStore;
@@ -59,8 +54,7 @@ it("adds, refuses beside the field, imports, removes, pages and searches, with n
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   const axe = async (when: string) => {
-    await page.evaluate(await AXE_SOURCE);
-    expect(await page.evaluate(AXE_VIOLATIONS), when).toEqual([]);
+    expect(await axeViolations(page), when).toEqual([]);
   };
 
   await page.goto(`${base}/login`);

@@ -4,14 +4,12 @@
  * a good one gets its code by mail, confirms, lands on /account, creates a key and sees
  * its request counted; axe-core finds no violation on the pages for people.
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../harness/chromium.js";
+import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
@@ -21,9 +19,6 @@ import { buildApp } from "../../../src/http/app.js";
 import type { Checker } from "../../../src/service/checker.js";
 import { createChecker } from "../../../src/service/create-checker.js";
 
-const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ["violations"] }).then((result) =>
-  result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
 const PASSWORD = "a good long password";
 
 let network: LoopbackNetwork;
@@ -143,7 +138,6 @@ describe("sign-up in Chromium", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(`${base}/account`);
 
-    const source = await AXE_SOURCE;
     for (const path of [
       "/account",
       "/account/keys",
@@ -155,8 +149,7 @@ describe("sign-up in Chromium", () => {
     ]) {
       if (path === "/signup") await context.clearCookies();
       await page.goto(`${base}${path}`);
-      await page.evaluate(source);
-      const violations = await page.evaluate(AXE_VIOLATIONS);
+      const violations = await axeViolations(page);
       expect(violations, path).toEqual([]);
     }
     expect(errors).toEqual([]);
