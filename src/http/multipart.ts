@@ -9,16 +9,20 @@ import { HttpProblem } from "./http-problem.js";
 
 const INPUT_FIELDS = new Set(["email", "domain"]);
 
+/** A collected multipart body as the platform parses it; `invalid_body` when it cannot. */
+export async function readFormData(contentType: string, body: Buffer): Promise<FormData> {
+  try {
+    return await new Response(body, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new HttpProblem("invalid_body", "The multipart/form-data body could not be read.");
+  }
+}
+
 export async function parseMultipartFields(
   contentType: string,
   body: Buffer,
 ): Promise<Record<string, unknown>> {
-  let form: FormData;
-  try {
-    form = await new Response(body, { headers: { "content-type": contentType } }).formData();
-  } catch {
-    throw new HttpProblem("invalid_body", "The multipart/form-data body could not be read.");
-  }
+  const form = await readFormData(contentType, body);
   const fields: Record<string, unknown> = {};
   for (const [name, value] of form) {
     if (typeof value !== "string") {

@@ -22,6 +22,7 @@ import { type Refusal, refusalOf } from "../../operator/refusal.js";
 import { PROBLEM_STATUS } from "../../service/problem-codes.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
+import { readFormData } from "../multipart.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
 import { refusalProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
@@ -54,12 +55,7 @@ function viewOf(fields: Body): { search: string; page: number } {
 
 /** A multipart form's fields, a file's text included (the import's `file`). */
 async function formFields(contentType: string, body: Buffer): Promise<Body> {
-  let form: FormData;
-  try {
-    form = await new Response(body, { headers: { "content-type": contentType } }).formData();
-  } catch {
-    throw new HttpProblem("invalid_body", "The multipart/form-data body could not be read.");
-  }
+  const form = await readFormData(contentType, body);
   const fields: Body = {};
   for (const [name, value] of form) fields[name] = typeof value === "string" ? value : await value.text();
   return fields;
