@@ -563,6 +563,13 @@ export const CONFIG_TABLE = {
     meaning: "a log-in session ends after this long unused (seconds, or `12h`, `30d`)",
     parse: duration(30 * 86_400),
   },
+  sessionMaxAgeSeconds: {
+    variable: "SESSION_MAX_AGE",
+    default: "`30d`",
+    meaning:
+      "a log-in session ends this long after it began, however often used (seconds, or `12h`, `30d`); beside the idle SESSION_TTL ([security.md](security.md#sessions))",
+    parse: duration(30 * 86_400),
+  },
   logLevel: {
     variable: "LOG_LEVEL",
     default: "`info`",

@@ -119,6 +119,7 @@ export type AppConfig = Pick<
   | "smtpUrl"
   | "mailFrom"
   | "sessionTtlSeconds"
+  | "sessionMaxAgeSeconds"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */

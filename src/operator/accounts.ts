@@ -7,16 +7,11 @@ import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
-import {
-  hashPassword,
-  issueLink,
-  LINK_TTL_MS,
-  linkTicket,
-  normaliseEmail,
-} from "../service/account-access.js";
+import { mailboxOf } from "../core/mailbox.js";
+import { normaliseEmail } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
-import { type Actor, audited, recordChange } from "./audit.js";
+import { type Actor, accountActor, audited, recordChange } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
 import {
   type CreatedKey,
@@ -27,6 +22,7 @@ import {
   PlanName,
   revokeKey,
 } from "./keys.js";
+import { issueLink, LINK_TTL_MS, mailAllowed } from "./one-time-secrets.js";
 import { Refusal } from "./refusal.js";
 import { REPORTS_SHOWN } from "./reports.js";
 
@@ -132,7 +128,7 @@ export async function showAccount(
 }
 
 /** Suspends (its keys answer 401 `account_suspended`, its sessions end) or resumes an account. */
-export function setAccountState(
+export async function setAccountState(
   store: AccountStore,
   which: string,
   state: "active" | "suspended",
@@ -140,13 +136,20 @@ export function setAccountState(
 ): Promise<AccountJson> {
   const change = async (trx: Store) => {
     const account = await findAccount(trx, which);
-    return accountJson(await trx.accounts.setState(account.id, state));
+    // Suspending a suspended account (resuming an active one) changes nothing and records nothing.
+    if (account.state === state) return { account: accountJson(account), changed: false };
+    return { account: accountJson(await trx.accounts.setState(account.id, state)), changed: true };
   };
-  return audited(store, actor, change, ({ id, email }) => ({
-    action: state === "suspended" ? "account.suspend" : "account.resume",
-    entity: { kind: "account", id },
-    detail: { email },
-  }));
+  const changed = await audited(store, actor, change, ({ account: { id, email }, changed }) =>
+    changed
+      ? {
+          action: state === "suspended" ? "account.suspend" : "account.resume",
+          entity: { kind: "account", id },
+          detail: { email },
+        }
+      : undefined,
+  );
+  return changed.account;
 }
 
 /** Moves the account and its keys to a plan: they count against it at once (`unknown_plan` otherwise). */
@@ -197,9 +200,11 @@ async function oneTimeLink(
   const token = await issueLink(store, kind, email, payload, now);
   const url = `${context.publicUrl ?? ""}/invite/${token}`;
   const subject = kind === "invite" ? "Your mailrisk account" : "Set a new mailrisk password";
-  await context.mailer?.send(email, subject, `Set your password here within 7 days:\n\n${url}\n`);
+  // The link is printed either way; it is mailed while the address has mails left this hour.
+  const mailed = context.mailer !== undefined && (await mailAllowed(store, email, now));
+  if (mailed) await context.mailer?.send(email, subject, `Set your password here within 7 days:\n\n${url}\n`);
   const expires = new Date(now.getTime() + LINK_TTL_MS);
-  return { email, url, expires_at: formatTimestamp(expires), mailed: context.mailer !== undefined };
+  return { email, url, expires_at: formatTimestamp(expires), mailed };
 }
 
 /** A one-time link (7 days) where the invited person sets a password; the account exists then. */
@@ -212,8 +217,8 @@ export async function inviteAccount(
 ): Promise<OneTimeLink> {
   const email = normaliseEmail(body.email);
   if (!email) throw new Refusal("invalid_email", `"${body.email}" is not an email address`);
-  if (await store.accounts.findLogin(email))
-    throw new Refusal("account_exists", `an account for ${email} exists already`);
+  if (await store.accounts.findMailbox(mailboxOf(email)))
+    throw new Refusal("account_exists", `an account for ${email} (or another address of its mailbox) exists already`);
   const plan = body.plan ?? context.signupPlan;
   if (!(await store.plans.getPlan(plan))) throw new Refusal("unknown_plan", `unknown plan "${plan}"`);
   const role = body.operator ? "operator" : "member";
@@ -244,35 +249,6 @@ export async function resetPasswordLink(
   return link;
 }
 
-/**
- * Sets the password of a link's ticket: an invitation creates the account (with its
- * first key), a reset changes the password and ends every session. Undefined for a used
- * or expired link.
- */
-export async function setPasswordByLink(
-  store: AccountStore,
-  token: string,
-  password: string,
-  now: Date,
-): Promise<Account | undefined> {
-  const found = await linkTicket(store, token, now);
-  if (!found) return undefined;
-  const { ticket, redeem } = found;
-  const passwordHash = await hashPassword(password);
-  await redeem();
-  if (ticket.kind === "invite") {
-    const role = ticket.payload.role ?? "member";
-    const plan = ticket.payload.plan ?? "free";
-    return (await store.accounts.createAccount({ email: ticket.email, passwordHash, role, plan, now }))
-      .account;
-  }
-  const account = await store.accounts.findLogin(ticket.email);
-  if (!account) return undefined;
-  await store.accounts.setPassword(account.id, passwordHash);
-  await store.accounts.deleteSessions(account.id);
-  return account;
-}
-
 /** A key of this account; a key of another account, or of none, is `unknown_key` (a 404), as an unknown id. */
 async function ownKey(store: AccountStore, account: Account, id: string) {
   const key = await store.keys.getKey(id);
@@ -297,45 +273,56 @@ export async function accountJobKey(
   return key && keyJson(key);
 }
 
-/** A new key of the account on its plan; at most MAX_ACCOUNT_KEYS live ones (`too_many_keys`). */
+/** A new key of the account on its plan; at most MAX_ACCOUNT_KEYS live ones (`too_many_keys`); audited `key.create`. */
 export async function createAccountKey(
   store: AccountStore,
   account: Account,
   input: { name: string | null; publishable: boolean; origins: string[] },
   now: Date,
+  actor: Actor = accountActor(account),
 ): Promise<CreatedKey> {
   if ((input.name?.length ?? 0) > MAX_KEY_NAME)
     throw new Refusal("invalid_body", `a key's name has at most ${MAX_KEY_NAME} characters`);
-  const live = (await store.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
-  if (live.length >= MAX_ACCOUNT_KEYS)
-    throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);
-  const { key, secret } = await store.keys.createKey({
-    plan: account.plan,
-    now,
-    accountId: account.id,
-    ...input,
-  });
-  return createdKeyJson(key, secret);
+  const create = async (trx: Store) => {
+    const live = (await trx.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
+    if (live.length >= MAX_ACCOUNT_KEYS)
+      throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);
+    const { key, secret } = await trx.keys.createKey({ plan: account.plan, now, accountId: account.id, ...input });
+    return createdKeyJson(key, secret);
+  };
+  return audited(store, actor, create, ({ id, plan, prefix, name, publishable, origins }) => ({
+    action: "key.create",
+    entity: { kind: "key", id },
+    detail: { account: account.email, plan, prefix, name, publishable, origins },
+  }));
 }
 
 /** How long a rolled key keeps working beside its successor. */
 export const ROLL_GRACE_MS = DAY_MS;
 
-/** A new secret in the key's place; the old one works ROLL_GRACE_MS more. */
+/** A new secret in the key's place; the old one works ROLL_GRACE_MS more; audited `key.roll`. */
 export async function rollAccountKey(
   store: AccountStore,
   account: Account,
   id: string,
   now: Date,
+  actor: Actor = accountActor(account),
 ): Promise<CreatedKey> {
   await ownKey(store, account, id);
-  const { key, secret } = await store.keys.rollKey(id, now, new Date(now.getTime() + ROLL_GRACE_MS));
-  return createdKeyJson(key, secret);
+  const roll = async (trx: Store) => {
+    const { key, secret } = await trx.keys.rollKey(id, now, new Date(now.getTime() + ROLL_GRACE_MS));
+    return createdKeyJson(key, secret);
+  };
+  return audited(store, actor, roll, (rolled) => ({
+    action: "key.roll",
+    entity: { kind: "key", id },
+    detail: { account: account.email, successor: rolled.id, prefix: rolled.prefix },
+  }));
 }
 
 export async function revokeAccountKey(store: AccountStore, account: Account, id: string, now: Date) {
   await ownKey(store, account, id);
-  return revokeKey(store, id, now, { kind: "account", email: account.email });
+  return revokeKey(store, id, now, accountActor(account));
 }
 
 /** The reports the account's keys filed, newest first (at most REPORTS_SHOWN). */

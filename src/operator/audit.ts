@@ -13,12 +13,17 @@ import { Refusal } from "./refusal.js";
 export type Actor = { kind: "cli" } | { kind: "admin-token" } | { kind: "account"; email: string };
 export const CLI_ACTOR: Actor = { kind: "cli" };
 export const ADMIN_TOKEN_ACTOR: Actor = { kind: "admin-token" };
+/** An account acting on itself (its console, its sign-up, its password). */
+export function accountActor(account: { email: string }): Actor {
+  return { kind: "account", email: account.email };
+}
 
 export const AUDIT_ACTIONS = [
   "key.create",
   "key.move",
   "key.set_origins",
   "key.revoke",
+  "key.roll",
   "plan.create",
   "plan.update",
   "plan.delete",
@@ -38,6 +43,11 @@ export const AUDIT_ACTIONS = [
   "account.set_plan",
   "account.delete",
   "account.reset_password",
+  "account.signup",
+  "account.invite_accepted",
+  "account.password_change",
+  "account.password_reset",
+  "account.logout_everywhere",
   "account_list.add",
   "account_list.remove",
   "account_list.import",

@@ -4,6 +4,8 @@
  * counts.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
+import { mailboxOf } from "../core/mailbox.js";
+import { ticketMethods } from "./account-tickets-repository.js";
 import { inTransaction } from "./changes.js";
 import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./errors.js";
 import { createKey } from "./keys-repository.js";
@@ -15,7 +17,6 @@ import type {
   AccountRole,
   AccountState,
   AccountsRepository,
-  AccountTicket,
 } from "./types.js";
 
 const ACCOUNT_COLUMNS = ["id", "email", "role", "plan", "state", "created_at"] as const;
@@ -36,11 +37,13 @@ async function createAccount(
   db: Kysely<Database>,
   input: Parameters<AccountsRepository["createAccount"]>[0],
 ): ReturnType<AccountsRepository["createAccount"]> {
+  // One account per mailbox (src/core/mailbox.ts): `carol+a@gmail.com` holds `c.arol@gmail.com`'s.
+  const mailbox = mailboxOf(input.email);
   return inTransaction(db, async (trx) => {
     const taken = await trx
       .selectFrom("accounts")
       .select("id")
-      .where("email", "=", input.email)
+      .where((eb) => eb.or([eb("email", "=", input.email), eb("mailbox", "=", mailbox)]))
       .executeTakeFirst();
     if (taken) throw new AccountExistsError(input.email);
     const account: Account = {
@@ -56,6 +59,7 @@ async function createAccount(
       .values({
         id: account.id,
         email: account.email,
+        mailbox,
         password_hash: input.passwordHash,
         role: account.role,
         plan: account.plan,
@@ -173,39 +177,20 @@ async function networkFailures(
   return row?.failures ?? 0;
 }
 
-async function findSession(db: Kysely<Database>, hash: string, now: Date, idleSince: Date) {
+async function findSession(db: Kysely<Database>, hash: string, now: Date, idleSince: Date, bornSince: Date) {
   const row = await db
     .selectFrom("sessions as s")
     .innerJoin("accounts as a", "a.id", "s.account_id")
     .select(["a.id", "a.email", "a.role", "a.plan", "a.state", "a.created_at", "s.csrf"])
+    .select("s.created_at as session_created_at")
     .where("s.hash", "=", hash)
     .where("s.last_seen_at", ">", idleSince.getTime())
+    .where("s.created_at", ">", bornSince.getTime())
     .where("a.state", "=", "active")
     .executeTakeFirst();
   if (!row) return undefined;
   await db.updateTable("sessions").set({ last_seen_at: now.getTime() }).where("hash", "=", hash).execute();
-  return { account: toAccount(row), csrf: row.csrf };
-}
-
-async function findTicket(db: Kysely<Database>, hash: string, now: Date): Promise<AccountTicket | undefined> {
-  const row = await db
-    .selectFrom("account_tickets")
-    .selectAll()
-    .where("hash", "=", hash)
-    .where("expires_at", ">", now.getTime())
-    .where("tries_left", ">", 0)
-    .executeTakeFirst();
-  return (
-    row && {
-      hash: row.hash,
-      kind: row.kind as AccountTicket["kind"],
-      email: row.email,
-      codeHash: row.code_hash,
-      triesLeft: row.tries_left,
-      expiresAt: toDate(row.expires_at),
-      payload: JSON.parse(row.payload) as AccountTicket["payload"],
-    }
-  );
+  return { account: toAccount(row), csrf: row.csrf, createdAt: toDate(row.session_created_at) };
 }
 
 export function createAccountsRepository(db: Kysely<Database>): AccountsRepository {
@@ -214,6 +199,14 @@ export function createAccountsRepository(db: Kysely<Database>): AccountsReposito
     listAccounts: (filter) => listAccounts(db, filter),
     getAccount: (id) => getAccount(db, id),
     findLogin: (email) => findLogin(db, email),
+    findMailbox: async (mailbox) => {
+      const row = await db
+        .selectFrom("accounts")
+        .select(ACCOUNT_COLUMNS)
+        .where("mailbox", "=", mailbox)
+        .executeTakeFirst();
+      return row && toAccount(row);
+    },
     setState: (id, state) => setState(db, id, state),
     setPlan: (id, plan) => setPlan(db, id, plan),
     deleteAccount: (id) => deleteAccount(db, id),
@@ -245,42 +238,19 @@ export function createAccountsRepository(db: Kysely<Database>): AccountsReposito
     createSession: async ({ hash, accountId, csrf, now }) => {
       await db
         .insertInto("sessions")
-        .values({ hash, account_id: accountId, csrf, last_seen_at: now.getTime() })
+        .values({ hash, account_id: accountId, csrf, last_seen_at: now.getTime(), created_at: now.getTime() })
         .execute();
     },
-    findSession: (hash, now, idleSince) => findSession(db, hash, now, idleSince),
+    findSession: (hash, now, idleSince, bornSince) => findSession(db, hash, now, idleSince, bornSince),
     deleteSession: async (hash) => {
       await db.deleteFrom("sessions").where("hash", "=", hash).execute();
     },
-    deleteSessions: async (accountId) => {
-      await db.deleteFrom("sessions").where("account_id", "=", accountId).execute();
+    deleteSessions: async (accountId, except) => {
+      let query = db.deleteFrom("sessions").where("account_id", "=", accountId);
+      if (except !== undefined) query = query.where("hash", "!=", except);
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
-    saveTicket: async (ticket) => {
-      const values = {
-        hash: ticket.hash,
-        kind: ticket.kind,
-        email: ticket.email,
-        code_hash: ticket.codeHash,
-        tries_left: ticket.triesLeft,
-        expires_at: ticket.expiresAt.getTime(),
-        payload: JSON.stringify(ticket.payload),
-      };
-      await db
-        .insertInto("account_tickets")
-        .values(values)
-        .onConflict((oc) => oc.column("hash").doUpdateSet(values))
-        .execute();
-    },
-    findTicket: (hash, now) => findTicket(db, hash, now),
-    spendTry: async (hash) => {
-      await db
-        .updateTable("account_tickets")
-        .set({ tries_left: sql`tries_left - 1` })
-        .where("hash", "=", hash)
-        .execute();
-    },
-    deleteTicket: async (hash) => {
-      await db.deleteFrom("account_tickets").where("hash", "=", hash).execute();
-    },
+    ...ticketMethods(db),
   };
 }

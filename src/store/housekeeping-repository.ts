@@ -65,8 +65,9 @@ async function pruneWebhookEvents(
 }
 
 /**
- * What accounts leave behind (docs/accounts.md): sessions unused since `idleSince`, codes
- * and links expired before `now`, failed log-ins counted over a day ago, requests per day
+ * What accounts leave behind (docs/accounts.md): sessions unused since `idleSince`, codes,
+ * links and pending sign-ups expired before `now`, mail budgets and failed log-ins counted
+ * over a day ago, requests per day
  * and account counts older than `countedBefore`; each table at most `limit` rows.
  */
 async function pruneAccountLeftovers(
@@ -80,6 +81,10 @@ async function pruneAccountLeftovers(
       select hash from sessions where last_seen_at < ${idleSince.getTime()} limit ${limit})`,
     sql`delete from account_tickets where hash in (
       select hash from account_tickets where expires_at < ${now.getTime()} limit ${limit})`,
+    sql`delete from pending_signups where hash in (
+      select hash from pending_signups where expires_at < ${now.getTime()} limit ${limit})`,
+    sql`delete from mail_budget where mailbox in (
+      select mailbox from mail_budget where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
     sql`delete from login_failures where network in (
       select network from login_failures where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
     sql`delete from daily_usage where (key_id, day) in (

@@ -222,6 +222,9 @@ export interface Database {
   sessions: SessionsTable;
   account_tickets: AccountTicketsTable;
   login_failures: LoginFailuresTable;
+  server_secrets: ServerSecretsTable;
+  pending_signups: PendingSignupsTable;
+  mail_budget: MailBudgetTable;
   daily_usage: DailyUsageTable;
   jobs: JobsTable;
   job_batches: JobBatchesTable;
@@ -262,6 +265,8 @@ export interface AccountsTable {
   created_at: Millis;
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_until: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** The mailbox the email delivers to (src/core/mailbox.ts), unique (migration 0019). */
+  mailbox: string | null;
 }
 
 /** The quota count of an account's keys, one row per account and period. */
@@ -276,6 +281,7 @@ export interface SessionsTable {
   account_id: string;
   csrf: string;
   last_seen_at: Millis;
+  created_at: Millis;
 }
 
 /** A pending sign-up, reset or invitation: a mailed code or a one-time link. */
@@ -287,6 +293,29 @@ export interface AccountTicketsTable {
   tries_left: number;
   expires_at: Millis;
   payload: string;
+}
+
+/** Secrets the server made for itself (migration 0019). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+/** The password a browser chose at sign-up, waiting for the code (migration 0019). */
+export interface PendingSignupsTable {
+  hash: string;
+  email: string;
+  password_hash: string;
+  plan: string;
+  expires_at: Millis;
+}
+
+/** Mails and codes sent to one mailbox in the hour from `window_start` (migration 0019). */
+export interface MailBudgetTable {
+  mailbox: string;
+  window_start: Millis;
+  mails: number;
+  codes: number;
 }
 
 export interface LoginFailuresTable {

@@ -137,20 +137,41 @@ export interface AccountLogin extends Account {
 
 /** A pending sign-up, reset or invitation: a mailed code (tries counted) or a one-time link. */
 export interface AccountTicket {
-  /** sha-256 of the link's token, or of the kind and email for a code. */
+  /** HMAC of the link's token, or of the kind and email for a code. */
   hash: string;
   kind: "signup" | "reset" | "invite";
   email: string;
+  /** HMAC of a mailed code; null for a link. */
   codeHash: string | null;
   triesLeft: number;
   expiresAt: Date;
-  /** What the account gets: plan, role, the password hash chosen at sign-up. */
-  payload: { plan?: string; role?: AccountRole; passwordHash?: string };
+  /** What an invited account gets: plan and role. */
+  payload: { plan?: string; role?: AccountRole };
+}
+
+/** The password a browser chose at sign-up, waiting for the mailed code. */
+export interface PendingSignup {
+  /** HMAC of the email and the browser's form token. */
+  hash: string;
+  email: string;
+  passwordHash: string;
+  plan: string;
+  expiresAt: Date;
+}
+
+/** A live session: its account, the CSRF token of its forms and when it began. */
+export interface FoundSession {
+  account: Account;
+  csrf: string;
+  createdAt: Date;
 }
 
 /** Accounts, their sessions, tickets and log-in failures (docs/accounts.md). */
 export interface AccountsRepository {
-  /** Creates an account and its first secret key (`AccountExistsError`, `UnknownPlanError`). */
+  /**
+   * Creates an account and its first secret key (`AccountExistsError` when the email or
+   * the mailbox has one, `UnknownPlanError`).
+   */
   createAccount(input: {
     email: string;
     passwordHash: string | null;
@@ -162,6 +183,8 @@ export interface AccountsRepository {
   listAccounts(filter: { search: string | null; limit: number }): Promise<Account[]>;
   getAccount(id: string): Promise<Account | undefined>;
   findLogin(email: string): Promise<AccountLogin | undefined>;
+  /** The account of a mailbox (src/core/mailbox.ts), whatever email it signed up with. */
+  findMailbox(mailbox: string): Promise<Account | undefined>;
   /** Suspends or resumes (`UnknownAccountError`); a suspension ends its sessions. */
   setState(id: string, state: AccountState): Promise<Account>;
   /** Moves the account and its keys to a plan (`UnknownPlanError`, `UnknownAccountError`). */
@@ -175,22 +198,38 @@ export interface AccountsRepository {
   /** Failed log-ins of a client network in the window that started after `since`, this one counted when `count`. */
   networkFailures(network: string, now: Date, since: Date, count: boolean): Promise<number>;
   createSession(input: { hash: string; accountId: string; csrf: string; now: Date }): Promise<void>;
-  /** The session's account and CSRF token while seen after `idleSince` (and marks it seen at `now`). */
-  findSession(
-    hash: string,
-    now: Date,
-    idleSince: Date,
-  ): Promise<{ account: Account; csrf: string } | undefined>;
+  /**
+   * The session while seen after `idleSince` and begun after `bornSince` (and marks it
+   * seen at `now`).
+   */
+  findSession(hash: string, now: Date, idleSince: Date, bornSince: Date): Promise<FoundSession | undefined>;
   deleteSession(hash: string): Promise<void>;
-  /** Ends every session of the account ("log out everywhere"). */
-  deleteSessions(accountId: string): Promise<void>;
-  /** Saves a ticket, replacing one of the same hash. */
-  saveTicket(ticket: AccountTicket): Promise<void>;
-  /** The live ticket of a hash; undefined when unknown or expired. */
-  findTicket(hash: string, now: Date): Promise<AccountTicket | undefined>;
-  /** Uses up one try of a code; the ticket is gone at the last. */
-  spendTry(hash: string): Promise<void>;
+  /** Ends every session of the account ("log out everywhere"), but the one of `except`; how many. */
+  deleteSessions(accountId: string, except?: string): Promise<number>;
+  /** The secret the server made for itself at first start under `name` (never logged). */
+  serverSecret(name: string): Promise<string>;
+  /** Saves a ticket unless a live one of its hash exists; whether it was saved. */
+  issueTicket(ticket: AccountTicket, now: Date): Promise<boolean>;
+  /** Forgets a ticket (one issued but never mailed). */
   deleteTicket(hash: string): Promise<void>;
+  /** The live ticket of a hash, left as it is; undefined when unknown, used or expired. */
+  peekTicket(hash: string, now: Date): Promise<AccountTicket | undefined>;
+  /**
+   * Judges a code in one statement: spends a try of the live ticket (none left: not
+   * judged, undefined) and, for the right code, all of them; `matched` says which.
+   */
+  spendCode(hash: string, codeHash: string, now: Date): Promise<{ ticket: AccountTicket; matched: boolean } | undefined>;
+  /** Uses a link's ticket up in one statement: the ticket for the one caller that got it. */
+  spendLink(hash: string, now: Date): Promise<AccountTicket | undefined>;
+  /** Saves what a browser chose at sign-up, replacing that browser's earlier choice. */
+  savePendingSignup(pending: PendingSignup): Promise<void>;
+  /** Takes (deletes and returns) a live pending sign-up in one statement. */
+  takePendingSignup(hash: string, now: Date): Promise<PendingSignup | undefined>;
+  /**
+   * Counts a mail (a code when `code`) to a mailbox in its hour (which began after `since`,
+   * or begins now); the mails and codes of the hour with this one, in one statement.
+   */
+  countMail(mailbox: string, now: Date, since: Date, code: boolean): Promise<{ mails: number; codes: number }>;
 }
 
 /** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */

@@ -15,7 +15,7 @@ import { run as overrides } from "../../src/cli/overrides-command.js";
 import { run as plans } from "../../src/cli/plans-command.js";
 import { run as reports } from "../../src/cli/reports-command.js";
 import { run as webhooks } from "../../src/cli/webhooks-command.js";
-import { setPasswordByLink } from "../../src/operator/accounts.js";
+import { useLink } from "../../src/operator/passwords.js";
 import type { Checker } from "../../src/service/checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../http/helpers.js";
@@ -102,7 +102,8 @@ describe("the CLI's --json is the admin API's body", () => {
     });
     expect(withoutNew(invited, ["email", "url"])).toBe(withoutNew(posted, ["email", "url"]));
     const token = (JSON.parse(invited) as { url: string }).url.split("/invite/")[1] ?? "";
-    const ann = await setPasswordByLink(fixture.store, token, "a long password", fixture.clock.now());
+    const used = await useLink(fixture.store, { token, password: "a long password", now: fixture.clock.now() });
+    const ann = used.kind === "set" ? used.account : undefined;
     expect(ann?.email).toBe("ann@example.com");
     expect(await cliJson(accounts, "list", "--json")).toBe(await adminBody({ url: "/admin/accounts" }));
     const listed = ["a.example.com", "b.example.com"].map((domain) => ({

@@ -8,8 +8,9 @@ import {
   rollAccountKey,
 } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
+import { logOutEverywhere } from "../../operator/account-sessions.js";
+import { changePassword } from "../../operator/passwords.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { hashPassword, logIn, passwordProblem } from "../../service/account-access.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { escapeHtml } from "../pages/layout.js";
@@ -35,7 +36,7 @@ function noSuchKey(error: unknown): never {
 
 export function consolePages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
   const { store, clock } = deps;
-  const { session, loggedIn, checkCsrf, endSessionReply } = pages;
+  const { session, loggedIn, checkCsrf, sessionReply, endSessionReply } = pages;
   // The console.
   const keysPage = async (found: Session, extra = "", error?: string) =>
     consolePage(
@@ -188,28 +189,26 @@ ${section("everywhere-heading", "Log out everywhere", form("/account/security/lo
     const found = await session(request);
     const body = checkCsrf(request, found?.csrf);
     if (!found) return reply.redirect("/login", 303);
-    const password = text(body, "password");
-    const weak = passwordProblem(password);
-    const network = prefixOf(request.ip);
-    const now = clock();
-    const confirmed = await logIn(store, {
-      email: found.account.email,
-      password: text(body, "current"),
-      network,
-      now,
+    const changed = await changePassword(store, found.account, {
+      current: text(body, "current"),
+      password: text(body, "password"),
+      network: prefixOf(request.ip),
+      now: clock(),
     });
-    if (!confirmed) return send(reply, securityPage(found, "Your current password is wrong."), 400);
-    if (weak) return send(reply, securityPage(found, weak), 400);
-    await store.accounts.setPassword(found.account.id, await hashPassword(password));
-    return send(
-      reply,
-      securityPage(found, undefined, '<p class="card" role="status">Your password is changed.</p>'),
-    );
+    switch (changed.kind) {
+      case "wrong_current":
+        return send(reply, securityPage(found, "Your current password is wrong."), 400);
+      case "weak":
+        return send(reply, securityPage(found, changed.problem), 400);
+      case "set":
+        // Every other session is over; this browser goes on in a new one.
+        return sessionReply(request, reply, changed.session, "/account/security?changed=1");
+    }
   });
   app.post("/account/security/logout-everywhere", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
     checkCsrf(request, found?.csrf);
-    if (found) await store.accounts.deleteSessions(found.account.id);
-    return endSessionReply(reply);
+    if (found) await logOutEverywhere(store, found.account);
+    return endSessionReply(request, reply);
   });
 }

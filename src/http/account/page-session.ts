@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
+import type { OpenedSession } from "../../operator/account-sessions.js";
 import { newFormToken, sessionOf, startSession } from "../../service/account-access.js";
 import type { Mailer } from "../../service/mailer.js";
 import type { Account, Store } from "../../store/types.js";
@@ -26,6 +27,7 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "signup"
     | "signupPlan"
     | "sessionTtlSeconds"
+    | "sessionMaxAgeSeconds"
     | "publicUrl"
     | "jobMaxItems"
     | "jobMaxBytes"
@@ -36,20 +38,20 @@ export interface AccountPagesDeps extends RunCheckDeps {
 }
 
 export type Body = Record<string, unknown>;
-export type Session = { account: Account; csrf: string; token: string };
+export type Session = { account: Account; csrf: string; token: string; createdAt: Date };
 
 export function text(body: Body, name: string): string {
   const value = body[name];
   return typeof value === "string" ? value : "";
 }
 
-function cookies(request: FastifyRequest): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0) found.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
-  }
-  return found;
+/**
+ * A cookie of the request, as @fastify/cookie (registered by the pages plugin) read it; a
+ * value that is not one of ours (`_ga=100%`, any size) is simply not ours.
+ */
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  const value = request.cookies?.[name];
+  return value && /^[0-9A-Za-z]{32}$/.test(value) ? value : undefined;
 }
 
 export function send(reply: FastifyReply, html: string, status = 200) {
@@ -64,19 +66,28 @@ export type PageSession = ReturnType<typeof pageSession>;
 
 export function pageSession(deps: AccountPagesDeps) {
   const { store, config, clock } = deps;
-  const secure = config.publicUrl?.startsWith("https:") === true ? "; Secure" : "";
+  const httpsPublicUrl = config.publicUrl?.startsWith("https:") === true;
   const idleMs = config.sessionTtlSeconds * 1000;
-  const cookie = (name: string, value: string, maxAge: number) =>
-    `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`;
+  const maxAgeMs = config.sessionMaxAgeSeconds * 1000;
+  /** `Secure` whenever PUBLIC_URL is https or the request came over https (a trusted proxy's `X-Forwarded-Proto` counts). */
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) => {
+    const secure = httpsPublicUrl || request.protocol === "https" ? "; Secure" : "";
+    void reply.header("set-cookie", `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`);
+  };
+  /** A session cookie lives SESSION_TTL from this use, and never past SESSION_MAX_AGE from the session's start. */
+  const sessionMaxAge = (createdAt: Date) => {
+    const left = Math.floor((createdAt.getTime() + maxAgeMs - clock().getTime()) / 1000);
+    return Math.max(0, Math.min(config.sessionTtlSeconds, left));
+  };
 
   /** The origin forms must come from: PUBLIC_URL's, else this request's own. */
   const ownOrigin = (request: FastifyRequest) =>
     config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
 
   const session = async (request: FastifyRequest): Promise<Session | undefined> => {
-    const token = cookies(request).get(SESSION_COOKIE);
+    const token = cookie(request, SESSION_COOKIE);
     if (!token) return undefined;
-    const found = await sessionOf(store, token, clock(), idleMs);
+    const found = await sessionOf(store, token, clock(), idleMs, maxAgeMs);
     return found && { ...found, token };
   };
 
@@ -84,17 +95,16 @@ export function pageSession(deps: AccountPagesDeps) {
   const loggedIn = async (request: FastifyRequest, reply: FastifyReply) => {
     const found = await session(request);
     if (!found) void reply.redirect("/login", 303);
-    // The cookie lives as long as the session: SESSION_TTL from this use.
-    else void reply.header("set-cookie", cookie(SESSION_COOKIE, found.token, config.sessionTtlSeconds));
+    else setCookie(request, reply, SESSION_COOKIE, found.token, sessionMaxAge(found.createdAt));
     return found;
   };
 
   /** The token of the anonymous forms: the cookie's, or a new one set now. */
   const anonymousCsrf = (request: FastifyRequest, reply: FastifyReply): string => {
-    const known = cookies(request).get(CSRF_COOKIE);
-    if (known && /^[0-9A-Za-z]{32}$/.test(known)) return known;
+    const known = cookie(request, CSRF_COOKIE);
+    if (known) return known;
     const token = newFormToken();
-    void reply.header("set-cookie", cookie(CSRF_COOKIE, token, 86_400));
+    setCookie(request, reply, CSRF_COOKIE, token, 86_400);
     return token;
   };
 
@@ -120,7 +130,10 @@ export function pageSession(deps: AccountPagesDeps) {
 
   /** The CSRF check of a form shown before a session: the `mailrisk_csrf` cookie's token. */
   const checkAnonymousCsrf = (request: FastifyRequest): Body =>
-    checkCsrf(request, cookies(request).get(CSRF_COOKIE));
+    checkCsrf(request, cookie(request, CSRF_COOKIE));
+
+  /** The browser a pending sign-up belongs to: its `mailrisk_csrf` token (after checkAnonymousCsrf). */
+  const browserOf = (request: FastifyRequest): string => cookie(request, CSRF_COOKIE) ?? "";
 
   /** Sends a code without waiting: the answer takes the same time whether a mail goes out or not. */
   const mailInBackground = (request: FastifyRequest, to: string, subject: string, body: string) => {
@@ -129,16 +142,26 @@ export function pageSession(deps: AccountPagesDeps) {
       .catch((error: unknown) => request.log.warn({ err: error }, "could not send a mail"));
   };
 
-  const startSessionReply = async (reply: FastifyReply, account: Account) => {
-    const { token } = await startSession(store, account.id, clock());
-    return reply
-      .header("set-cookie", cookie(SESSION_COOKIE, token, config.sessionTtlSeconds))
-      .redirect("/account", 303);
+  /** Sets the cookie of a session just opened and goes to `to` (the console). */
+  const sessionReply = (request: FastifyRequest, reply: FastifyReply, session: OpenedSession, to = "/account") => {
+    setCookie(request, reply, SESSION_COOKIE, session.token, Math.min(config.sessionTtlSeconds, config.sessionMaxAgeSeconds));
+    return reply.redirect(to, 303);
   };
 
+  /** Opens a session of the account (log-in) and goes to the console. */
+  /** Work done after the answer (so that it takes the same time whatever the work finds); a failure is logged. */
+  const inBackground = (request: FastifyRequest, work: Promise<unknown>) => {
+    work.catch((error: unknown) => request.log.warn({ err: error }, "account work after the answer failed"));
+  };
+
+  const startSessionReply = async (request: FastifyRequest, reply: FastifyReply, account: Account) =>
+    sessionReply(request, reply, await startSession(store, account.id, clock()));
+
   /** Ends the session's cookie and goes to the log-in page. */
-  const endSessionReply = (reply: FastifyReply) =>
-    reply.header("set-cookie", cookie(SESSION_COOKIE, "", 0)).redirect("/login", 303);
+  const endSessionReply = (request: FastifyRequest, reply: FastifyReply) => {
+    setCookie(request, reply, SESSION_COOKIE, "", 0);
+    return reply.redirect("/login", 303);
+  };
 
   return {
     session,
@@ -146,7 +169,10 @@ export function pageSession(deps: AccountPagesDeps) {
     anonymousCsrf,
     checkCsrf,
     checkAnonymousCsrf,
+    browserOf,
     mailInBackground,
+    inBackground,
+    sessionReply,
     startSessionReply,
     endSessionReply,
   };

@@ -1,16 +1,8 @@
 import { parseInput } from "../../core/input.js";
-import { setPasswordByLink } from "../../operator/accounts.js";
-import { refusalOf } from "../../operator/refusal.js";
-import {
-  endSession,
-  hashPassword,
-  issueCode,
-  linkTicket,
-  logIn,
-  normaliseEmail,
-  passwordProblem,
-  redeemCode,
-} from "../../service/account-access.js";
+import { logOut } from "../../operator/account-sessions.js";
+import { linkEmail, requestResetCode, resetPasswordByCode, useLink } from "../../operator/passwords.js";
+import { confirmSignup, signupPassword, startSignup } from "../../operator/signup.js";
+import { logIn, normaliseEmail } from "../../service/account-access.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { checkParsed } from "../run-check.js";
@@ -19,6 +11,9 @@ import { codeField, emailField, form, passwordField, personPage } from "./accoun
 import { type AccountPagesDeps, type PageSession, send, text } from "./page-session.js";
 
 const WRONG_CODE = "This code is wrong or expired.";
+const MALFORMED_CODE = "A code is the 8 digits of the mail we sent; nothing was changed.";
+const OTHER_BROWSER = "This code is for a sign-up started in another browser: sign up again here.";
+const MAILBOX_TAKEN = "This mailbox has an account already: log in, or reset its password.";
 const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
 /** The same answer for a known and an unknown email. */
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
@@ -30,10 +25,15 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     anonymousCsrf,
     checkCsrf,
     checkAnonymousCsrf,
+    browserOf,
     mailInBackground,
+    inBackground,
+    sessionReply,
     startSessionReply,
     endSessionReply,
   } = pages;
+  const mailer = (request: Parameters<typeof mailInBackground>[0]) => (to: string, subject: string, body: string) =>
+    mailInBackground(request, to, subject, body);
   // Sign-up (SIGNUP=open): the address checked by the engine first, then a mailed code.
   const signupPage = (csrf: string, email = "", emailError?: string, passwordError?: string) =>
     personPage(
@@ -74,8 +74,8 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     const password = text(body, "password");
     if (!email)
       return send(reply, signupPage(csrf, raw, "Enter an email address such as you@example.com."), 400);
-    const weak = passwordProblem(password);
-    if (weak) return send(reply, signupPage(csrf, raw, undefined, weak), 400);
+    const chosen = await signupPassword(password);
+    if (chosen.kind === "weak") return send(reply, signupPage(csrf, raw, undefined, chosen.problem), 400);
     const parsed = parseInput(email, deps);
     if (!parsed.ok) return send(reply, signupPage(csrf, raw, parsed.problem.detail), 400);
     const { record } = await checkParsed(deps, request, parsed.input, {
@@ -86,18 +86,10 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
       const refused = `This address cannot sign up: ${record.text} (${record.reason}).`;
       return send(reply, signupPage(csrf, raw, refused), 422);
     }
-    const now = clock();
-    // An address with an account gets no code, and the same answer, in about the same time.
-    const passwordHash = await hashPassword(password);
-    if (!(await store.accounts.findLogin(email))) {
-      const code = await issueCode(store, "signup", email, { passwordHash, plan: config.signupPlan }, now);
-      mailInBackground(
-        request,
-        email,
-        "Your mailrisk code",
-        `Your confirmation code: ${code}\nIt is valid for 15 minutes.\n`,
-      );
-    }
+    // A known mailbox gets no code and the same answer; the rest happens after the answer,
+    // so that it takes the same time either way.
+    const signup = { email, passwordHash: chosen.passwordHash, plan: config.signupPlan, browser: browserOf(request) };
+    inBackground(request, startSignup(store, { ...signup, now: clock() }, mailer(request)));
     return send(reply, confirmPage(csrf, email));
   });
   app.get("/signup/confirm", { schema: { hide: true } }, async (request, reply) => {
@@ -111,18 +103,25 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     open();
     const body = checkAnonymousCsrf(request);
     const email = normaliseEmail(text(body, "email")) ?? "";
-    const ticket = await redeemCode(store, "signup", email, text(body, "code"), clock());
-    const { passwordHash = null, plan = config.signupPlan } = ticket?.payload ?? {};
-    if (!ticket || passwordHash === null)
-      return send(reply, confirmPage(text(body, "csrf"), email, WRONG_CODE), 400);
-    const made = await store.accounts
-      .createAccount({ email, passwordHash, role: "member", plan, now: clock() })
-      .catch((error: unknown) => {
-        if (refusalOf(error)?.code === "account_exists") return undefined;
-        throw error;
-      });
-    if (!made) return send(reply, confirmPage(text(body, "csrf"), email, WRONG_CODE), 400);
-    return startSessionReply(reply, made.account);
+    const csrf = text(body, "csrf");
+    const confirmed = await confirmSignup(store, {
+      email,
+      code: text(body, "code"),
+      browser: browserOf(request),
+      now: clock(),
+    });
+    switch (confirmed.kind) {
+      case "confirmed":
+        return sessionReply(request, reply, confirmed.session);
+      case "malformed_code":
+        return send(reply, confirmPage(csrf, email, MALFORMED_CODE), 400);
+      case "other_browser":
+        return send(reply, confirmPage(csrf, email, OTHER_BROWSER), 400);
+      case "exists":
+        return send(reply, confirmPage(csrf, email, MAILBOX_TAKEN), 409);
+      case "wrong_code":
+        return send(reply, confirmPage(csrf, email, WRONG_CODE), 400);
+    }
   });
 
   // Log-in and log-out.
@@ -155,13 +154,13 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
         "The email or password is wrong, or the account is locked for a while after too many tries.";
       return send(reply, loginPage(text(body, "csrf"), email, error), 401);
     }
-    return startSessionReply(reply, account);
+    return startSessionReply(request, reply, account);
   });
   app.post("/logout", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
     checkCsrf(request, found?.csrf);
-    if (found) await endSession(store, found.token);
-    return endSessionReply(reply);
+    if (found) await logOut(store, found.token);
+    return endSessionReply(request, reply);
   });
 
   // Password reset by a mailed code, and the one-time link of an invitation or a reset.
@@ -187,27 +186,26 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     const email = normaliseEmail(text(body, "email")) ?? "";
     const now = clock();
     if (text(body, "code") === "") {
-      const account = email ? await store.accounts.findLogin(email) : undefined;
-      if (account) {
-        const code = await issueCode(store, "reset", email, {}, now);
-        mailInBackground(
-          request,
-          email,
-          "Your mailrisk reset code",
-          `Your code: ${code}\nIt is valid for 15 minutes.\n`,
-        );
-      }
+      // Known or not, the answer is the same and goes first: the look-up and the mail come after.
+      if (email) inBackground(request, requestResetCode(store, email, now, mailer(request)));
       return send(reply, resetPage(csrf, email, undefined, true));
     }
-    const password = text(body, "password");
-    const weak = passwordProblem(password);
-    if (weak) return send(reply, resetPage(csrf, email, weak, true), 400);
-    const ticket = await redeemCode(store, "reset", email, text(body, "code"), now);
-    const account = ticket && (await store.accounts.findLogin(email));
-    if (!account) return send(reply, resetPage(csrf, email, WRONG_CODE, true), 400);
-    await store.accounts.setPassword(account.id, await hashPassword(password));
-    await store.accounts.deleteSessions(account.id);
-    return reply.redirect("/login", 303);
+    const reset = await resetPasswordByCode(store, {
+      email,
+      code: text(body, "code"),
+      password: text(body, "password"),
+      now,
+    });
+    switch (reset.kind) {
+      case "set":
+        return sessionReply(request, reply, reset.session);
+      case "weak":
+        return send(reply, resetPage(csrf, email, reset.problem, true), 400);
+      case "malformed_code":
+        return send(reply, resetPage(csrf, email, MALFORMED_CODE, true), 400);
+      case "wrong_code":
+        return send(reply, resetPage(csrf, email, WRONG_CODE, true), 400);
+    }
   });
 
   const invitePage = (token: string, csrf: string, email: string, error?: string) =>
@@ -225,9 +223,9 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     "/invite/:token",
     { schema: { hide: true } },
     async (request, reply) => {
-      const found = await linkTicket(store, request.params.token, clock());
-      if (!found) throw linkGone();
-      return send(reply, invitePage(request.params.token, anonymousCsrf(request, reply), found.ticket.email));
+      const email = await linkEmail(store, request.params.token, clock());
+      if (email === undefined) throw linkGone();
+      return send(reply, invitePage(request.params.token, anonymousCsrf(request, reply), email));
     },
   );
   app.post<{ Params: { token: string } }>(
@@ -235,19 +233,18 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     { schema: { hide: true } },
     async (request, reply) => {
       const body = checkAnonymousCsrf(request);
-      const password = text(body, "password");
-      const weak = passwordProblem(password);
-      const found = await linkTicket(store, request.params.token, clock());
-      if (!found) throw linkGone();
-      if (weak)
-        return send(
-          reply,
-          invitePage(request.params.token, text(body, "csrf"), found.ticket.email, weak),
-          400,
-        );
-      const account = await setPasswordByLink(store, request.params.token, password, clock());
-      if (!account) throw linkGone();
-      return startSessionReply(reply, account);
+      const { token } = request.params;
+      const used = await useLink(store, { token, password: text(body, "password"), now: clock() });
+      switch (used.kind) {
+        case "set":
+          return sessionReply(request, reply, used.session);
+        case "weak":
+          return send(reply, invitePage(token, text(body, "csrf"), used.email, used.problem), 400);
+        case "exists":
+          throw new HttpProblem("account_exists", MAILBOX_TAKEN);
+        case "gone":
+          throw linkGone();
+      }
     },
   );
 }

@@ -17,6 +17,7 @@
  * A result page checks through the same record cache as the API (a fresh record is
  * answered as is). A domain that does not exist gets its page with status 404.
  */
+import fastifyCookie from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
@@ -124,6 +125,9 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
   app.setErrorHandler((error, request, reply) =>
     sendErrorPage(reply, error instanceof TooManyPageRequests ? error : problemFor(error, request.log)),
   );
+  // Cookies (the session's, the forms' token) are read by @fastify/cookie, in this scope only:
+  // a malformed one (`_ga=100%`) is left undecoded, never an error.
+  await app.register(fastifyCookie, { hook: "onRequest" });
   await protectPages(app, {
     perAddress: deps.config.pageRateLimit,
     perPrefix: deps.config.pageRateLimit * PREFIX_FACTOR,
