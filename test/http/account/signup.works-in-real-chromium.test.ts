@@ -120,7 +120,7 @@ describe("sign-up in Chromium", () => {
     expect(await page.locator("[data-quota-used]").textContent()).toBe("1");
     expect(await page.locator("meter").getAttribute("value")).toBe("1");
 
-    // Log out, reset the password by a mailed code, log in with the new one.
+    // Log out, reset the password by a mailed code (logged in at once), log in again with the new one.
     await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(`${base}/login`);
     await page.goto(`${base}/reset`);
@@ -132,6 +132,9 @@ describe("sign-up in Chromium", () => {
     await page.getByLabel("Code").fill(resetCode);
     await page.getByLabel("Password", { exact: true }).fill("another good password");
     await page.getByRole("button", { name: "Set password" }).click();
+    // The reset ends every session and opens a new one for this browser.
+    await page.waitForURL(`${base}/account`);
+    await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(`${base}/login`);
     await page.getByLabel("Email").fill("person@gmail.com");
     await page.getByLabel("Password", { exact: true }).fill("another good password");
