@@ -14,7 +14,11 @@ export type OpenedSession = { token: string; csrf: string };
 type SessionStore = Pick<Store, "accounts" | "transaction" | "audit">;
 
 /** Opens a session of the account. */
-export function openSession(store: Pick<Store, "accounts">, account: Account, now: Date): Promise<OpenedSession> {
+export function openSession(
+  store: Pick<Store, "accounts">,
+  account: Account,
+  now: Date,
+): Promise<OpenedSession> {
   return startSession(store, account.id, now);
 }
 
@@ -24,7 +28,11 @@ export function logOut(store: Pick<Store, "accounts">, token: string): Promise<v
 }
 
 /** Ends every session of the account (this browser's too); audited `account.logout_everywhere`. */
-export function logOutEverywhere(store: SessionStore, account: Account, actor: Actor = accountActor(account)) {
+export function logOutEverywhere(
+  store: SessionStore,
+  account: Account,
+  actor: Actor = accountActor(account),
+) {
   return audited(
     store,
     actor,

@@ -4,10 +4,10 @@
  * function that changes an account returns the account as changed: the audit log's hook.
  */
 import { type Static, Type } from "typebox";
+import { mailboxOf } from "../core/mailbox.js";
 import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
-import { mailboxOf } from "../core/mailbox.js";
 import { normaliseEmail } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
@@ -218,7 +218,10 @@ export async function inviteAccount(
   const email = normaliseEmail(body.email);
   if (!email) throw new Refusal("invalid_email", `"${body.email}" is not an email address`);
   if (await store.accounts.findMailbox(mailboxOf(email)))
-    throw new Refusal("account_exists", `an account for ${email} (or another address of its mailbox) exists already`);
+    throw new Refusal(
+      "account_exists",
+      `an account for ${email} (or another address of its mailbox) exists already`,
+    );
   const plan = body.plan ?? context.signupPlan;
   if (!(await store.plans.getPlan(plan))) throw new Refusal("unknown_plan", `unknown plan "${plan}"`);
   const role = body.operator ? "operator" : "member";
@@ -287,7 +290,12 @@ export async function createAccountKey(
     const live = (await trx.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
     if (live.length >= MAX_ACCOUNT_KEYS)
       throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);
-    const { key, secret } = await trx.keys.createKey({ plan: account.plan, now, accountId: account.id, ...input });
+    const { key, secret } = await trx.keys.createKey({
+      plan: account.plan,
+      now,
+      accountId: account.id,
+      ...input,
+    });
     return createdKeyJson(key, secret);
   };
   return audited(store, actor, create, ({ id, plan, prefix, name, publishable, origins }) => ({

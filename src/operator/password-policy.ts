@@ -14,7 +14,8 @@ export function passwordProblem(password: string): string | undefined {
   if (password.length < MIN_PASSWORD) return `Use at least ${MIN_PASSWORD} characters.`;
   if (password.length > MAX_PASSWORD) return `Use at most ${MAX_PASSWORD} characters.`;
   if (password.trim() === "") return "Use more than spaces: this password is only whitespace.";
-  if (new Set(password).size === 1) return "Use more than one character repeated: this password is too easy to guess.";
+  if (new Set(password).size === 1)
+    return "Use more than one character repeated: this password is too easy to guess.";
   if (isCommonPassword(password))
     return "This password is on the list of the most common passwords, which are tried first: choose another.";
   return undefined;

@@ -11,7 +11,7 @@ import { hashPassword, logIn } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
-import { issueCode, isCodeShaped, peekLink, spendCode, spendLink } from "./one-time-secrets.js";
+import { isCodeShaped, issueCode, peekLink, spendCode, spendLink } from "./one-time-secrets.js";
 import { MAX_PASSWORD, passwordProblem } from "./password-policy.js";
 import { refusalOf } from "./refusal.js";
 import type { SendMail } from "./signup.js";
@@ -21,10 +21,7 @@ type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit">;
 /** A password set, and the session of the browser that set it. */
 type PasswordSet = { kind: "set"; account: Account; session: OpenedSession };
 
-export type PasswordChange =
-  | PasswordSet
-  | { kind: "wrong_current" }
-  | { kind: "weak"; problem: string };
+export type PasswordChange = PasswordSet | { kind: "wrong_current" } | { kind: "weak"; problem: string };
 
 /** Changes the password of a logged-in account, its current one confirmed first. */
 export async function changePassword(
@@ -133,7 +130,13 @@ export async function useLink(
       if (ticket.kind === "invite") {
         const role = ticket.payload.role ?? "member";
         const plan = ticket.payload.plan ?? "free";
-        const { account } = await trx.accounts.createAccount({ email: ticket.email, passwordHash, role, plan, now });
+        const { account } = await trx.accounts.createAccount({
+          email: ticket.email,
+          passwordHash,
+          role,
+          plan,
+          now,
+        });
         await recordChange(trx, accountActor(account), {
           action: "account.invite_accepted",
           entity: { kind: "account", id: account.id },

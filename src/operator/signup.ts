@@ -13,7 +13,7 @@ import { hashPassword } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import { type OpenedSession, openSession } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
-import { CODE_TTL_MS, issueCode, isCodeShaped, secretDigest, spendCode } from "./one-time-secrets.js";
+import { CODE_TTL_MS, isCodeShaped, issueCode, secretDigest, spendCode } from "./one-time-secrets.js";
 import { passwordProblem } from "./password-policy.js";
 import { refusalOf } from "./refusal.js";
 
@@ -56,7 +56,8 @@ export async function startSignup(
     expiresAt: new Date(now.getTime() + CODE_TTL_MS),
   });
   const code = await issueCode(store, "signup", email, now);
-  if (code) mail(email, "Your mailrisk code", `Your confirmation code: ${code}\nIt is valid for 15 minutes.\n`);
+  if (code)
+    mail(email, "Your mailrisk code", `Your confirmation code: ${code}\nIt is valid for 15 minutes.\n`);
 }
 
 export type SignupConfirmation =
@@ -81,7 +82,13 @@ export async function confirmSignup(
   const { passwordHash, plan } = pending;
   try {
     return await store.transaction(async (trx) => {
-      const { account } = await trx.accounts.createAccount({ email, passwordHash, role: "member", plan, now });
+      const { account } = await trx.accounts.createAccount({
+        email,
+        passwordHash,
+        role: "member",
+        plan,
+        now,
+      });
       await recordChange(trx, accountActor(account), {
         action: "account.signup",
         entity: { kind: "account", id: account.id },

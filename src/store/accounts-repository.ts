@@ -11,13 +11,7 @@ import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./err
 import { createKey } from "./keys-repository.js";
 import { type AccountsTable, type Database, likeLiteral, toDate } from "./schema.js";
 import { newAccountId } from "./secrets.js";
-import type {
-  Account,
-  AccountLogin,
-  AccountRole,
-  AccountState,
-  AccountsRepository,
-} from "./types.js";
+import type { Account, AccountLogin, AccountRole, AccountState, AccountsRepository } from "./types.js";
 
 const ACCOUNT_COLUMNS = ["id", "email", "role", "plan", "state", "created_at"] as const;
 type AccountRow = Pick<Selectable<AccountsTable>, (typeof ACCOUNT_COLUMNS)[number]>;

@@ -218,7 +218,11 @@ export interface AccountsRepository {
    * Judges a code in one statement: spends a try of the live ticket (none left: not
    * judged, undefined) and, for the right code, all of them; `matched` says which.
    */
-  spendCode(hash: string, codeHash: string, now: Date): Promise<{ ticket: AccountTicket; matched: boolean } | undefined>;
+  spendCode(
+    hash: string,
+    codeHash: string,
+    now: Date,
+  ): Promise<{ ticket: AccountTicket; matched: boolean } | undefined>;
   /** Uses a link's ticket up in one statement: the ticket for the one caller that got it. */
   spendLink(hash: string, now: Date): Promise<AccountTicket | undefined>;
   /** Saves what a browser chose at sign-up, replacing that browser's earlier choice. */
@@ -229,7 +233,12 @@ export interface AccountsRepository {
    * Counts a mail (a code when `code`) to a mailbox in its hour (which began after `since`,
    * or begins now); the mails and codes of the hour with this one, in one statement.
    */
-  countMail(mailbox: string, now: Date, since: Date, code: boolean): Promise<{ mails: number; codes: number }>;
+  countMail(
+    mailbox: string,
+    now: Date,
+    since: Date,
+    code: boolean,
+  ): Promise<{ mails: number; codes: number }>;
 }
 
 /** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */

@@ -102,7 +102,11 @@ describe("the CLI's --json is the admin API's body", () => {
     });
     expect(withoutNew(invited, ["email", "url"])).toBe(withoutNew(posted, ["email", "url"]));
     const token = (JSON.parse(invited) as { url: string }).url.split("/invite/")[1] ?? "";
-    const used = await useLink(fixture.store, { token, password: "a long password", now: fixture.clock.now() });
+    const used = await useLink(fixture.store, {
+      token,
+      password: "a long password",
+      now: fixture.clock.now(),
+    });
     const ann = used.kind === "set" ? used.account : undefined;
     expect(ann?.email).toBe("ann@example.com");
     expect(await cliJson(accounts, "list", "--json")).toBe(await adminBody({ url: "/admin/accounts" }));

@@ -1,3 +1,4 @@
+import { logOutEverywhere } from "../../operator/account-sessions.js";
 import {
   accountJson,
   accountKeys,
@@ -8,7 +9,6 @@ import {
   rollAccountKey,
 } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
-import { logOutEverywhere } from "../../operator/account-sessions.js";
 import { changePassword } from "../../operator/passwords.js";
 import { refusalOf } from "../../operator/refusal.js";
 import { prefixOf } from "../client-networks.js";

@@ -70,9 +70,18 @@ export function pageSession(deps: AccountPagesDeps) {
   const idleMs = config.sessionTtlSeconds * 1000;
   const maxAgeMs = config.sessionMaxAgeSeconds * 1000;
   /** `Secure` whenever PUBLIC_URL is https or the request came over https (a trusted proxy's `X-Forwarded-Proto` counts). */
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) => {
+  const setCookie = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    value: string,
+    maxAge: number,
+  ) => {
     const secure = httpsPublicUrl || request.protocol === "https" ? "; Secure" : "";
-    void reply.header("set-cookie", `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`);
+    void reply.header(
+      "set-cookie",
+      `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`,
+    );
   };
   /** A session cookie lives SESSION_TTL from this use, and never past SESSION_MAX_AGE from the session's start. */
   const sessionMaxAge = (createdAt: Date) => {
@@ -143,8 +152,19 @@ export function pageSession(deps: AccountPagesDeps) {
   };
 
   /** Sets the cookie of a session just opened and goes to `to` (the console). */
-  const sessionReply = (request: FastifyRequest, reply: FastifyReply, session: OpenedSession, to = "/account") => {
-    setCookie(request, reply, SESSION_COOKIE, session.token, Math.min(config.sessionTtlSeconds, config.sessionMaxAgeSeconds));
+  const sessionReply = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: OpenedSession,
+    to = "/account",
+  ) => {
+    setCookie(
+      request,
+      reply,
+      SESSION_COOKIE,
+      session.token,
+      Math.min(config.sessionTtlSeconds, config.sessionMaxAgeSeconds),
+    );
     return reply.redirect(to, 303);
   };
 

@@ -32,8 +32,9 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     startSessionReply,
     endSessionReply,
   } = pages;
-  const mailer = (request: Parameters<typeof mailInBackground>[0]) => (to: string, subject: string, body: string) =>
-    mailInBackground(request, to, subject, body);
+  const mailer =
+    (request: Parameters<typeof mailInBackground>[0]) => (to: string, subject: string, body: string) =>
+      mailInBackground(request, to, subject, body);
   // Sign-up (SIGNUP=open): the address checked by the engine first, then a mailed code.
   const signupPage = (csrf: string, email = "", emailError?: string, passwordError?: string) =>
     personPage(
@@ -88,7 +89,12 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     }
     // A known mailbox gets no code and the same answer; the rest happens after the answer,
     // so that it takes the same time either way.
-    const signup = { email, passwordHash: chosen.passwordHash, plan: config.signupPlan, browser: browserOf(request) };
+    const signup = {
+      email,
+      passwordHash: chosen.passwordHash,
+      plan: config.signupPlan,
+      browser: browserOf(request),
+    };
     inBackground(request, startSignup(store, { ...signup, now: clock() }, mailer(request)));
     return send(reply, confirmPage(csrf, email));
   });

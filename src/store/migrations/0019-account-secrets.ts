@@ -21,9 +21,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   /** The mailbox the email delivers to (src/core/mailbox.ts): one account each. */
   await db.schema.alterTable("accounts").addColumn("mailbox", "text").execute();
-  const rows = await sql<{ id: string; email: string }>`select id, email from accounts order by created_at, id`.execute(
-    db,
-  );
+  const rows = await sql<{
+    id: string;
+    email: string;
+  }>`select id, email from accounts order by created_at, id`.execute(db);
   const taken = new Set<string>();
   for (const { id, email } of rows.rows) {
     // An account made before this rule whose mailbox another holds keeps its email as its own.
