@@ -60,7 +60,7 @@ export async function requestResetCode(
   mail: SendMail,
 ): Promise<void> {
   const account = await store.accounts.findLogin(email);
-  if (!account || account.state !== "active") return;
+  if (account?.state !== "active") return;
   const code = await issueCode(store, "reset", email, now);
   if (code) mail(email, "Your mailrisk reset code", `Your code: ${code}\nIt is valid for 15 minutes.\n`);
 }
