@@ -1,0 +1,79 @@
+/**
+ * `/reset`, `/login` and `/signup` answer a known and an unknown email in the same time
+ * (docs/security.md "What a stranger learns"): 40 requests of each, interleaved, and their
+ * medians compared. A known address's work (its code, its mail) happens after the answer;
+ * log-in verifies the dummy hash for an unknown one; sign-up hashes the password either way.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FormBrowser } from "../../../harness/form-browser.js";
+import { hashPassword } from "../../../src/service/account-access.js";
+import { type HttpFixture, openHttpFixture } from "../helpers.js";
+import { type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
+
+const ROUNDS = 40;
+const PASSWORD = "a person's own long password";
+
+let fixture: HttpFixture;
+let smtp: SmtpCapture;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  fixture = await openHttpFixture({ signup: "open", smtpUrl: smtp.url });
+  await fixture.store.accounts.createAccount({
+    email: "known@example.com",
+    passwordHash: await hashPassword(PASSWORD),
+    role: "member",
+    plan: "free",
+    now: fixture.clock.now(),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await fixture?.close();
+  await smtp?.close();
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return ((sorted[(sorted.length - 1) >> 1] as number) + (sorted[sorted.length >> 1] as number)) / 2;
+}
+
+/** Milliseconds of each of ROUNDS posts of `fields(known, i)` to `path`, known and unknown interleaved. */
+async function timings(path: string, fields: (email: string, i: number) => Record<string, string>) {
+  const browser = new FormBrowser(fixture.app);
+  const page = await browser.get(path);
+  const times = { known: [] as number[], unknown: [] as number[] };
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const which of i % 2 ? (["known", "unknown"] as const) : (["unknown", "known"] as const)) {
+      const email = which === "known" ? "known@example.com" : `nobody-${i}@example.com`;
+      const start = performance.now();
+      const answer = await browser.post(path, fields(email, i), page.body);
+      times[which].push(performance.now() - start);
+      expect(answer.statusCode).toBeLessThan(500);
+    }
+  }
+  return { known: median(times.known), unknown: median(times.unknown) };
+}
+
+/** The medians may differ by 2 ms or a tenth of the slower, whichever is more. */
+function expectSameTime({ known, unknown }: { known: number; unknown: number }) {
+  const allowed = Math.max(2, 0.1 * Math.max(known, unknown));
+  expect(
+    Math.abs(known - unknown),
+    `known ${known.toFixed(2)} ms, unknown ${unknown.toFixed(2)} ms`,
+  ).toBeLessThan(allowed);
+}
+
+describe("known and unknown emails", () => {
+  it("take the same time to ask /reset for a code", async () => {
+    expectSameTime(await timings("/reset", (email) => ({ email })));
+  }, 120_000);
+
+  it("take the same time to fail /login", async () => {
+    expectSameTime(await timings("/login", (email) => ({ email, password: "a wrong long password" })));
+  }, 120_000);
+
+  it("take the same time to ask /signup", async () => {
+    expectSameTime(await timings("/signup", (email, i) => ({ email, password: `${PASSWORD} ${i}` })));
+  }, 120_000);
+});
