@@ -1,7 +1,9 @@
 /**
- * The CLI and the admin API are adapters (docs/architecture.md "Operator services"): no
- * module of theirs imports a run-time value from src/store/, types aside, but the one
- * place that opens the store and the one that maps its outage.
+ * The CLI and every HTTP folder (the API's routes, the admin API, the public pages, the
+ * account pages and the operator's console) are adapters (docs/architecture.md "Operator
+ * services"): no module of theirs imports a run-time value from src/store/, types aside,
+ * but the few named below with why. And the pages (src/http/account, src/http/console)
+ * call no repository of the store themselves: their rules are the services'.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -14,6 +16,20 @@ const ALLOWED: Record<string, string> = {
   "src/cli/context.ts": "opens the configured store",
   "src/cli/run-cli.ts": "names the database and maps its outage to a message",
   "src/cli/rdap-bootstrap-command.ts": "writes its file with the state files' private modes",
+  "src/http/problem-response.ts": "maps the store's outage and a suspended account to their problems",
+  "src/http/access.ts":
+    "tells a publishable key by its prefix and bounds a quota, before any look-up (hot path)",
+  "src/http/publishable-keys.ts": "tells a publishable key by its prefix before any look-up",
+};
+
+/** Every folder whose modules adapt the services to a surface. */
+const ADAPTER_FOLDERS = ["src/cli", "src/http"];
+/** The page folders, whose handlers call services, never a repository of the store. */
+const PAGE_FOLDERS = ["src/http/account", "src/http/console"];
+/** Page files still calling a repository, each with why. */
+const PAGE_REPOSITORY_CALLS: Record<string, string> = {
+  "src/http/account/job-pages.ts":
+    "reserves an upload's quota with store.usage (to move into the one quota function the API uses)",
 };
 
 function filesUnder(folder: string): string[] {
@@ -35,13 +51,27 @@ function valueImports(source: string): string[] {
 }
 
 describe("adapters reach the store through the services", () => {
-  it.each([...filesUnder("src/cli"), ...filesUnder("src/http/admin")])("%s", (file) => {
+  it.each(ADAPTER_FOLDERS.flatMap(filesUnder))("%s imports no value of the store", (file) => {
     const intoStore = valueImports(readFileSync(join(ROOT, file), "utf8")).filter(
       (specifier) =>
         specifier.startsWith(".") &&
         relative(ROOT, join(ROOT, dirname(file), specifier)).startsWith("src/store/"),
     );
     expect(intoStore.length === 0 || ALLOWED[file] !== undefined, intoStore.join(", ")).toBe(true);
+  });
+
+  it.each(PAGE_FOLDERS.flatMap(filesUnder))("%s calls no repository of the store", (file) => {
+    const calls = [...readFileSync(join(ROOT, file), "utf8").matchAll(/\bstore\.(\w+)\.(\w+)\(/g)].map(
+      ([call]) => call,
+    );
+    expect(calls.length === 0 || PAGE_REPOSITORY_CALLS[file] !== undefined, calls.join(", ")).toBe(true);
+  });
+
+  it("covers the pages: their folders are among the adapter folders", () => {
+    for (const folder of PAGE_FOLDERS) expect(filesUnder(folder).length).toBeGreaterThan(0);
+    expect(
+      PAGE_FOLDERS.every((folder) => ADAPTER_FOLDERS.some((adapter) => folder.startsWith(`${adapter}/`))),
+    ).toBe(true);
   });
 
   it("reads a value import as one and a type import as none", () => {

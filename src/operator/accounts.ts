@@ -348,3 +348,12 @@ export async function accountKeyUsage(
   await ownKey(store, account, id);
   return keyUsage(store, id, now);
 }
+
+/** Requests per key and day of the account's `keyIds` since `from`, for the console's charts. */
+export function accountDailyUsage(
+  store: Pick<Store, "usage">,
+  keyIds: readonly string[],
+  from: Date,
+): Promise<{ keyId: string; day: Date; used: number }[]> {
+  return store.usage.dailyUsage(keyIds, from);
+}

@@ -1,5 +1,6 @@
 import { logOutEverywhere } from "../../operator/account-sessions.js";
 import {
+  accountDailyUsage,
   accountJson,
   accountKeys,
   accountKeyUsage,
@@ -52,13 +53,13 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     const current = new Date(usage.period_start);
     const reset = new Date(usage.reset_at);
     const from = new Date(2 * current.getTime() - reset.getTime());
-    return usageChart(id, heading, await store.usage.dailyUsage(keyIds, from), from, current, reset);
+    return usageChart(id, heading, await accountDailyUsage(store, keyIds, from), from, current, reset);
   };
 
   app.get("/account", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
-    const keys = await store.keys.accountKeys(found.account.id);
+    const keys = await accountKeys(store, found.account);
     const [first] = keys;
     const usage = first && (await keyUsage(store, first.id, clock())).usage;
     const plan = section(
