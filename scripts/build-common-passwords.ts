@@ -16,8 +16,8 @@ const FILE = join(DATA_DIR, "common-passwords.txt");
 
 function build(): string {
   const require = createRequire(import.meta.url);
-  const { version } = require(`${PACKAGE}/package.json`) as { version: string };
-  const { dictionary } = require(PACKAGE) as { dictionary: { passwords: string[] } };
+  const { version } = require("@zxcvbn-ts/language-common/package.json") as { version: string };
+  const { dictionary } = require("@zxcvbn-ts/language-common") as { dictionary: { passwords: string[] } };
   const seen = new Set<string>();
   for (const password of dictionary.passwords) {
     const entry = password.trim().toLowerCase();

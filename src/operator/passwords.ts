@@ -6,7 +6,6 @@
  * audited in the change's own transaction: `account.password_change`,
  * `account.password_reset`, `account.invite_accepted`.
  */
-import { mailboxOf } from "../core/mailbox.js";
 import { hashPassword, logIn } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
@@ -158,9 +157,4 @@ export async function useLink(
     if (refusalOf(error)?.code === "account_exists") return { kind: "exists" };
     throw error;
   }
-}
-
-/** Whether the mailbox of `email` has an account (invitations and sign-ups compare mailboxes). */
-export async function mailboxTaken(store: Pick<Store, "accounts">, email: string): Promise<boolean> {
-  return (await store.accounts.findMailbox(mailboxOf(email))) !== undefined;
 }
