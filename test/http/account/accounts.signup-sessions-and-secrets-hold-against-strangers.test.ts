@@ -23,7 +23,13 @@ describe.each(DATABASE_KINDS)("accounts against strangers on %s", (kind) => {
 
   beforeEach(async () => {
     smtp = await startSmtpCapture();
-    fixture = await openHttpFixture({ kind, signup: "open", smtpUrl: smtp.url, console: true });
+    fixture = await openHttpFixture({
+      kind,
+      signup: "open",
+      smtpUrl: smtp.url,
+      console: true,
+      pageRateLimit: 1_000_000,
+    });
   });
   afterEach(async () => {
     await fixture.close();
