@@ -1,35 +1,20 @@
 /**
  * Accounts (docs/accounts.md): the operator's list (and search), show, plan, suspend,
- * resume, delete, invite and reset link, and what an account does with its own keys in the console. Every
- * function that changes an account returns the account as changed: the audit log's hook.
+ * resume, delete, invite and reset link, and the key a console upload belongs to (what an
+ * account does with its own keys is account-keys.ts). Every function that changes an
+ * account returns the account as changed: the audit log's hook.
  */
 import { type Static, Type } from "typebox";
 import { mailboxOf } from "../core/mailbox.js";
 import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
-import { DAY_MS } from "../core/time.js";
 import { normaliseEmail } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
-import { type Actor, accountActor, audited, recordChange } from "./audit.js";
-import { keyUsage } from "./key-usage.js";
-import {
-  type CreatedKey,
-  createdKeyJson,
-  type KeyJson,
-  KeySchema,
-  keyJson,
-  PlanName,
-  revokeKey,
-} from "./keys.js";
+import { type Actor, audited, recordChange } from "./audit.js";
+import { type KeyJson, KeySchema, keyJson, PlanName } from "./keys.js";
 import { issueLink, LINK_TTL_MS, mailAllowed } from "./one-time-secrets.js";
 import { Refusal } from "./refusal.js";
-import { REPORTS_SHOWN } from "./reports.js";
-
-/** A key's name, as the admin API's body bounds it. */
-const MAX_KEY_NAME = 200;
-/** Keys one account may have, revoked ones not counted. */
-export const MAX_ACCOUNT_KEYS = 20;
 
 export const AccountSchema = Type.Object({
   id: Type.String(),
@@ -252,17 +237,6 @@ export async function resetPasswordLink(
   return link;
 }
 
-/** A key of this account; a key of another account, or of none, is `unknown_key` (a 404), as an unknown id. */
-async function ownKey(store: AccountStore, account: Account, id: string) {
-  const key = await store.keys.getKey(id);
-  if (!key || key.accountId !== account.id) throw new Refusal("unknown_key", `unknown key "${id}"`);
-  return key;
-}
-
-export async function accountKeys(store: AccountStore, account: Account) {
-  return (await store.keys.accountKeys(account.id)).map(keyJson);
-}
-
 /**
  * The key a list uploaded in the console belongs to: the account's oldest live secret key
  * (a rolled key's successor, not the key it replaces); undefined when it has none.
@@ -274,86 +248,4 @@ export async function accountJobKey(
   const keys = await store.keys.accountKeys(account.id);
   const key = keys.find((key) => !key.publishable && key.revokedAt === null && key.expiresAt === null);
   return key && keyJson(key);
-}
-
-/** A new key of the account on its plan; at most MAX_ACCOUNT_KEYS live ones (`too_many_keys`); audited `key.create`. */
-export async function createAccountKey(
-  store: AccountStore,
-  account: Account,
-  input: { name: string | null; publishable: boolean; origins: string[] },
-  now: Date,
-  actor: Actor = accountActor(account),
-): Promise<CreatedKey> {
-  if ((input.name?.length ?? 0) > MAX_KEY_NAME)
-    throw new Refusal("invalid_body", `a key's name has at most ${MAX_KEY_NAME} characters`);
-  const create = async (trx: Store) => {
-    const live = (await trx.keys.accountKeys(account.id)).filter((key) => key.revokedAt === null);
-    if (live.length >= MAX_ACCOUNT_KEYS)
-      throw new Refusal("too_many_keys", `an account has at most ${MAX_ACCOUNT_KEYS} keys; revoke one first`);
-    const { key, secret } = await trx.keys.createKey({
-      plan: account.plan,
-      now,
-      accountId: account.id,
-      ...input,
-    });
-    return createdKeyJson(key, secret);
-  };
-  return audited(store, actor, create, ({ id, plan, prefix, name, publishable, origins }) => ({
-    action: "key.create",
-    entity: { kind: "key", id },
-    detail: { account: account.email, plan, prefix, name, publishable, origins },
-  }));
-}
-
-/** How long a rolled key keeps working beside its successor. */
-export const ROLL_GRACE_MS = DAY_MS;
-
-/** A new secret in the key's place; the old one works ROLL_GRACE_MS more; audited `key.roll`. */
-export async function rollAccountKey(
-  store: AccountStore,
-  account: Account,
-  id: string,
-  now: Date,
-  actor: Actor = accountActor(account),
-): Promise<CreatedKey> {
-  await ownKey(store, account, id);
-  const roll = async (trx: Store) => {
-    const { key, secret } = await trx.keys.rollKey(id, now, new Date(now.getTime() + ROLL_GRACE_MS));
-    return createdKeyJson(key, secret);
-  };
-  return audited(store, actor, roll, (rolled) => ({
-    action: "key.roll",
-    entity: { kind: "key", id },
-    detail: { account: account.email, successor: rolled.id, prefix: rolled.prefix },
-  }));
-}
-
-export async function revokeAccountKey(store: AccountStore, account: Account, id: string, now: Date) {
-  await ownKey(store, account, id);
-  return revokeKey(store, id, now, accountActor(account));
-}
-
-/** The reports the account's keys filed, newest first (at most REPORTS_SHOWN). */
-export async function accountReports(store: Pick<Store, "reports">, account: Account) {
-  return store.reports.accountReports(account.id, REPORTS_SHOWN);
-}
-
-/** One key of the account with its usage (the account's count). */
-export async function accountKeyUsage(
-  store: AccountStore & Pick<Store, "usage">,
-  account: Account,
-  id: string,
-  now: Date,
-) {
-  await ownKey(store, account, id);
-  return keyUsage(store, id, now);
-}
-
-/** Requests per key and day of the account's `keyIds` since `from`, for the console's charts. */
-export function accountDailyUsage(
-  store: Pick<Store, "usage">,
-  keyIds: readonly string[],
-  from: Date,
-): Promise<{ keyId: string; day: Date; used: number }[]> {
-  return store.usage.dailyUsage(keyIds, from);
 }

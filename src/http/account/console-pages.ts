@@ -1,14 +1,14 @@
-import { logOutEverywhere } from "../../operator/account-sessions.js";
 import {
   accountDailyUsage,
-  accountJson,
   accountKeys,
   accountKeyUsage,
   accountReports,
   createAccountKey,
   revokeAccountKey,
   rollAccountKey,
-} from "../../operator/accounts.js";
+} from "../../operator/account-keys.js";
+import { logOutEverywhere } from "../../operator/account-sessions.js";
+import { accountJson } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
 import { changePassword } from "../../operator/passwords.js";
 import { refusalOf } from "../../operator/refusal.js";
