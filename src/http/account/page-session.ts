@@ -10,6 +10,7 @@ import type { Mailer } from "../../service/mailer.js";
 import type { Account, Store } from "../../store/types.js";
 import { HttpProblem } from "../http-problem.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
+import { comesFromOwnOrigin } from "../pages/form-origin.js";
 import { HTML_CONTENT_TYPE } from "../pages/layout.js";
 import type { RunCheckDeps } from "../run-check.js";
 
@@ -69,10 +70,6 @@ export function pageSession(deps: AccountPagesDeps) {
   const cookie = (name: string, value: string, maxAge: number) =>
     `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`;
 
-  /** The origin forms must come from: PUBLIC_URL's, else this request's own. */
-  const ownOrigin = (request: FastifyRequest) =>
-    config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
-
   const session = async (request: FastifyRequest): Promise<Session | undefined> => {
     const token = cookies(request).get(SESSION_COOKIE);
     if (!token) return undefined;
@@ -108,7 +105,7 @@ export function pageSession(deps: AccountPagesDeps) {
     from: "body" | "query" = "body",
   ): Body => {
     const body = ((from === "query" ? request.query : request.body) ?? {}) as Body;
-    const sameOrigin = request.headers.origin === ownOrigin(request);
+    const sameOrigin = comesFromOwnOrigin(request, config.publicUrl);
     if (!sameOrigin || !expected || text(body, "csrf") !== expected) {
       throw new HttpProblem(
         "csrf_failed",

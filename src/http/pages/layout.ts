@@ -179,7 +179,10 @@ export interface PageOptions {
   main: string;
   /** Ask search engines not to index the page (error pages, non-existent domains). */
   noindex?: boolean;
-  /** `same-origin` for pages with forms whose `Origin` is checked (a no-referrer POST says `Origin: null`). */
+  /**
+   * The meta referrer policy; `same-origin` (the default, as the header) lets a browser
+   * post a form with `Origin` set to the page's origin (a no-referrer POST says `Origin: null`).
+   */
   referrer?: "no-referrer" | "same-origin";
   /** An inline script at the end of the body; the page's policy must allow it by its hash. */
   script?: string;
@@ -191,7 +194,7 @@ export function renderPage({
   description,
   main,
   noindex = false,
-  referrer = "no-referrer",
+  referrer = "same-origin",
   script,
 }: PageOptions): string {
   return `<!doctype html>
