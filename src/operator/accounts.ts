@@ -254,7 +254,7 @@ export async function setPasswordByLink(
   token: string,
   password: string,
   now: Date,
-): Promise<Account | undefined> {
+): Promise<{ account: Account; firstKey?: string } | undefined> {
   const found = await linkTicket(store, token, now);
   if (!found) return undefined;
   const { ticket, redeem } = found;
@@ -263,14 +263,15 @@ export async function setPasswordByLink(
   if (ticket.kind === "invite") {
     const role = ticket.payload.role ?? "member";
     const plan = ticket.payload.plan ?? "free";
-    return (await store.accounts.createAccount({ email: ticket.email, passwordHash, role, plan, now }))
-      .account;
+    // The invitation made the account and its first key: the key's secret is shown once.
+    const made = await store.accounts.createAccount({ email: ticket.email, passwordHash, role, plan, now });
+    return { account: made.account, firstKey: made.secret };
   }
   const account = await store.accounts.findLogin(ticket.email);
   if (!account) return undefined;
   await store.accounts.setPassword(account.id, passwordHash);
   await store.accounts.deleteSessions(account.id);
-  return account;
+  return { account };
 }
 
 /** A key of this account; a key of another account, or of none, is `unknown_key` (a 404), as an unknown id. */

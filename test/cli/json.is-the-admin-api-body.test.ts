@@ -102,7 +102,8 @@ describe("the CLI's --json is the admin API's body", () => {
     });
     expect(withoutNew(invited, ["email", "url"])).toBe(withoutNew(posted, ["email", "url"]));
     const token = (JSON.parse(invited) as { url: string }).url.split("/invite/")[1] ?? "";
-    const ann = await setPasswordByLink(fixture.store, token, "a long password", fixture.clock.now());
+    const ann = (await setPasswordByLink(fixture.store, token, "a long password", fixture.clock.now()))
+      ?.account;
     expect(ann?.email).toBe("ann@example.com");
     expect(await cliJson(accounts, "list", "--json")).toBe(await adminBody({ url: "/admin/accounts" }));
     const listed = ["a.example.com", "b.example.com"].map((domain) => ({

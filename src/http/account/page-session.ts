@@ -16,6 +16,10 @@ import type { RunCheckDeps } from "../run-check.js";
 
 const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
+/** The account's first secret key, between the answer that makes it and the /account page that shows it once. */
+const FIRST_KEY_COOKIE = "mailrisk_first_key";
+const FIRST_KEY_SECONDS = 900;
+const SECRET_SHAPE = /^mr_[0-9A-Za-z]{32}$/;
 
 export interface AccountPagesDeps extends RunCheckDeps {
   store: Pick<
@@ -126,11 +130,31 @@ export function pageSession(deps: AccountPagesDeps) {
       .catch((error: unknown) => request.log.warn({ err: error }, "could not send a mail"));
   };
 
-  const startSessionReply = async (reply: FastifyReply, account: Account) => {
+  /**
+   * Starts a session and goes to /account; `firstKey`, the new account's first secret, rides
+   * along in a cookie only /account is sent (HttpOnly, SameSite=Strict, 15 minutes), which
+   * shows it once and ends it (`takeFirstKey`): the redirect may reach another instance.
+   */
+  const startSessionReply = async (reply: FastifyReply, account: Account, firstKey?: string) => {
     const { token } = await startSession(store, account.id, clock());
-    return reply
-      .header("set-cookie", cookie(SESSION_COOKIE, token, config.sessionTtlSeconds))
-      .redirect("/account", 303);
+    void reply.header("set-cookie", cookie(SESSION_COOKIE, token, config.sessionTtlSeconds));
+    if (firstKey !== undefined)
+      void reply.header(
+        "set-cookie",
+        `${FIRST_KEY_COOKIE}=${firstKey}; HttpOnly; SameSite=Strict; Path=/account; Max-Age=${FIRST_KEY_SECONDS}${secure}`,
+      );
+    return reply.redirect("/account", 303);
+  };
+
+  /** The first key to show on this answer, once: its cookie is ended here. */
+  const takeFirstKey = (request: FastifyRequest, reply: FastifyReply): string | undefined => {
+    const secret = cookies(request).get(FIRST_KEY_COOKIE);
+    if (secret === undefined) return undefined;
+    void reply.header(
+      "set-cookie",
+      `${FIRST_KEY_COOKIE}=; HttpOnly; SameSite=Strict; Path=/account; Max-Age=0${secure}`,
+    );
+    return SECRET_SHAPE.test(secret) ? secret : undefined;
   };
 
   /** Ends the session's cookie and goes to the log-in page. */
@@ -145,6 +169,7 @@ export function pageSession(deps: AccountPagesDeps) {
     checkAnonymousCsrf,
     mailInBackground,
     startSessionReply,
+    takeFirstKey,
     endSessionReply,
   };
 }

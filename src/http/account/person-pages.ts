@@ -19,6 +19,9 @@ import { codeField, emailField, form, passwordField, personPage } from "./accoun
 import { type AccountPagesDeps, type PageSession, send, text } from "./page-session.js";
 
 const WRONG_CODE = "This code is wrong or expired.";
+/** Under the sign-up form: the other ways in. */
+const ACCOUNT_LINKS =
+  '<p class="hint">Have an account? <a href="/login">Log in</a> · <a href="/reset">Forgot your password?</a></p>';
 const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
 /** The same answer for a known and an unknown email. */
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
@@ -39,12 +42,12 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Sign up",
       "Create an account: we mail you a code to confirm the address.",
-      form(
+      `${form(
         "/signup",
         csrf,
         `${emailField(email, emailError)}\n${passwordField(passwordError, "password", "new-password")}`,
         "Sign up",
-      ),
+      )}\n${ACCOUNT_LINKS}`,
     );
   const confirmPage = (csrf: string, email = "", codeError?: string, lead = CODE_SENT) =>
     personPage(
@@ -122,7 +125,7 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
         throw error;
       });
     if (!made) return send(reply, confirmPage(text(body, "csrf"), email, WRONG_CODE), 400);
-    return startSessionReply(reply, made.account);
+    return startSessionReply(reply, made.account, made.secret);
   });
 
   // Log-in and log-out.
@@ -130,16 +133,14 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Log in",
       "Log in to your mailrisk account.",
-      form(
-        "/login",
-        csrf,
-        `${emailField(email)}\n${passwordField(error)}`,
-        "Log in",
-        '\n<p class="hint"><a href="/reset">Forgot your password?</a></p>',
-      ),
+      `${form("/login", csrf, `${emailField(email)}\n${passwordField(error)}`, "Log in")}
+${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">Sign up</a></p>\n' : ""}<p class="hint"><a href="/reset">Forgot your password?</a></p>`,
     );
+  // A person already logged in goes straight on: public pages link here for everyone alike.
   app.get("/login", { schema: { hide: true } }, async (request, reply) =>
-    send(reply, loginPage(anonymousCsrf(request, reply))),
+    (await session(request))
+      ? reply.redirect("/account", 303)
+      : send(reply, loginPage(anonymousCsrf(request, reply))),
   );
   app.post("/login", { schema: { hide: true } }, async (request, reply) => {
     const body = checkAnonymousCsrf(request);
@@ -245,9 +246,9 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
           invitePage(request.params.token, text(body, "csrf"), found.ticket.email, weak),
           400,
         );
-      const account = await setPasswordByLink(store, request.params.token, password, clock());
-      if (!account) throw linkGone();
-      return startSessionReply(reply, account);
+      const set = await setPasswordByLink(store, request.params.token, password, clock());
+      if (!set) throw linkGone();
+      return startSessionReply(reply, set.account, set.firstKey);
     },
   );
 }
