@@ -276,7 +276,7 @@ export const CONFIG_TABLE = {
     variable: "PUBLIC_URL",
     default: "unset",
     meaning:
-      "the address the public reaches the service at (`https://mailrisk.example.org`, a path prefix allowed), used in the pages' API examples; unset, they name `$MAILRISK_URL` instead. The `Host` header is never used",
+      "the address the public reaches the service at (`https://mailrisk.example.org`, a path prefix allowed), used in the pages' API examples and in invitation and reset links (required with SMTP_URL); unset, the examples name `$MAILRISK_URL` and the CLI prints links as paths. The `Host` header is never used",
     parse: publicUrl,
   },
   stateDir: {
