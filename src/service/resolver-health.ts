@@ -14,12 +14,16 @@
  * pause, before it says `unreachable`: on a loaded machine (a start with others starting
  * beside it) a query's timer can fire before its answer is read, and one late answer must
  * not keep /readyz at 503 for a whole interval. A broken resolver is still declared in one
- * probe: it answers, it only lies.
+ * probe: it answers, it only lies. While the resolver is not sound, the next probe comes
+ * after 5 s instead of the interval.
  */
 import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../core/dns.js";
 import { PeriodicTask } from "./periodic-task.js";
 
 export type ResolverState = "ok" | "broken" | "unreachable";
+
+/** The wait between probes while the resolver is broken or unreachable (at most the interval). */
+const UNSOUND_INTERVAL_MS = 5_000;
 
 export interface ResolverHealthOptions {
   resolver: DnsResolver;
@@ -49,7 +53,12 @@ export class ResolverHealth {
   private readonly probing: PeriodicTask;
 
   constructor(private readonly options: ResolverHealthOptions) {
-    this.probing = new PeriodicTask({ run: () => this.decide(), everyMs: options.intervalMs ?? 60_000 });
+    const interval = options.intervalMs ?? 60_000;
+    // While the resolver is not sound, it is asked again sooner, so its recovery shows soon.
+    this.probing = new PeriodicTask({
+      run: () => this.decide(),
+      everyMs: () => (this.report?.state === "ok" ? interval : Math.min(interval, UNSOUND_INTERVAL_MS)),
+    });
   }
 
   /** Probes now, then every interval (the timer never keeps the process alive). */

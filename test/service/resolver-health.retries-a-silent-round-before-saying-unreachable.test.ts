@@ -3,9 +3,10 @@
  * "Readiness"): a round with no answer at all (time-outs) is retried twice after a short
  * pause, so one late answer on a loaded machine does not make /readyz a 503 for a whole
  * interval; a resolver that never answers is unreachable after three rounds, and one that
- * denies the canaries is broken at once (it answers; retrying would not help).
+ * denies the canaries is broken at once (it answers; retrying would not help). While the
+ * resolver is not sound the next probe comes after 5 s, not the whole interval.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../../src/core/dns.js";
 import { ResolverHealth } from "../../src/service/resolver-health.js";
 
@@ -47,5 +48,30 @@ describe("the resolver canary", () => {
     const resolver = resolverOf(0, true);
     expect((await health(resolver).probe()).state).toBe("broken");
     expect(resolver.asked()).toBe(CANARIES.length);
+  });
+
+  describe("while the resolver is not sound", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("probes again after 5 s instead of the interval, and at the interval once sound", async () => {
+      vi.useFakeTimers();
+      // Unreachable for the first probe (three rounds), then answering.
+      const resolver = resolverOf(3);
+      const canary = new ResolverHealth({
+        resolver,
+        canaries: CANARIES,
+        retryPauseMs: 10,
+        intervalMs: 60_000,
+      });
+      canary.start();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(canary.latest()?.state).toBe("unreachable");
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(canary.latest()?.state).toBe("ok");
+      const asked = resolver.asked();
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(resolver.asked()).toBe(asked);
+      await canary.stop();
+    });
   });
 });
