@@ -1,7 +1,8 @@
 /**
  * The web console as people meet it, in real Chromium (the default context: CSP on, the
  * server's own sessions and CSRF check, `Origin` included), against the whole app on
- * loopback with SMTP_URL and PUBLIC_URL set (docs/accounts.md, docs/console.md):
+ * loopback with SMTP_URL and PUBLIC_URL set, on SQLite and on PostgreSQL (docs/accounts.md,
+ * docs/console.md):
  * - from the home page by visible links only, a person signs up, confirms by the mailed
  *   code, sees the first key once (with its copy button and a curl line), calls the API
  *   with it, and the chart's total equals /v2/usage's `used`, also after a list upload
@@ -26,7 +27,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { createTestCli } from "../../../harness/cli-context.js";
 import { configWith } from "../../../harness/config.js";
-import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import {
+  DATABASE_KINDS,
+  type DatabaseKind,
+  openTestStore,
+  type TestStore,
+} from "../../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
 import { fixture } from "../../../harness/loopback-registries.js";
 import { run as accountsCli } from "../../../src/cli/accounts-command.js";
@@ -66,6 +72,8 @@ function mailBody(index: number): string {
     .replace(/=3D/g, "=");
 }
 
+let smtpUrl: string;
+
 beforeAll(async () => {
   [network, browser] = await Promise.all([
     startLoopbackNetwork({
@@ -89,10 +97,21 @@ beforeAll(async () => {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await network?.close();
+});
+
+/** The whole app on `kind`, listening at PUBLIC_URL, with an operator account. */
+async function openApp(kind: DatabaseKind): Promise<void> {
+  mails.length = 0;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  testStore = await openTestStore("sqlite");
+  testStore = await openTestStore(kind);
   const env = { ...network.env, DATABASE_URL: testStore.database.url, LIST_SOURCES: "off" };
   const config = loadConfig(env);
   checker = createChecker({ config, store: testStore.store });
@@ -112,16 +131,13 @@ beforeAll(async () => {
     plan: "free",
     now: new Date(),
   });
-}, 60_000);
+}
 
-afterAll(async () => {
-  await browser?.close();
+async function closeApp(): Promise<void> {
   await app?.close();
   await checker?.drain();
   await testStore?.cleanup();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
-  await network?.close();
-});
+}
 
 /** A fresh context (as a person's browser: CSP on, no bypass); `errors` collects script errors and CSP reports. */
 async function person(viewport = { width: 1280, height: 800 }) {
@@ -203,7 +219,10 @@ const DESK_PAGES = [
   "/console/audit",
 ];
 
-describe("the console in Chromium, as people meet it", () => {
+describe.each(DATABASE_KINDS)("the console in Chromium, as people meet it, on %s", (kind) => {
+  beforeAll(() => openApp(kind), 60_000);
+  afterAll(closeApp);
+
   it("signs up from the home page, shows the first key once, and the chart agrees with the quota through a cancelled job", async () => {
     const { context, page, errors } = await person();
     await page.goto(`${base}/`);
