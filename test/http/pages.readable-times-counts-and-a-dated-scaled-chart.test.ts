@@ -56,4 +56,10 @@ describe("the use chart", () => {
     expect(svg).toMatch(/<text[^>]*text-anchor="end"[^>]*>2,000<\/text>/);
     expect(svg).toMatch(/<text[^>]*text-anchor="end"[^>]*>0<\/text>/);
   });
+
+  it("marks only whole numbers on the scale of a nearly empty chart", () => {
+    const empty = usageChart("e", "Key", [], day("2026-11-01"), day("2026-11-01"), day("2026-11-30"));
+    const marks = [...empty.matchAll(/text-anchor="end"[^>]*>([^<]+)</g)].map(([, mark]) => mark);
+    expect(marks).toEqual(["0", "1"]);
+  });
 });

@@ -75,13 +75,15 @@ export function usageChart(
     bars.push(
       `<rect x="${x.toFixed(2)}" y="${(baseline - height).toFixed(2)}" width="${Math.max(1, width - 1).toFixed(2)}" height="${height.toFixed(2)}" fill="${inCurrent ? "#1f4fbf" : "#8a93a3"}" data-day="${new Date(day).toISOString().slice(0, 10)}" data-used="${used}"><title>${label}</title></rect>`,
     );
-    if (i % every === 0 || i === days - 1) {
+    // Every `every` days, and the last day unless the label before it is too near.
+    if (i % every === 0 || (i === days - 1 && i % every >= every / 2)) {
       dates.push(
         `<text x="${(x + width / 2).toFixed(2)}" y="${HEIGHT - 6}" text-anchor="middle" font-size="11" fill="#374151">${shortDay(new Date(day))}</text>`,
       );
     }
   }
   const scale = [0, top / 2, top]
+    .filter(Number.isInteger)
     .map((value) => {
       const y = baseline - (value / top) * PLOT_HEIGHT;
       return `<line x1="${LEFT - 4}" y1="${y.toFixed(2)}" x2="${WIDTH - 4}" y2="${y.toFixed(2)}" stroke="#d1d5db"/><text x="${LEFT - 8}" y="${(y + 4).toFixed(2)}" text-anchor="end" font-size="11" fill="#374151">${readableCount(value)}</text>`;
