@@ -276,7 +276,7 @@ export const CONFIG_TABLE = {
     variable: "PUBLIC_URL",
     default: "unset",
     meaning:
-      "the address the public reaches the service at (`https://mailrisk.example.org`, a path prefix allowed), used in the pages' API examples; unset, they name `$MAILRISK_URL` instead. The `Host` header is never used",
+      "the address the public reaches the service at (`https://mailrisk.example.org`, a path prefix allowed), used in the pages' API examples and in invitation and reset links (required with SMTP_URL); unset, the examples name `$MAILRISK_URL` and the CLI prints links as paths. The `Host` header is never used",
     parse: publicUrl,
   },
   stateDir: {
@@ -543,11 +543,15 @@ export const CONFIG_TABLE = {
     variable: "SMTP_URL",
     default: "unset",
     meaning:
-      "the mail server that sends confirmation codes, reset codes and invitations (`smtp://user:pass@host:587`, `smtps://…`); unset, invitations and resets are only printed by the CLI",
-    parse: (raw, { variable }) => {
+      "the mail server that sends confirmation codes, reset codes and invitations (`smtp://user:pass@host:587`, `smtps://…`); needs PUBLIC_URL, so that mailed links are whole; unset, invitations and resets are only printed by the CLI",
+    parse: (raw, { variable, value }) => {
       if (raw === null) return null;
       if (!/^smtps?:\/\/[^/]/.test(raw))
         throw new ConfigError(`${variable} must be an smtp:// or smtps:// URL`);
+      if (value("publicUrl") === null)
+        throw new ConfigError(
+          "SMTP_URL needs PUBLIC_URL: mailed invitation and reset links must carry the address people open them at",
+        );
       return raw;
     },
   },

@@ -12,9 +12,13 @@ it("is off by default, takes invite and open, and refuses anything else", () => 
     sessionTtlSeconds: 2_592_000,
   });
   expect(loadConfig({ SIGNUP: "invite" }).signup).toBe("invite");
-  expect(loadConfig({ SIGNUP: "open", SMTP_URL: "smtp://127.0.0.1:2525" }).signup).toBe("open");
+  expect(
+    loadConfig({ SIGNUP: "open", SMTP_URL: "smtp://127.0.0.1:2525", PUBLIC_URL: "https://m.example" }).signup,
+  ).toBe("open");
   expect(() => loadConfig({ SIGNUP: "yes" })).toThrow(ConfigError);
-  expect(() => loadConfig({ SMTP_URL: "http://mail.example" })).toThrow(ConfigError);
+  expect(() => loadConfig({ SMTP_URL: "http://mail.example", PUBLIC_URL: "https://m.example" })).toThrow(
+    ConfigError,
+  );
 });
 
 it("refuses SIGNUP=open without SMTP_URL with a configuration error naming both (exit 2)", async () => {

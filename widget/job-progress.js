@@ -8,6 +8,15 @@
  */
 (() => {
   const ACTIVE = ["queued", "running"];
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  /** A count as the page shows it: `1,234`. @param {number} n */
+  const count = (n) => n.toLocaleString("en-US");
+  /** A time as the page shows it: `27 Nov 2026, 18:36 UTC`. @param {string} iso */
+  const readable = (iso) => {
+    const at = new Date(iso);
+    const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
+    return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
+  };
   const rows = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("tr[data-job]"));
   if (![...rows].some((row) => ACTIVE.includes(row.dataset.status ?? ""))) return;
   const live = document.getElementById("jobs-live");
@@ -33,13 +42,17 @@
     if (progress) {
       progress.max = job.items;
       progress.value = job.done;
-      progress.textContent = `${job.done} of ${job.items}`;
+      progress.textContent = `${count(job.done)} of ${count(job.items)}`;
     }
     show(row, "status", job.status);
-    show(row, "done", String(job.done));
+    show(row, "done", count(job.done));
     const { allow, block, invalid, unknown } = job.counts;
-    show(row, "counts", `allow ${allow} · block ${block} · invalid ${invalid} · unknown ${unknown}`);
-    show(row, "finished", job.finished_at ?? "—");
+    show(
+      row,
+      "counts",
+      `allow ${count(allow)} · block ${count(block)} · invalid ${count(invalid)} · unknown ${count(unknown)}`,
+    );
+    show(row, "finished", job.finished_at ? readable(job.finished_at) : "—");
     const active = ACTIVE.includes(job.status);
     for (const [selector, hidden] of /** @type {[string, boolean][]} */ ([
       ["[data-downloads]", job.status !== "done"],

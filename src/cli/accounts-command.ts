@@ -35,16 +35,24 @@ function accountText(account: AccountJson): string {
   return `${account.email} (${account.id}): ${account.role}, plan ${account.plan}, ${account.state}, created ${account.created_at}`;
 }
 
-function linkText(link: OneTimeLink): string {
+/**
+ * A link without PUBLIC_URL is a bare path: the text says which address to put in front
+ * of it (the one people reach the server at; HOST and PORT's as a guess) and how to stop that.
+ */
+function linkText(link: OneTimeLink, ctx: CliContext): string {
   const mailed = link.mailed ? ` (mailed to ${link.email})` : "";
-  return `One-time link for ${link.email}, valid until ${link.expires_at}${mailed}:\n${link.url}\n`;
+  const said = `One-time link for ${link.email}, valid until ${link.expires_at}${mailed}:\n${link.url}\n`;
+  if (!link.url.startsWith("/")) return said;
+  const { host, port } = ctx.config;
+  const guess = `http://${host.includes(":") ? `[${host}]` : host}:${port}${link.url}`;
+  return `${said}PUBLIC_URL is not set, so this is only a path: put the address people reach this server at in front of it (e.g. ${guess} from HOST and PORT, or your https address), or set PUBLIC_URL to have whole links.\n`;
 }
 
 /** A form taking one account (id or email) and `--json`: the service's answer, as JSON or as `text`. */
 function onAccount<T>(
   command: string,
   work: (store: Store, which: string, ctx: CliContext) => Promise<T>,
-  text: (found: T) => string,
+  text: (found: T, ctx: CliContext) => string,
 ) {
   return async (args: string[], ctx: CliContext): Promise<number> => {
     const usage = usageOf("accounts", command);
@@ -61,7 +69,7 @@ function onAccount<T>(
       );
     const found = await withStore(ctx, (store) => work(store, which, ctx));
     if (result.parsed.values.json) writeJson(ctx, found);
-    else ctx.stdout.write(text(found));
+    else ctx.stdout.write(text(found, ctx));
     return 0;
   };
 }
@@ -85,7 +93,7 @@ async function invite(args: string[], ctx: CliContext): Promise<number> {
     inviteAccount(store, body, linkContext(ctx), ctx.clock(), CLI_ACTOR),
   );
   if (json) writeJson(ctx, link);
-  else ctx.stdout.write(linkText(link));
+  else ctx.stdout.write(linkText(link, ctx));
   return 0;
 }
 

@@ -217,7 +217,7 @@ function mustRefund(caller: Caller, reply: FastifyReply): boolean {
 async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller): Promise<number | null> {
   const { quota, units } = caller;
   try {
-    await deps.usage.refund(caller.key, quota.periodStart, units);
+    await deps.usage.refund(caller.key, quota.periodStart, units, deps.clock());
     return quota.remaining === null ? null : quota.remaining + units;
   } catch (error) {
     request.log.warn({ err: error, keyId: caller.key.id }, "could not refund a request answered with a 5xx");

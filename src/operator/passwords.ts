@@ -18,7 +18,7 @@ import type { SendMail } from "./signup.js";
 type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit">;
 
 /** A password set, and the session of the browser that set it. */
-type PasswordSet = { kind: "set"; account: Account; session: OpenedSession };
+type PasswordSet = { kind: "set"; account: Account; session: OpenedSession; firstKey?: string };
 
 export type PasswordChange = PasswordSet | { kind: "wrong_current" } | { kind: "weak"; problem: string };
 
@@ -129,7 +129,7 @@ export async function useLink(
       if (ticket.kind === "invite") {
         const role = ticket.payload.role ?? "member";
         const plan = ticket.payload.plan ?? "free";
-        const { account } = await trx.accounts.createAccount({
+        const { account, secret } = await trx.accounts.createAccount({
           email: ticket.email,
           passwordHash,
           role,
@@ -141,7 +141,8 @@ export async function useLink(
           entity: { kind: "account", id: account.id },
           detail: { email: account.email, plan, role },
         });
-        return { kind: "set", account, session: await openSession(trx, account, now) };
+        // The invitation made the account and its first key: the key's secret is shown once.
+        return { kind: "set", account, session: await openSession(trx, account, now), firstKey: secret };
       }
       const account = await trx.accounts.findLogin(ticket.email);
       if (!account) return { kind: "gone" };

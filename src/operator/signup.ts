@@ -61,7 +61,7 @@ export async function startSignup(
 }
 
 export type SignupConfirmation =
-  | { kind: "confirmed"; account: Account; session: OpenedSession }
+  | { kind: "confirmed"; account: Account; session: OpenedSession; firstKey: string }
   /** Not 8 digits: refused before a try is spent. */
   | { kind: "malformed_code" }
   | { kind: "wrong_code" }
@@ -82,7 +82,7 @@ export async function confirmSignup(
   const { passwordHash, plan } = pending;
   try {
     return await store.transaction(async (trx) => {
-      const { account } = await trx.accounts.createAccount({
+      const { account, secret } = await trx.accounts.createAccount({
         email,
         passwordHash,
         role: "member",
@@ -94,7 +94,8 @@ export async function confirmSignup(
         entity: { kind: "account", id: account.id },
         detail: { email, plan },
       });
-      return { kind: "confirmed" as const, account, session: await openSession(trx, account, now) };
+      const session = await openSession(trx, account, now);
+      return { kind: "confirmed" as const, account, session, firstKey: secret };
     });
   } catch (error) {
     if (refusalOf(error)?.code === "account_exists") return { kind: "exists" };

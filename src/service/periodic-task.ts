@@ -9,8 +9,8 @@ import { OneAtATime } from "./one-at-a-time.js";
 
 export interface PeriodicTaskOptions {
   run: () => Promise<void>;
-  /** The wait after a run ends before the next one starts. */
-  everyMs: number;
+  /** The wait after a run ends before the next one starts (a function: asked after each run). */
+  everyMs: number | (() => number);
   /** The wait before the first run; default 0 (at start). */
   firstMs?: number;
   /** A run that failed; the next run is scheduled as usual. */
@@ -50,7 +50,10 @@ export class PeriodicTask {
   }
 
   private tick(): void {
-    void this.runs.run().then(() => this.schedule(this.options.everyMs));
+    void this.runs.run().then(() => {
+      const { everyMs } = this.options;
+      this.schedule(typeof everyMs === "number" ? everyMs : everyMs());
+    });
   }
 
   private schedule(delayMs: number): void {

@@ -9,11 +9,21 @@
  * States: `ok` (a canary answered with MX records), `broken` (every canary denied),
  * `unreachable` (no canary got an answer either way: timeouts, SERVFAIL, REFUSED).
  * A "does not exist" answer that arrives before the first probe has finished waits for it.
+ *
+ * A probe that got no answer at all asks again, `retries` times (default 2) after a short
+ * pause, before it says `unreachable`: on a loaded machine (a start with others starting
+ * beside it) a query's timer can fire before its answer is read, and one late answer must
+ * not keep /readyz at 503 for a whole interval. A broken resolver is still declared in one
+ * probe: it answers, it only lies. While the resolver is not sound, the next probe comes
+ * after 5 s instead of the interval.
  */
 import { type DnsAnswer, type DnsResolver, dnsFailure, type MxAnswer } from "../core/dns.js";
 import { PeriodicTask } from "./periodic-task.js";
 
 export type ResolverState = "ok" | "broken" | "unreachable";
+
+/** The wait between probes while the resolver is broken or unreachable (at most the interval). */
+const UNSOUND_INTERVAL_MS = 5_000;
 
 export interface ResolverHealthOptions {
   resolver: DnsResolver;
@@ -21,6 +31,10 @@ export interface ResolverHealthOptions {
   canaries: readonly string[];
   /** Time between probes; default 60 s. */
   intervalMs?: number;
+  /** Probes more of a round that got no answer at all; default 2. */
+  retries?: number;
+  /** The pause before each of those; default 250 ms. */
+  retryPauseMs?: number;
   clock?: () => Date;
   /** Told of the first report and of every report whose state differs from the one before (undefined: none before). */
   onStateChange?: (report: ResolverHealthReport, previous: ResolverState | undefined) => void;
@@ -39,7 +53,12 @@ export class ResolverHealth {
   private readonly probing: PeriodicTask;
 
   constructor(private readonly options: ResolverHealthOptions) {
-    this.probing = new PeriodicTask({ run: () => this.decide(), everyMs: options.intervalMs ?? 60_000 });
+    const interval = options.intervalMs ?? 60_000;
+    // While the resolver is not sound, it is asked again sooner, so its recovery shows soon.
+    this.probing = new PeriodicTask({
+      run: () => this.decide(),
+      everyMs: () => (this.report?.state === "ok" ? interval : Math.min(interval, UNSOUND_INTERVAL_MS)),
+    });
   }
 
   /** Probes now, then every interval (the timer never keeps the process alive). */
@@ -68,10 +87,16 @@ export class ResolverHealth {
     return this.report;
   }
 
+  private ask(): Promise<DnsAnswer<MxAnswer>[]> {
+    return Promise.all(this.options.canaries.map((domain) => this.options.resolver.mx(domain)));
+  }
+
   private async decide(): Promise<void> {
-    const answers = await Promise.all(
-      this.options.canaries.map((domain) => this.options.resolver.mx(domain)),
-    );
+    let answers = await this.ask();
+    for (let retry = 0; retry < (this.options.retries ?? 2) && stateOf(answers) === "unreachable"; retry++) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.retryPauseMs ?? 250).unref());
+      answers = await this.ask();
+    }
     const canaries: Record<string, string> = {};
     answers.forEach((answer, i) => {
       canaries[this.options.canaries[i] as string] = answer.ok ? "mx" : answer.code;

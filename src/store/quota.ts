@@ -8,6 +8,7 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { DAY_MS } from "../core/time.js";
 import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
@@ -202,11 +203,22 @@ export async function refundUnits(
   key: { id: string; accountId: string | null },
   periodStart: Date,
   units: number,
+  givenBackAt: Date,
 ): Promise<void> {
   const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
   const id = key.accountId ?? key.id;
-  await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
+  const given =
+    await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
+  if (Number(given.numAffectedRows ?? 0) === 0) return;
+  // The charts' requests per day lose them on the day they are given back, so a period's
+  // bars add up to the count's `used` (docs/accounts.md "The console").
+  const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);
+  await db
+    .insertInto("daily_usage")
+    .values({ key_id: key.id, day, used: -units })
+    .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used - ${units}` }))
+    .execute();
 }
 
 /** Every stored period of the key's count (its account's for an account's key), newest first. */

@@ -133,9 +133,10 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
             : noteDaily(key, now, units, await countRequest(key, now, units)),
       };
     },
-    async refund(key, periodStart, units = 1) {
+    async refund(key, periodStart, units = 1, now = new Date()) {
       checkUnits(units, 1);
-      await refundUnits(db, { id: key.id, accountId: key.account?.id ?? null }, periodStart, units);
+      const owner = { id: key.id, accountId: key.account?.id ?? null };
+      await refundUnits(db, owner, periodStart, units, now);
     },
     findKey: (secret, now) => liveKey(hashSecret(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),

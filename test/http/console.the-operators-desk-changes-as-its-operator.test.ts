@@ -6,11 +6,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../harness/databases.js";
+import { TEST_ORIGIN } from "../../harness/form-browser.js";
 import { TEST_CSRF_TOKEN, testOperatorAccess } from "../../harness/operator-access.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 const TOKEN = "admin-token-for-tests-0123456789abcdef";
-const OPERATOR = { cookie: "operator=ops%40example.org" };
+const OPERATOR = { cookie: "operator=ops%40example.org", origin: TEST_ORIGIN };
 const PAGES = [
   "/console",
   "/console/reports",
@@ -84,13 +85,19 @@ describe("the console", () => {
     expect(reports.body).toMatch(/>Accept<\/button>[\s\S]*>Reject<\/button>/);
   });
 
-  it("refuses a form without its CSRF token with 403 csrf_failed, changing nothing", async () => {
+  it("refuses a form without its CSRF token, or with Origin null or foreign, with 403 csrf_failed, changing nothing", async () => {
     fixture = await openHttpFixture({ operatorAccess: testOperatorAccess });
     const id = await fileReport("mailinator.com", "allow");
     for (const csrf of [undefined, "forged"]) {
       const answer = await post(`/console/reports/${id}/accept`, csrf ? { csrf } : {});
       expect(answer.statusCode).toBe(403);
       expect(answer.json()).toMatchObject({ code: "csrf_failed" });
+    }
+    for (const origin of ["null", "https://elsewhere.example", undefined]) {
+      const { origin: _, ...cookieOnly } = OPERATOR;
+      const headers = origin === undefined ? cookieOnly : { ...cookieOnly, origin };
+      const answer = await post(`/console/reports/${id}/accept`, { csrf: TEST_CSRF_TOKEN }, headers);
+      expect(answer.statusCode, origin).toBe(403);
     }
     expect((await fixture.store.reports.getReport(id))?.status).toBe("open");
     expect(await fixture.store.audit.search({ limit: 10 })).toEqual([]);

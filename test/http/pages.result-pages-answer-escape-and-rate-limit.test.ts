@@ -254,7 +254,7 @@ describe("pages and API apart", () => {
     );
     expect(home.headers["x-content-type-options"]).toBe("nosniff");
     expect(home.headers["x-frame-options"]).toBe("DENY");
-    expect(home.headers["referrer-policy"]).toBe("no-referrer");
+    expect(home.headers["referrer-policy"]).toBe("same-origin");
     const api = await app.inject({ url: "/?domain=example.com" });
     expect(api.statusCode).toBe(401);
     expect(api.headers["content-security-policy"]).toBeUndefined();

@@ -10,6 +10,7 @@
 import type { TypedApp } from "../typed-app.js";
 import { consolePages } from "./console-pages.js";
 import { jobPages } from "./job-pages.js";
+import { keyConfirmPages } from "./key-confirm-pages.js";
 import { listPages } from "./list-pages.js";
 import { type AccountPagesDeps, pageSession } from "./page-session.js";
 import { personPages } from "./person-pages.js";
@@ -20,6 +21,7 @@ export async function accountPages(app: TypedApp, deps: AccountPagesDeps): Promi
   const pages = pageSession(deps);
   personPages(app, deps, pages);
   consolePages(app, deps, pages);
+  keyConfirmPages(app, deps, pages);
   listPages(app, deps, pages);
   // Its own scope (the upload's body is a stream); awaited, so the 405 routes cover its paths too.
   await app.register(async (jobs) => jobPages(jobs, deps, pages));

@@ -3,12 +3,13 @@
  * to them, a CSRF token in every form, the same layout and stylesheet as the result pages.
  */
 
-import { formatTimestamp } from "../../core/record.js";
 import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
-import type { CreatedKey, KeyJson } from "../../operator/keys.js";
+import type { KeyJson } from "../../operator/keys.js";
 import type { Report } from "../../store/types.js";
 import { escapeHtml, renderPage } from "../pages/layout.js";
+import { readableCount, timeHtml } from "../pages/readable.js";
+import { secretCard } from "./secret-views.js";
 
 export interface Field {
   name: string;
@@ -97,6 +98,8 @@ export function consolePage(
     ["/account/reports", "Reports"],
     ["/account/lists", "Lists"],
     ["/account/security", "Security"],
+    // An operator's way to the desk (and the desk links back to /account).
+    ...(account.role === "operator" ? [["/console", "Operator's desk"]] : []),
   ]
     .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
     .join("");
@@ -121,44 +124,72 @@ ${body}
 </section>`;
 }
 
-/** The quota as a bar: used of the limit, and when it resets. */
+/** The quota as a bar: used of the limit (a check each: an API request or a list item), and when it resets. */
 export function quotaBar(usage: KeyWithUsage["usage"]): string {
-  const limit = usage.limit === null ? "unlimited" : String(usage.limit);
+  const limit = usage.limit === null ? "unlimited" : readableCount(usage.limit);
   const meter =
     usage.limit === null
       ? ""
-      : `<meter id="quota-meter" min="0" max="${usage.limit}" value="${usage.used}" aria-label="Requests used this period">${usage.used} of ${usage.limit}</meter>`;
+      : `<meter id="quota-meter" min="0" max="${usage.limit}" value="${usage.used}" aria-label="Checks used this period">${readableCount(usage.used)} of ${limit}</meter>`;
   return `${meter}
-<p><span data-quota-used>${usage.used}</span> of ${limit} requests used this period; it resets at ${escapeHtml(usage.reset_at)}.</p>`;
+<p><span data-quota-used>${readableCount(usage.used)}</span> of ${limit} checks used this period (an API request or a list item is one check each); it resets ${timeHtml(usage.reset_at)}.</p>`;
 }
 
 function keyKind(key: KeyJson): string {
   return key.publishable ? "publishable" : "secret";
 }
 
-export function keysTable(keys: readonly KeyJson[], csrf: string): string {
+/** A key's chart heading: its name, and `(revoked)` once it no longer works (revoked, or rolled and ended). */
+export function keyHeading(key: Pick<KeyJson, "id" | "name" | "revoked_at">, now: Date): string {
+  const ended = key.revoked_at !== null && Date.parse(key.revoked_at) <= now.getTime();
+  return `Key ${key.name ?? key.id}${ended ? " (revoked)" : ""}`;
+}
+
+/**
+ * The account's keys; Roll and Revoke are links to a page that asks to confirm (a second
+ * step, no script), styled apart: Roll quiet, Revoke red.
+ */
+export function keysTable(keys: readonly KeyJson[], now: Date): string {
   if (keys.length === 0) return '<p class="muted">No keys yet.</p>';
   const rows = keys.map((key) => {
-    const action = (name: string, label: string) =>
-      `<form class="inline" method="post" action="/account/keys/${escapeHtml(key.id)}/${name}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" aria-label="${label} ${escapeHtml(key.name ?? key.id)}">${label}</button></form>`;
-    const revoke = key.revoked_at
-      ? `revoked from ${escapeHtml(key.revoked_at)}`
-      : `${action("roll", "Roll")} ${action("revoke", "Revoke")}`;
-    return `<tr><td><a href="/account/keys/${escapeHtml(key.id)}">${escapeHtml(key.name ?? key.id)}</a></td><td>${keyKind(key)}</td><td><code>${escapeHtml(key.prefix)}…</code></td><td>${escapeHtml(key.origins.join(", ") || "—")}</td><td>${escapeHtml(key.created_at)}</td><td>${revoke}</td></tr>`;
+    const name = escapeHtml(key.name ?? key.id);
+    const path = `/account/keys/${encodeURIComponent(key.id)}`;
+    const revoked = key.revoked_at !== null && new Date(key.revoked_at) <= now;
+    const stateCell = revoked
+      ? `<span class="state">revoked</span> ${timeHtml(key.revoked_at ?? "")}`
+      : key.revoked_at
+        ? `<span class="state">active</span> until ${timeHtml(key.revoked_at)}`
+        : '<span class="state">active</span>';
+    const actions = revoked
+      ? ""
+      : `<a class="button quiet" href="${path}/roll" aria-label="Roll ${name}">Roll</a> <a class="button danger" href="${path}/revoke" aria-label="Revoke ${name}">Revoke</a>`;
+    return `<tr><td><a href="${path}">${name}</a></td><td>${keyKind(key)}</td><td><code>${escapeHtml(key.prefix)}…</code></td><td>${escapeHtml(key.origins.join(", ") || "—")}</td><td>${timeHtml(key.created_at)}</td><td>${stateCell}</td><td class="actions">${actions}</td></tr>`;
   });
-  return `<div class="table-wrap"><table>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
+  return `<div class="table-wrap"><table class="readable">
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows.join("")}</tbody></table></div>`;
 }
 
-/** A new key's secret, shown once. */
-export function createdSecret(created: CreatedKey): string {
-  return section(
-    "secret-heading",
-    "Your new key",
-    `<p>Copy it now: it is shown only this once.</p>
-<code class="secret" data-secret="${escapeHtml(created.key)}">${escapeHtml(created.key)}</code>`,
-  );
+/** A new key's secret, shown once, with its copy button and a curl line. */
+export function createdSecret(secret: string, publicUrl: string | null): string {
+  return secretCard({
+    id: "secret-heading",
+    heading: "Your new key",
+    lead: "Copy it now: it is shown only this once.",
+    secret,
+    publicUrl,
+  });
+}
+
+/** The account's first key, shown once right after sign-up or an accepted invitation. */
+export function firstKeyCard(secret: string, publicUrl: string | null): string {
+  return secretCard({
+    id: "first-key-heading",
+    heading: "Your first key",
+    lead: "Your account made this secret key for the API. Copy it now: it is shown only this once (make more under Keys).",
+    secret,
+    publicUrl,
+  });
 }
 
 export function createKeyForm(csrf: string, error?: string): string {
@@ -173,9 +204,9 @@ export function reportsTable(reports: readonly Report[]): string {
   if (reports.length === 0) return '<p class="muted">Your keys have filed no report.</p>';
   const rows = reports.map(
     (report) =>
-      `<tr><td>${escapeHtml(report.id)}</td><td>${escapeHtml(report.domain)}</td><td>${report.expected}</td><td>${report.status}</td><td>${escapeHtml(formatTimestamp(report.filedAt))}</td><td>${escapeHtml(report.reviewNote ?? "")}</td></tr>`,
+      `<tr><td>${escapeHtml(report.id)}</td><td>${escapeHtml(report.domain)}</td><td>${report.expected}</td><td>${report.status}</td><td>${timeHtml(report.filedAt)}</td><td>${escapeHtml(report.reviewNote ?? "")}</td></tr>`,
   );
-  return `<div class="table-wrap"><table>
+  return `<div class="table-wrap"><table class="readable">
 <thead><tr><th scope="col">Report</th><th scope="col">Domain</th><th scope="col">Expected</th><th scope="col">State</th><th scope="col">Filed</th><th scope="col">Review note</th></tr></thead>
 <tbody>${rows.join("")}</tbody></table></div>`;
 }

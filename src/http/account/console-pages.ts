@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import {
   accountDailyUsage,
   accountKeys,
@@ -20,7 +21,9 @@ import {
   consolePage,
   createdSecret,
   createKeyForm,
+  firstKeyCard,
   form,
+  keyHeading,
   keysTable,
   passwordField,
   quotaBar,
@@ -28,6 +31,7 @@ import {
   section,
 } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send, text } from "./page-session.js";
+import { COPY_POLICY, COPY_SCRIPT } from "./secret-views.js";
 import { usageChart } from "./usage-chart.js";
 
 /** A refusal of the account's own keys (another account's, unknown, revoked) as the 404 page; anything else as it is. */
@@ -36,16 +40,24 @@ function noSuchKey(error: unknown): never {
 }
 
 export function consolePages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
-  const { store, clock } = deps;
-  const { session, loggedIn, checkCsrf, sessionReply, endSessionReply } = pages;
+  const { store, clock, config } = deps;
+  const { session, loggedIn, checkCsrf, sessionReply, endSessionReply, takeFirstKey } = pages;
   // The console.
-  const keysPage = async (found: Session, extra = "", error?: string) =>
+  const keysPage = async (found: Session, extra = "", error?: string, script?: string) =>
     consolePage(
       "Keys",
       accountJson(found.account),
       found.csrf,
-      `${extra}${section("keys-heading", "Your keys", keysTable(await accountKeys(store, found.account), found.csrf))}
+      `${extra}${section("keys-heading", "Your keys", keysTable(await accountKeys(store, found.account), clock()))}
 ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
+      script,
+    );
+  /** The keys page with a new secret shown once, its copy script allowed by its hash. */
+  const keysPageWithSecret = async (reply: FastifyReply, found: Session, secret: string, note = "") =>
+    send(
+      reply.header("content-security-policy", COPY_POLICY),
+      await keysPage(found, `${createdSecret(secret, config.publicUrl)}${note}`, undefined, COPY_SCRIPT),
+      201,
     );
 
   /** The chart of `keyIds` over the current and the previous period of the account's count. */
@@ -59,6 +71,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
   app.get("/account", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
+    const firstKey = takeFirstKey(request, reply);
     const keys = await accountKeys(store, found.account);
     const [first] = keys;
     const usage = first && (await keyUsage(store, first.id, clock())).usage;
@@ -69,15 +82,14 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     );
     const perKey = await Promise.all(
       keys.map(
-        async (key) =>
-          usage && (await chart(`chart-${key.id}`, `Key ${key.name ?? key.id}`, [key.id], usage)),
+        async (key) => usage && (await chart(`chart-${key.id}`, keyHeading(key, clock()), [key.id], usage)),
       ),
     );
     const charts =
       usage &&
       section(
         "chart-heading",
-        "Requests per day",
+        "Checks per day",
         `${await chart(
           "chart-all",
           "All keys",
@@ -85,10 +97,15 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
           usage,
         )}\n${perKey.join("\n")}`,
       );
-    return send(
-      reply,
-      consolePage("Overview", accountJson(found.account), found.csrf, `${plan}\n${charts ?? ""}`),
+    const shown = firstKey ? `${firstKeyCard(firstKey, config.publicUrl)}\n` : "";
+    const html = consolePage(
+      "Overview",
+      accountJson(found.account),
+      found.csrf,
+      `${shown}${plan}\n${charts ?? ""}`,
+      firstKey ? COPY_SCRIPT : undefined,
     );
+    return send(firstKey ? reply.header("content-security-policy", COPY_POLICY) : reply, html);
   });
   app.get("/account/keys", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
@@ -108,7 +125,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     const name = text(body, "name").trim() || null;
     try {
       const created = await createAccountKey(store, found.account, { name, publishable, origins }, clock());
-      return send(reply, await keysPage(found, createdSecret(created)), 201);
+      return keysPageWithSecret(reply, found, created.key);
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
@@ -122,7 +139,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       const found = await loggedIn(request, reply);
       if (!found) return reply;
       const key = await accountKeyUsage(store, found.account, request.params.id, clock()).catch(noSuchKey);
-      const heading = `Key ${key.name ?? key.id}`;
+      const heading = `Key ${key.name ?? key.id}${key.revoked_at ? " (revoked)" : ""}`;
       const keyChart = await chart("chart-key", heading, [key.id], key.usage);
       const body = section(
         "usage-heading",
@@ -140,8 +157,8 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       checkCsrf(request, found?.csrf);
       if (!found) return reply.redirect("/login", 303);
       const rolled = await rollAccountKey(store, found.account, request.params.id, clock()).catch(noSuchKey);
-      const note = '<p class="card" role="status">The old key keeps working for 24 hours.</p>';
-      return send(reply, await keysPage(found, `${createdSecret(rolled)}\n${note}`), 201);
+      const note = '\n<p class="card" role="status">The old key keeps working for 24 hours.</p>';
+      return keysPageWithSecret(reply, found, rolled.key, note);
     },
   );
   app.post<{ Params: { id: string } }>(

@@ -7,6 +7,7 @@
 import type { JobJson } from "../../operator/jobs.js";
 import type { KeyJson } from "../../operator/keys.js";
 import { escapeHtml } from "../pages/layout.js";
+import { readableCount, timeHtml } from "../pages/readable.js";
 
 const ACTIVE: readonly string[] = ["queued", "running"];
 
@@ -54,7 +55,8 @@ export function uploadForm(
 
 function countsText(job: JobJson): string {
   const { allow, block, invalid, unknown } = job.counts;
-  return `allow ${allow} · block ${block} · invalid ${invalid} · unknown ${unknown}`;
+  const [a, b, i, u] = [allow, block, invalid, unknown].map(readableCount);
+  return `allow ${a} · block ${b} · invalid ${i} · unknown ${u}`;
 }
 
 /** One job's row: `id="job-<id>"`, its status in `data-status`. */
@@ -70,12 +72,12 @@ function jobRow(job: JobJson, csrf: string): string {
     `<form class="inline" method="post" action="${escapeHtml(path)}/${verb}" data-${data}${hidden(hide)}><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" aria-describedby="${name}">${text}</button></form>`;
   return `<tr id="job-${id}" data-job="${id}" data-status="${escapeHtml(job.status)}">
 <th scope="row"><code id="${name}">${id}</code></th>
-<td data-field="status">${escapeHtml(job.status)}</td>
-<td><progress max="${job.items}" value="${job.done}" aria-label="Progress of list job ${id}">${job.done} of ${job.items}</progress>
-<span data-field="done">${job.done}</span> of ${job.items}</td>
+<td data-field="status" class="state">${escapeHtml(job.status)}</td>
+<td><progress max="${job.items}" value="${job.done}" aria-label="Progress of list job ${id}">${readableCount(job.done)} of ${readableCount(job.items)}</progress>
+<span data-field="done">${readableCount(job.done)}</span> of ${readableCount(job.items)} items</td>
 <td data-field="counts">${countsText(job)}</td>
-<td>${escapeHtml(job.created_at)}</td>
-<td data-field="finished">${escapeHtml(job.finished_at ?? "—")}</td>
+<td>${timeHtml(job.created_at)}</td>
+<td data-field="finished">${job.finished_at ? timeHtml(job.finished_at) : "—"}</td>
 <td><ul class="links" data-downloads${hidden(job.status !== "done")}>${download("", "Download")}${download("?only=allow", "Download allowed")}${download("?only=block", "Download blocked")}</ul>
 ${action("cancel", "Cancel", !active, "cancel")}${action("delete", "Delete", active, "delete")}</td>
 </tr>`;

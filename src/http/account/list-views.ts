@@ -4,6 +4,7 @@
  */
 import type { AccountListPage } from "../../operator/account-lists.js";
 import { escapeHtml } from "../pages/layout.js";
+import { timeHtml } from "../pages/readable.js";
 import { field, form, section } from "./account-views.js";
 
 /** What the add form and the import form say back: the values sent and the error of each. */
@@ -82,7 +83,7 @@ function entriesTable(list: AccountListPage, csrf: string, perPage: number): str
   const rows = list.entries.map((entry) => {
     const domain = escapeHtml(entry.domain);
     const remove = `<form class="inline" method="post" action="/account/lists/${domain}/remove"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">${back}<button type="submit" aria-label="Remove ${domain}">Remove</button></form>`;
-    return `<tr><td>${domain}</td><td>${entry.action === "block" ? "Block" : "Allow"}</td><td>${escapeHtml(entry.created_at)}</td><td>${remove}</td></tr>`;
+    return `<tr><td>${domain}</td><td>${entry.action === "block" ? "Block" : "Allow"}</td><td>${timeHtml(entry.created_at)}</td><td>${remove}</td></tr>`;
   });
   const table =
     rows.length === 0

@@ -11,11 +11,16 @@ import type { Mailer } from "../../service/mailer.js";
 import type { Account, Store } from "../../store/types.js";
 import { HttpProblem } from "../http-problem.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
+import { comesFromOwnOrigin } from "../pages/form-origin.js";
 import { HTML_CONTENT_TYPE } from "../pages/layout.js";
 import type { RunCheckDeps } from "../run-check.js";
 
 const SESSION_COOKIE = "mailrisk_session";
 const CSRF_COOKIE = "mailrisk_csrf";
+/** The account's first secret key, between the answer that makes it and the /account page that shows it once. */
+const FIRST_KEY_COOKIE = "mailrisk_first_key";
+const FIRST_KEY_SECONDS = 900;
+const SECRET_SHAPE = /^mr_[0-9A-Za-z]{32}$/;
 
 export interface AccountPagesDeps extends RunCheckDeps {
   store: Pick<
@@ -89,10 +94,6 @@ export function pageSession(deps: AccountPagesDeps) {
     return Math.max(0, Math.min(config.sessionTtlSeconds, left));
   };
 
-  /** The origin forms must come from: PUBLIC_URL's, else this request's own. */
-  const ownOrigin = (request: FastifyRequest) =>
-    config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
-
   const session = async (request: FastifyRequest): Promise<Session | undefined> => {
     const token = cookie(request, SESSION_COOKIE);
     if (!token) return undefined;
@@ -127,7 +128,7 @@ export function pageSession(deps: AccountPagesDeps) {
     from: "body" | "query" = "body",
   ): Body => {
     const body = ((from === "query" ? request.query : request.body) ?? {}) as Body;
-    const sameOrigin = request.headers.origin === ownOrigin(request);
+    const sameOrigin = comesFromOwnOrigin(request, config.publicUrl);
     if (!sameOrigin || !expected || text(body, "csrf") !== expected) {
       throw new HttpProblem(
         "csrf_failed",
@@ -151,12 +152,18 @@ export function pageSession(deps: AccountPagesDeps) {
       .catch((error: unknown) => request.log.warn({ err: error }, "could not send a mail"));
   };
 
-  /** Sets the cookie of a session just opened and goes to `to` (the console). */
+  /**
+   * Sets the cookie of a session just opened and goes to `to` (the console). `firstKey`, a
+   * new account's first secret, rides along in a cookie only /account is sent (HttpOnly,
+   * SameSite=Strict, 15 minutes), which shows it once and ends it (`takeFirstKey`): the
+   * redirect may reach another instance.
+   */
   const sessionReply = (
     request: FastifyRequest,
     reply: FastifyReply,
     session: OpenedSession,
     to = "/account",
+    firstKey?: string,
   ) => {
     setCookie(
       request,
@@ -165,15 +172,30 @@ export function pageSession(deps: AccountPagesDeps) {
       session.token,
       Math.min(config.sessionTtlSeconds, config.sessionMaxAgeSeconds),
     );
+    if (firstKey !== undefined)
+      void reply.header("set-cookie", firstKeyCookie(request, firstKey, FIRST_KEY_SECONDS));
     return reply.redirect(to, 303);
   };
 
-  /** Opens a session of the account (log-in) and goes to the console. */
+  const firstKeyCookie = (request: FastifyRequest, value: string, maxAge: number) =>
+    `${FIRST_KEY_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/account; Max-Age=${maxAge}${
+      httpsPublicUrl || request.protocol === "https" ? "; Secure" : ""
+    }`;
+
+  /** The first key to show on this answer, once: its cookie is ended here. */
+  const takeFirstKey = (request: FastifyRequest, reply: FastifyReply): string | undefined => {
+    const secret = request.cookies?.[FIRST_KEY_COOKIE];
+    if (secret === undefined) return undefined;
+    void reply.header("set-cookie", firstKeyCookie(request, "", 0));
+    return SECRET_SHAPE.test(secret) ? secret : undefined;
+  };
+
   /** Work done after the answer (so that it takes the same time whatever the work finds); a failure is logged. */
   const inBackground = (request: FastifyRequest, work: Promise<unknown>) => {
     work.catch((error: unknown) => request.log.warn({ err: error }, "account work after the answer failed"));
   };
 
+  /** Opens a session of the account (log-in) and goes to the console. */
   const startSessionReply = async (request: FastifyRequest, reply: FastifyReply, account: Account) =>
     sessionReply(request, reply, await startSession(store, account.id, clock()));
 
@@ -194,6 +216,7 @@ export function pageSession(deps: AccountPagesDeps) {
     inBackground,
     sessionReply,
     startSessionReply,
+    takeFirstKey,
     endSessionReply,
   };
 }

@@ -14,6 +14,9 @@ const WRONG_CODE = "This code is wrong or expired.";
 const MALFORMED_CODE = "A code is the 8 digits of the mail we sent; nothing was changed.";
 const OTHER_BROWSER = "This code is for a sign-up started in another browser: sign up again here.";
 const MAILBOX_TAKEN = "This mailbox has an account already: log in, or reset its password.";
+/** Under the sign-up form: the other ways in. */
+const ACCOUNT_LINKS =
+  '<p class="hint">Have an account? <a href="/login">Log in</a> · <a href="/reset">Forgot your password?</a></p>';
 const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
 /** The same answer for a known and an unknown email. */
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
@@ -40,12 +43,12 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Sign up",
       "Create an account: we mail you a code to confirm the address.",
-      form(
+      `${form(
         "/signup",
         csrf,
         `${emailField(email, emailError)}\n${passwordField(passwordError, "password", "new-password")}`,
         "Sign up",
-      ),
+      )}\n${ACCOUNT_LINKS}`,
     );
   const confirmPage = (csrf: string, email = "", codeError?: string, lead = CODE_SENT) =>
     personPage(
@@ -118,7 +121,7 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     });
     switch (confirmed.kind) {
       case "confirmed":
-        return sessionReply(request, reply, confirmed.session);
+        return sessionReply(request, reply, confirmed.session, "/account", confirmed.firstKey);
       case "malformed_code":
         return send(reply, confirmPage(csrf, email, MALFORMED_CODE), 400);
       case "other_browser":
@@ -135,16 +138,14 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Log in",
       "Log in to your mailrisk account.",
-      form(
-        "/login",
-        csrf,
-        `${emailField(email)}\n${passwordField(error)}`,
-        "Log in",
-        '\n<p class="hint"><a href="/reset">Forgot your password?</a></p>',
-      ),
+      `${form("/login", csrf, `${emailField(email)}\n${passwordField(error)}`, "Log in")}
+${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">Sign up</a></p>\n' : ""}<p class="hint"><a href="/reset">Forgot your password?</a></p>`,
     );
+  // A person already logged in goes straight on: public pages link here for everyone alike.
   app.get("/login", { schema: { hide: true } }, async (request, reply) =>
-    send(reply, loginPage(anonymousCsrf(request, reply))),
+    (await session(request))
+      ? reply.redirect("/account", 303)
+      : send(reply, loginPage(anonymousCsrf(request, reply))),
   );
   app.post("/login", { schema: { hide: true } }, async (request, reply) => {
     const body = checkAnonymousCsrf(request);
@@ -243,7 +244,7 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
       const used = await useLink(store, { token, password: text(body, "password"), now: clock() });
       switch (used.kind) {
         case "set":
-          return sessionReply(request, reply, used.session);
+          return sessionReply(request, reply, used.session, "/account", used.firstKey);
         case "weak":
           return send(reply, invitePage(token, text(body, "csrf"), used.email, used.problem), 400);
         case "exists":

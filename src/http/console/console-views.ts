@@ -11,6 +11,7 @@ import type { PlanJson } from "../../operator/plans.js";
 import type { QueueEntryJson } from "../../operator/reports.js";
 import type { DeliveryJson, WebhookJson } from "../../operator/webhooks.js";
 import { card, escapeHtml, renderPage } from "../pages/layout.js";
+import { readableCount, timeHtml } from "../pages/readable.js";
 
 /** The desk's pages, in the order its navigation lists them. */
 const DESK_PAGES = [
@@ -41,7 +42,7 @@ function deskPage(path: DeskPath, context: DeskContext, main: string): string {
     description: "The operator's desk of this mailrisk service.",
     noindex: true,
     main: `<h1>${escapeHtml(title)}</h1>
-<p class="muted">Signed in as ${escapeHtml(context.email)}.</p>
+<p class="muted">Signed in as ${escapeHtml(context.email)} · <a href="/account">Your account</a></p>
 <nav class="desk" aria-label="Console"><ul>${links}</ul></nav>
 ${main}`,
   });
@@ -56,6 +57,10 @@ function table(label: string, head: readonly string[], rows: readonly (readonly 
 }
 
 const text = (value: string | number | null) => escapeHtml(value === null ? "—" : String(value));
+/** A time as people read it (`<time>` with the ISO form), or a dash. */
+const when = (value: string | null) => (value === null ? "—" : timeHtml(value));
+/** A count with thousands separators, or a dash. */
+const count = (value: number | null) => (value === null ? "—" : readableCount(value));
 
 function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
@@ -98,7 +103,9 @@ export function renderOverview(context: DeskContext, view: OverviewView): string
   const reports = `${view.openReports}${view.reportsCapped ? " or more" : ""}`;
   const sources = view.lists.map((s) => [
     text(s.source),
-    s.in_force ? `${text(s.in_force.entries)} entries since ${text(s.in_force.accepted_at)}` : "bundled list",
+    s.in_force
+      ? `${count(s.in_force.entries)} entries since ${when(s.in_force.accepted_at)}`
+      : "bundled list",
     text(s.last_error ?? "ok"),
   ]);
   return deskPage(
@@ -133,7 +140,7 @@ export function renderReports(context: DeskContext, queue: QueueEntryJson[]): st
     return card(
       id,
       `${entry.domain}: expected ${entry.expected}`,
-      `<p>Today: <strong>${text(today.answer)}</strong>, risk ${today.risk}/100 (${text(today.reason)}). Reported by ${entry.reporters} key${entry.reporters === 1 ? "" : "s"}, filed ${text(entry.filed_at)}.</p>
+      `<p>Today: <strong>${text(today.answer)}</strong>, risk ${today.risk}/100 (${text(today.reason)}). Reported by ${entry.reporters} key${entry.reporters === 1 ? "" : "s"}, filed ${when(entry.filed_at)}.</p>
 ${note}${evidenceList(entry)}
 <form class="fields" method="post" action="/console/reports/${encodeURIComponent(entry.id)}/accept">${hidden("csrf", context.csrf)}${noteField}<p>${review("accept", "Accept")}</p><p>${review("reject", "Reject")}</p></form>`,
     );
@@ -163,7 +170,7 @@ export function renderOverrides(context: DeskContext, overrides: OverrideJson[])
     text(o.value),
     text(o.action),
     text(o.note),
-    text(o.created_at),
+    when(o.created_at),
     postButton(context, "/console/overrides/remove", "Remove", { kind: o.kind, value: o.value }),
   ]);
   const form = `<form class="fields" method="post" action="/console/overrides">${hidden("csrf", context.csrf)}
@@ -191,7 +198,7 @@ ${field(id, `Quota of ${plan.name}`, `<input id="${id}" name="quota" type="text"
 export function renderPlans(context: DeskContext, plans: PlanJson[]): string {
   const rows = plans.map((p, index) => [
     text(p.name),
-    text(p.quota ?? "unlimited"),
+    p.quota === null ? "unlimited" : count(p.quota),
     text(p.period_days),
     quotaForm(context, p, index),
   ]);
@@ -210,7 +217,7 @@ export function renderLists(context: DeskContext, sources: SourceStateJson[]): s
   const rows = sources.map((s) => [
     text(s.source),
     text(s.in_policy === null ? "not set" : s.in_policy ? "yes" : "no"),
-    s.in_force ? `${text(s.in_force.entries)} entries, ${text(s.in_force.accepted_at)}` : "bundled list",
+    s.in_force ? `${count(s.in_force.entries)} entries, ${when(s.in_force.accepted_at)}` : "bundled list",
     text(s.last_success),
     text(s.last_error),
     s.previous ? postButton(context, "/console/lists/rollback", "Roll back", { source: s.source }) : "",
@@ -236,9 +243,9 @@ export function renderWebhooks(
   webhooks: WebhookJson[],
   events: DeliveryJson[],
 ): string {
-  const hooks = webhooks.map((w) => [text(w.id), text(w.url), text(w.events.join(", ")), text(w.created_at)]);
+  const hooks = webhooks.map((w) => [text(w.id), text(w.url), text(w.events.join(", ")), when(w.created_at)]);
   const deliveries = events.map((e) => [
-    text(e.created_at),
+    when(e.created_at),
     text(e.webhook_id),
     text(e.type),
     text(e.domain),
@@ -264,7 +271,7 @@ export function renderAudit(context: DeskContext, filter: AuditFilter, entries: 
 ${input("actor", "Actor")}${input("action", "Action")}${input("entity", "Entity")}
 <p><button class="act" type="submit">Search</button></p></form>`;
   const rows = entries.map((e) => [
-    text(e.at),
+    when(e.at),
     text(e.actor),
     text(e.action),
     text(e.entity_id === null ? e.entity_kind : `${e.entity_kind}:${e.entity_id}`),
@@ -326,7 +333,7 @@ ${field("accounts-search", "Search", `<input id="accounts-search" name="search" 
     text(a.role),
     text(a.plan),
     text(a.state),
-    text(a.created_at),
+    when(a.created_at),
     accountForms(context, view, a, index),
   ]);
   const heading = view.search ? `Accounts whose email contains “${view.search}”` : "Accounts, newest first";
@@ -354,7 +361,7 @@ export function renderInvited(context: DeskContext, link: OneTimeLink): string {
     card(
       "invited-heading",
       `Invitation for ${link.email}`,
-      `<p>Where ${text(link.email)} sets a password, until ${text(link.expires_at)}. Copy it now: it is shown only this once.</p>
+      `<p>Where ${text(link.email)} sets a password, until ${when(link.expires_at)}. Copy it now: it is shown only this once.</p>
 <code class="secret" data-invite-link="${escapeHtml(link.url)}">${text(link.url)}</code>
 ${mailed}
 <p><a href="/console/accounts">Back to the accounts</a></p>`,

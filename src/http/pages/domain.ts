@@ -8,7 +8,16 @@ import type { EvidenceItem } from "../../core/evidence.js";
 import { type CheckRecord, FLAGS, flagLabel } from "../../core/record.js";
 import { riskLevel } from "../../core/verdict.js";
 import { renderApiExamples } from "./api-examples.js";
-import { card, domainLinks, escapeHtml, recentCard, renderPage, searchForm } from "./layout.js";
+import {
+  card,
+  domainLinks,
+  escapeHtml,
+  recentCard,
+  renderPage,
+  type Signup,
+  searchForm,
+  wayInLinks,
+} from "./layout.js";
 
 export interface DomainView {
   record: CheckRecord;
@@ -16,6 +25,8 @@ export interface DomainView {
   evidence: readonly EvidenceItem[];
   recent: readonly string[];
   baseUrl: string;
+  /** Who may get an account: the header's way in and where the examples' key comes from. */
+  signup: Signup;
 }
 
 /**
@@ -97,7 +108,7 @@ export function isNonExistent(record: CheckRecord): boolean {
   return record.reason === "NXDOMAIN";
 }
 
-export function renderDomainPage({ record, evidence, recent, baseUrl }: DomainView): string {
+export function renderDomainPage({ record, evidence, recent, baseUrl, signup }: DomainView): string {
   const decision = record.block ? "Block" : "Allow";
   const level = riskLevel(record.risk);
   const verdictClass = record.block ? "block" : "allow";
@@ -106,6 +117,7 @@ export function renderDomainPage({ record, evidence, recent, baseUrl }: DomainVi
     title: `${record.domain}: ${decision}, risk ${record.risk}/100 — mailrisk`,
     description: `${record.domain}: ${decision} sign-ups. ${record.text} (${record.reason}); risk ${record.risk} / 100 (${level}).`,
     noindex: nonExistent,
+    headerLinks: wayInLinks(signup),
     main: `<section class="card verdict ${verdictClass}" aria-labelledby="domain-heading">
 <p class="eyebrow">Risk check of</p>
 <h1 id="domain-heading">${escapeHtml(record.domain)}</h1>
@@ -124,7 +136,7 @@ ${card("flags-heading", "Flags", flagList(record))}
 ${card("mail-heading", "Mail", mailDetails(record))}
 ${card("registration-heading", "Domain", domainDetails(record))}
 </div>
-${card("api-heading", "Check it with the API", renderApiExamples(baseUrl, record.domain))}
+${card("api-heading", "Check it with the API", renderApiExamples(baseUrl, record.domain, signup))}
 ${recentCard(recent)}
 <section class="card" aria-label="Check another domain">
 ${searchForm("q")}

@@ -4,15 +4,17 @@
  * and how to use the API.
  */
 import { renderApiExamples } from "./api-examples.js";
-import { card, recentCard, renderPage, searchForm } from "./layout.js";
+import { card, recentCard, renderPage, type Signup, searchForm, wayInLinks } from "./layout.js";
 
 export interface HomeView {
   recent: readonly string[];
   baseUrl: string;
+  signup: Signup;
 }
 
-export function renderHomePage({ recent, baseUrl }: HomeView): string {
+export function renderHomePage({ recent, baseUrl, signup }: HomeView): string {
   return renderPage({
+    headerLinks: wayInLinks(signup),
     title: "mailrisk — email and domain risk check",
     description:
       "Check whether sign-ups from an email domain should be blocked: disposable, parked, non-existent or risky domains.",
@@ -23,6 +25,6 @@ ${searchForm("q")}
 <p class="hint">Only the domain is checked and kept; the part before the @ is dropped on arrival.</p>
 </section>
 ${recentCard(recent)}
-${card("api-heading", "Use the API", renderApiExamples(baseUrl, "example.com"))}`,
+${card("api-heading", "Use the API", renderApiExamples(baseUrl, "example.com", signup))}`,
   });
 }

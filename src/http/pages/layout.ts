@@ -20,6 +20,9 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1f4f
 .site .wrap{display:flex;align-items:center;gap:1rem;min-height:3.25rem}
 .brand{font-weight:700;font-size:1.15rem;color:#1a1a1a;text-decoration:none}
 .brand span{color:#1f4fbf}
+.way-in{margin-left:auto}
+.way-in ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem}
+.way-in a{font-weight:600}
 main{display:block;flex:1 0 auto;padding:1.5rem 0 2rem}
 h1{font-size:1.6rem;line-height:1.2;margin:0 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.05rem;margin:0 0 .75rem}
@@ -74,7 +77,8 @@ nav.desk a{display:inline-block;padding:.2rem .7rem;border:1px solid #c7cdd6;bor
 nav.desk a[aria-current]{background:#1f4fbf;border-color:#1f4fbf;color:#fff}
 .scroll{overflow-x:auto}
 table{width:100%;border-collapse:collapse;font-size:.92rem}
-th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top;overflow-wrap:normal;word-break:normal}
+th,.state,td code{white-space:nowrap}
 form.fields{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin:.5rem 0 0}
 form.fields p{display:flex;flex-direction:column;margin:0;flex:1 1 10rem;min-width:0}
 form.fields label{font-weight:600;font-size:.9rem}
@@ -97,6 +101,9 @@ form.stack fieldset label{font-weight:400;margin:0}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top}
+a.button{display:inline-block;font-weight:600;padding:.25rem .7rem;border-radius:.4rem;text-decoration:none;white-space:nowrap;margin:0 .3rem .3rem 0}
+a.button.quiet{border:1px solid #1f4fbf;color:#1f4fbf;background:#fff}
+a.button.danger,button.danger,form.stack button.danger{border:1px solid #b3261e;color:#fff;background:#b3261e}
 .secret{display:block;padding:.5rem .7rem;background:#eef0f3;border-radius:.4rem;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .chart{width:100%;height:auto;max-height:14rem}
 footer{border-top:1px solid #d9dce1;background:#fff;font-size:.9rem;color:#4b5260}
@@ -179,10 +186,32 @@ export interface PageOptions {
   main: string;
   /** Ask search engines not to index the page (error pages, non-existent domains). */
   noindex?: boolean;
-  /** `same-origin` for pages with forms whose `Origin` is checked (a no-referrer POST says `Origin: null`). */
+  /**
+   * The meta referrer policy; `same-origin` (the default, as the header) lets a browser
+   * post a form with `Origin` set to the page's origin (a no-referrer POST says `Origin: null`).
+   */
   referrer?: "no-referrer" | "same-origin";
   /** An inline script at the end of the body; the page's policy must allow it by its hash. */
   script?: string;
+  /** HTML of the links at the right of the header (`wayInLinks`: Sign up, Log in). */
+  headerLinks?: string;
+}
+
+/** Who may get an account (SIGNUP); `off` where no account pages are served. */
+export type Signup = "off" | "invite" | "open";
+
+/**
+ * The way in on public pages (docs/accounts.md "A way in"): `Sign up` (SIGNUP=open) and
+ * `Log in` (SIGNUP not off); the same for every visitor, so the page stays cacheable:
+ * `/login` sends a person already logged in on to `/account`.
+ */
+export function wayInLinks(signup: Signup): string {
+  if (signup === "off") return "";
+  const links = [
+    ...(signup === "open" ? ['<li><a href="/signup">Sign up</a></li>'] : []),
+    '<li><a href="/login">Log in</a></li>',
+  ];
+  return `<nav class="way-in" aria-label="Account"><ul>${links.join("")}</ul></nav>`;
 }
 
 /** A whole page around `main`: header with the home link, footer, the inline stylesheet. */
@@ -191,8 +220,9 @@ export function renderPage({
   description,
   main,
   noindex = false,
-  referrer = "no-referrer",
+  referrer = "same-origin",
   script,
+  headerLinks = "",
 }: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
@@ -206,7 +236,7 @@ ${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer
 <style>${STYLE}</style>
 </head>
 <body>
-<header class="site"><div class="wrap"><a class="brand" href="/">mail<span>risk</span></a></div></header>
+<header class="site"><div class="wrap"><a class="brand" href="/">mail<span>risk</span></a>${headerLinks}</div></header>
 <main id="main"><div class="wrap">
 ${main}
 </div></main>

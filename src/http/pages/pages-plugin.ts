@@ -36,7 +36,7 @@ import { NOT_KEPT, resultPageCacheControl, SHARED_FOR_A_MINUTE } from "./cache-c
 import { isNonExistent, renderDomainPage } from "./domain.js";
 import { type PageProblem, renderErrorPage } from "./error-page.js";
 import { renderHomePage } from "./home.js";
-import { domainPath, HTML_CONTENT_TYPE } from "./layout.js";
+import { domainPath, HTML_CONTENT_TYPE, type Signup } from "./layout.js";
 import { PREFIX_FACTOR } from "./page-limiter.js";
 import { protectPages, TooManyPageRequests } from "./security.js";
 
@@ -111,6 +111,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         evidence: result.explain?.() ?? [],
         recent: await recentDomains(deps),
         baseUrl: exampleBaseUrl(deps.config.publicUrl),
+        signup: signupOf(deps),
       });
       return reply
         .code(isNonExistent(record) ? 404 : 200)
@@ -119,6 +120,11 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         .send(page);
     },
   );
+}
+
+/** Who may get an account here: SIGNUP where the account pages are served, else `off`. */
+function signupOf(deps: PagesDeps): Signup {
+  return deps.accounts?.config.signup ?? "off";
 }
 
 export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void> {
@@ -139,6 +145,7 @@ export async function pagesPlugin(app: TypedApp, deps: PagesDeps): Promise<void>
       const page = renderHomePage({
         recent: await recentDomains(deps),
         baseUrl: exampleBaseUrl(deps.config.publicUrl),
+        signup: signupOf(deps),
       });
       return reply
         .headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE })

@@ -37,6 +37,13 @@ export class TooManyPageRequests extends Error implements PageProblem {
   }
 }
 
+/**
+ * `same-origin` on every page: a browser then posts a same-origin form with `Origin` set to
+ * the page's origin, which the forms' CSRF check requires (under `no-referrer` Chromium
+ * posts `Origin: null`), and other sites still learn nothing of the page's address.
+ */
+export const REFERRER_POLICY = "same-origin";
+
 const CSP_DIRECTIVES = {
   "default-src": ["'none'"],
   "style-src": [STYLE_HASH],
@@ -68,7 +75,7 @@ export const BASIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": policyText(CSP_DIRECTIVES),
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": REFERRER_POLICY,
   "cache-control": "no-store",
 };
 
@@ -76,7 +83,7 @@ export async function protectPages(app: TypedApp, limits: PageLimits): Promise<v
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     frameguard: { action: "deny" },
-    referrerPolicy: { policy: "no-referrer" },
+    referrerPolicy: { policy: REFERRER_POLICY },
     // HSTS is the TLS terminator's to send; this server speaks plain HTTP.
     strictTransportSecurity: false,
   });

@@ -50,9 +50,14 @@ describe("accounts", () => {
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const overview = await browser.get("/account");
     expect(overview.statusCode).toBe(200);
-    expect(overview.headers["set-cookie"]).toMatch(
+    const cookies = [overview.headers["set-cookie"] ?? []].flat();
+    expect(cookies.find((line) => line.startsWith("mailrisk_session="))).toMatch(
       /^mailrisk_session=\w+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=2592000$/,
     );
+    // The first key is shown on this first visit only, and its cookie ended.
+    expect(overview.body).toMatch(/data-secret="mr_[0-9A-Za-z]{32}"/);
+    expect(cookies).toContain("mailrisk_first_key=; HttpOnly; SameSite=Strict; Path=/account; Max-Age=0");
+    expect((await browser.get("/account")).body).not.toContain("data-secret");
     expect(overview.body).toContain("ann@example.com");
     const stranger = new FormBrowser(fixture.app);
     const withoutCookie = await stranger.post(
@@ -100,7 +105,7 @@ describe("accounts", () => {
     }
     await fixture.store.usage.flushDailyUsage();
     const overview = await browser.get("/account");
-    expect(overview.body).toContain("<span data-quota-used>2</span> of 1000");
+    expect(overview.body).toContain("<span data-quota-used>2</span> of 1,000");
     expect(overview.body).toMatch(/<svg class="chart"[^>]*data-chart-current="2"/);
     const one = await browser.get(`/account/keys/${first.id}`);
     expect(one.body).toMatch(/<svg class="chart"[^>]*data-chart-current="1"/);

@@ -104,7 +104,7 @@ describe("list jobs in the console", () => {
     expect(listed.body).toContain(`aria-label="Progress of list job ${id}"`);
     expect(listed.body).toMatch(/<ul class="links" data-downloads hidden>/);
     // Counted on the account's quota at upload, one unit per line.
-    expect((await ann.get("/account")).body).toContain("<span data-quota-used>30</span> of 1000");
+    expect((await ann.get("/account")).body).toContain("<span data-quota-used>30</span> of 1,000");
 
     runner.start();
     const stream = await ann.get("/account/jobs/progress", "text/event-stream");
@@ -166,7 +166,7 @@ describe("list jobs in the console", () => {
     const cancelled = await ann.post(`/account/jobs/${id}/cancel`, {}, page.body);
     expect(cancelled.statusCode).toBe(303);
     expect(jobsOf((await ann.get("/account/jobs")).body)[0]).toMatchObject({ id, status: "cancelled" });
-    expect((await ann.get("/account")).body).toContain("<span data-quota-used>0</span> of 1000");
+    expect((await ann.get("/account")).body).toContain("<span data-quota-used>0</span> of 1,000");
   });
 
   it("refuses an upload from another origin or without the token before storing a byte (403 csrf_failed)", async () => {
@@ -204,7 +204,7 @@ describe("list jobs in the console", () => {
       /needs 1001 units of quota and 1000 are left of 1000 per period; nothing was counted/,
     );
     expect(jobsOf((await ann.get("/account/jobs")).body)).toEqual([]);
-    expect((await ann.get("/account")).body).toContain("<span data-quota-used>0</span> of 1000");
+    expect((await ann.get("/account")).body).toContain("<span data-quota-used>0</span> of 1,000");
   });
 
   it("ends a progress stream when the server closes, so it holds no shutdown", async () => {
@@ -227,9 +227,7 @@ describe("list jobs in the console", () => {
   it("says so when the account has no secret key to own an upload", async () => {
     const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const keysPage = await ann.get("/account/keys");
-    const ids = [...keysPage.body.matchAll(/action="\/account\/keys\/([^/"]+)\/revoke"/g)].map(
-      ([, id]) => id,
-    );
+    const ids = [...keysPage.body.matchAll(/href="\/account\/keys\/([^/"]+)\/revoke"/g)].map(([, id]) => id);
     for (const id of ids)
       expect((await ann.post(`/account/keys/${id}/revoke`, {}, keysPage.body)).statusCode).toBe(303);
     const page = await ann.get("/account/jobs");

@@ -140,7 +140,7 @@ describe("the account's list page", () => {
     expect(added.headers.location).toBe("/account/lists");
     const shown = await get(ann, "/account/lists");
     expect(shown.body).toMatch(
-      /<tr><td>shop\.example\.com<\/td><td>Block<\/td><td>[^<]+<\/td><td><form class="inline" method="post" action="\/account\/lists\/shop\.example\.com\/remove">/,
+      /<tr><td>shop\.example\.com<\/td><td>Block<\/td><td><time datetime="[^"]+">[^<]+<\/time><\/td><td><form class="inline" method="post" action="\/account\/lists\/shop\.example\.com\/remove">/,
     );
     expect(shown.body).toContain('<a href="/account/lists.csv" download>Export CSV</a>');
 
