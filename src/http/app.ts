@@ -119,6 +119,8 @@ export type AppConfig = Pick<
   | "smtpUrl"
   | "mailFrom"
   | "sessionTtlSeconds"
+  | "require2fa"
+  | "supportEmail"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */

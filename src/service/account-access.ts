@@ -1,13 +1,13 @@
 /**
- * How people reach their account (docs/accounts.md): argon2id passwords, log-in with its
- * throttle, sessions stored as rows, and the one-time codes (mailed) and links (printed or
+ * How people reach their account (docs/accounts.md): argon2id passwords, the password check
+ * of log-in, sessions stored as rows, and the one-time codes (mailed) and links (printed or
  * mailed) of sign-up, reset and invitation. Log-in and the codes answer alike for a known
  * and an unknown email, in the same time.
  */
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { DAY_MS } from "../core/time.js";
 import { hashSecret, newCode, newToken } from "../store/secrets.js";
-import type { Account, AccountsRepository, AccountTicket } from "../store/types.js";
+import type { AccountLogin, AccountsRepository, AccountTicket } from "../store/types.js";
 
 const MINUTE_MS = 60_000;
 /** A mailed code: 15 minutes, 5 tries. */
@@ -15,11 +15,6 @@ export const CODE_TTL_MS = 15 * MINUTE_MS;
 export const CODE_TRIES = 5;
 /** A printed or mailed link: 7 days, once. */
 export const LINK_TTL_MS = 7 * DAY_MS;
-/** Wrong passwords in a row that lock an account, and for how long. */
-export const LOCK_AFTER = 10;
-export const LOCK_MS = 15 * MINUTE_MS;
-/** Failed log-ins one client network (/24, /64) may make in LOCK_MS. */
-export const NETWORK_FAILURES = 50;
 export const MIN_PASSWORD = 10;
 export const MAX_PASSWORD = 200;
 
@@ -55,29 +50,18 @@ export function normaliseEmail(text: string): string | undefined {
 type AccessStore = { accounts: AccountsRepository };
 
 /**
- * The account for an email and password, or undefined, the same way for every reason
- * (unknown, wrong, locked, suspended, the network over its failures).
+ * The account of an email whose password this is (in any state), or undefined, in the
+ * same time for an unknown email (the dummy hash). The throttle is the caller's
+ * (src/operator/login-throttle.ts).
  */
-export async function logIn(
+export async function checkPassword(
   store: AccessStore,
-  input: { email: string; password: string; network: string; now: Date },
-): Promise<Account | undefined> {
-  const { password, network, now } = input;
-  const since = new Date(now.getTime() - LOCK_MS);
-  const login = await store.accounts.findLogin(normaliseEmail(input.email) ?? "");
-  const networkOver = (await store.accounts.networkFailures(network, now, since, false)) >= NETWORK_FAILURES;
+  email: string,
+  password: string,
+): Promise<AccountLogin | undefined> {
+  const login = await store.accounts.findLogin(normaliseEmail(email) ?? "");
   const valid = await verifyPassword(login?.passwordHash ?? null, password);
-  const locked = login?.lockedUntil !== null && login?.lockedUntil !== undefined && login.lockedUntil > now;
-  if (login && valid && !locked && !networkOver && login.state === "active") {
-    await store.accounts.clearFailedLogins(login.id);
-    const { passwordHash: _hash, failedLogins: _failed, lockedUntil: _until, ...account } = login;
-    return account;
-  }
-  if (login && !valid && !locked) {
-    await store.accounts.noteFailedLogin(login.id, LOCK_AFTER, new Date(now.getTime() + LOCK_MS));
-  }
-  if (!valid) await store.accounts.networkFailures(network, now, since, true);
-  return undefined;
+  return login && valid ? login : undefined;
 }
 
 /** The token of the anonymous forms' CSRF cookie (double submit). */

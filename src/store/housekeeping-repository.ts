@@ -66,7 +66,8 @@ async function pruneWebhookEvents(
 
 /**
  * What accounts leave behind (docs/accounts.md): sessions unused since `idleSince`, codes
- * and links expired before `now`, failed log-ins counted over a day ago, requests per day
+ * and links expired before `now`, failed log-ins counted over a day ago and log-ins left
+ * waiting for their code, requests per day
  * and account counts older than `countedBefore`; each table at most `limit` rows.
  */
 async function pruneAccountLeftovers(
@@ -80,8 +81,10 @@ async function pruneAccountLeftovers(
       select hash from sessions where last_seen_at < ${idleSince.getTime()} limit ${limit})`,
     sql`delete from account_tickets where hash in (
       select hash from account_tickets where expires_at < ${now.getTime()} limit ${limit})`,
-    sql`delete from login_failures where network in (
-      select network from login_failures where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
+    sql`delete from login_throttle where subject in (
+      select subject from login_throttle where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
+    sql`delete from pending_logins where hash in (
+      select hash from pending_logins where expires_at < ${now.getTime()} limit ${limit})`,
     sql`delete from daily_usage where (key_id, day) in (
       select key_id, day from daily_usage where day < ${countedBefore.getTime()} limit ${limit})`,
     sql`delete from account_usage where (account_id, period_start) in (

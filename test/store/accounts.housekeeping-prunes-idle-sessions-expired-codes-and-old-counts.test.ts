@@ -4,11 +4,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { logInWithPassword } from "../../src/operator/log-in.js";
 import {
   issueCode,
   issueLink,
   linkTicket,
-  logIn,
   sessionOf,
   startSession,
 } from "../../src/service/account-access.js";
@@ -42,16 +42,18 @@ describe.each(DATABASE_KINDS)("account leftovers on %s", (kind) => {
       {},
       new Date(START.getTime() + 30 * DAY),
     );
-    await logIn(db.store, {
+    // A failed log-in counts for the account and network, the network, and the account.
+    await logInWithPassword(db.store, {
       email: "nobody@example.com",
       password: "wrong",
       network: "192.0.2.0/24",
       now: START,
+      canMail: false,
     });
 
     const now = new Date(START.getTime() + 31 * DAY);
     const cutoffs = { now, idleSince: new Date(now.getTime() - 30 * DAY), countedBefore: START };
-    expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(3);
+    expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(5);
     expect(await sessionOf(db.store, idle.token, now, 365 * DAY)).toBeUndefined();
     expect((await sessionOf(db.store, fresh.token, now, 30 * DAY))?.account.id).toBe(account.id);
     expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(0);

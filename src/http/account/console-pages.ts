@@ -8,8 +8,9 @@ import {
   rollAccountKey,
 } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
+import { logInWithPassword } from "../../operator/log-in.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { hashPassword, logIn, passwordProblem } from "../../service/account-access.js";
+import { hashPassword, passwordProblem } from "../../service/account-access.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { escapeHtml } from "../pages/layout.js";
@@ -26,6 +27,7 @@ import {
   section,
 } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send, text } from "./page-session.js";
+import { twoFactorSection } from "./two-factor-pages.js";
 import { usageChart } from "./usage-chart.js";
 
 /** A refusal of the account's own keys (another account's, unknown, revoked) as the 404 page; anything else as it is. */
@@ -162,7 +164,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     return send(reply, consolePage("Reports", accountJson(found.account), found.csrf, body));
   });
 
-  const securityPage = (found: Session, error?: string, done = "") =>
+  const securityPage = async (found: Session, error?: string, done = "") =>
     consolePage(
       "Security",
       accountJson(found.account),
@@ -177,12 +179,13 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
           "Change password",
         ),
       )}
-${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}`,
+${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}
+${await twoFactorSection(deps, found)}`,
     );
   app.get("/account/security", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
-    return send(reply, securityPage(found));
+    return send(reply, await securityPage(found));
   });
   app.post("/account/security", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
@@ -192,18 +195,21 @@ ${section("everywhere-heading", "Log out everywhere", form("/account/security/lo
     const weak = passwordProblem(password);
     const network = prefixOf(request.ip);
     const now = clock();
-    const confirmed = await logIn(store, {
+    // The current password is a throttled try, as at log-in (a second step is not asked here).
+    const confirmed = await logInWithPassword(store, {
       email: found.account.email,
       password: text(body, "current"),
       network,
       now,
+      canMail: false,
     });
-    if (!confirmed) return send(reply, securityPage(found, "Your current password is wrong."), 400);
-    if (weak) return send(reply, securityPage(found, weak), 400);
+    if (confirmed.kind !== "done" && confirmed.kind !== "code")
+      return send(reply, await securityPage(found, "Your current password is wrong."), 400);
+    if (weak) return send(reply, await securityPage(found, weak), 400);
     await store.accounts.setPassword(found.account.id, await hashPassword(password));
     return send(
       reply,
-      securityPage(found, undefined, '<p class="card" role="status">Your password is changed.</p>'),
+      await securityPage(found, undefined, '<p class="card" role="status">Your password is changed.</p>'),
     );
   });
   app.post("/account/security/logout-everywhere", { schema: { hide: true } }, async (request, reply) => {

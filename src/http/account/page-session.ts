@@ -19,7 +19,17 @@ const CSRF_COOKIE = "mailrisk_csrf";
 export interface AccountPagesDeps extends RunCheckDeps {
   store: Pick<
     Store,
-    "accounts" | "keys" | "usage" | "plans" | "reports" | "jobs" | "transaction" | "audit" | "accountLists"
+    | "accounts"
+    | "keys"
+    | "usage"
+    | "plans"
+    | "reports"
+    | "jobs"
+    | "transaction"
+    | "audit"
+    | "accountLists"
+    | "twoFactor"
+    | "loginThrottle"
   >;
   config: Pick<
     Config,
@@ -30,6 +40,8 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "jobMaxItems"
     | "jobMaxBytes"
     | "jobRetentionSeconds"
+    | "require2fa"
+    | "supportEmail"
   >;
   mailer: Mailer | undefined;
   clock: () => Date;

@@ -1,12 +1,12 @@
 import { parseInput } from "../../core/input.js";
 import { setPasswordByLink } from "../../operator/accounts.js";
+import { logInWithPassword } from "../../operator/log-in.js";
 import { refusalOf } from "../../operator/refusal.js";
 import {
   endSession,
   hashPassword,
   issueCode,
   linkTicket,
-  logIn,
   normaliseEmail,
   passwordProblem,
   redeemCode,
@@ -17,6 +17,7 @@ import { checkParsed } from "../run-check.js";
 import type { TypedApp } from "../typed-app.js";
 import { codeField, emailField, form, passwordField, personPage } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, send, text } from "./page-session.js";
+import { answerLogIn } from "./two-factor-pages.js";
 
 const WRONG_CODE = "This code is wrong or expired.";
 const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
@@ -144,18 +145,17 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
   app.post("/login", { schema: { hide: true } }, async (request, reply) => {
     const body = checkAnonymousCsrf(request);
     const email = text(body, "email");
-    const account = await logIn(store, {
+    // The throttle, the second step and the suspended account's message: two-factor-pages.ts.
+    const outcome = await logInWithPassword(store, {
       email,
       password: text(body, "password"),
       network: prefixOf(request.ip),
       now: clock(),
+      canMail: deps.mailer !== undefined,
     });
-    if (!account) {
-      const error =
-        "The email or password is wrong, or the account is locked for a while after too many tries.";
-      return send(reply, loginPage(text(body, "csrf"), email, error), 401);
-    }
-    return startSessionReply(reply, account);
+    return answerLogIn(deps, pages, request, reply, outcome, (error) =>
+      loginPage(text(body, "csrf"), email, error),
+    );
   });
   app.post("/logout", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
