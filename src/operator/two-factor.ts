@@ -205,7 +205,11 @@ export async function turnOffTwoFactor(
 }
 
 /** The operator clears an account's two-factor (a person who lost the device and the codes); a no-op records nothing. */
-export function resetTwoFactor(store: TwoFactorStore, which: string, actor: Actor): Promise<AccountJson> {
+export function resetTwoFactor(
+  store: Pick<Store, "twoFactor" | "transaction" | "audit" | "accounts">,
+  which: string,
+  actor: Actor,
+): Promise<AccountJson> {
   let cleared = false;
   return audited(
     store,
