@@ -8,7 +8,15 @@
 import { hash, randomBytes } from "node:crypto";
 import { checkPassword } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
-import { needsMailedCode, takeTry, trierOf, tryFailed, trySucceeded, type Wait } from "./login-throttle.js";
+import {
+  needsMailedCode,
+  takeTry,
+  trierOf,
+  tryFailed,
+  tryGivenBack,
+  trySucceeded,
+  type Wait,
+} from "./login-throttle.js";
 import { isMailedCode, MAX_CODE_LENGTH, mailedCode, takeCode } from "./two-factor.js";
 
 /** How long the code step waits, and how many codes it takes. */
@@ -57,12 +65,18 @@ export async function logInWithPassword(
     await tryFailed(store, who, now);
     return { kind: "wrong" };
   }
-  await trySucceeded(store, who);
-  if (login.state !== "active") return { kind: "suspended" };
+  if (login.state !== "active") {
+    await trySucceeded(store, who);
+    return { kind: "suspended" };
+  }
   const { passwordHash: _hash, ...account } = login;
   const totp = (await store.twoFactor.findSecret(account.id)) !== undefined;
   const mail = !totp && input.canMail && (await needsMailedCode(store, who, now));
-  if (!totp && !mail) return { kind: "done", account };
+  if (!totp && !mail) {
+    await trySucceeded(store, who);
+    return { kind: "done", account };
+  }
+  await tryGivenBack(store, who);
   const token = randomBytes(32).toString("base64url");
   const mailed = mail ? mailedCode(token) : undefined;
   await store.twoFactor.savePendingLogin({

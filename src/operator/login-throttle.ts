@@ -93,6 +93,12 @@ export async function trySucceeded(store: ThrottleStore, who: Trier): Promise<vo
   await store.loginThrottle.giveBack(networkKey(who));
 }
 
+/** A right password before a second step: its own try given back, the failures before it (wrong codes too) kept. */
+export async function tryGivenBack(store: ThrottleStore, who: Trier): Promise<void> {
+  await store.loginThrottle.giveBack(pairKey(who));
+  await store.loginThrottle.giveBack(networkKey(who));
+}
+
 /** Whether so many failed for the account in the last hour that its log-in needs a mailed code. */
 export async function needsMailedCode(store: ThrottleStore, who: Trier, now: Date): Promise<boolean> {
   const since = new Date(now.getTime() - ACCOUNT_RULE.windowMs);
