@@ -2,8 +2,8 @@
  * Two-factor log-in (docs/accounts.md "Two-factor log-in"): a TOTP secret (RFC 6238, 6
  * digits, 30 s, SHA-1 as every authenticator app takes it) made and held by the server,
  * turned on by its first code, 10 recovery codes each spent once, turning it off with
- * the password and a code, and the operator's reset. A time step, like a recovery code,
- * is taken once: a code seen is never taken again.
+ * the password and a code, and the operator's reset. At log-in and turning off, a time
+ * step, like a recovery code, is taken once: a code taken is never taken again.
  */
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
@@ -125,14 +125,14 @@ export async function turnOnTwoFactor(
 ): Promise<TurnOn> {
   const secret = await store.twoFactor.findPending(account.id, now);
   if (secret === undefined) return { kind: "no_set_up" };
-  const step = stepOf(secret, account.email, normaliseCode(code), now);
-  if (step === undefined) return { kind: "wrong_code" };
+  // The set-up's code confirms the app has the secret; it is not a log-in, so it takes no time step.
+  if (stepOf(secret, account.email, normaliseCode(code), now) === undefined) return { kind: "wrong_code" };
   const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   const recoveryHashes = recoveryCodes.map((c) => recoveryHash(account.id, normaliseCode(c)));
   const turned = await audited(
     store,
     actor,
-    (trx) => trx.twoFactor.turnOn(account.id, { secret, step, recoveryHashes, now }),
+    (trx) => trx.twoFactor.turnOn(account.id, { secret, recoveryHashes, now }),
     (on) =>
       on
         ? {

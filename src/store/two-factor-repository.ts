@@ -38,11 +38,11 @@ export function createTwoFactorRepository(db: Kysely<Database>): TwoFactorReposi
         .executeTakeFirst();
       return row?.pending_secret ?? undefined;
     },
-    turnOn(accountId, { secret, step, recoveryHashes, now }) {
+    turnOn(accountId, { secret, recoveryHashes, now }) {
       return inTransaction(db, async (trx) => {
         const turned = await trx
           .updateTable("two_factor")
-          .set({ secret, pending_secret: null, pending_expires_at: null, last_step: step })
+          .set({ secret, pending_secret: null, pending_expires_at: null, last_step: null })
           .where("account_id", "=", accountId)
           .where("pending_secret", "=", secret)
           .where("pending_expires_at", ">", now.getTime())

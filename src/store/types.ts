@@ -235,12 +235,9 @@ export interface TwoFactorRepository {
   findPending(accountId: string, now: Date): Promise<string | undefined>;
   /**
    * Turns two-factor on with the waiting secret `secret` (still waiting and live) and these
-   * recovery code hashes, the time step of its first code taken; false when it was not waiting.
+   * recovery code hashes; false when it was not waiting.
    */
-  turnOn(
-    accountId: string,
-    input: { secret: string; step: number; recoveryHashes: string[]; now: Date },
-  ): Promise<boolean>;
+  turnOn(accountId: string, input: { secret: string; recoveryHashes: string[]; now: Date }): Promise<boolean>;
   /** Turns it off: secret, waiting secret and recovery codes gone; false when it was off. */
   turnOff(accountId: string): Promise<boolean>;
   /** Takes time step `step` of the account's secret, in one statement: false when it or a later one was taken. */

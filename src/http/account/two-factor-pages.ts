@@ -52,7 +52,7 @@ function codeStepPage(csrf: string, token: string, via: "totp" | "mail", error?:
       ? "Many wrong passwords were tried for this account lately: we mailed you a code. Enter it to log in."
       : "Enter the 6-digit code of your authenticator app, or one of your recovery codes.";
   return personPage(
-    "Enter your code",
+    "Two-factor log-in",
     lead,
     form(
       "/login/code",
@@ -131,7 +131,7 @@ function setUpSection(setUp: SetUp, csrf: string, error?: string): string {
     "two-factor-heading",
     "Two-factor authentication",
     `<p>Scan the QR code with an authenticator app, or type the secret into it; then enter the code it shows. The secret waits 15 minutes.</p>
-<div class="qr" role="img" aria-label="QR code of the two-factor secret">${setUp.qrSvg}</div>
+<div class="qr" role="img" aria-label="The two-factor secret as a QR image, for an authenticator app">${setUp.qrSvg}</div>
 <p>Secret: <code class="secret" data-totp-secret="${escapeHtml(setUp.secret)}">${escapeHtml(setUp.secret)}</code></p>
 ${form(`${SECURITY}/two-factor/on`, csrf, codeInput(error), "Turn on")}`,
   );
