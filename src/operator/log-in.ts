@@ -6,10 +6,10 @@
  * unknown email.
  */
 import { hash, randomBytes } from "node:crypto";
-import { checkPassword } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import {
   needsMailedCode,
+  passwordTry,
   takeTry,
   trierOf,
   tryFailed,
@@ -42,7 +42,7 @@ export type LogIn =
 
 export type CodeStep =
   | { kind: "done"; account: Account }
-  | { kind: "wrong" }
+  | { kind: "wrong"; via: "totp" | "mail" }
   | { kind: "suspended" }
   /** The pending log-in is over (used, expired or out of tries): start again with the password. */
   | { kind: "gone" }
@@ -58,13 +58,9 @@ export async function logInWithPassword(
 ): Promise<LogIn> {
   const { now } = input;
   const who = trierOf(input.email, input.network);
-  const gate = await takeTry(store, who, now);
-  if (gate.kind === "wait") return gate;
-  const login = await checkPassword(store, input.email, input.password);
-  if (!login) {
-    await tryFailed(store, who, now);
-    return { kind: "wrong" };
-  }
+  const tried = await passwordTry(store, who, input);
+  if (tried.kind !== "right") return tried;
+  const { login } = tried;
   if (login.state !== "active") {
     await trySucceeded(store, who);
     return { kind: "suspended" };
@@ -112,7 +108,7 @@ export async function logInWithCode(
       : await takeCode(store, account, code, now);
   if (!right) {
     await tryFailed(store, who, now);
-    return { kind: "wrong" };
+    return { kind: "wrong", via: pending.via };
   }
   if (!(await store.twoFactor.endPendingLogin(pending.hash))) return { kind: "gone" };
   await trySucceeded(store, who);

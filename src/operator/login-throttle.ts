@@ -7,7 +7,13 @@
  * tell nothing.
  */
 import { hash } from "node:crypto";
-import type { LoginThrottleRepository, ThrottleRule } from "../store/types.js";
+import { checkPassword } from "../service/account-access.js";
+import type {
+  AccountLogin,
+  AccountsRepository,
+  LoginThrottleRepository,
+  ThrottleRule,
+} from "../store/types.js";
 
 const MINUTE_MS = 60_000;
 
@@ -80,6 +86,24 @@ export async function takeTry(store: ThrottleStore, who: Trier, now: Date): Prom
   const pair = await store.loginThrottle.countTry(pairKey(who), ACCOUNT_NETWORK_RULE, now);
   if (!pair.counted) return waitUntil(pair.lockedUntil, now);
   return { kind: "open" };
+}
+
+/**
+ * A password try of `who`, counted and judged: the account when the password is right
+ * (the caller settles the count: trySucceeded or tryGivenBack), "wrong" (counted as a
+ * failure), or the wait.
+ */
+export async function passwordTry(
+  store: ThrottleStore & { accounts: AccountsRepository },
+  who: Trier,
+  input: { email: string; password: string; now: Date },
+): Promise<{ kind: "right"; login: AccountLogin } | { kind: "wrong" } | Wait> {
+  const gate = await takeTry(store, who, input.now);
+  if (gate.kind === "wait") return gate;
+  const login = await checkPassword(store, input.email, input.password);
+  if (login) return { kind: "right", login };
+  await tryFailed(store, who, input.now);
+  return { kind: "wrong" };
 }
 
 /** A try judged wrong: it stays counted, and counts for the account across networks too. */

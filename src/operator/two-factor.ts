@@ -8,11 +8,10 @@
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import { checkPassword } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import { type AccountJson, accountJson, findAccount } from "./accounts.js";
 import { type Actor, audited } from "./audit.js";
-import { takeTry, trierOf, tryFailed, trySucceeded, type Wait } from "./login-throttle.js";
+import { passwordTry, trierOf, tryFailed, trySucceeded, type Wait } from "./login-throttle.js";
 
 const PERIOD_SECONDS = 30;
 const DIGITS = 6;
@@ -177,12 +176,9 @@ export async function turnOffTwoFactor(
 ): Promise<TurnOff> {
   const { now } = input;
   const who = trierOf(account.email, input.network);
-  const gate = await takeTry(store, who, now);
-  if (gate.kind === "wait") return gate;
-  if (!(await checkPassword(store, account.email, input.password))) {
-    await tryFailed(store, who, now);
-    return { kind: "wrong_password" };
-  }
+  const tried = await passwordTry(store, who, { email: account.email, password: input.password, now });
+  if (tried.kind === "wait") return tried;
+  if (tried.kind === "wrong") return { kind: "wrong_password" };
   if (!(await takeCode(store, account, input.code, now))) {
     await tryFailed(store, who, now);
     return { kind: "wrong_code" };
@@ -210,20 +206,19 @@ export function resetTwoFactor(
   which: string,
   actor: Actor,
 ): Promise<AccountJson> {
-  let cleared = false;
-  return audited(
+  const reset = audited(
     store,
     actor,
     async (trx) => {
       const account = await findAccount(trx, which);
-      cleared = await trx.twoFactor.turnOff(account.id);
-      return accountJson(account);
+      return { account: accountJson(account), cleared: await trx.twoFactor.turnOff(account.id) };
     },
-    ({ id, email }) =>
+    ({ account: { id, email }, cleared }) =>
       cleared
         ? { action: "account.2fa_reset", entity: { kind: "account", id }, detail: { email } }
         : undefined,
   );
+  return reset.then(({ account }) => account);
 }
 
 /** A mailed log-in code and its HMAC keyed with the pending log-in's token (so a dump of the database does not reverse it). */

@@ -8,7 +8,7 @@ import {
   rollAccountKey,
 } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
-import { logInWithPassword } from "../../operator/log-in.js";
+import { passwordTry, trierOf, trySucceeded } from "../../operator/login-throttle.js";
 import { refusalOf } from "../../operator/refusal.js";
 import { hashPassword, passwordProblem } from "../../service/account-access.js";
 import { prefixOf } from "../client-networks.js";
@@ -195,16 +195,17 @@ ${await twoFactorSection(deps, found)}`,
     const weak = passwordProblem(password);
     const network = prefixOf(request.ip);
     const now = clock();
-    // The current password is a throttled try, as at log-in (a second step is not asked here).
-    const confirmed = await logInWithPassword(store, {
-      email: found.account.email,
-      password: text(body, "current"),
-      network,
-      now,
-      canMail: false,
-    });
-    if (confirmed.kind !== "done" && confirmed.kind !== "code")
+    // The current password is a throttled try, as at log-in.
+    const who = trierOf(found.account.email, network);
+    const current = { email: found.account.email, password: text(body, "current"), now };
+    const confirmed = await passwordTry(store, who, current);
+    if (confirmed.kind === "wait") {
+      void reply.header("retry-after", String(confirmed.retryAfterSeconds));
+      return send(reply, await securityPage(found, "Too many tries; try again later."), 429);
+    }
+    if (confirmed.kind === "wrong")
       return send(reply, await securityPage(found, "Your current password is wrong."), 400);
+    await trySucceeded(store, who);
     if (weak) return send(reply, await securityPage(found, weak), 400);
     await store.accounts.setPassword(found.account.id, await hashPassword(password));
     return send(

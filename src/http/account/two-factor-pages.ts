@@ -268,7 +268,7 @@ ${form(`${SECURITY}/two-factor/off`, found.csrf, `${passwordField(undefined, "pa
       case "malformed":
         return send(reply, codeStepPage(csrf, token.slice(0, MAX_CODE_LENGTH), "totp", TOO_LONG), 400);
       case "wrong":
-        return send(reply, codeStepPage(csrf, token, "totp", "This code is wrong."), 401);
+        return send(reply, codeStepPage(csrf, token, step.via, "This code is wrong."), 401);
       case "gone":
         return restart(
           "This log-in has ended (too many codes, or too long): enter your password again.",
