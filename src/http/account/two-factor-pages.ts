@@ -119,11 +119,20 @@ export async function twoFactorSection(deps: AccountPagesDeps, found: Session): 
   const required = mustUseTwoFactor(deps.config.require2fa, found.account);
   const body = on
     ? `<p>Two-factor is <strong>on</strong>: log-in asks for a code of your authenticator app after the password.</p>
-<p>To turn it off, enter your password and a current code (or a recovery code).</p>
-${form(`${SECURITY}/two-factor/off`, found.csrf, `${passwordField(undefined, "password", "current-password")}\n${codeInput()}`, "Turn off")}`
+<form method="get" action="${SECURITY}/two-factor/off"><button type="submit">Turn off two-factor</button></form>`
     : `${required ? '<p class="field-error" role="status">This server requires two-factor log-in for your account: set it up to go on.</p>\n' : ""}<p>Two-factor is off. With it on, log-in asks for a code of an authenticator app after the password.</p>
 ${form(`${SECURITY}/two-factor`, found.csrf, "", "Set up two-factor")}`;
   return section("two-factor-heading", "Two-factor authentication", body);
+}
+
+/** Turning two-factor off: the password and a current code, on a page of its own. */
+function offSection(csrf: string, error?: string): string {
+  return section(
+    "two-factor-heading",
+    "Two-factor authentication",
+    `<p>To turn two-factor off, enter your password and a current code (or a recovery code).</p>
+${form(`${SECURITY}/two-factor/off`, csrf, `${passwordField(undefined, "password", "current-password")}\n${codeInput(error)}`, "Turn off")}`,
+  );
 }
 
 function setUpSection(setUp: SetUp, csrf: string, error?: string): string {
@@ -219,18 +228,19 @@ export function twoFactorPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
     return send(reply, page(found, recoverySection(turned.recoveryCodes)));
   });
 
+  app.get(`${SECURITY}/two-factor/off`, { schema: { hide: true } }, async (request, reply) => {
+    const found = await pages.loggedIn(request, reply);
+    if (!found) return reply;
+    if (!(await twoFactorOn(store, found.account))) return reply.redirect(SECURITY, 303);
+    return send(reply, page(found, offSection(found.csrf)));
+  });
+
   app.post(`${SECURITY}/two-factor/off`, { schema: { hide: true } }, async (request, reply) => {
     const { found, body } = await loggedInPost(request);
     if (!found) return reply.redirect("/login", 303);
     const code = text(body, "code");
     const password = text(body, "password");
-    const offForm = (error: string) =>
-      section(
-        "two-factor-heading",
-        "Two-factor authentication",
-        `<p>To turn two-factor off, enter your password and a current code (or a recovery code).</p>
-${form(`${SECURITY}/two-factor/off`, found.csrf, `${passwordField(undefined, "password", "current-password")}\n${codeInput(error)}`, "Turn off")}`,
-      );
+    const offForm = (error: string) => offSection(found.csrf, error);
     if (code.length > MAX_CODE_LENGTH || password.length > 1000)
       return send(reply, page(found, offForm(TOO_LONG)), 400);
     const actor = { kind: "account" as const, email: found.account.email };

@@ -135,7 +135,9 @@ describe.each(DATABASE_KINDS)("two-factor log-in on %s", (kind) => {
     expect((await code(await password("ann@example.com"), spare.replaceAll("-", ""))).statusCode).toBe(401);
 
     // Turning it off takes the password and a current code.
-    const page = (await ann.get(SECURITY)).body;
+    expect((await ann.get(SECURITY)).body).toContain(">Turn off two-factor</button>");
+    const page = (await ann.get(`${SECURITY}/two-factor/off`)).body;
+    expect(page).toContain(">Turn off</button>");
     later(30_000);
     const now = totpCode(secret, fixture.clock.now());
     const wrongPassword = await ann.post(

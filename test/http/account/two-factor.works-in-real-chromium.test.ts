@@ -2,7 +2,8 @@
  * Two-factor log-in in real Chromium (docs/accounts.md "Two-factor log-in"), against the
  * whole app on loopback with CSP, CSRF and Origin on: set up through the visible buttons,
  * the code computed from the secret the page shows, log out, log in with a fresh code;
- * a wrong code refused; a recovery code works once; axe-core finds nothing on the pages.
+ * a wrong code refused; a recovery code works once; turned off with the password and a
+ * code; axe-core finds nothing on the pages.
  */
 import type { FastifyInstance } from "fastify";
 import { Secret, TOTP } from "otpauth";
@@ -132,6 +133,20 @@ describe("two-factor in Chromium", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await expect.poll(() => page.locator(".field-error").textContent()).toContain("wrong");
     expect(page.url()).toBe(`${base}/login/code`);
+
+    // Turning it off asks for the password and a code (here a recovery code).
+    await logInWithPassword(page);
+    await page.getByLabel("Code").fill(recovery[5] ?? "");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL(`${base}/account`);
+    await page.goto(`${base}/account/security`);
+    await page.getByRole("button", { name: "Turn off two-factor" }).click();
+    await page.getByLabel("Code").waitFor();
+    expect(await axeViolations(page), "turning it off").toEqual([]);
+    await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
+    await page.getByLabel("Code").fill(recovery[6] ?? "");
+    await page.getByRole("button", { name: "Turn off", exact: true }).click();
+    await page.getByRole("button", { name: "Set up two-factor" }).waitFor();
 
     expect(errors).toEqual([]);
     await context.close();
