@@ -147,13 +147,13 @@ ${form(`${SECURITY}/two-factor/on`, csrf, codeInput(error), "Turn on")}`,
 }
 
 function recoverySection(codes: string[]): string {
-  const items = codes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join("");
+  const items = codes.map((code) => `\n<li><code>${escapeHtml(code)}</code></li>`).join("");
   return section(
     "two-factor-heading",
     "Two-factor authentication",
     `<p role="status">Two-factor is on.</p>
 <p>Keep these recovery codes somewhere safe: each logs you in once without the app, and they are shown only now.</p>
-<ol class="recovery" data-recovery-codes="${escapeHtml(codes.join(" "))}">${items}</ol>
+<ol class="recovery" data-recovery-codes="${escapeHtml(codes.join(" "))}">${items}\n</ol>
 <p><a href="/account">Continue to your account</a></p>`,
   );
 }
@@ -165,7 +165,7 @@ export function twoFactorPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
     consolePage("Security", accountJson(found.account), found.csrf, body);
   /** A secret is made here and never taken from the client: a form that posts one changes nothing. */
   const refusePostedSecret = (body: Body, reply: FastifyReply, found: Session) => {
-    if (!("secret" in body)) return undefined;
+    if (!Object.keys(body).some((name) => /secret/i.test(name))) return undefined;
     return send(
       reply,
       page(

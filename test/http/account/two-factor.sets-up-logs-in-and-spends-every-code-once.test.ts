@@ -89,6 +89,8 @@ describe.each(DATABASE_KINDS)("two-factor log-in on %s", (kind) => {
       setUp.body,
     );
     expect(posted.statusCode).toBe(400);
+    const named = await ann.post(`${SECURITY}/two-factor`, { totp_secret: mine }, security.body);
+    expect(named.statusCode).toBe(400);
     const long = await ann.post(`${SECURITY}/two-factor/on`, { code: "1".repeat(10_000) }, setUp.body);
     expect(long.statusCode).toBe(400);
     expect(long.body).toContain('class="field-error"');

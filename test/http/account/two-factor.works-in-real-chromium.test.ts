@@ -102,6 +102,7 @@ describe("two-factor in Chromium", () => {
     const recovery = ((await list.getAttribute("data-recovery-codes")) ?? "").split(" ");
     expect(recovery).toHaveLength(10);
     expect(await list.locator("li").count()).toBe(10);
+    expect(((await list.textContent()) ?? "").trim().split(/\s+/)).toEqual(recovery);
     expect(await axeViolations(page), "the recovery codes").toEqual([]);
 
     await page.goto(`${base}/account`);
