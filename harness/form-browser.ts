@@ -28,11 +28,18 @@ export class FormBrowser {
     return answer;
   }
 
-  /** Submits the form of `page` (its CSRF token) to `url`, from `origin`. */
-  async post(url: string, fields: Record<string, string>, page: string, origin = TEST_ORIGIN) {
+  /** Submits the form of `page` (its CSRF token) to `url`, from `origin` (and the client address `remoteAddress`). */
+  async post(
+    url: string,
+    fields: Record<string, string>,
+    page: string,
+    origin = TEST_ORIGIN,
+    remoteAddress?: string,
+  ) {
     const answer = await this.app.inject({
       method: "POST",
       url,
+      ...(remoteAddress === undefined ? {} : { remoteAddress }),
       headers: {
         cookie: this.cookieHeader(),
         origin,

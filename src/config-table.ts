@@ -574,6 +574,30 @@ export const CONFIG_TABLE = {
       "a log-in session ends this long after it began, however often used (seconds, or `12h`, `30d`); beside the idle SESSION_TTL ([security.md](security.md#sessions))",
     parse: duration(30 * 86_400),
   },
+  require2fa: {
+    variable: "REQUIRE_2FA",
+    default: "`off`",
+    meaning:
+      "who must log in with two-factor ([accounts.md](accounts.md#two-factor-log-in)): `off` nobody (anyone may turn it on), `operators` accounts with the `operator` role, `all` every account; a person who must and has not set it up is sent to `/account/security` before any other page",
+    parse: (raw, { variable }) => {
+      const mode = raw?.toLowerCase() ?? "off";
+      if (mode !== "off" && mode !== "operators" && mode !== "all")
+        throw new ConfigError(`${variable} must be off, operators or all; got "${raw}"`);
+      return mode as "off" | "operators" | "all";
+    },
+  },
+  supportEmail: {
+    variable: "SUPPORT_EMAIL",
+    default: "unset",
+    meaning:
+      "the address a person whose account is suspended is told to write to, when they log in with the right password ([accounts.md](accounts.md#roles-and-states)); unset, they are told to contact the operator of the server",
+    parse: (raw, { variable }) => {
+      if (raw === null) return null;
+      if (raw.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>".]+$/.test(raw))
+        throw new ConfigError(`${variable} must be an email address; got "${raw}"`);
+      return raw;
+    },
+  },
   logLevel: {
     variable: "LOG_LEVEL",
     default: "`info`",

@@ -1,5 +1,5 @@
 /**
- * `mailrisk accounts invite|list|show|set-plan|suspend|resume|delete|reset-password`
+ * `mailrisk accounts invite|list|show|set-plan|suspend|resume|delete|reset-password|reset-2fa`
  * (docs/accounts.md): the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done,
  * 1 unknown account or plan (or exists, for invite), 2 bad arguments.
  */
@@ -18,6 +18,7 @@ import {
   showAccount,
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
+import { resetTwoFactor } from "../operator/two-factor.js";
 import { createMailer } from "../service/mailer.js";
 import type { Store } from "../store/types.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
@@ -166,6 +167,11 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       "reset-password",
       (store, which, c) => resetPasswordLink(store, which, linkContext(c), c.clock(), CLI_ACTOR),
       linkText,
+    ),
+    "reset-2fa": onAccount(
+      "reset-2fa",
+      (store, which) => resetTwoFactor(store, which, CLI_ACTOR),
+      (a) => `Two-factor log-in is off for ${accountText(a)}.\n`,
     ),
   };
   return runSubcommand("accounts", subcommands, usageOf("accounts"), args, ctx);

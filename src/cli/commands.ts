@@ -196,6 +196,13 @@ const TABLE = [
           "prints a one-time link, valid 7 days, where the owner sets a new password (every session ends); mailed too when SMTP_URL is set",
         exitCodes: "0, 1 unknown account or SIGNUP is off, 2 usage",
       },
+      {
+        args: "reset-2fa <account> [--json]",
+        summary: "turn off an account's two-factor log-in",
+        details:
+          "clears the account's two-factor secret and recovery codes (a person who lost the device and the codes): the next log-in asks for the password alone (audited `account.2fa_reset`; nothing is recorded when it was off)",
+        exitCodes: "0, 1 unknown account, 2 usage",
+      },
     ],
   },
   {

@@ -25,6 +25,7 @@ import { checkingPlugin } from "./checking.js";
 import { clientErrorHandler } from "./client-errors.js";
 import type { ConsoleStore } from "./console/console-plugin.js";
 import type { OperatorAccess } from "./console/operator-access.js";
+import { forwardedHeadersWarning } from "./forwarded-headers-warning.js";
 import { HttpProblem, shuttingDown } from "./http-problem.js";
 import {
   BODY_LIMIT_BYTES,
@@ -120,6 +121,8 @@ export type AppConfig = Pick<
   | "mailFrom"
   | "sessionTtlSeconds"
   | "sessionMaxAgeSeconds"
+  | "require2fa"
+  | "supportEmail"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -210,9 +213,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", (_request, reply, done) => {
+  // Without TRUST_PROXY, one warning when a proxy's forwarding headers arrive (forwarded-headers-warning.ts).
+  const proxyUnseen = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
+  app.addHook("onRequest", (request, reply, done) => {
     if (closing) sendProblem(reply, shuttingDown());
-    else done();
+    else {
+      proxyUnseen?.(request);
+      done();
+    }
   });
   // A request in flight when the server starts closing still gets its answer, and then
   // its connection is closed: left open (keep-alive), it would hold the server's close,

@@ -86,7 +86,7 @@ export function accountJson(account: Account): AccountJson {
 }
 
 /** The account of an id or an email; `unknown_account` otherwise. */
-async function findAccount(store: AccountStore, which: string): Promise<Account> {
+export async function findAccount(store: Pick<Store, "accounts">, which: string): Promise<Account> {
   const email = normaliseEmail(which);
   const account = email ? await store.accounts.findLogin(email) : await store.accounts.getAccount(which);
   if (!account) throw new Refusal("unknown_account", `unknown account "${which}"`);

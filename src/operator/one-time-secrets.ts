@@ -4,7 +4,7 @@
  * as an HMAC under a key the server made at first start (a database dump alone reverses
  * none), and spent in one statement, so that parallel requests judge at most CODE_TRIES
  * guesses and use a link once. What goes to one mailbox is bounded: CODES_PER_HOUR codes
- * (sign-up and reset together) and MAILS_PER_HOUR mails for any reason.
+ * (sign-up, reset and log-in together) and MAILS_PER_HOUR mails for any reason.
  */
 import { createHmac } from "node:crypto";
 import { mailboxOf } from "../core/mailbox.js";
@@ -19,7 +19,7 @@ export const CODE_TTL_MS = 15 * MINUTE_MS;
 export const CODE_TRIES = 5;
 /** A printed or mailed link: 7 days, once. */
 export const LINK_TTL_MS = 7 * DAY_MS;
-/** Codes one mailbox is sent per hour, sign-up and reset together. */
+/** Codes one mailbox is sent per hour, sign-up, reset and log-in (src/operator/log-in.ts) together. */
 export const CODES_PER_HOUR = 3;
 /** Mails one mailbox is sent per hour, for any reason. */
 export const MAILS_PER_HOUR = 5;

@@ -6,10 +6,11 @@
  * audited in the change's own transaction: `account.password_change`,
  * `account.password_reset`, `account.invite_accepted`.
  */
-import { hashPassword, logIn } from "../service/account-access.js";
+import { hashPassword } from "../service/account-access.js";
 import type { Account, Store } from "../store/types.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
+import { passwordTry, trierOf, trySucceeded, type Wait } from "./login-throttle.js";
 import { isCodeShaped, issueCode, peekLink, spendCode, spendLink } from "./one-time-secrets.js";
 import { MAX_PASSWORD, passwordProblem } from "./password-policy.js";
 import { refusalOf } from "./refusal.js";
@@ -20,19 +21,30 @@ type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit">;
 /** A password set, and the session of the browser that set it. */
 type PasswordSet = { kind: "set"; account: Account; session: OpenedSession; firstKey?: string };
 
-export type PasswordChange = PasswordSet | { kind: "wrong_current" } | { kind: "weak"; problem: string };
+export type PasswordChange =
+  | PasswordSet
+  | { kind: "wrong_current" }
+  | { kind: "weak"; problem: string }
+  /** The log-in throttle holds this account for this network (or the network): try again later. */
+  | Wait;
 
-/** Changes the password of a logged-in account, its current one confirmed first. */
+/**
+ * Changes the password of a logged-in account, its current one confirmed first: a
+ * throttled try as at log-in (src/operator/login-throttle.ts), so a wrong current password
+ * counts as a failed log-in of the account from this network.
+ */
 export async function changePassword(
-  store: PasswordStore,
+  store: PasswordStore & Pick<Store, "loginThrottle">,
   account: Account,
   input: { current: string; password: string; network: string; now: Date },
 ): Promise<PasswordChange> {
   const { now } = input;
-  const confirmed =
-    input.current.length <= MAX_PASSWORD &&
-    (await logIn(store, { email: account.email, password: input.current, network: input.network, now }));
-  if (!confirmed) return { kind: "wrong_current" };
+  if (input.current.length > MAX_PASSWORD) return { kind: "wrong_current" };
+  const who = trierOf(account.email, input.network);
+  const confirmed = await passwordTry(store, who, { email: account.email, password: input.current, now });
+  if (confirmed.kind === "wait") return confirmed;
+  if (confirmed.kind === "wrong" || confirmed.login.id !== account.id) return { kind: "wrong_current" };
+  await trySucceeded(store, who);
   const problem = passwordProblem(input.password);
   if (problem) return { kind: "weak", problem };
   const passwordHash = await hashPassword(input.password);

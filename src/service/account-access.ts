@@ -1,19 +1,12 @@
 /**
- * How people reach their account (docs/accounts.md): argon2id passwords, log-in with its
- * throttle, and sessions stored as rows (ended after SESSION_TTL unused or SESSION_MAX_AGE
- * from their start). Log-in answers alike for a known and an unknown email, in the same
- * time (the dummy hash).
+ * How people reach their account (docs/accounts.md): argon2id passwords, the password check
+ * of log-in, and sessions stored as rows (ended after SESSION_TTL unused or SESSION_MAX_AGE
+ * from their start). The password check answers alike for a known and an unknown email,
+ * in the same time (the dummy hash); its throttle is the caller's.
  */
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { hashSecret, newToken } from "../store/secrets.js";
-import type { Account, AccountsRepository } from "../store/types.js";
-
-const MINUTE_MS = 60_000;
-/** Wrong passwords in a row that lock an account, and for how long. */
-export const LOCK_AFTER = 10;
-export const LOCK_MS = 15 * MINUTE_MS;
-/** Failed log-ins one client network (/24, /64) may make in LOCK_MS. */
-export const NETWORK_FAILURES = 50;
+import type { AccountLogin, AccountsRepository } from "../store/types.js";
 
 /** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. */
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -40,29 +33,18 @@ export function normaliseEmail(text: string): string | undefined {
 type AccessStore = { accounts: AccountsRepository };
 
 /**
- * The account for an email and password, or undefined, the same way for every reason
- * (unknown, wrong, locked, suspended, the network over its failures).
+ * The account of an email whose password this is (in any state), or undefined, in the
+ * same time for an unknown email (the dummy hash). The throttle is the caller's
+ * (src/operator/login-throttle.ts).
  */
-export async function logIn(
+export async function checkPassword(
   store: AccessStore,
-  input: { email: string; password: string; network: string; now: Date },
-): Promise<Account | undefined> {
-  const { password, network, now } = input;
-  const since = new Date(now.getTime() - LOCK_MS);
-  const login = await store.accounts.findLogin(normaliseEmail(input.email) ?? "");
-  const networkOver = (await store.accounts.networkFailures(network, now, since, false)) >= NETWORK_FAILURES;
+  email: string,
+  password: string,
+): Promise<AccountLogin | undefined> {
+  const login = await store.accounts.findLogin(normaliseEmail(email) ?? "");
   const valid = await verifyPassword(login?.passwordHash ?? null, password);
-  const locked = login?.lockedUntil !== null && login?.lockedUntil !== undefined && login.lockedUntil > now;
-  if (login && valid && !locked && !networkOver && login.state === "active") {
-    await store.accounts.clearFailedLogins(login.id);
-    const { passwordHash: _hash, failedLogins: _failed, lockedUntil: _until, ...account } = login;
-    return account;
-  }
-  if (login && !valid && !locked) {
-    await store.accounts.noteFailedLogin(login.id, LOCK_AFTER, new Date(now.getTime() + LOCK_MS));
-  }
-  if (!valid) await store.accounts.networkFailures(network, now, since, true);
-  return undefined;
+  return login && valid ? login : undefined;
 }
 
 /** The token of the anonymous forms' CSRF cookie (double submit). */

@@ -1,7 +1,6 @@
 /**
  * Accounts (docs/accounts.md): people who log in and own keys, their sessions (rows, so
- * they can be ended), their pending codes and links, and the failed log-ins the throttle
- * counts.
+ * they can be ended), and their pending codes and links.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { mailboxOf } from "../core/mailbox.js";
@@ -74,17 +73,10 @@ async function getAccount(db: Kysely<Database>, id: string): Promise<Account | u
 async function findLogin(db: Kysely<Database>, email: string): Promise<AccountLogin | undefined> {
   const row = await db
     .selectFrom("accounts")
-    .select([...ACCOUNT_COLUMNS, "password_hash", "failed_logins", "locked_until"])
+    .select([...ACCOUNT_COLUMNS, "password_hash"])
     .where("email", "=", email)
     .executeTakeFirst();
-  return (
-    row && {
-      ...toAccount(row),
-      passwordHash: row.password_hash,
-      failedLogins: row.failed_logins,
-      lockedUntil: row.locked_until === null ? null : toDate(row.locked_until),
-    }
-  );
+  return row && { ...toAccount(row), passwordHash: row.password_hash };
 }
 
 async function setState(db: Kysely<Database>, id: string, state: AccountState): Promise<Account> {
@@ -143,34 +135,6 @@ async function deleteAccount(db: Kysely<Database>, id: string): Promise<boolean>
   });
 }
 
-async function networkFailures(
-  db: Kysely<Database>,
-  network: string,
-  now: Date,
-  since: Date,
-  count: boolean,
-): Promise<number> {
-  if (count) {
-    await db
-      .insertInto("login_failures")
-      .values({ network, failures: 1, window_start: now.getTime() })
-      .onConflict((oc) =>
-        oc.column("network").doUpdateSet({
-          failures: sql`case when login_failures.window_start > ${since.getTime()} then login_failures.failures + 1 else 1 end`,
-          window_start: sql`case when login_failures.window_start > ${since.getTime()} then login_failures.window_start else ${now.getTime()} end`,
-        }),
-      )
-      .execute();
-  }
-  const row = await db
-    .selectFrom("login_failures")
-    .select("failures")
-    .where("network", "=", network)
-    .where("window_start", ">", since.getTime())
-    .executeTakeFirst();
-  return row?.failures ?? 0;
-}
-
 async function findSession(db: Kysely<Database>, hash: string, now: Date, idleSince: Date, bornSince: Date) {
   const row = await db
     .selectFrom("sessions as s")
@@ -205,30 +169,8 @@ export function createAccountsRepository(db: Kysely<Database>): AccountsReposito
     setPlan: (id, plan) => setPlan(db, id, plan),
     deleteAccount: (id) => deleteAccount(db, id),
     setPassword: async (id, passwordHash) => {
-      await db
-        .updateTable("accounts")
-        .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null })
-        .where("id", "=", id)
-        .execute();
+      await db.updateTable("accounts").set({ password_hash: passwordHash }).where("id", "=", id).execute();
     },
-    noteFailedLogin: async (id, limit, lockUntil) => {
-      await db
-        .updateTable("accounts")
-        .set({
-          failed_logins: sql`failed_logins + 1`,
-          locked_until: sql`case when failed_logins + 1 >= ${limit} then ${lockUntil.getTime()} else locked_until end`,
-        })
-        .where("id", "=", id)
-        .execute();
-    },
-    clearFailedLogins: async (id) => {
-      await db
-        .updateTable("accounts")
-        .set({ failed_logins: 0, locked_until: null })
-        .where("id", "=", id)
-        .execute();
-    },
-    networkFailures: (network, now, since, count) => networkFailures(db, network, now, since, count),
     createSession: async ({ hash, accountId, csrf, now }) => {
       await db
         .insertInto("sessions")

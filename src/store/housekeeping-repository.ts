@@ -66,8 +66,8 @@ async function pruneWebhookEvents(
 
 /**
  * What accounts leave behind (docs/accounts.md): sessions unused since `idleSince`, codes,
- * links and pending sign-ups expired before `now`, mail budgets and failed log-ins counted
- * over a day ago, requests per day
+ * links, pending sign-ups and log-ins left waiting for their code expired before `now`,
+ * mail budgets and failed log-ins counted over a day ago, requests per day
  * and account counts older than `countedBefore`; each table at most `limit` rows.
  */
 async function pruneAccountLeftovers(
@@ -85,8 +85,10 @@ async function pruneAccountLeftovers(
       select hash from pending_signups where expires_at < ${now.getTime()} limit ${limit})`,
     sql`delete from mail_budget where mailbox in (
       select mailbox from mail_budget where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
-    sql`delete from login_failures where network in (
-      select network from login_failures where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
+    sql`delete from login_throttle where subject in (
+      select subject from login_throttle where window_start < ${now.getTime() - DAY_MS} limit ${limit})`,
+    sql`delete from pending_logins where hash in (
+      select hash from pending_logins where expires_at < ${now.getTime()} limit ${limit})`,
     sql`delete from daily_usage where (key_id, day) in (
       select key_id, day from daily_usage where day < ${countedBefore.getTime()} limit ${limit})`,
     sql`delete from account_usage where (account_id, period_start) in (

@@ -11,6 +11,7 @@ import { createJobsRepository } from "./jobs-repository.js";
 import { createKeysRepository } from "./keys-repository.js";
 import { createListsRepository } from "./lists-repository.js";
 import { createLocksRepository } from "./locks-repository.js";
+import { createLoginThrottleRepository } from "./login-throttle-repository.js";
 import { migrateToLatest } from "./migrate.js";
 import { createOverridesRepository } from "./overrides-repository.js";
 import { createPlansRepository } from "./plans-repository.js";
@@ -18,6 +19,7 @@ import { createRecentRepository } from "./recent-repository.js";
 import { createRecordsRepository } from "./records-repository.js";
 import { createReportsRepository } from "./reports-repository.js";
 import type { Database } from "./schema.js";
+import { createTwoFactorRepository } from "./two-factor-repository.js";
 import type { Store } from "./types.js";
 import { translateStoreErrors } from "./unavailable.js";
 import { createUsageRepository } from "./usage-repository.js";
@@ -110,6 +112,8 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     }),
     jobs: translateStoreErrors(createJobsRepository(db)),
     accountLists: translateStoreErrors(accountLists),
+    loginThrottle: translateStoreErrors(createLoginThrottleRepository(db)),
+    twoFactor: translateStoreErrors(createTwoFactorRepository(db)),
     migrate,
     ping,
     forgetKeys,

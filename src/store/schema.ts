@@ -221,10 +221,13 @@ export interface Database {
   account_usage: AccountUsageTable;
   sessions: SessionsTable;
   account_tickets: AccountTicketsTable;
-  login_failures: LoginFailuresTable;
   server_secrets: ServerSecretsTable;
   pending_signups: PendingSignupsTable;
   mail_budget: MailBudgetTable;
+  login_throttle: LoginThrottleTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  pending_logins: PendingLoginsTable;
   daily_usage: DailyUsageTable;
   jobs: JobsTable;
   job_batches: JobBatchesTable;
@@ -263,8 +266,6 @@ export interface AccountsTable {
   plan: string;
   state: string;
   created_at: Millis;
-  failed_logins: ColumnType<number, number | undefined, number>;
-  locked_until: ColumnType<number | string | null, number | null | undefined, number | null>;
   /** The mailbox the email delivers to (src/core/mailbox.ts), unique (migration 0019). */
   mailbox: string | null;
 }
@@ -318,10 +319,36 @@ export interface MailBudgetTable {
   codes: number;
 }
 
-export interface LoginFailuresTable {
-  network: string;
+/** Failed log-ins counted in a window (migration 0020, src/store/login-throttle-repository.ts). */
+export interface LoginThrottleTable {
+  subject: string;
   failures: number;
   window_start: Millis;
+  locked_until: ColumnType<number | string | null, number | null, number | null>;
+}
+
+/** An account's TOTP secret, a set-up waiting for its code, and the last time step taken. */
+export interface TwoFactorTable {
+  account_id: string;
+  secret: string | null;
+  pending_secret: string | null;
+  pending_expires_at: ColumnType<number | string | null, number | null, number | null>;
+  last_step: ColumnType<number | string | null, number | null, number | null>;
+}
+
+export interface RecoveryCodesTable {
+  account_id: string;
+  hash: string;
+}
+
+/** A log-in whose password was right, waiting for its code. */
+export interface PendingLoginsTable {
+  hash: string;
+  account_id: string;
+  via: string;
+  code_hash: string | null;
+  tries_left: number;
+  expires_at: Millis;
 }
 
 type NullableMillis = ColumnType<number | string | null, number | null, number | null>;

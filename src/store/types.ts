@@ -131,8 +131,6 @@ export interface Account {
 /** An account as logging in sees it. */
 export interface AccountLogin extends Account {
   passwordHash: string | null;
-  failedLogins: number;
-  lockedUntil: Date | null;
 }
 
 /** A pending sign-up, reset or invitation: a mailed code (tries counted) or a one-time link. */
@@ -166,7 +164,7 @@ export interface FoundSession {
   createdAt: Date;
 }
 
-/** Accounts, their sessions, tickets and log-in failures (docs/accounts.md). */
+/** Accounts, their sessions and tickets (docs/accounts.md). */
 export interface AccountsRepository {
   /**
    * Creates an account and its first secret key (`AccountExistsError` when the email or
@@ -192,11 +190,6 @@ export interface AccountsRepository {
   /** Deletes the account with its keys, sessions and counts; false when unknown. */
   deleteAccount(id: string): Promise<boolean>;
   setPassword(id: string, passwordHash: string): Promise<void>;
-  /** Counts a wrong password; at `limit` in a row the account is locked until `lockUntil`. */
-  noteFailedLogin(id: string, limit: number, lockUntil: Date): Promise<void>;
-  clearFailedLogins(id: string): Promise<void>;
-  /** Failed log-ins of a client network in the window that started after `since`, this one counted when `count`. */
-  networkFailures(network: string, now: Date, since: Date, count: boolean): Promise<number>;
   createSession(input: { hash: string; accountId: string; csrf: string; now: Date }): Promise<void>;
   /**
    * The session while seen after `idleSince` and begun after `bornSince` (and marks it
@@ -239,6 +232,73 @@ export interface AccountsRepository {
     since: Date,
     code: boolean,
   ): Promise<{ mails: number; codes: number }>;
+}
+
+/** How a counter of failed log-ins counts (docs/security.md "Log-in throttling"). */
+export interface ThrottleRule {
+  /** A count older than this starts again at one. */
+  windowMs: number;
+  /** The try that brings the count to this makes the next ones wait; null: never. */
+  lockAt: number | null;
+  /** The wait: `stepMs` times the tries at or over `lockAt`, at most `maxLockMs`. */
+  stepMs: number;
+  maxLockMs: number;
+  /** Whether the count starts again at one once a wait is over (else it goes on growing). */
+  restartAfterLock: boolean;
+}
+
+/** A try counted, or refused because its key waits until `lockedUntil`. */
+export type ThrottleTry = { counted: true; failures: number } | { counted: false; lockedUntil: Date };
+
+/** Failed log-ins by key, each counted in one statement (docs/security.md "Log-in throttling"). */
+export interface LoginThrottleRepository {
+  /** Counts a try unless the key waits now (then `counted: false`); exact under concurrency. */
+  countTry(key: string, rule: ThrottleRule, now: Date): Promise<ThrottleTry>;
+  /** Until when the key waits; null when it does not. */
+  lockedUntil(key: string, now: Date): Promise<Date | null>;
+  /** The count of a key whose window started after `since`; 0 when none. */
+  failures(key: string, since: Date): Promise<number>;
+  /** Gives one try back (a right password): the count less one, its wait kept. */
+  giveBack(key: string): Promise<void>;
+  /** Forgets a key's count and wait. */
+  clear(key: string): Promise<void>;
+}
+
+/** A log-in waiting for its code (docs/accounts.md "Two-factor log-in"). */
+export interface PendingLogin {
+  hash: string;
+  accountId: string;
+  via: "totp" | "mail";
+  codeHash: string | null;
+  expiresAt: Date;
+}
+
+/** The accounts' TOTP secrets, recovery codes and pending log-ins. */
+export interface TwoFactorRepository {
+  /** The account's secret (base32) when two-factor is on, and the last time step taken. */
+  findSecret(accountId: string): Promise<{ secret: string; lastStep: number | null } | undefined>;
+  /** Keeps a new secret waiting for its first code until `expiresAt` (replacing a waiting one). */
+  savePending(accountId: string, secret: string, expiresAt: Date): Promise<void>;
+  /** The waiting secret while live. */
+  findPending(accountId: string, now: Date): Promise<string | undefined>;
+  /**
+   * Turns two-factor on with the waiting secret `secret` (still waiting and live) and these
+   * recovery code hashes; false when it was not waiting.
+   */
+  turnOn(accountId: string, input: { secret: string; recoveryHashes: string[]; now: Date }): Promise<boolean>;
+  /** Turns it off: secret, waiting secret and recovery codes gone; false when it was off. */
+  turnOff(accountId: string): Promise<boolean>;
+  /** Takes time step `step` of the account's secret, in one statement: false when it or a later one was taken. */
+  takeStep(accountId: string, step: number): Promise<boolean>;
+  /** Spends a recovery code in one statement: false when it is unknown or spent. */
+  spendRecoveryCode(accountId: string, hash: string): Promise<boolean>;
+  savePendingLogin(login: PendingLogin & { triesLeft: number }): Promise<void>;
+  /** The live pending log-in of a hash. */
+  findPendingLogin(hash: string, now: Date): Promise<PendingLogin | undefined>;
+  /** Spends one try of a pending log-in in one statement; false when none was left (it is gone then). */
+  spendLoginTry(hash: string, now: Date): Promise<boolean>;
+  /** Ends a pending log-in in one statement; false when it was gone already. */
+  endPendingLogin(hash: string): Promise<boolean>;
 }
 
 /** Plans (docs/api.md "Keys, plans, quotas"): what the `plans` CLI command and the admin API use. */
@@ -898,6 +958,8 @@ export interface Store {
   accounts: AccountsRepository;
   jobs: JobsRepository;
   accountLists: AccountListsRepository;
+  loginThrottle: LoginThrottleRepository;
+  twoFactor: TwoFactorRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

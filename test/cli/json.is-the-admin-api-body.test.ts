@@ -93,7 +93,7 @@ describe("the CLI's --json is the admin API's body", () => {
     expect(await cliJson(keys, "show", id, "--json")).toBe(await adminBody({ url: `/admin/keys/${id}` }));
   });
 
-  it("accounts invite, list, search, show, set-plan, suspend, resume, reset-password and delete", async () => {
+  it("accounts invite, list, search, show, set-plan, suspend, resume, reset-2fa, reset-password and delete", async () => {
     const invited = await cliJson(accounts, "invite", "ann@example.com", "--json");
     const posted = await adminBody({
       method: "POST",
@@ -132,7 +132,7 @@ describe("the CLI's --json is the admin API's body", () => {
     const searched = await cliJson(accounts, "list", "--search", "ANN@", "--json");
     expect(searched).toBe(await adminBody({ url: "/admin/accounts?search=ANN%40" }));
     expect(JSON.parse(searched)).toHaveLength(1);
-    for (const action of ["suspend", "resume"]) {
+    for (const action of ["suspend", "resume", "reset-2fa"]) {
       const cli = await cliJson(accounts, action, "ann@example.com", "--json");
       const admin = await adminBody({ method: "POST", url: `/admin/accounts/${ann?.id}/${action}` });
       expect(cli).toBe(admin);

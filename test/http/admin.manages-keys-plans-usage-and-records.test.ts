@@ -277,6 +277,7 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
     "/admin/accounts",
     "/admin/accounts/invite",
     "/admin/accounts/{account}",
+    "/admin/accounts/{account}/reset-2fa",
     "/admin/accounts/{account}/reset-password",
     "/admin/accounts/{account}/resume",
     "/admin/accounts/{account}/suspend",

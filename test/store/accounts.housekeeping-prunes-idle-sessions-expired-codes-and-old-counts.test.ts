@@ -4,8 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { logInWithPassword } from "../../src/operator/log-in.js";
 import { issueCode, issueLink, peekLink } from "../../src/operator/one-time-secrets.js";
-import { logIn, sessionOf, startSession } from "../../src/service/account-access.js";
+import { sessionOf, startSession } from "../../src/service/account-access.js";
 
 const START = new Date("2026-01-01T00:00:00Z");
 const DAY = 86_400_000;
@@ -36,17 +37,20 @@ describe.each(DATABASE_KINDS)("account leftovers on %s", (kind) => {
       {},
       new Date(START.getTime() + 30 * DAY),
     );
-    await logIn(db.store, {
+    // A failed log-in counts for the account and network, the network, and the account.
+    await logInWithPassword(db.store, {
       email: "nobody@example.com",
       password: "wrong",
       network: "192.0.2.0/24",
       now: START,
+      canMail: false,
     });
 
     const now = new Date(START.getTime() + 31 * DAY);
     const cutoffs = { now, idleSince: new Date(now.getTime() - 30 * DAY), countedBefore: START };
-    // The idle session, the expired code, the failed log-in and the code's mail budget.
-    expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(4);
+    // The idle session, the expired code, the code's mail budget and the failed log-in's
+    // three counts.
+    expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(6);
     expect(await sessionOf(db.store, idle.token, now, 365 * DAY, 365 * DAY)).toBeUndefined();
     expect((await sessionOf(db.store, fresh.token, now, 30 * DAY, 30 * DAY))?.account.id).toBe(account.id);
     expect(await db.store.housekeeping.pruneAccountLeftovers(cutoffs, 100)).toBe(0);

@@ -14,12 +14,14 @@ import { keyConfirmPages } from "./key-confirm-pages.js";
 import { listPages } from "./list-pages.js";
 import { type AccountPagesDeps, pageSession } from "./page-session.js";
 import { personPages } from "./person-pages.js";
+import { twoFactorPages } from "./two-factor-pages.js";
 
 export type { AccountPagesDeps } from "./page-session.js";
 
 export async function accountPages(app: TypedApp, deps: AccountPagesDeps): Promise<void> {
   const pages = pageSession(deps);
   personPages(app, deps, pages);
+  twoFactorPages(app, deps, pages);
   consolePages(app, deps, pages);
   keyConfirmPages(app, deps, pages);
   listPages(app, deps, pages);

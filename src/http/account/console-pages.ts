@@ -32,6 +32,7 @@ import {
 } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send, text } from "./page-session.js";
 import { COPY_POLICY, COPY_SCRIPT } from "./secret-views.js";
+import { twoFactorSection } from "./two-factor-pages.js";
 import { usageChart } from "./usage-chart.js";
 
 /** A refusal of the account's own keys (another account's, unknown, revoked) as the 404 page; anything else as it is. */
@@ -181,7 +182,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     return send(reply, consolePage("Reports", accountJson(found.account), found.csrf, body));
   });
 
-  const securityPage = (found: Session, error?: string, done = "") =>
+  const securityPage = async (found: Session, error?: string, done = "") =>
     consolePage(
       "Security",
       accountJson(found.account),
@@ -196,12 +197,13 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
           "Change password",
         ),
       )}
-${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}`,
+${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}
+${await twoFactorSection(deps, found)}`,
     );
   app.get("/account/security", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
-    return send(reply, securityPage(found));
+    return send(reply, await securityPage(found));
   });
   app.post("/account/security", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
@@ -214,10 +216,14 @@ ${section("everywhere-heading", "Log out everywhere", form("/account/security/lo
       now: clock(),
     });
     switch (changed.kind) {
+      case "wait":
+        // The current password is a throttled try, as at log-in.
+        void reply.header("retry-after", String(changed.retryAfterSeconds));
+        return send(reply, await securityPage(found, "Too many tries; try again later."), 429);
       case "wrong_current":
-        return send(reply, securityPage(found, "Your current password is wrong."), 400);
+        return send(reply, await securityPage(found, "Your current password is wrong."), 400);
       case "weak":
-        return send(reply, securityPage(found, changed.problem), 400);
+        return send(reply, await securityPage(found, changed.problem), 400);
       case "set":
         // Every other session is over; this browser goes on in a new one.
         return sessionReply(request, reply, changed.session, "/account/security?changed=1");

@@ -25,7 +25,17 @@ const SECRET_SHAPE = /^mr_[0-9A-Za-z]{32}$/;
 export interface AccountPagesDeps extends RunCheckDeps {
   store: Pick<
     Store,
-    "accounts" | "keys" | "usage" | "plans" | "reports" | "jobs" | "transaction" | "audit" | "accountLists"
+    | "accounts"
+    | "keys"
+    | "usage"
+    | "plans"
+    | "reports"
+    | "jobs"
+    | "transaction"
+    | "audit"
+    | "accountLists"
+    | "twoFactor"
+    | "loginThrottle"
   >;
   config: Pick<
     Config,
@@ -37,6 +47,8 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "jobMaxItems"
     | "jobMaxBytes"
     | "jobRetentionSeconds"
+    | "require2fa"
+    | "supportEmail"
   >;
   mailer: Mailer | undefined;
   clock: () => Date;

@@ -1,14 +1,16 @@
 import { parseInput } from "../../core/input.js";
 import { logOut } from "../../operator/account-sessions.js";
+import { logInWithPassword } from "../../operator/log-in.js";
 import { linkEmail, requestResetCode, resetPasswordByCode, useLink } from "../../operator/passwords.js";
 import { confirmSignup, signupPassword, startSignup } from "../../operator/signup.js";
-import { logIn, normaliseEmail } from "../../service/account-access.js";
+import { normaliseEmail } from "../../service/account-access.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { checkParsed } from "../run-check.js";
 import type { TypedApp } from "../typed-app.js";
 import { codeField, emailField, form, passwordField, personPage } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, send, text } from "./page-session.js";
+import { answerLogIn } from "./two-factor-pages.js";
 
 const WRONG_CODE = "This code is wrong or expired.";
 const MALFORMED_CODE = "A code is the 8 digits of the mail we sent; nothing was changed.";
@@ -32,7 +34,6 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     mailInBackground,
     inBackground,
     sessionReply,
-    startSessionReply,
     endSessionReply,
   } = pages;
   const mailer =
@@ -150,18 +151,17 @@ ${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">
   app.post("/login", { schema: { hide: true } }, async (request, reply) => {
     const body = checkAnonymousCsrf(request);
     const email = text(body, "email");
-    const account = await logIn(store, {
+    // The throttle, the second step and the suspended account's message: two-factor-pages.ts.
+    const outcome = await logInWithPassword(store, {
       email,
       password: text(body, "password"),
       network: prefixOf(request.ip),
       now: clock(),
+      canMail: deps.mailer !== undefined,
     });
-    if (!account) {
-      const error =
-        "The email or password is wrong, or the account is locked for a while after too many tries.";
-      return send(reply, loginPage(text(body, "csrf"), email, error), 401);
-    }
-    return startSessionReply(request, reply, account);
+    return answerLogIn(deps, pages, request, reply, outcome, (error) =>
+      loginPage(text(body, "csrf"), email, error),
+    );
   });
   app.post("/logout", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);

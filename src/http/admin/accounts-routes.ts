@@ -18,6 +18,7 @@ import {
   showAccount,
 } from "../../operator/accounts.js";
 import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
+import { resetTwoFactor } from "../../operator/two-factor.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
 import { type AdminDeps, settled } from "./deps.js";
@@ -115,5 +116,18 @@ export function adminAccountRoutes(app: TypedApp, { store, clock, settle, links 
       },
     },
     (request) => resetPasswordLink(store, request.params.account, links, clock(), ADMIN_TOKEN_ACTOR),
+  );
+  app.post(
+    "/admin/accounts/:account/reset-2fa",
+    {
+      schema: {
+        ...one,
+        summary: "Turn off an account's two-factor log-in",
+        description:
+          "Clears the secret and the recovery codes of a person who lost both; the next log-in asks for the password alone. Audited `account.2fa_reset` (nothing when it was off).",
+        response: adminResponses(200, AccountSchema, [404]),
+      },
+    },
+    (request) => resetTwoFactor(store, request.params.account, ADMIN_TOKEN_ACTOR),
   );
 }

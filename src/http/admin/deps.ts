@@ -21,6 +21,7 @@ export type AdminStore = Pick<
   | "accounts"
   | "accountLists"
   | "jobs"
+  | "twoFactor"
 >;
 
 export interface AdminDeps

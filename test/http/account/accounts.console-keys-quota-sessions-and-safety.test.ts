@@ -1,8 +1,8 @@
 /**
  * Accounts through the pages (docs/accounts.md): an invited person sets a password and
  * lands on /account; its keys draw from one count; another account cannot see them; a
- * suspended account's key gets 401; every form refuses a cross-origin POST; the 11th
- * wrong password locks the account even for the right one.
+ * suspended account's key gets 401; every form refuses a cross-origin POST; after 10
+ * wrong passwords the network waits even with the right one.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../../harness/cli-context.js";
@@ -133,7 +133,7 @@ describe("accounts", () => {
     const loginPage = (await ann.get("/login")).body;
     expect(
       (await ann.post("/login", { email: "ann@example.com", password: TEST_PASSWORD }, loginPage)).statusCode,
-    ).toBe(401);
+    ).toBe(403);
 
     expect(await accounts(["resume", "ann@example.com"], cli.ctx)).toBe(0);
     await expect
@@ -294,7 +294,7 @@ describe("accounts", () => {
     expect(longName.body).toContain("at most 200 characters");
   });
 
-  it("locks an account after 10 wrong passwords: the 11th try is refused even with the right one", async () => {
+  it("locks a network out of an account after 10 wrong passwords: its 11th try waits even with the right one", async () => {
     await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const browser = new FormBrowser(fixture.app);
     const page = (await browser.get("/login")).body;
@@ -304,7 +304,9 @@ describe("accounts", () => {
       ).toBe(401);
     }
     const right = await browser.post("/login", { email: "ann@example.com", password: TEST_PASSWORD }, page);
-    expect(right.statusCode).toBe(401);
+    expect(right.statusCode).toBe(429);
+    for (let i = 0; i < 10; i++)
+      await browser.post("/login", { email: "nobody@example.com", password: `wrong ${i}` }, page);
     const unknown = await browser.post(
       "/login",
       { email: "nobody@example.com", password: TEST_PASSWORD },
