@@ -51,7 +51,10 @@ describe.each(DATABASE_KINDS)("migration 0019 on %s", (kind) => {
   it("gives each account its mailbox, the later of a shared one its own address, and drops the old tickets", async () => {
     await before();
     store = await openStore(database.location);
-    expect(await store.migrate()).toContain(ADDING);
+    const applied = await store.migrate();
+    expect(applied).toContain(ADDING);
+    // 0020 (the log-in guard) drops the old lock's columns of these accounts after 0019 indexed their mailbox.
+    expect(applied.indexOf("0020_login_guard")).toBeGreaterThan(applied.indexOf(ADDING));
     expect((await store.accounts.findMailbox("carol@gmail.com"))?.id).toBe("acc_1");
     expect((await store.accounts.findMailbox("c.arol@gmail.com"))?.id).toBe("acc_2");
     expect((await store.accounts.findMailbox("dan@example.com"))?.id).toBe("acc_3");
