@@ -47,15 +47,18 @@ export function logOutEverywhere(
 
 /**
  * The one place a password is set on an existing account: the new hash, every session
- * ended, a new one opened for the browser that set it. Runs in the caller's transaction.
+ * ended, a new one opened for the browser that set it unless `open` is false (a reset of
+ * an account with two-factor on: the browser logs in at /login, code and all). Runs in
+ * the caller's transaction.
  */
 export async function setPasswordAndEndSessions(
   trx: Pick<Store, "accounts">,
   account: Account,
   passwordHash: string,
   now: Date,
-): Promise<OpenedSession> {
+  open = true,
+): Promise<OpenedSession | undefined> {
   await trx.accounts.setPassword(account.id, passwordHash);
   await trx.accounts.deleteSessions(account.id);
-  return openSession(trx, account, now);
+  return open ? openSession(trx, account, now) : undefined;
 }

@@ -15,11 +15,16 @@ import { isCodeShaped, issueCode, peekLink, spendCode, spendLink } from "./one-t
 import { MAX_PASSWORD, passwordProblem } from "./password-policy.js";
 import { refusalOf } from "./refusal.js";
 import type { SendMail } from "./signup.js";
+import { twoFactorOn } from "./two-factor.js";
 
-type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit">;
+type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit" | "twoFactor">;
 
-/** A password set, and the session of the browser that set it. */
-type PasswordSet = { kind: "set"; account: Account; session: OpenedSession; firstKey?: string };
+/**
+ * A password set, and the session of the browser that set it; none after a reset of an
+ * account with two-factor on (a mailed code or a link is no second factor: the person
+ * logs in at /login with the new password and a code).
+ */
+type PasswordSet = { kind: "set"; account: Account; session: OpenedSession | undefined; firstKey?: string };
 
 export type PasswordChange =
   | PasswordSet
@@ -96,8 +101,9 @@ export async function resetPasswordByCode(
   const account = await store.accounts.findLogin(email);
   if (!account) return { kind: "wrong_code" };
   const passwordHash = await hashPassword(input.password);
+  const open = !(await twoFactorOn(store, account));
   return store.transaction(async (trx) => {
-    const session = await setPasswordAndEndSessions(trx, account, passwordHash, now);
+    const session = await setPasswordAndEndSessions(trx, account, passwordHash, now, open);
     await recordChange(trx, accountActor(account), {
       action: "account.password_reset",
       entity: { kind: "account", id: account.id },
@@ -158,7 +164,8 @@ export async function useLink(
       }
       const account = await trx.accounts.findLogin(ticket.email);
       if (!account) return { kind: "gone" };
-      const session = await setPasswordAndEndSessions(trx, account, passwordHash, now);
+      const open = !(await twoFactorOn(trx, account));
+      const session = await setPasswordAndEndSessions(trx, account, passwordHash, now, open);
       await recordChange(trx, accountActor(account), {
         action: "account.password_reset",
         entity: { kind: "account", id: account.id },

@@ -3,15 +3,17 @@
  * "Accounts: one-time secrets and mail"), on SQLite and PostgreSQL: the code mailed to an
  * account attacked from many networks is one of its mailbox's codes of the hour and is
  * stored, with the code step's token, only as HMACs; a wrong current password in a
- * password change counts as a failed log-in of that network, as at /login.
+ * password change counts as a failed log-in of that network, as at /login; a reset (a
+ * mailed code or a link, no second factor) of an account with two-factor on opens no
+ * session.
  */
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { type LogIn, logInWithCode, logInWithPassword } from "../../src/operator/log-in.js";
 import { MAIL_CODE_AFTER, trierOf, tryFailed } from "../../src/operator/login-throttle.js";
-import { CODES_PER_HOUR, secretDigest } from "../../src/operator/one-time-secrets.js";
-import { changePassword } from "../../src/operator/passwords.js";
+import { CODES_PER_HOUR, issueLink, secretDigest } from "../../src/operator/one-time-secrets.js";
+import { changePassword, useLink } from "../../src/operator/passwords.js";
 import { hashPassword } from "../../src/service/account-access.js";
 import type { Account } from "../../src/store/types.js";
 
@@ -76,5 +78,25 @@ describe.each(DATABASE_KINDS)("the log-in guard in the account service on %s", (
     expect(await logIn("198.51.100.0/24")).toMatchObject({ kind: "wait" });
     // The owner from another network changes it.
     expect(await change("203.0.113.0/24", PASSWORD)).toMatchObject({ kind: "set" });
+  }, 60_000);
+
+  it("opens no session for a reset of an account with two-factor on: its log-in asks for a code", async () => {
+    const reset = async () =>
+      useLink(db.store, {
+        token: await issueLink(db.store, "reset", EMAIL, {}, NOW),
+        password: "a new unusual password",
+        now: NOW,
+      });
+    expect(await reset()).toMatchObject({ kind: "set", session: { token: expect.any(String) } });
+    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    await db.store.twoFactor.savePending(account.id, secret, new Date(NOW.getTime() + 60_000));
+    expect(
+      await db.store.twoFactor.turnOn(account.id, {
+        secret,
+        recoveryHashes: ["a recovery code's hmac"],
+        now: NOW,
+      }),
+    ).toBe(true);
+    expect(await reset()).toMatchObject({ kind: "set", session: undefined });
   }, 60_000);
 });

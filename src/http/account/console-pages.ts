@@ -226,6 +226,7 @@ ${await twoFactorSection(deps, found)}`,
         return send(reply, await securityPage(found, changed.problem), 400);
       case "set":
         // Every other session is over; this browser goes on in a new one.
+        if (!changed.session) return reply.redirect("/login", 303);
         return sessionReply(request, reply, changed.session, "/account/security?changed=1");
     }
   });

@@ -205,7 +205,8 @@ ${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">
     });
     switch (reset.kind) {
       case "set":
-        return sessionReply(request, reply, reset.session);
+        // With two-factor on, the reset opens no session: the person logs in with a code.
+        return reset.session ? sessionReply(request, reply, reset.session) : reply.redirect("/login", 303);
       case "weak":
         return send(reply, resetPage(csrf, email, reset.problem, true), 400);
       case "malformed_code":
@@ -244,6 +245,7 @@ ${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">
       const used = await useLink(store, { token, password: text(body, "password"), now: clock() });
       switch (used.kind) {
         case "set":
+          if (!used.session) return reply.redirect("/login", 303);
           return sessionReply(request, reply, used.session, "/account", used.firstKey);
         case "weak":
           return send(reply, invitePage(token, text(body, "csrf"), used.email, used.problem), 400);
