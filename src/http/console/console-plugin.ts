@@ -43,6 +43,7 @@ import type { Store } from "../../store/types.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HTML_CONTENT_TYPE } from "../pages/layout.js";
+import { TooManyPageRequests } from "../pages/security.js";
 import { problemFor, sendProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
 import {
@@ -107,6 +108,13 @@ function accountsPage(search: string | undefined): string {
 
 /** A refusal of a service as the problem it is; anything else as the pages answer it. */
 function consoleProblem(error: unknown, request: FastifyRequest): HttpProblem {
+  // The pages' limiter runs before the desk's routes: its refusal is a 429 (503), never a 500.
+  if (error instanceof TooManyPageRequests)
+    return new HttpProblem(
+      error.status === 429 ? "rate_limited" : "server_busy",
+      error.detail,
+      error.headers,
+    );
   const refusal = refusalOf(error);
   if (refusal) return new HttpProblem(refusal.code, refusal.message);
   if ((error as { validation?: unknown } | null)?.validation)

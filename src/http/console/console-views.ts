@@ -42,7 +42,7 @@ function deskPage(path: DeskPath, context: DeskContext, main: string): string {
     description: "The operator's desk of this mailrisk service.",
     noindex: true,
     main: `<h1>${escapeHtml(title)}</h1>
-<p class="muted">Signed in as ${escapeHtml(context.email)} · <a href="/account">Your account</a></p>
+<p class="muted">Signed in as ${escapeHtml(context.email)}. <a href="/account">Your account</a></p>
 <nav class="desk" aria-label="Console"><ul>${links}</ul></nav>
 ${main}`,
   });
