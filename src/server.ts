@@ -170,6 +170,7 @@ async function serve(
     testNames: config.testNames,
     holder,
     retentionMs: config.jobRetentionSeconds * 1000,
+    failAfterMs: config.jobFailAfterSeconds * 1000,
     onError: (error) => logger.warn({ err: error }, "a list job batch failed; it is claimed again"),
     onEnded: (job) => logger.info({ jobId: job.id, status: job.status, items: job.items }, "list job ended"),
   });

@@ -7,7 +7,7 @@
  * is done. Without it the page still works: a reload shows the state.
  */
 (() => {
-  const ACTIVE = ["queued", "running"];
+  const ACTIVE = ["queued", "running", "paused"];
   const rows = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("tr[data-job]"));
   if (![...rows].some((row) => ACTIVE.includes(row.dataset.status ?? ""))) return;
   const live = document.getElementById("jobs-live");

@@ -17,6 +17,7 @@ import {
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
 import { type Actor, audited, recordChange } from "./audit.js";
+import { accountJobsFollow } from "./jobs.js";
 import { keyUsage } from "./key-usage.js";
 import {
   type CreatedKey,
@@ -140,7 +141,9 @@ export function setAccountState(
 ): Promise<AccountJson> {
   const change = async (trx: Store) => {
     const account = await findAccount(trx, which);
-    return accountJson(await trx.accounts.setState(account.id, state));
+    const changed = accountJson(await trx.accounts.setState(account.id, state));
+    await accountJobsFollow(trx, account.id, state === "suspended" ? "suspend" : "resume");
+    return changed;
   };
   return audited(store, actor, change, ({ id, email }) => ({
     action: state === "suspended" ? "account.suspend" : "account.resume",
@@ -171,6 +174,7 @@ export function setAccountPlan(
 export function deleteAccount(store: AccountStore, which: string, actor: Actor): Promise<AccountJson> {
   const change = async (trx: Store) => {
     const account = await findAccount(trx, which);
+    await accountJobsFollow(trx, account.id, "delete");
     await trx.accounts.deleteAccount(account.id);
     return accountJson(account);
   };

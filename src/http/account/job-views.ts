@@ -8,7 +8,7 @@ import type { JobJson } from "../../operator/jobs.js";
 import type { KeyJson } from "../../operator/keys.js";
 import { escapeHtml } from "../pages/layout.js";
 
-const ACTIVE: readonly string[] = ["queued", "running"];
+const ACTIVE: readonly string[] = ["queued", "running", "paused"];
 
 export function isActiveJob(job: JobJson): boolean {
   return ACTIVE.includes(job.status);
