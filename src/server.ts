@@ -26,6 +26,7 @@ import { JobRunner } from "./service/job-runner.js";
 import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
+import { RequestsInProgress } from "./service/requests-in-progress.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
 import { describeDatabase, openStore } from "./store/index.js";
@@ -163,8 +164,11 @@ async function serve(
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
+  // The API's checking requests in progress: the jobs give way to them (docs/jobs.md "Headroom").
+  const requests = new RequestsInProgress();
   const jobs = new JobRunner({
     jobs: store.jobs,
+    requests,
     keys: store.keys,
     checker,
     testNames: config.testNames,
@@ -201,6 +205,7 @@ async function serve(
     metricsRoute: metricsOnPort(config),
     config,
     accounts: store,
+    requests,
     console: { store, changes },
     ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });

@@ -6,6 +6,9 @@
  * be claimed again once the lease ends, and only the holder's outcomes are written, so
  * every row is answered exactly once. The checking gives the event loop a turn every
  * SLICE_MS or CHECKS_PER_TURN checks, so the server's requests wait about that long for it.
+ * While the API's checking requests are in progress, the runner starts no check and
+ * claims or writes no batch (for GIVE_WAY_MS at most each time), and each record is
+ * serialised as its check ends rather than a batch's worth at once (docs/jobs.md "Headroom").
  * A batch that fails (the database or the resolver unreachable) is given up and claimed
  * again after a pause; the job fails only once its batches have failed for `failAfterMs`
  * without one success (docs/jobs.md "Faults").
@@ -18,6 +21,7 @@ import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";
 import { PeriodicTask } from "./periodic-task.js";
+import type { RequestsInProgress } from "./requests-in-progress.js";
 
 /** How long a claim lasts without renewal. */
 export const LEASE_MS = 10_000;
@@ -27,6 +31,8 @@ const SLICE_MS = 1;
 const CHECKS_AT_ONCE = 32;
 /** Checks started in one turn of the event loop at most (see inTurns). */
 const CHECKS_PER_TURN = 8;
+/** The longest a job waits at once for the API's requests in progress to answer. */
+const GIVE_WAY_MS = 20;
 /** JOB_FAIL_AFTER's default: how long a job's batches may fail without one success. */
 const FAIL_AFTER_MS = 5 * 60_000;
 /** How often the counts by status are read for the metrics. */
@@ -46,6 +52,8 @@ export interface JobRunnerOptions extends NameRules {
   retentionMs: number;
   /** JOB_FAIL_AFTER in milliseconds; default 5 minutes. */
   failAfterMs?: number;
+  /** The server's checking requests in progress, which the jobs give way to. */
+  requests?: Pick<RequestsInProgress, "busy" | "whenIdle">;
   /** Polls while idle; default 500 ms. */
   everyMs?: number;
   onError?: (error: unknown) => void;
@@ -60,13 +68,18 @@ export interface JobRunnerOptions extends NameRules {
  * them before the event loop moves, so up to CHECKS_AT_ONCE of them would otherwise come
  * between two requests, however long each took.
  */
-function inTurns(checker: Pick<Checker, "check">): Pick<Checker, "check"> {
+function inTurns(
+  checker: Pick<Checker, "check">,
+  requests: Pick<RequestsInProgress, "busy" | "whenIdle"> | undefined,
+): Pick<Checker, "check"> {
   let turnAt = performance.now() + SLICE_MS;
   let started = 0;
   /** The next turn, shared by the checks waiting for it. */
   let next: Promise<void> | undefined;
   return {
     async check(input, lane) {
+      // No check starts while a request is answered: its look-ups would come between.
+      while (requests?.busy()) await requests.whenIdle(GIVE_WAY_MS);
       while (started >= CHECKS_PER_TURN || performance.now() > turnAt) {
         next ??= yieldToRequests().then(() => {
           next = undefined;
@@ -95,7 +108,7 @@ export class JobRunner {
   private readonly failingSince = new Map<string, number>();
 
   constructor(private readonly options: JobRunnerOptions) {
-    this.checker = inTurns(options.checker);
+    this.checker = inTurns(options.checker, options.requests);
     this.task = new PeriodicTask({
       run: () => this.runBatches(),
       everyMs: options.everyMs ?? 500,
@@ -135,6 +148,7 @@ export class JobRunner {
   /** One batch; false when there was none to claim. */
   private async runBatch(): Promise<boolean> {
     const { jobs, holder } = this.options;
+    await this.options.requests?.whenIdle(GIVE_WAY_MS);
     const now = new Date();
     const claimed = await jobs.claimBatch(holder, now, new Date(now.getTime() + LEASE_MS));
     if (!claimed) return false;
@@ -147,6 +161,7 @@ export class JobRunner {
     try {
       const outcomes = await this.check(job, inputs);
       const finished = encodeOutcomes(outcomes, this.written);
+      await this.options.requests?.whenIdle(GIVE_WAY_MS);
       const ended = await jobs.finishBatch(
         job.id,
         holder,
@@ -179,7 +194,12 @@ export class JobRunner {
       concurrency: CHECKS_AT_ONCE,
       lane: { budget: "jobs", client: job.keyId, account },
     });
-    for await (const { outcome } of checked) outcomes.push(outcome);
+    for await (const { outcome } of checked) {
+      // Serialised as it comes (once per record while it lives), not a batch's worth at once when the batch ends.
+      if (!("problem" in outcome) && !this.written.has(outcome.record))
+        this.written.set(outcome.record, JSON.stringify(outcome.record));
+      outcomes.push(outcome);
+    }
     return outcomes;
   }
 
