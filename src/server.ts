@@ -129,9 +129,12 @@ async function serve(
   const shutdown = new AbortController();
   // A flip is recorded only under the policy the change watcher (made below) has applied here.
   const applied: { changes?: ChangeWatcher } = {};
+  // The API's checking requests in progress: the jobs give way to them (docs/jobs.md "Headroom").
+  const requests = new RequestsInProgress();
   const checker = createChecker({
     config,
     store,
+    jobsGiveWayTo: requests,
     logger,
     shutdown: shutdown.signal,
     policyVersion: () => applied.changes?.policyVersion(),
@@ -164,8 +167,6 @@ async function serve(
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
-  // The API's checking requests in progress: the jobs give way to them (docs/jobs.md "Headroom").
-  const requests = new RequestsInProgress();
   const jobs = new JobRunner({
     jobs: store.jobs,
     requests,

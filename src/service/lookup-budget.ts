@@ -34,17 +34,31 @@ class Budget {
   }
 }
 
+/** Requests that the jobs' look-ups give way to (src/service/requests-in-progress.ts). */
+export interface GivesWayTo {
+  busy(): boolean;
+  whenIdle(maxMs: number): Promise<void>;
+}
+
+/** The longest a job's look-up waits at once for the requests in progress. */
+const GIVE_WAY_MS = 20;
+
 export interface LookupBudgetSizes {
   /** Look-ups at a time for API callers and the process's own work; default 64. */
   api?: number | undefined;
   /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time for page visitors. */
   pages: number;
+  /** The API's requests in progress: while any is, a job's look-up that got its slot waits before it starts. */
+  jobsGiveWayTo?: GivesWayTo | undefined;
 }
 
 export class LookupBudget {
   private readonly budgets: Record<LaneBudget, Budget>;
 
+  private readonly givesWayTo: GivesWayTo | undefined;
+
   constructor(sizes: LookupBudgetSizes) {
+    this.givesWayTo = sizes.jobsGiveWayTo;
     this.budgets = {
       api: new Budget(sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY),
       pages: new Budget(sizes.pages),
@@ -54,6 +68,15 @@ export class LookupBudget {
 
   /** Runs a look-up within the lane's budget and its client's share (no lane: the process's own work). */
   run<T>(lookUp: () => Promise<T>, lane?: Lane): Promise<T> {
+    const requests = this.givesWayTo;
+    if (lane?.budget === "jobs" && requests) {
+      // Fewer of the jobs' look-ups at once while the API answers: those given a slot wait for it first.
+      const givingWay = async () => {
+        while (requests.busy()) await requests.whenIdle(GIVE_WAY_MS);
+        return lookUp();
+      };
+      return this.budgets.jobs.limiter.run(givingWay, lane.client);
+    }
     return this.budgets[lane?.budget ?? "api"].limiter.run(lookUp, lane?.client);
   }
 
