@@ -29,3 +29,32 @@ it("holds a job's look-up while a request is in progress and lets the API's thro
   await job;
   expect(started).toEqual(["api", "job"]);
 });
+
+it("takes up at most 2 of the jobs' answers between two turns of the event loop", async () => {
+  const budget = new LookupBudget({
+    pages: 4,
+    jobsGiveWayTo: { busy: () => false, whenIdle: async () => {} },
+  });
+  /** Answers taken up since the last turn, and the most seen between two turns. */
+  let since = 0;
+  let most = 0;
+  let turning = true;
+  const turn = () => {
+    since = 0;
+    if (turning) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const answers = Array.from({ length: 12 }, (_, i) =>
+    budget
+      .run(async () => i, { budget: "jobs", client: `k${i % 3}` })
+      .then((answer) => {
+        since++;
+        most = Math.max(most, since);
+        return answer;
+      }),
+  );
+  expect(await Promise.all(answers)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+  turning = false;
+  expect(most).toBeGreaterThan(0);
+  expect(most).toBeLessThanOrEqual(2);
+});
