@@ -438,6 +438,13 @@ export const CONFIG_TABLE = {
       "how long a list job and its results are kept after it ended (seconds, or `12h`, `7d`); then housekeeping deletes them ([jobs.md](jobs.md))",
     parse: duration(7 * 86_400),
   },
+  jobFailAfterSeconds: {
+    variable: "JOB_FAIL_AFTER",
+    default: "`5m`",
+    meaning:
+      "how long a list job's batches may keep failing (the database or the resolver unreachable) without one success before the job ends `failed` (seconds, or `90s`, `5m`); a shorter fault pauses it and it resumes, every row once ([jobs.md](jobs.md))",
+    parse: duration(300),
+  },
   metricsToken: {
     variable: "METRICS_TOKEN",
     default: "unset",

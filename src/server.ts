@@ -26,6 +26,7 @@ import { JobRunner } from "./service/job-runner.js";
 import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
+import { RequestsInProgress } from "./service/requests-in-progress.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
 import { describeDatabase, openStore } from "./store/index.js";
@@ -128,9 +129,12 @@ async function serve(
   const shutdown = new AbortController();
   // A flip is recorded only under the policy the change watcher (made below) has applied here.
   const applied: { changes?: ChangeWatcher } = {};
+  // The API's checking requests in progress: the jobs give way to them (docs/jobs.md "Headroom").
+  const requests = new RequestsInProgress();
   const checker = createChecker({
     config,
     store,
+    jobsGiveWayTo: requests,
     logger,
     shutdown: shutdown.signal,
     policyVersion: () => applied.changes?.policyVersion(),
@@ -165,11 +169,13 @@ async function serve(
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
   const jobs = new JobRunner({
     jobs: store.jobs,
+    requests,
     keys: store.keys,
     checker,
     testNames: config.testNames,
     holder,
     retentionMs: config.jobRetentionSeconds * 1000,
+    failAfterMs: config.jobFailAfterSeconds * 1000,
     onError: (error) => logger.warn({ err: error }, "a list job batch failed; it is claimed again"),
     onEnded: (job) => logger.info({ jobId: job.id, status: job.status, items: job.items }, "list job ended"),
   });
@@ -200,6 +206,7 @@ async function serve(
     metricsRoute: metricsOnPort(config),
     config,
     accounts: store,
+    requests,
     console: { store, changes },
     ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });

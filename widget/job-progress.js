@@ -7,7 +7,7 @@
  * is done. Without it the page still works: a reload shows the state.
  */
 (() => {
-  const ACTIVE = ["queued", "running"];
+  const ACTIVE = ["queued", "running", "paused"];
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   /** A count as the page shows it: `1,234`. @param {number} n */
   const count = (n) => n.toLocaleString("en-US");

@@ -3,6 +3,7 @@
  * (docs/jobs.md): the operator's view of every key's list jobs, the CLI's adapter of
  * src/operator/jobs.ts. Exit codes: 0 done, 1 unknown job, 2 bad arguments.
  */
+import { CLI_ACTOR } from "../operator/audit.js";
 import { cancelJob, type JobJson, listJobs, showJob } from "../operator/jobs.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
@@ -43,7 +44,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const show = oneJob("show", (id, c) => withStore(c, (store) => showJob(store, null, id)));
   const cancel = oneJob("cancel", (id, c) =>
     withStore(c, (store) =>
-      cancelJob(store, null, id, { now: c.clock(), retentionMs: c.config.jobRetentionSeconds * 1000 }),
+      cancelJob(
+        store,
+        null,
+        id,
+        { now: c.clock(), retentionMs: c.config.jobRetentionSeconds * 1000 },
+        { actor: CLI_ACTOR, store },
+      ),
     ),
   );
   return runSubcommand("jobs", { list, show, cancel }, usageOf("jobs"), args, ctx);

@@ -15,6 +15,7 @@ import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
+import type { RequestsInProgress } from "../service/requests-in-progress.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
@@ -95,6 +96,8 @@ export interface AppDeps {
    * Default: none.
    */
   metricsRoute?: { token: string | null } | false;
+  /** This process's checking requests in progress, counted for the list jobs to give way to. */
+  requests?: RequestsInProgress;
 }
 
 /** The configuration fields the app reads. */
@@ -257,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs: deps.store.jobs,
     testNames: config.testNames,
     config,
+    requests: deps.requests,
   });
   const { console: desk } = deps;
   const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };

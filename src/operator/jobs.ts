@@ -19,6 +19,7 @@ import {
   UploadTooLarge,
 } from "../service/job-upload.js";
 import { JOB_STATUSES, type Job, type Store } from "../store/types.js";
+import { type Actor, audited, type ChangeNote } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
 const Count = Type.Integer({ minimum: 0 });
@@ -99,8 +100,9 @@ async function ownedJob(store: JobStore, owner: JobOwner, id: string): Promise<J
   return job;
 }
 
+/** Whether the job's items are still to be checked: queued, running, or paused by its account's suspension. */
 function isActive(job: Job): boolean {
-  return job.status === "queued" || job.status === "running";
+  return job.status === "queued" || job.status === "running" || job.status === "paused";
 }
 
 export interface Upload {
@@ -170,16 +172,54 @@ export async function showJob(store: JobStore, owner: JobOwner, id: string): Pro
   return jobJson(await ownedJob(store, owner, id));
 }
 
-/** Cancels a queued or running job (its unchecked items' units given back); an ended job is answered as it is. */
+/** What a cancel or a delete needs: the time and JOB_RETENTION. */
+export interface JobChange {
+  now: Date;
+  retentionMs: number;
+}
+
+/**
+ * Who cancels or deletes, when the audit log records it (`job.cancel`, `job.delete`): the
+ * console's account, the CLI or the admin token, with the store the entry is written to.
+ * A key's own `DELETE /v2/jobs/<id>` is not an operator's change and names none.
+ */
+export interface JobActor {
+  actor: Actor;
+  store: Pick<Store, "audit" | "transaction">;
+}
+
+/** Makes a job's change, audited in its transaction when an actor is named. */
+function jobChange<T>(
+  store: JobStore,
+  by: JobActor | undefined,
+  change: (store: JobStore) => Promise<T>,
+  note: (result: T) => ChangeNote | undefined,
+): Promise<T> {
+  return by ? audited(by.store, by.actor, change, note) : change(store);
+}
+
+/** What the audit log says of a job: its key and its size, never its rows. */
+function jobDetail(job: Job): Record<string, unknown> {
+  return { key: job.keyId, status: job.status, items: job.items, done: job.done };
+}
+
+/** Cancels a queued, running or paused job (its unchecked items' units given back); an ended job is answered as it is. */
 export async function cancelJob(
   store: JobStore,
   owner: JobOwner,
   id: string,
-  deps: { now: Date; retentionMs: number },
+  deps: JobChange,
+  by?: JobActor,
 ): Promise<JobJson> {
   const job = await ownedJob(store, owner, id);
   if (!isActive(job)) return jobJson(job);
-  const ended = await store.jobs.endJob(id, "cancelled", deps.now, deps.retentionMs);
+  const ended = await jobChange(
+    store,
+    by,
+    (trx) => trx.jobs.endJob(id, "cancelled", deps.now, deps.retentionMs),
+    (ended): ChangeNote | undefined =>
+      ended && { action: "job.cancel", entity: { kind: "job", id }, detail: jobDetail(ended) },
+  );
   return jobJson(ended ?? (await ownedJob(store, owner, id)));
 }
 
@@ -188,12 +228,41 @@ export async function removeJob(
   store: JobStore,
   owner: JobOwner,
   id: string,
-  deps: { now: Date; retentionMs: number },
+  deps: JobChange,
+  by?: JobActor,
 ): Promise<JobJson | null> {
   const job = await ownedJob(store, owner, id);
-  if (isActive(job)) return cancelJob(store, owner, id, deps);
-  await store.jobs.deleteJob(id);
+  if (isActive(job)) return cancelJob(store, owner, id, deps, by);
+  await jobChange(
+    store,
+    by,
+    (trx) => trx.jobs.deleteJob(id),
+    (deleted): ChangeNote | undefined =>
+      deleted ? { action: "job.delete", entity: { kind: "job", id }, detail: jobDetail(job) } : undefined,
+  );
   return null;
+}
+
+/**
+ * What an account's change of state does to its jobs (docs/jobs.md "Suspension and
+ * deletion"), in the change's transaction: a suspension pauses its queued and running
+ * jobs (no batch of theirs is claimed; one in flight is dropped and checked again
+ * later), a resume puts them back, a deletion removes every job with its rows (an upload
+ * still streaming is refused when it ends, its spool removed). How many jobs it touched.
+ */
+export function accountJobsFollow(
+  store: JobStore,
+  accountId: string,
+  change: "suspend" | "resume" | "delete",
+): Promise<number> {
+  switch (change) {
+    case "suspend":
+      return store.jobs.pauseAccountJobs(accountId);
+    case "resume":
+      return store.jobs.resumeAccountJobs(accountId);
+    case "delete":
+      return store.jobs.deleteAccountJobs(accountId);
+  }
 }
 
 export type ResultsFormat = "csv" | "jsonl";

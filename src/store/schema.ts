@@ -347,6 +347,8 @@ export interface JobsTable {
   served_at: Millis;
   /** Who takes turns (migration 0018): `account:<id>`, or `key:<id>` for a key without one. */
   owner: string;
+  /** Since when its batches have failed without one success (migration 0022); null while they succeed. */
+  failing_since: NullableMillis;
 }
 
 /** A batch of a job's items (migration 0018), claimed and answered whole. */

@@ -740,7 +740,7 @@ export interface WebhooksRepository {
 }
 
 /** Where a list job stands (docs/jobs.md); `uploading` jobs are not shown yet. */
-export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export const JOB_STATUSES = ["queued", "running", "paused", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number] | "uploading";
 
 /** How a job's checked items came out: `unknown` is a temporary DNS failure. */
@@ -835,9 +835,9 @@ export interface JobsRepository {
     retentionMs: number,
   ): Promise<Job | undefined>;
   /**
-   * Ends a queued or running job as `cancelled` or `failed` (with its `job.failed`
-   * events), giving back the units of the items not checked; the ended job, or
-   * undefined when it was not queued or running.
+   * Ends a queued, running or paused job as `cancelled` or `failed` (with its
+   * `job.failed` events), giving back the units of the items not checked; the ended job,
+   * or undefined when it was not queued, running or paused.
    */
   endJob(
     id: string,
@@ -845,6 +845,20 @@ export interface JobsRepository {
     now: Date,
     retentionMs: number,
   ): Promise<Job | undefined>;
+  /**
+   * Notes that a batch of an active job failed: the job's failures started now unless
+   * they had started already; since when they have lasted, or undefined when the job is
+   * not active. A batch that succeeds (`finishBatch`) clears it.
+   */
+  noteFailure(jobId: string, now: Date): Promise<Date | undefined>;
+  /** Gives up `holder`'s claim of a pending batch, so that it is claimed again at once. */
+  releaseClaim(jobId: string, holder: string, firstSeq: number): Promise<void>;
+  /** Pauses the account's queued and running jobs (none of their batches is claimed then); how many. */
+  pauseAccountJobs(accountId: string): Promise<number>;
+  /** Puts the account's paused jobs back where they were (queued, or running once started); how many. */
+  resumeAccountJobs(accountId: string): Promise<number>;
+  /** Deletes every job of the account, whatever its status, with its batches; how many. */
+  deleteAccountJobs(accountId: string): Promise<number>;
   /** Checked batches starting after `afterSeq`, in input order; at most `limit`. */
   results(jobId: string, afterSeq: number, limit: number): Promise<JobResultBatch[]>;
   /** How many shown jobs there are by status. */

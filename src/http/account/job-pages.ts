@@ -80,12 +80,14 @@ function uploadProblem(error: unknown): HttpProblem | undefined {
 
 /**
  * The progress stream: a `job` event with a job's JSON each time it changed, for the jobs
- * in `ids` while they are queued or running; `end` once none is. Reads stop at `signal`.
+ * in `ids` while they are queued or running; `end` once none is. Reads stop at `signal`,
+ * and the stream ends as soon as its session has (log-out, suspension, deletion).
  */
 async function* progressEvents(
   read: (id: string) => Promise<JobJson | undefined>,
   ids: readonly string[],
   signal: AbortSignal,
+  sessionLives: () => Promise<boolean>,
 ): AsyncGenerator<string> {
   yield `retry: ${2 * PROGRESS_EVERY_MS}\n\n`;
   const sent = new Map<string, string>();
@@ -97,6 +99,7 @@ async function* progressEvents(
       } catch {
         return;
       }
+      if (!(await sessionLives())) return;
     }
     const still: string[] = [];
     for (const id of following) {
@@ -125,6 +128,11 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
   const limits = { maxItems: config.jobMaxItems, maxBytes: config.jobMaxBytes };
   const retention = () => ({ now: clock(), retentionMs: config.jobRetentionSeconds * 1000 });
   const ownerOf = (found: Session) => accountOwner(found.account.id);
+  /** The account cancelling or deleting, as the audit log names it. */
+  const actorOf = (found: Session) => ({
+    actor: { kind: "account", email: found.account.email } as const,
+    store,
+  });
   // Progress streams end when the server closes, so they hold no shutdown.
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
@@ -199,7 +207,8 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
       "cache-control": "no-store",
       "x-accel-buffering": "no",
     });
-    return reply.send(Readable.from(progressEvents(read, following, closing.signal)));
+    const sessionLives = async () => (await session(request)) !== undefined;
+    return reply.send(Readable.from(progressEvents(read, following, closing.signal, sessionLives)));
   });
 
   app.get<JobParams>("/account/jobs/:id", { schema: { hide: true } }, async (request, reply) => {
@@ -234,7 +243,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf);
     if (!found) return reply.redirect("/login", 303);
-    await cancelJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    await cancelJob(store, ownerOf(found), request.params.id, retention(), actorOf(found)).catch(jobProblem);
     return reply.redirect("/account/jobs", 303);
   });
 
@@ -242,7 +251,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf);
     if (!found) return reply.redirect("/login", 303);
-    await removeJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    await removeJob(store, ownerOf(found), request.params.id, retention(), actorOf(found)).catch(jobProblem);
     return reply.redirect("/account/jobs", 303);
   });
 }

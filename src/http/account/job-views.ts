@@ -9,7 +9,7 @@ import type { KeyJson } from "../../operator/keys.js";
 import { escapeHtml } from "../pages/layout.js";
 import { readableCount, timeHtml } from "../pages/readable.js";
 
-const ACTIVE: readonly string[] = ["queued", "running"];
+const ACTIVE: readonly string[] = ["queued", "running", "paused"];
 
 export function isActiveJob(job: JobJson): boolean {
   return ACTIVE.includes(job.status);

@@ -1,5 +1,6 @@
 /** `/admin/jobs` (docs/jobs.md): every key's list jobs; adapts src/operator/jobs.ts. */
 import { Type } from "@fastify/type-provider-typebox";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import { cancelJob, JobListSchema, JobSchema, listJobs, showJob } from "../../operator/jobs.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
@@ -45,6 +46,12 @@ export function adminJobRoutes(app: TypedApp, { store, clock, jobRetentionSecond
       },
     },
     (request) =>
-      cancelJob(store, null, request.params.id, { now: clock(), retentionMs: jobRetentionSeconds * 1000 }),
+      cancelJob(
+        store,
+        null,
+        request.params.id,
+        { now: clock(), retentionMs: jobRetentionSeconds * 1000 },
+        { actor: ADMIN_TOKEN_ACTOR, store },
+      ),
   );
 }
