@@ -15,6 +15,7 @@ import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
+import { TrafficCounter } from "../service/traffic-counter.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
@@ -89,6 +90,8 @@ export interface AppDeps {
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
+  /** This instance's traffic counts (docs/console.md "Traffic"); default: a new counter, flushed only before `/admin/stats` and the desk read. */
+  traffic?: TrafficCounter;
   /**
    * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route:
    * METRICS_PUBLIC), or false for none (a 404; METRICS_PORT may serve it elsewhere).
@@ -168,6 +171,7 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
+  const traffic = deps.traffic ?? new TrafficCounter();
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
   const { config } = deps;
@@ -251,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
+    traffic,
     clock,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
@@ -258,7 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
   });
   const { console: desk } = deps;
-  const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
+  const pagesDeps = { checker: deps.checker, metrics, traffic, testNames: config.testNames };
   const accounts =
     deps.accounts && config.signup !== "off"
       ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
@@ -302,6 +307,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobRetentionSeconds: config.jobRetentionSeconds,
       checker: deps.checker,
       links,
+      flushTraffic: () => traffic.flush(store.traffic),
     });
   }
   return app;

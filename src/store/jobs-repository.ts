@@ -159,7 +159,7 @@ async function endJob(
         .where("id", "=", job.keyId)
         .executeTakeFirst();
       const accountId = owner?.account_id ?? null;
-      await refundUnits(trx, { id: job.keyId, accountId }, job.periodStart, job.items - job.done);
+      await refundUnits(trx, { id: job.keyId, accountId }, job.periodStart, job.items - job.done, now);
     }
     if (status === "failed") await enqueueJobEvent(trx, "job.failed", now, eventJob(job));
     return job;

@@ -8,6 +8,7 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { DAY_MS } from "../core/time.js";
 import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
@@ -195,18 +196,25 @@ export async function countUnits(
 
 /**
  * Gives back `units` counted in a period, to the key's own count or its account's
- * (`accountId`); the count never goes below zero.
+ * (`accountId`); the count never goes below zero. The key's requests per day lose them
+ * on the day they are given back (`givenBackAt`), so that the days of a period add up
+ * to its count (docs/console.md "Traffic").
  */
 export async function refundUnits(
   db: Kysely<Database>,
   key: { id: string; accountId: string | null },
   periodStart: Date,
   units: number,
+  givenBackAt: Date = new Date(),
 ): Promise<void> {
   const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
   const id = key.accountId ?? key.id;
-  await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
+  const { numAffectedRows } = await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
+  if (Number(numAffectedRows ?? 0n) === 0) return;
+  const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);
+  await sql`insert into daily_usage (key_id, day, used) values (${key.id}, ${day}, ${-units})
+    on conflict (key_id, day) do update set used = daily_usage.used + excluded.used`.execute(db);
 }
 
 /** Every stored period of the key's count (its account's for an account's key), newest first. */
