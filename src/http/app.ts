@@ -283,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         links,
         listSources: config.listSources,
         testNames: config.testNames,
+        flushTraffic: () => traffic.flush(desk.store.traffic),
       },
     ...(accounts ? { accounts } : {}),
   });

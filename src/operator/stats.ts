@@ -101,7 +101,10 @@ function addTo(counts: Map<string, number>, name: string, count: number): void {
 }
 
 /** The days from `first`, each with its checks and blocks. */
-function perDay(first: number, counts: readonly TrafficCount[]): { days: DayStats[]; totals: Stats["totals"] } {
+function perDay(
+  first: number,
+  counts: readonly TrafficCount[],
+): { days: DayStats[]; totals: Stats["totals"] } {
   const surfaces = Array.from({ length: STATS_DAYS }, () => ({ api: 0, bulk: 0, jobs: 0, pages: 0 }));
   const blocks = Array.from({ length: STATS_DAYS }, () => new Map<string, number>());
   const total = { api: 0, bulk: 0, jobs: 0, pages: 0 };

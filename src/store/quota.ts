@@ -209,7 +209,8 @@ export async function refundUnits(
 ): Promise<void> {
   const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
   const id = key.accountId ?? key.id;
-  const { numAffectedRows } = await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
+  const { numAffectedRows } =
+    await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
   if (Number(numAffectedRows ?? 0n) === 0) return;
   const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);

@@ -10,7 +10,8 @@ export function adminStatsRoutes(app: TypedApp, { store, clock, flushTraffic }: 
     {
       schema: {
         ...ADMIN_ROUTE,
-        summary: "The traffic of the last 30 days: checks, blocks, disposable providers, domains, accounts, keys",
+        summary:
+          "The traffic of the last 30 days: checks, blocks, disposable providers, domains, accounts, keys",
         description:
           "Per UTC day, from the daily counters every instance adds to (this server's counts written first; another's up to a second late): checks by surface, blocks by reason, and the 20 disposable providers, blocked domains, accounts and keys seen or used most.",
         response: adminResponses(200, StatsSchema, []),
