@@ -90,7 +90,7 @@ export interface AppDeps {
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
-  /** This instance's traffic counts (docs/console.md "Traffic"); default: a new counter, flushed only before `/admin/stats` and the desk read. */
+  /** This instance's traffic counts (docs/console.md "Traffic"); default: a new one on the app's clock, written only before `/admin/stats` and the desk read. */
   traffic?: TrafficCounter;
   /**
    * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route:
@@ -171,9 +171,9 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
-  const traffic = deps.traffic ?? new TrafficCounter();
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
+  const traffic = deps.traffic ?? new TrafficCounter(() => clock().getTime());
   const { config } = deps;
   const { signup, publicUrl, signupPlan } = config;
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };

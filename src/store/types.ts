@@ -257,8 +257,11 @@ export interface UsageRepository {
   findKey(secret: string, now: Date): Promise<AuthenticatedKey | undefined>;
   /** Whether some live publishable key lists this normalised origin; remembered like the keys. */
   isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
-  /** Gives back `units` (default 1) counted in a period (used when the answer turned out a 5xx). */
-  refund(key: AuthenticatedKey, periodStart: Date, units?: number): Promise<void>;
+  /**
+   * Gives back `units` (default 1) counted in a period (used when the answer turned out a
+   * 5xx); the key's requests per day lose them on the day of `givenBackAt` (default now).
+   */
+  refund(key: AuthenticatedKey, periodStart: Date, units?: number, givenBackAt?: Date): Promise<void>;
   /** Writes the requests per key and day counted since the last call (charts only; the quota count is exact already). */
   flushDailyUsage(): Promise<void>;
   /** Requests per key and UTC day of these keys, from `since` on; written by `flushDailyUsage`. */

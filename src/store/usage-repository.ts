@@ -133,9 +133,15 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
             : noteDaily(key, now, units, await countRequest(key, now, units)),
       };
     },
-    async refund(key, periodStart, units = 1) {
+    async refund(key, periodStart, units = 1, givenBackAt = new Date()) {
       checkUnits(units, 1);
-      await refundUnits(db, { id: key.id, accountId: key.account?.id ?? null }, periodStart, units);
+      await refundUnits(
+        db,
+        { id: key.id, accountId: key.account?.id ?? null },
+        periodStart,
+        units,
+        givenBackAt,
+      );
     },
     findKey: (secret, now) => liveKey(hashSecret(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
