@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
-  const traffic = deps.traffic ?? new TrafficCounter(() => clock().getTime());
+  const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
   const { config } = deps;
   const { signup, publicUrl, signupPlan } = config;
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
