@@ -207,7 +207,7 @@ export function trafficCards(stats: Stats): string {
       "Disposable providers seen most",
       listChart(
         "chart-providers",
-        `The ${stats.top_disposable_providers.length} disposable providers seen most`,
+        "Disposable providers seen most",
         "answers",
         stats.top_disposable_providers.map((row) => ({ label: row.provider, value: row.count })),
       ),
@@ -217,7 +217,7 @@ export function trafficCards(stats: Stats): string {
       "Domains blocked most",
       listChart(
         "chart-domains",
-        `The ${stats.top_blocked_domains.length} domains blocked most`,
+        "Domains blocked most",
         "blocks",
         stats.top_blocked_domains.map((row) => ({ label: row.domain, value: row.count })),
       ),
@@ -227,7 +227,7 @@ export function trafficCards(stats: Stats): string {
       "Accounts that used the most",
       listChart(
         "chart-accounts",
-        `The ${stats.top_accounts.length} accounts that used the most`,
+        "Accounts that used the most",
         "units",
         stats.top_accounts.map((row) => ({ label: row.email, value: row.used })),
       ),
@@ -237,7 +237,7 @@ export function trafficCards(stats: Stats): string {
       "Keys that used the most",
       listChart(
         "chart-keys",
-        `The ${stats.top_keys.length} keys that used the most`,
+        "Keys that used the most",
         "units",
         stats.top_keys.map((row) => ({
           label: `${row.name ?? row.prefix}${row.name ? ` (${row.prefix}…)` : "…"}${row.revoked ? ", revoked" : ""}`,
