@@ -27,7 +27,6 @@ const n = (value: number) => numbers.format(value);
 const esc = (value: string) => escapeHtml(value);
 
 interface Series {
-  name: string;
   label: string;
   colour: string;
 }
@@ -46,6 +45,7 @@ function scaleTop(most: number): number {
 }
 
 function legend(series: readonly Series[]): string {
+  if (series.length === 0) return "";
   const items = series.map(
     (s) =>
       `<li><svg width="12" height="12" aria-hidden="true" focusable="false"><rect width="12" height="12" fill="${s.colour}"/></svg> ${esc(s.label)}</li>`,
@@ -152,14 +152,13 @@ function listChart(
 ${bars.join("\n")}
 </svg>`;
   const tableRows = rows.map((row) => [esc(row.label), n(row.value)]);
-  return `<figure class="chart-figure">${svg}${figuresTable(title, ["Name", unit[0]?.toUpperCase() + unit.slice(1)], tableRows)}</figure>`;
+  return `<figure class="chart-figure">${svg}${figuresTable(title, ["Name", unit], tableRows)}</figure>`;
 }
 
 const SURFACE_LABELS = { api: "API", bulk: "Bulk", jobs: "List jobs", pages: "Result pages" } as const;
 
 function checksChart(days: readonly DayStats[]): string {
   const series = SURFACES.map((surface, i) => ({
-    name: surface,
     label: SURFACE_LABELS[surface],
     colour: COLOURS[i] ?? "#000",
   }));
@@ -177,7 +176,6 @@ function blocksChart(stats: Stats): string {
   const charted = reasons.length > REASONS_CHARTED + 1 ? reasons.slice(0, REASONS_CHARTED) : reasons;
   const other = reasons.length > charted.length;
   const series = [...charted, ...(other ? ["Other"] : [])].map((reason, i) => ({
-    name: reason,
     label: reason,
     colour: COLOURS[i] ?? "#000",
   }));
@@ -186,14 +184,7 @@ function blocksChart(stats: Stats): string {
     if (other) values.push(day.blocked - values.reduce((a, b) => a + b, 0));
     return { day: day.day, values };
   });
-  if (series.length === 0) series.push({ name: "none", label: "Blocks", colour: COLOURS[1] ?? "#000" });
-  return dailyChart(
-    "chart-blocks",
-    "Blocks per day by reason",
-    "blocks",
-    series,
-    series[0]?.name === "none" ? days.map((day) => ({ day: day.day, values: [0] })) : days,
-  );
+  return dailyChart("chart-blocks", "Blocks per day by reason", "blocks", series, days);
 }
 
 /** The traffic cards of the desk's overview. */
