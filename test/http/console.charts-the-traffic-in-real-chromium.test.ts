@@ -103,6 +103,9 @@ describe("the desk's traffic charts", () => {
     expect(await page.locator(`#chart-blocks g.bar[data-day="${today}"] title`).textContent()).toBe(
       `${today}: 4 blocks (Disposable 2, Parked 2)`,
     );
+    // One SVG per chart, each an image; the accounts' list is empty and says so instead.
+    expect(await page.locator("main svg").count()).toBe(5);
+    expect(await page.locator('main svg[role="img"]').count()).toBe(5);
     for (const id of ["chart-providers", "chart-domains", "chart-keys"]) {
       expect(await page.locator(`svg#${id}[role="img"]`).count(), id).toBe(1);
     }
@@ -124,6 +127,8 @@ describe("the desk's traffic charts", () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(requests.every((url) => url.startsWith(base))).toBe(true);
     expect(errors).toEqual([]);
+    if (process.env.CHARTS_SCREENSHOT)
+      await page.screenshot({ path: process.env.CHARTS_SCREENSHOT, fullPage: true });
     await close();
 
     const phone = await operatorPage({ width: 375, height: 740 });

@@ -44,13 +44,28 @@ function scaleTop(most: number): number {
   return 10 * power;
 }
 
-function legend(series: readonly Series[]): string {
-  if (series.length === 0) return "";
-  const items = series.map(
-    (s) =>
-      `<li><svg width="12" height="12" aria-hidden="true" focusable="false"><rect width="12" height="12" fill="${s.colour}"/></svg> ${esc(s.label)}</li>`,
-  );
-  return `<ul class="nav">${items.join("")}</ul>`;
+/** A row of the legend inside the chart. */
+const LEGEND_ROW = 16;
+
+/** The legend drawn at the top of a chart: a swatch and a label per series, in rows that fit the width. */
+function legend(series: readonly Series[]): { svg: string; height: number } {
+  let x = LEFT;
+  let row = 0;
+  const items = series.map((s) => {
+    const width = 18 + s.label.length * 6.5 + 14;
+    if (x + width > WIDTH && x > LEFT) {
+      row++;
+      x = LEFT;
+    }
+    const y = 4 + row * LEGEND_ROW;
+    const item = `<rect x="${x.toFixed(1)}" y="${y}" width="12" height="12" fill="${s.colour}"/><text x="${(x + 18).toFixed(1)}" y="${y + 10}" font-size="11" fill="#1f2937">${esc(s.label)}</text>`;
+    x += width;
+    return item;
+  });
+  return {
+    svg: `<g class="legend">${items.join("")}</g>`,
+    height: series.length === 0 ? 0 : (row + 1) * LEGEND_ROW,
+  };
 }
 
 /** A table of the same figures as a chart. */
@@ -75,9 +90,12 @@ function dailyChart(
 ): string {
   const totals = days.map((day) => day.values.reduce((a, b) => a + b, 0));
   const top = scaleTop(Math.max(0, ...totals));
+  const key = legend(series);
+  const plotTop = TOP + key.height;
+  const height = HEIGHT + key.height;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = (WIDTH - LEFT) / Math.max(1, days.length);
-  const y = (value: number) => TOP + plotHeight - (value / top) * plotHeight;
+  const y = (value: number) => plotTop + plotHeight - (value / top) * plotHeight;
   const grid = [0, top / 2, top].map(
     (value) =>
       `<line x1="${LEFT}" y1="${y(value).toFixed(1)}" x2="${WIDTH}" y2="${y(value).toFixed(1)}" stroke="#d9dce1"/><text x="${LEFT - 4}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#1f2937">${n(value)}</text>`,
@@ -98,13 +116,15 @@ function dailyChart(
       .map(([label, value]) => `${label} ${n(value)}`)
       .join(", ");
     const hover = `${day.day}: ${n(total)} ${unit}${detail ? ` (${detail})` : ""}`;
-    return `<g class="bar" data-day="${day.day}" data-total="${total}"><title>${esc(hover)}</title>${parts.join("")}</g>`;
+    // The day's whole column, unpainted, takes the hover of a short bar or of none.
+    const column = `<rect x="${(x - 1).toFixed(1)}" y="${plotTop}" width="${slot.toFixed(1)}" height="${plotHeight}" fill="transparent"/>`;
+    return `<g class="bar" data-day="${day.day}" data-total="${total}"><title>${esc(hover)}</title>${column}${parts.join("")}</g>`;
   });
-  // A date under the first bar and every seventh after it.
+  // A date under the last bar (today) and every seventh before it.
   const dates = days
     .map((day, i) =>
-      i % 7 === 0 || i === days.length - 1
-        ? `<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle" font-size="11" fill="#1f2937">${day.day.slice(5)}</text>`
+      (days.length - 1 - i) % 7 === 0
+        ? `<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#1f2937">${day.day.slice(5)}</text>`
         : "",
     )
     .join("");
@@ -112,9 +132,10 @@ function dailyChart(
   const first = days[0]?.day ?? "";
   const last = days.at(-1)?.day ?? "";
   const description = `${n(sum)} ${unit} from ${first} to ${last}; the scale goes from 0 to ${n(top)} a day.`;
-  const svg = `<svg class="chart" id="${id}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title ${id}-desc" data-chart-total="${sum}">
+  const svg = `<svg class="chart" id="${id}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" data-chart-total="${sum}">
 <title id="${id}-title">${esc(title)}</title>
 <desc id="${id}-desc">${esc(description)}</desc>
+${key.svg}
 ${grid.join("")}
 ${bars.join("\n")}
 <line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH}" y2="${y(0)}" stroke="#6b7280"/>
@@ -125,7 +146,7 @@ ${dates}
     ...day.values.map((value) => n(value)),
     n(totals[i] ?? 0),
   ]);
-  return `<figure class="chart-figure">${svg}<figcaption>${esc(description)}</figcaption>${legend(series)}${figuresTable(title, ["Day", ...series.map((s) => s.label), "Total"], rows)}</figure>`;
+  return `<figure class="chart-figure">${svg}<figcaption>${esc(description)}</figcaption>${figuresTable(title, ["Day", ...series.map((s) => s.label), "Total"], rows)}</figure>`;
 }
 
 /** Horizontal bars of a list of the most seen, largest first. */
