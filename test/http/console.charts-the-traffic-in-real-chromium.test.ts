@@ -1,13 +1,15 @@
 /**
- * The desk's traffic charts (docs/console.md "Traffic") in real Chromium, CSP on: after a
- * known mix of checks through the API, bulk and a result page, `/console` shows an SVG
- * image per chart, named and described, a bar per day in the daily ones with that day's
- * figures, a table of the same figures, no outside asset; axe-core finds nothing, on a
- * phone nothing scrolls sideways, and text from outside (a key's name) stays text.
+ * The desk's traffic charts (docs/console.md "Traffic") in real Chromium, CSP on, on
+ * SQLite and PostgreSQL: after a known mix of checks through the API, bulk and a result
+ * page, `/console` shows an SVG image per chart, named and described, a bar per day in
+ * the daily ones with that day's figures, a table of the same figures, no outside asset;
+ * axe-core finds nothing, on a phone nothing scrolls sideways, and text from outside (a
+ * key's name) stays text.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium } from "../../harness/chromium.js";
+import { DATABASE_KINDS, type DatabaseKind } from "../../harness/databases.js";
 import { testOperatorAccess } from "../../harness/operator-access.js";
 import { sampleRecord } from "../../harness/sample-record.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
@@ -30,10 +32,16 @@ const checker = fakeChecker((input) => {
 });
 
 beforeAll(async () => {
-  [fixture, browser] = await Promise.all([
-    openHttpFixture({ operatorAccess: testOperatorAccess, checker }),
-    launchChromium(),
-  ]);
+  browser = await launchChromium();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The app on a database of `kind`, after the mix of checks, listening on loopback. */
+async function openWithTraffic(kind: DatabaseKind): Promise<void> {
+  fixture = await openHttpFixture({ kind, operatorAccess: testOperatorAccess, checker });
   await fixture.store.plans.createPlan({ name: "team", quota: 1000, periodDays: 30 });
   const { secret } = await fixture.store.keys.createKey({
     plan: "team",
@@ -60,12 +68,7 @@ beforeAll(async () => {
   expect((await fixture.app.inject({ url: "/domain/parked.example" })).statusCode).toBe(200);
   await fixture.store.usage.flushDailyUsage();
   base = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-});
+}
 
 async function operatorPage(viewport = { width: 1280, height: 900 }) {
   const context = await browser.newContext({ viewport });
@@ -80,7 +83,10 @@ async function operatorPage(viewport = { width: 1280, height: 900 }) {
   return { page, errors, requests, close: () => context.close() };
 }
 
-describe("the desk's traffic charts", () => {
+describe.each(DATABASE_KINDS)("the desk's traffic charts on %s", (kind) => {
+  beforeEach(() => openWithTraffic(kind), 30_000);
+  afterEach(() => fixture?.close());
+
   it("show an SVG per chart with a bar per day, the day's figures, and tables of the same", async () => {
     const { page, errors, requests, close } = await operatorPage();
     expect((await page.goto(`${base}/console`))?.status()).toBe(200);
