@@ -27,6 +27,7 @@ import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
 import { RequestsInProgress } from "./service/requests-in-progress.js";
+import { TrafficCounter } from "./service/traffic-counter.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
 import { describeDatabase, openStore } from "./store/index.js";
@@ -166,8 +167,11 @@ async function serve(
     onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
+  // The traffic this server answers, counted in memory and added to the daily counters each second (docs/console.md "Traffic").
+  const traffic = new TrafficCounter();
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
   const jobs = new JobRunner({
+    traffic,
     jobs: store.jobs,
     requests,
     keys: store.keys,
@@ -197,12 +201,19 @@ async function serve(
     firstMs: 1000,
     onError: (error) => logger.warn({ err: error }, "could not write the requests per day; retrying"),
   });
+  const trafficCounts = new PeriodicTask({
+    run: () => traffic.flush(store.traffic),
+    everyMs: 1000,
+    firstMs: 1000,
+    onError: (error) => logger.warn({ err: error }, "could not write the traffic counts; retrying"),
+  });
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
     checker,
     logger,
     metrics,
+    traffic,
     metricsRoute: metricsOnPort(config),
     config,
     accounts: store,
@@ -226,6 +237,7 @@ async function serve(
     redecider,
     housekeeping,
     dailyUsage,
+    trafficCounts,
     jobs,
     ...(config.listSources.length > 0 ? [lists] : []),
   ];
@@ -260,6 +272,10 @@ async function serve(
         await Promise.all([app.close(), metricsServer?.close()]);
         await stopLoops();
         await checker.close();
+        // What was counted since the last write, the jobs' last batch included.
+        await traffic
+          .flush(store.traffic)
+          .catch((error) => logger.warn({ err: error }, "could not write the traffic counts at shutdown"));
         await store.close();
       })();
       return closing;

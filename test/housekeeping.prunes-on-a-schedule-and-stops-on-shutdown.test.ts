@@ -66,6 +66,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       now = new Date(now.getTime() + 1);
       expect(await housekeeping.runOnce()).toEqual({
@@ -75,6 +76,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
 
       // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
@@ -86,6 +88,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
         "renewed.example",
@@ -99,6 +102,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
@@ -149,6 +153,10 @@ function endlessRepository() {
       calls.push("jobs");
       return limit;
     },
+    async pruneTraffic(_before, limit) {
+      calls.push("traffic");
+      return limit;
+    },
   };
   return { calls, repository, release: () => release() };
 }
@@ -196,6 +204,9 @@ it("logs a failed run and keeps its schedule", async () => {
         return 0;
       },
       async pruneJobs() {
+        return 0;
+      },
+      async pruneTraffic() {
         return 0;
       },
     },

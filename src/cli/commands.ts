@@ -388,6 +388,18 @@ const TABLE = [
     ],
   },
   {
+    name: "stats",
+    forms: [
+      {
+        args: "[--json]",
+        summary: "the traffic of the last 30 days: checks, blocks, providers, domains, accounts, keys",
+        details:
+          "the traffic of the last 30 UTC days from the daily counters every server adds to ([console.md](console.md#traffic)): checks per day by surface (`api`, `bulk`, `jobs`, `pages`), blocks per day by reason, the 20 disposable providers and the 20 domains blocked most, the 20 accounts and keys that used the most units (units given back by a cancelled job subtracted on the day given back). A running server writes its counts each second. `--json`: the body of `GET /admin/stats`",
+        exitCodes: "0, 2 usage",
+      },
+    ],
+  },
+  {
     name: "demo",
     forms: [
       {

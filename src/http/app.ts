@@ -16,6 +16,7 @@ import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
 import type { RequestsInProgress } from "../service/requests-in-progress.js";
+import { TrafficCounter } from "../service/traffic-counter.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
@@ -90,6 +91,8 @@ export interface AppDeps {
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
+  /** This instance's traffic counts (docs/console.md "Traffic"); default: a new one on the app's clock, written only before `/admin/stats` and the desk read. */
+  traffic?: TrafficCounter;
   /**
    * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route:
    * METRICS_PUBLIC), or false for none (a 404; METRICS_PORT may serve it elsewhere).
@@ -174,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
+  const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
   const { config } = deps;
   const { signup, publicUrl, signupPlan } = config;
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
@@ -255,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
+    traffic,
     clock,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
@@ -263,7 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requests: deps.requests,
   });
   const { console: desk } = deps;
-  const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
+  const pagesDeps = { checker: deps.checker, metrics, traffic, testNames: config.testNames };
   const accounts =
     deps.accounts && config.signup !== "off"
       ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
@@ -283,6 +288,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         links,
         listSources: config.listSources,
         testNames: config.testNames,
+        flushTraffic: () => traffic.flush(desk.store.traffic),
       },
     ...(accounts ? { accounts } : {}),
   });
@@ -307,6 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobRetentionSeconds: config.jobRetentionSeconds,
       checker: deps.checker,
       links,
+      flushTraffic: () => traffic.flush(store.traffic),
     });
   }
   return app;

@@ -22,6 +22,7 @@ import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";
 import { PeriodicTask } from "./periodic-task.js";
 import type { RequestsInProgress } from "./requests-in-progress.js";
+import type { TrafficCounter } from "./traffic-counter.js";
 
 /** How long a claim lasts without renewal. */
 export const LEASE_MS = 10_000;
@@ -59,6 +60,8 @@ export interface JobRunnerOptions extends NameRules {
   onError?: (error: unknown) => void;
   /** A job ended here (done, or failed). */
   onEnded?: (job: Job) => void;
+  /** This instance's traffic counts: each item checked, once its batch is written (docs/console.md "Traffic"). */
+  traffic?: Pick<TrafficCounter, "count">;
 }
 
 /**
@@ -171,6 +174,7 @@ export class JobRunner {
         this.options.retentionMs,
       );
       this.checkedItems += outcomes.length;
+      this.countTraffic(outcomes);
       this.failingSince.delete(job.id);
       if (ended) this.options.onEnded?.(ended);
     } catch (error) {
@@ -182,6 +186,13 @@ export class JobRunner {
       clearInterval(renew);
     }
     return true;
+  }
+
+  /** The items of a written batch that were checked (an input that is no address or domain was not). */
+  private countTraffic(outcomes: readonly CheckOutcome[]): void {
+    const { traffic } = this.options;
+    if (!traffic) return;
+    for (const outcome of outcomes) if ("record" in outcome) traffic.count("jobs", outcome.record);
   }
 
   private async check(job: Job, inputs: readonly string[]): Promise<CheckOutcome[]> {

@@ -18,6 +18,7 @@ import { createRecentRepository } from "./recent-repository.js";
 import { createRecordsRepository } from "./records-repository.js";
 import { createReportsRepository } from "./reports-repository.js";
 import type { Database } from "./schema.js";
+import { createTrafficRepository } from "./traffic-repository.js";
 import type { Store } from "./types.js";
 import { translateStoreErrors } from "./unavailable.js";
 import { createUsageRepository } from "./usage-repository.js";
@@ -110,6 +111,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     }),
     jobs: translateStoreErrors(createJobsRepository(db)),
     accountLists: translateStoreErrors(accountLists),
+    traffic: translateStoreErrors(createTrafficRepository(db)),
     migrate,
     ping,
     forgetKeys,

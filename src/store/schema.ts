@@ -230,6 +230,15 @@ export interface Database {
   job_batches: JobBatchesTable;
   account_lists: AccountListsTable;
   account_list_versions: AccountListVersionsTable;
+  traffic_counts: TrafficCountsTable;
+}
+
+/** The traffic per UTC day, kind and name (migration 0023, src/store/traffic-repository.ts). */
+export interface TrafficCountsTable {
+  day: Millis;
+  kind: string;
+  name: string;
+  count: ColumnType<number | string, number, number>;
 }
 
 /** An account's own list (migration 0017, src/store/account-lists-repository.ts). */

@@ -377,6 +377,46 @@ export interface HousekeepingRepository {
   ): Promise<number>;
   /** Batches of list jobs past their `expires_at`, or of uploads abandoned since before `abandonedBefore` (then the jobs). */
   pruneJobs(now: Date, abandonedBefore: Date, limit: number): Promise<number>;
+  /** Traffic counters of days before `before` (docs/console.md "Traffic"). */
+  pruneTraffic(before: Date, limit: number): Promise<number>;
+}
+
+/**
+ * What a traffic counter counts (docs/console.md "Traffic"): checks by `surface` (api,
+ * bulk, jobs, pages), blocks by `block` reason, the disposable `provider` seen, the
+ * blocked `domain`.
+ */
+export type TrafficKind = "surface" | "block" | "provider" | "domain";
+
+/** A count of one UTC day (`day`: its start), kind and name. */
+export interface TrafficCount {
+  day: Date;
+  kind: TrafficKind;
+  name: string;
+  count: number;
+}
+
+/** A key with the requests it used since a day. */
+export interface KeyTraffic {
+  keyId: string;
+  prefix: string;
+  name: string | null;
+  accountId: string | null;
+  revoked: boolean;
+  used: number;
+}
+
+export interface TrafficRepository {
+  /** Adds counts to the day's counters: additive, so every instance adds its own. */
+  addCounts(counts: readonly TrafficCount[]): Promise<void>;
+  /** The counters of these kinds from `since` (a day's start) on, by day. */
+  dailyCounts(kinds: readonly TrafficKind[], since: Date): Promise<TrafficCount[]>;
+  /** The names of a kind counted most from `since` on, most first (ties by name). */
+  topNames(kind: TrafficKind, since: Date, limit: number): Promise<{ name: string; count: number }[]>;
+  /** The keys whose requests per day add up to the most from `since` on (refunds subtracted). */
+  topKeys(since: Date, limit: number): Promise<KeyTraffic[]>;
+  /** The accounts whose keys' requests per day add up to the most from `since` on. */
+  topAccounts(since: Date, limit: number): Promise<{ accountId: string; email: string; used: number }[]>;
 }
 
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
@@ -912,6 +952,7 @@ export interface Store {
   accounts: AccountsRepository;
   jobs: JobsRepository;
   accountLists: AccountListsRepository;
+  traffic: TrafficRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -21,6 +21,7 @@ export type AdminStore = Pick<
   | "accounts"
   | "accountLists"
   | "jobs"
+  | "traffic"
 >;
 
 export interface AdminDeps
@@ -33,6 +34,8 @@ export interface AdminDeps
   checker: Pick<Checker, "check">;
   /** Where invitation and reset links point, and the mailer that sends them. */
   links: LinkContext;
+  /** Writes what this server counted of the traffic so far (its next read sees it at once). */
+  flushTraffic: () => Promise<void>;
 }
 
 /** The answer of a change once it holds on this server. */

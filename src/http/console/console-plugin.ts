@@ -37,6 +37,7 @@ import {
   reportQueue,
   reviewReport,
 } from "../../operator/reports.js";
+import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
@@ -66,7 +67,16 @@ const DELIVERIES_SHOWN = 20;
 
 export type ConsoleStore = Pick<
   Store,
-  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "accounts" | "keys" | "transaction"
+  | "audit"
+  | "reports"
+  | "overrides"
+  | "plans"
+  | "lists"
+  | "webhooks"
+  | "accounts"
+  | "keys"
+  | "transaction"
+  | "traffic"
 >;
 
 export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
@@ -79,6 +89,8 @@ export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
   settle: () => Promise<void>;
   /** Where invitation links point, and the mailer that sends them. */
   links: LinkContext;
+  /** Writes what this server counted of the traffic so far, before the overview reads it. */
+  flushTraffic: () => Promise<void>;
 }
 
 const Csrf = { csrf: Type.String() };
@@ -156,16 +168,18 @@ export async function consolePlugin(app: TypedApp, deps: ConsoleDeps): Promise<v
 
   await withMethodNotAllowed(app, (desk) => {
     desk.get("/", { schema: { hide: true } }, async (request, reply) => {
-      const [lists, openReports] = await Promise.all([
+      await deps.flushTraffic();
+      const [lists, openReports, traffic] = await Promise.all([
         listStatus(store, deps.listSources, clock()),
         openReportCount(store.reports),
+        trafficStats(store, clock()),
       ]);
       const health = checker.resolverHealth?.latest();
       const resolver = {
         state: health?.state ?? "not probed yet",
         checkedAt: health?.checkedAt?.toISOString() ?? null,
       };
-      const view = { resolver, lists, openReports, reportsCapped: openReports >= MAX_REPORTS_SHOWN };
+      const view = { resolver, lists, openReports, reportsCapped: openReports >= MAX_REPORTS_SHOWN, traffic };
       return page(reply, renderOverview(await contextOf(request), view));
     });
 
