@@ -15,6 +15,7 @@ import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
+import { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
@@ -111,6 +112,10 @@ export type AppConfig = Pick<
   | "jobMaxItems"
   | "jobMaxBytes"
   | "jobRetentionSeconds"
+  | "csvMaxColumns"
+  | "csvMaxRecordBytes"
+  | "jobUploadsPerAccount"
+  | "jobSpoolMaxBytes"
   | "listSources"
   | "listMaxEntries"
   | "testNames"
@@ -247,6 +252,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  // One per app: the API's and the console's uploads and downloads share its caps.
+  const uploadGate = new UploadGate({
+    uploadsPerOwner: config.jobUploadsPerAccount,
+    spoolMaxBytes: config.jobSpoolMaxBytes,
+  });
   await app.register(checkingPlugin, {
     usage: deps.store.usage,
     checker: deps.checker,
@@ -254,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
+    uploadGate,
     testNames: config.testNames,
     config,
   });
@@ -261,7 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
   const accounts =
     deps.accounts && config.signup !== "off"
-      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
+      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock, uploadGate }
       : undefined;
   const access = desk?.access ?? (accounts && operatorSessions(pageSession(accounts)));
   await app.register(pagesPlugin, {

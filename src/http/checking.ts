@@ -18,6 +18,7 @@
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
 import type { Config } from "../config.js";
+import type { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository } from "../store/types.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
@@ -43,6 +44,7 @@ export async function checkingPlugin(
   options: Omit<CheckingDeps, "visitors"> & {
     reports: ReportsGate;
     jobs: JobsRepository;
+    uploadGate: UploadGate;
     config: Pick<
       Config,
       | "bulkMaxItems"
@@ -52,6 +54,9 @@ export async function checkingPlugin(
       | "jobMaxItems"
       | "jobMaxBytes"
       | "jobRetentionSeconds"
+      | "csvMaxColumns"
+      | "csvMaxRecordBytes"
+      | "jobUploadsPerAccount"
     >;
   },
 ): Promise<void> {

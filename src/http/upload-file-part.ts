@@ -24,7 +24,7 @@ export function boundaryOf(contentType: string): string | undefined {
 export async function filePart(
   body: AsyncIterable<Buffer>,
   boundary: string,
-): Promise<{ contentType: string; stream: Readable }> {
+): Promise<{ contentType: string; filename: string | null; stream: Readable }> {
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const chunks = body[Symbol.asyncIterator]();
   // A leading CRLF lets the first boundary match the delimiter like every other.
@@ -55,7 +55,9 @@ export async function filePart(
     if (headers.startsWith("--")) throw invalid("The multipart/form-data body has no `file` field.");
     if (/content-disposition:[^\r\n]*;\s*name="?file"?(;|\s|$)/i.test(headers)) {
       const contentType = /content-type:\s*([^\r\n;]+)/i.exec(headers)?.[1]?.trim().toLowerCase() ?? "";
-      return { contentType, stream: Readable.from(fileBytes()) };
+      const named = /content-disposition:[^\r\n]*;\s*filename="([^"\r\n]{0,255})"/i.exec(headers)?.[1];
+      const filename = named === undefined ? null : Buffer.from(named, "latin1").toString("utf8");
+      return { contentType, filename, stream: Readable.from(fileBytes()) };
     }
   }
 

@@ -33,6 +33,7 @@ function toJob(row: JobRow): Job {
     periodStart: toDate(row.period_start),
     header: row.header,
     layout: row.layout,
+    filename: row.filename ?? null,
     createdAt: toDate(row.created_at),
     startedAt: date(row.started_at),
     finishedAt: date(row.finished_at),
@@ -200,7 +201,7 @@ export async function pruneJobs(
 
 export function createJobsRepository(db: Kysely<Database>): JobsRepository {
   return {
-    startUpload: async ({ keyId, header, layout, now }) => {
+    startUpload: async ({ keyId, header, layout, filename = null, now }) => {
       const id = `job_${randomBytes(12).toString("hex")}`;
       const t = now.getTime();
       const key = await db
@@ -223,6 +224,7 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
           period_start: t,
           header,
           layout,
+          filename,
           created_at: t,
           started_at: null,
           finished_at: null,

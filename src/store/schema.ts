@@ -318,6 +318,8 @@ export interface JobsTable {
   served_at: Millis;
   /** Who takes turns (migration 0018): `account:<id>`, or `key:<id>` for a key without one. */
   owner: string;
+  /** The uploaded file's name (migration 0021); null when the upload named none. */
+  filename: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A batch of a job's items (migration 0018), claimed and answered whole. */

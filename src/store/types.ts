@@ -713,6 +713,8 @@ export interface Job {
   /** JSON the runner and the results read (the upload's header and layout); opaque to the store. */
   header: string;
   layout: string;
+  /** The uploaded file's name; null when the upload named none. */
+  filename: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -749,7 +751,13 @@ export interface JobResultBatch {
 /** List jobs (src/store/jobs-repository.ts): uploads stored as batches of items, claimed whole by every instance. */
 export interface JobsRepository {
   /** A job in `uploading`, invisible until `queueJob`, its owner the key's account (or the key); its id. */
-  startUpload(job: { keyId: string; header: string; layout: string; now: Date }): Promise<string>;
+  startUpload(job: {
+    keyId: string;
+    header: string;
+    layout: string;
+    filename?: string | null;
+    now: Date;
+  }): Promise<string>;
   /** Stores one batch of an upload's items, from `firstSeq` on: the unit claimed and answered. */
   addBatch(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
   /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */

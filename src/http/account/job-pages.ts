@@ -29,13 +29,15 @@ import {
   listJobs,
   type ResultsFilter,
   removeJob,
+  resultsFilename,
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { quotaExceeded } from "../access.js";
+import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
 import { HttpProblem } from "../http-problem.js";
+import { jobQuota } from "../job-quota.js";
 import { pagePolicyWith } from "../pages/security.js";
-import { sendResults, uploadOf } from "../routes/job-routes.js";
+import { sendResults, spoolFull, tooManyAtOnce, uploadLimits, uploadOf } from "../routes/job-routes.js";
 import type { TypedApp } from "../typed-app.js";
 import { consolePage, section } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
@@ -68,7 +70,12 @@ function jobProblem(error: unknown): never {
 /** Why an upload was refused, as the page says it beside the `File` field; undefined for a failure. */
 function uploadProblem(error: unknown): HttpProblem | undefined {
   const refusal = refusalOf(error);
-  const problem = refusal ? new HttpProblem(refusal.code, refusal.message) : error;
+  const problem =
+    refusal?.code === "server_busy"
+      ? spoolFull(refusal.message)
+      : refusal
+        ? new HttpProblem(refusal.code, refusal.message)
+        : error;
   if (!(problem instanceof HttpProblem) || problem.status >= 500) return undefined;
   // The console has no `?column=`: the header names the column.
   const detail = problem.detail.replace(
@@ -122,7 +129,10 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
     "script-src": [`'sha256-${createHash("sha256").update(script).digest("base64")}'`],
     "connect-src": ["'self'"],
   });
-  const limits = { maxItems: config.jobMaxItems, maxBytes: config.jobMaxBytes };
+  const limits = uploadLimits(config);
+  const gate =
+    deps.uploadGate ??
+    new UploadGate({ uploadsPerOwner: config.jobUploadsPerAccount, spoolMaxBytes: Number.POSITIVE_INFINITY });
   const retention = () => ({ now: clock(), retentionMs: config.jobRetentionSeconds * 1000 });
   const ownerOf = (found: Session) => accountOwner(found.account.id);
   // Progress streams end when the server closes, so they hold no shutdown.
@@ -144,18 +154,6 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     return send(reply.header("content-security-policy", policy), html, status);
   };
 
-  /** Counts one unit per item for the job's key, all or nothing, as the API counts an upload. */
-  const reserve = async (keyId: string, items: number): Promise<Date> => {
-    const now = clock();
-    const counted = await store.usage.authorizeKey(keyId, now, items);
-    if (!counted)
-      throw new HttpProblem("invalid_api_key", "Your secret key was revoked meanwhile; upload again.");
-    if (counted.quota.allowed) return counted.quota.periodStart;
-    // Nothing was counted: say what is left.
-    const left = (await store.usage.authorizeKey(keyId, now, 0))?.quota ?? counted.quota;
-    throw quotaExceeded(left, now, items);
-  };
-
   app.get("/account/jobs", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
     if (!found) return reply;
@@ -169,17 +167,23 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const key = await accountJobKey(store, found.account);
     if (!key) return jobsPage(reply, found, undefined, 409);
     if (!(request.body instanceof Readable)) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
+      if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);
       const upload = await uploadOf(request, undefined);
       await createJob(store, { keyId: key.id, accountId: found.account.id }, upload, {
         limits,
-        reserve: (items) => reserve(key.id, items),
+        quota: jobQuota(store.usage, key.id, clock()),
         now: clock(),
+        spool: entered.spool,
       });
     } catch (error) {
       const problem = uploadProblem(error);
       if (!problem) throw error;
+      if (!request.raw.complete) reply.header("connection", "close");
       return jobsPage(reply, found, problem.detail, problem.status);
+    } finally {
+      entered?.release();
     }
     return reply.redirect("/account/jobs", 303);
   });
@@ -218,14 +222,21 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
       const filter = FILTERS[request.query.only ?? "all"];
       if (!filter) throw new HttpProblem("invalid_url", "`only` takes allow, block or all.");
       const { id } = request.params;
-      const chunks = await jobResults(store, ownerOf(found), id, { format: "csv", only: filter.only }).catch(
-        jobProblem,
-      );
+      const { job, chunks } = await jobResults(store, ownerOf(found), id, {
+        format: "csv",
+        only: filter.only,
+      }).catch(jobProblem);
+      const release = gate.enterDownload(`account:${found.account.id}`);
+      if (!release) {
+        await chunks.return(undefined);
+        throw tooManyAtOnce("downloads", DOWNLOADS_PER_OWNER);
+      }
       return sendResults(
         reply.header("cache-control", "no-store"),
         chunks,
         "csv",
-        `${id}${filter.suffix}.csv`,
+        resultsFilename(job, "csv", filter.suffix),
+        release,
       );
     },
   );

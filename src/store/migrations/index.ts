@@ -21,6 +21,7 @@ import { up as accounts } from "./0015-accounts.js";
 import { up as listJobs } from "./0016-list-jobs.js";
 import { up as accountLists } from "./0017-account-lists.js";
 import { up as jobBatches } from "./0018-job-batches.js";
+import { up as jobFileNames } from "./0021-job-file-names.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0016_list_jobs": { up: listJobs },
   "0017_account_lists": { up: accountLists },
   "0018_job_batches": { up: jobBatches },
+  "0021_job_file_names": { up: jobFileNames },
 };
