@@ -1,6 +1,7 @@
 /** The address column (docs/cleaning.md "CSV files"): named exactly or without case, numbered from 1, or found by its name. */
-import { CsvError } from "../../../src/service/csv/csv-error.js";
+
 import { describe, expect, it } from "vitest";
+import { CsvError } from "../../../src/service/csv/csv-error.js";
 import { findColumn } from "../../../src/service/csv/find-column.js";
 
 describe("findColumn", () => {
@@ -20,7 +21,9 @@ describe("findColumn", () => {
   it("says why there is none in neutral words, with advice each surface words, hinting at another delimiter", () => {
     const text = (found: number | CsvError) => (found instanceof CsvError ? found.message : found);
     expect(text(findColumn([], undefined))).toBe("the CSV is empty: it has no header row");
-    expect(text(findColumn(header, "5"))).toBe('no column "5" in the header (4 columns: id, Name, E-Mail, domain)');
+    expect(text(findColumn(header, "5"))).toBe(
+      'no column "5" in the header (4 columns: id, Name, E-Mail, domain)',
+    );
     const oneColumn = findColumn(["id;email"], undefined) as CsvError;
     expect(oneColumn.message).toMatch(
       /^no column named like an address .*; the header is one column "id;email": is the delimiter ";"\?$/,
