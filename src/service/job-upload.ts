@@ -18,7 +18,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { NewJobItem } from "../store/types.js";
 import { CsvError, type CsvLimits } from "./csv/csv-error.js";
 import { findColumn } from "./csv/find-column.js";
@@ -152,12 +151,44 @@ async function spool(body: NodeJS.ReadableStream, kind: UploadKind, limits: Uplo
     },
   });
   try {
-    await pipeline(body, limit, createWriteStream(path, { mode: 0o600 }));
+    await spoolInto(body, limit, createWriteStream(path, { mode: 0o600 }));
   } catch (error) {
     await remove();
     throw error;
   }
   return { path, remove };
+}
+
+/**
+ * Pipes the body through `limit` into `file`. On a refusal the body is not destroyed (that
+ * would reset the connection before the answer is read): it is unpiped and left to flow,
+ * its bytes dropped, so the client reads the answer while the server's request timeout
+ * still bounds how long it may send.
+ */
+function spoolInto(
+  body: NodeJS.ReadableStream,
+  limit: Transform,
+  file: NodeJS.WritableStream & { destroy(): void },
+) {
+  return new Promise<void>((resolve, reject) => {
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      body.unpipe(limit);
+      body.resume();
+      limit.destroy();
+      file.destroy();
+      reject(error);
+    };
+    body.on("error", fail);
+    limit.on("error", fail);
+    file.on("error", fail);
+    file.on("finish", () => {
+      if (!failed) resolve();
+    });
+    body.pipe(limit).pipe(file);
+  });
 }
 
 /**

@@ -180,7 +180,6 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     } catch (error) {
       const problem = uploadProblem(error);
       if (!problem) throw error;
-      if (!request.raw.complete) reply.header("connection", "close");
       return jobsPage(reply, found, problem.detail, problem.status);
     } finally {
       entered?.release();
