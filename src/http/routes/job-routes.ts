@@ -97,10 +97,10 @@ const ResultsQuery = Type.Object({
     }),
   ),
   raw: Type.Optional(
-    Type.Boolean({
+    Type.Union([Type.Literal("true"), Type.Literal("false")], {
       description:
         "`true`: every cell as uploaded; by default a cell that would start a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR; not a plain number) gets a `'` in front.",
-      default: false,
+      default: "false",
     }),
   ),
 });
@@ -375,11 +375,11 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       response: schemas.results,
     },
     handler: async (request, reply) => {
-      const { format = "csv", only = "all", raw = false } = request.query;
+      const { format = "csv", only = "all", raw } = request.query;
       const { job, chunks } = await jobResults(store, ownerOf(request), request.params.id, {
         format,
         only,
-        raw,
+        raw: raw === "true",
       });
       const release = deps.uploadGate.enterDownload(gateOwner(request));
       if (!release) {
