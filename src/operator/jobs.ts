@@ -21,7 +21,7 @@ import {
   UploadTooLarge,
 } from "../service/job-upload.js";
 import type { SpoolBytes } from "../service/upload-gate.js";
-import { JOB_STATUSES, type Job, type Store } from "../store/types.js";
+import { JOB_STATUSES, type Job, type JobOwner, type Store } from "../store/types.js";
 import { Refusal } from "./refusal.js";
 
 const Count = Type.Integer({ minimum: 0 });
@@ -64,15 +64,13 @@ export const CreatedJobSchema = Type.Object({
 type CreatedJob = Static<typeof CreatedJobSchema>;
 
 /**
- * Who asks about jobs: a key (and its account, whose keys all see each other's jobs), or
- * the operator (null), who sees every job.
+ * Who asks about jobs: an account (a key of it, or the console; its keys all see each
+ * other's jobs), a key without an account, or the operator, who sees every job.
  */
-export type JobOwner = { keyId: string; accountId: string | null } | null;
+export type { JobOwner };
 
-/** An account in the console: every job of its keys, and no key of its own (no key's id is empty). */
-export function accountOwner(accountId: string): NonNullable<JobOwner> {
-  return { keyId: "", accountId };
-}
+/** The operator: every job. */
+export const OPERATOR: JobOwner = { kind: "operator" };
 
 /** Jobs shown at most in a list. */
 const JOBS_LISTED = 1000;
@@ -102,10 +100,13 @@ function jobJson(job: Job): JobJson {
 /** The job, when `owner` may see it (the one place that says who owns a job); else `unknown_job`. */
 async function ownedJob(store: JobStore, owner: JobOwner, id: string): Promise<Job> {
   const job = await store.jobs.getJob(id);
-  if (job && (owner === null || job.keyId === owner.keyId)) return job;
-  const sameAccount =
-    job && owner?.accountId != null && (await store.jobs.accountOfKey(job.keyId)) === owner.accountId;
-  if (!job || !sameAccount) throw new Refusal("unknown_job", `no job ${id}`);
+  if (!job) throw new Refusal("unknown_job", `no job ${id}`);
+  if (owner.kind === "operator") return job;
+  const owned =
+    owner.kind === "key"
+      ? job.keyId === owner.id && (await store.jobs.accountOfKey(job.keyId)) === null
+      : (await store.jobs.accountOfKey(job.keyId)) === owner.id;
+  if (!owned) throw new Refusal("unknown_job", `no job ${id}`);
   return job;
 }
 
@@ -149,7 +150,8 @@ function apiAdvice(advice: CsvAdvice): string {
  */
 export async function createJob(
   store: JobStore,
-  owner: NonNullable<JobOwner>,
+  /** The key the job is filed under (its account, if it has one, owns it). */
+  keyId: string,
   upload: Upload,
   deps: { limits: UploadLimits; quota: JobQuota; now: Date; spool?: SpoolBytes },
 ): Promise<CreatedJob> {
@@ -165,7 +167,7 @@ export async function createJob(
     { unitsLeft: left, ...(deps.spool ? { spool: deps.spool } : {}) },
   ).catch(refuse);
   const id = await store.jobs.startUpload({
-    keyId: owner.keyId,
+    keyId,
     header: JSON.stringify(shape.header),
     layout: JSON.stringify(shape.layout),
     filename: upload.filename ?? null,

@@ -275,11 +275,8 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
         ?.account_id ?? null,
     listJobs: async (owner, limit) => {
       let query = db.selectFrom("jobs").selectAll().where("status", "!=", "uploading");
-      if (owner?.accountId)
-        query = query.where("key_id", "in", (q) =>
-          q.selectFrom("api_keys").select("id").where("account_id", "=", owner.accountId),
-        );
-      else if (owner) query = query.where("key_id", "=", owner.keyId);
+      // `owner` names the account of the job's key, or the key without one (migration 0018).
+      if (owner.kind !== "operator") query = query.where("owner", "=", `${owner.kind}:${owner.id}`);
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       return rows.map(toJob);
     },

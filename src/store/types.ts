@@ -721,6 +721,12 @@ export interface Job {
   expiresAt: Date | null;
 }
 
+/**
+ * Whose jobs: an account's (every job of its keys, and the console's), a key's without an
+ * account, or the operator's (every job).
+ */
+export type JobOwner = { kind: "account"; id: string } | { kind: "key"; id: string } | { kind: "operator" };
+
 /** One input line of an upload: the input checked and its row (JSON, opaque to the store). */
 export interface NewJobItem {
   input: string;
@@ -767,8 +773,8 @@ export interface JobsRepository {
   getJob(id: string): Promise<Job | undefined>;
   /** The account of a job's key; null for a key without one. */
   accountOfKey(keyId: string): Promise<string | null>;
-  /** Newest first: the owner key's jobs, or every job of its account's keys; null: every job. */
-  listJobs(owner: { keyId: string; accountId: string | null } | null, limit: number): Promise<Job[]>;
+  /** Newest first: an account's jobs (of every key of it), a key's (without an account), or every job. */
+  listJobs(owner: JobOwner, limit: number): Promise<Job[]>;
   /**
    * Claims one pending batch for `holder` until `until` (a conditional update, so no batch
    * is claimed by two instances at once; `inputs` is empty when another took it first).

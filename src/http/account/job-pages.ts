@@ -21,10 +21,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
 import { accountJobKey, accountJson } from "../../operator/accounts.js";
 import {
-  accountOwner,
   cancelJob,
   createJob,
   type JobJson,
+  type JobOwner,
   jobResults,
   listJobs,
   type ResultsFilter,
@@ -134,7 +134,7 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
     deps.uploadGate ??
     new UploadGate({ uploadsPerOwner: config.jobUploadsPerAccount, spoolMaxBytes: Number.POSITIVE_INFINITY });
   const retention = () => ({ now: clock(), retentionMs: config.jobRetentionSeconds * 1000 });
-  const ownerOf = (found: Session) => accountOwner(found.account.id);
+  const ownerOf = (found: Session): JobOwner => ({ kind: "account", id: found.account.id });
   // Progress streams end when the server closes, so they hold no shutdown.
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
@@ -171,7 +171,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);
       const upload = await uploadOf(request, undefined);
-      await createJob(store, { keyId: key.id, accountId: found.account.id }, upload, {
+      await createJob(store, key.id, upload, {
         limits,
         quota: jobQuota(store.usage, key.id, clock()),
         now: clock(),

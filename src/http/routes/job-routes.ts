@@ -256,11 +256,11 @@ function gateOwner(request: FastifyRequest): string {
   return key.account ? `account:${key.account.id}` : `key:${key.id}`;
 }
 
-function ownerOf(request: FastifyRequest): NonNullable<JobOwner> {
-  const caller = request.caller;
-  if (!caller) throw new Error("a job route ran without the access hook");
+function ownerOf(request: FastifyRequest): JobOwner {
+  const key = request.caller?.key;
+  if (!key) throw new Error("a job route ran without the access hook");
   // An account's keys see each other's jobs; a key without an account, its own.
-  return { keyId: caller.key.id, accountId: caller.key.account?.id ?? null };
+  return key.account ? { kind: "account", id: key.account.id } : { kind: "key", id: key.id };
 }
 
 /** Declared inside the checking plugin's access scope (key, rate-limit headers; `units: 0` counts nothing there). */
@@ -326,7 +326,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
           request.caller = { ...caller, quota: counted, units };
         });
         const upload = await uploadOf(request, request.query.column);
-        const created = await createJob(store, ownerOf(request), upload, {
+        const created = await createJob(store, caller.key.id, upload, {
           limits: uploadLimits(deps.config),
           quota,
           now: deps.clock(),

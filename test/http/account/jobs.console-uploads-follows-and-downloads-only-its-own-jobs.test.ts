@@ -126,7 +126,9 @@ describe("list jobs in the console", () => {
     expect(rows).toHaveLength(30);
     expect(rows[0]).toMatchObject({ name: "Person, 0", email: "user0@bad-0.com", mr_block: "true" });
     const allowed = await ann.get(`/account/jobs/${id}/results?only=allow`);
-    expect(allowed.headers["content-disposition"]).toBe(`attachment; filename="contacts-allowed.checked.csv"`);
+    expect(allowed.headers["content-disposition"]).toBe(
+      `attachment; filename="contacts-allowed.checked.csv"`,
+    );
     const allowedRows = parse(allowed.body, { columns: true }) as Record<string, string>[];
     expect(allowedRows.map((row) => row.email)).toEqual(
       rows.filter((row) => row.mr_block === "false").map((row) => row.email),
