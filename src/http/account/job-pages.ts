@@ -39,6 +39,7 @@ import { jobQuota } from "../job-quota.js";
 import { pagePolicyWith } from "../pages/security.js";
 import { sendResults, spoolFull, tooManyAtOnce, uploadLimits, uploadOf } from "../routes/job-routes.js";
 import type { TypedApp } from "../typed-app.js";
+import { uploadMultipart } from "../upload-file-field.js";
 import { consolePage, section } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
@@ -121,7 +122,7 @@ async function* progressEvents(
   if (following.length === 0) yield "event: end\ndata: {}\n\n";
 }
 
-export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
+export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): Promise<void> {
   const { store, clock, config } = deps;
   const { session, loggedIn, checkCsrf } = pages;
   const script = readFileSync(JOB_PROGRESS_FILE, "utf8");
@@ -139,9 +140,8 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
 
-  // The upload's body stays a stream: it is read by `uploadOf`, after the CSRF check.
-  app.removeContentTypeParser("multipart/form-data");
-  app.addContentTypeParser("multipart/form-data", (_request, payload, done) => done(null, payload));
+  // The upload's body stays a stream: it is read by `uploadOf` (@fastify/multipart), after the CSRF check.
+  await uploadMultipart(app, config.jobMaxBytes);
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
     const [key, { jobs }] = await Promise.all([
@@ -166,7 +166,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     if (!found) return reply.redirect("/login", 303);
     const key = await accountJobKey(store, found.account);
     if (!key) return jobsPage(reply, found, undefined, 409);
-    if (!(request.body instanceof Readable)) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    if (!request.isMultipart()) return jobsPage(reply, found, "Choose a file to upload.", 415);
     const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);

@@ -36,7 +36,7 @@ import { jobQuota } from "../job-quota.js";
 import { problemFor, refusalProblem, sendProblem } from "../problem-response.js";
 import { checkingResponses } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";
-import { boundaryOf, filePart } from "../upload-file-part.js";
+import { fileField, uploadMultipart } from "../upload-file-field.js";
 
 export interface JobRoutesDeps extends AccessDeps {
   jobs: JobsRepository;
@@ -192,10 +192,7 @@ export async function uploadOf(request: FastifyRequest, column: string | undefin
   const body = request.body as Readable;
   if (contentType.startsWith("text/csv")) return { body, kind: "csv", column, filename: null };
   if (contentType.startsWith("text/plain")) return { body, kind: "text", column, filename: null };
-  const boundary = boundaryOf(String(request.headers["content-type"]));
-  if (!boundary)
-    throw new HttpProblem("invalid_body", "The multipart/form-data content type names no boundary.");
-  const part = await filePart(body, boundary);
+  const part = await fileField(request);
   return {
     body: part.stream,
     kind: part.contentType === "text/plain" ? "text" : "csv",
@@ -269,8 +266,8 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
   const store = { jobs: deps.jobs };
   const schemas = responses();
   // The upload reaches the handler as a stream; the API's parsers (and their 16 KiB) stay outside this scope.
-  app.removeContentTypeParser("multipart/form-data");
-  app.addContentTypeParser(UPLOAD_TYPES, (_request, payload, done) => done(null, payload));
+  await uploadMultipart(app, deps.config.jobMaxBytes);
+  app.addContentTypeParser(["text/csv", "text/plain"], (_request, payload, done) => done(null, payload));
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
     const problem =
@@ -309,7 +306,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       response: schemas.created,
     },
     preValidation: async (request) => {
-      if (!(request.body instanceof Readable)) {
+      if (!(request.body instanceof Readable) && !request.isMultipart()) {
         throw new HttpProblem(
           "unsupported_media_type",
           "Send the list as text/csv, text/plain or multipart/form-data with a `file` field.",
