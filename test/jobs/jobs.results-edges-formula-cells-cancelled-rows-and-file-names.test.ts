@@ -109,6 +109,23 @@ describe("file names", () => {
   });
 });
 
+describe("multipart uploads", () => {
+  it("refuse a form without a file field (400) and a file with a line over CSV_MAX_RECORD_BYTES (413), keeping nothing", async () => {
+    const before = JSON.parse((await api("/v2/jobs")).text).jobs.length;
+    const empty = new FormData();
+    empty.append("note", "no file here");
+    const noFile = await api("/v2/jobs", { body: empty });
+    expect(noFile.status).toBe(400);
+    expect(JSON.parse(noFile.text)).toMatchObject({ code: "invalid_body" });
+    const long = new FormData();
+    long.append("file", new Blob([`email\n${"a".repeat(200_000)}\n`], { type: "text/csv" }), "long.csv");
+    const tooLong = await api("/v2/jobs", { body: long });
+    expect(tooLong.status).toBe(413);
+    expect(JSON.parse(tooLong.text).detail).toMatch(/^Line 2 is longer than 65536 bytes/);
+    expect(JSON.parse((await api("/v2/jobs")).text).jobs.length).toBe(before);
+  });
+});
+
 describe("a cancelled job", () => {
   it("gives the rows checked before the cancel, as many as its status says", async () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `user${i}@${DOMAINS[i % DOMAINS.length]}`);
