@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const codes = await world?.stop();
-  if (world) expect(codes).toEqual([0]);
+  if (world) expect(codes?.every((code) => code === 0)).toBe(true);
 });
 
 describe("formula cells", () => {
@@ -124,6 +124,28 @@ describe("multipart uploads", () => {
     expect(JSON.parse(tooLong.text).detail).toMatch(/^Line 2 is longer than 65536 bytes/);
     expect(JSON.parse((await api("/v2/jobs")).text).jobs.length).toBe(before);
   });
+});
+
+describe("the server's spool", () => {
+  it("refuses an upload that would pass JOB_SPOOL_MAX_BYTES with 503 and Retry-After, keeping nothing", async () => {
+    const small = await world.startService({ env: { JOB_SPOOL_MAX_BYTES: "4096" } });
+    const lines = Array.from({ length: 1000 }, (_, i) => `user${i}@shop-1.com`).join("\n");
+    const response = await fetch(`${small.url}/v2/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "text/plain" },
+      body: lines,
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    expect(await response.json()).toMatchObject({ code: "server_busy" });
+    // A small one still fits.
+    const fits = await fetch(`${small.url}/v2/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "text/plain" },
+      body: "user@shop-1.com\n",
+    });
+    expect(fits.status).toBe(202);
+  }, 60_000);
 });
 
 describe("a cancelled job", () => {
