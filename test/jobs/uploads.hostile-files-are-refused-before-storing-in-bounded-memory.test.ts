@@ -75,7 +75,6 @@ describe.each(DATABASE_KINDS)("uploads on %s", (kind) => {
   }, 120_000);
 
   afterAll(async () => {
-    if (process.env.SHOW_SERVICE) console.log(world?.service.output().slice(-6000));
     const codes = await world?.stop();
     if (world) expect(codes).toEqual([0]);
   });
