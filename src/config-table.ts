@@ -141,9 +141,11 @@ function duration(fallback: number): Parser<number> {
 function byteSize(fallback: number, max: number): Parser<number> {
   return (raw, { variable }) => {
     if (raw === null) return fallback;
-    const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
-    if (!match) throw new ConfigError(`${variable} must be bytes or a size like 100MB, 2GB; got "${raw}"`);
-    const unit = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9 }[(match[2] ?? "b").toLowerCase() as "b"];
+    const match = /^(\d+)\s*(b|kb|mb|gb|kib|mib|gib)?$/i.exec(raw.trim());
+    if (!match)
+      throw new ConfigError(`${variable} must be bytes or a size like 100MB, 64KiB, 2GB; got "${raw}"`);
+    const units = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+    const unit = units[(match[2] ?? "b").toLowerCase() as keyof typeof units];
     return wholeNumber(String(Number(match[1]) * unit), variable, 1, max);
   };
 }
@@ -430,6 +432,34 @@ export const CONFIG_TABLE = {
     meaning:
       "largest upload of a list job, in bytes or `100MB`, `2GB` (1 byte–100 GB); over it: 413, nothing kept ([jobs.md](jobs.md))",
     parse: byteSize(100_000_000, 100_000_000_000),
+  },
+  csvMaxColumns: {
+    variable: "CSV_MAX_COLUMNS",
+    default: "`1000`",
+    meaning:
+      "most columns a CSV's header or row may have (`check --csv`, list jobs; 1–100,000); a wider file is refused whole, naming its line: 413 on the API, exit 2 on the CLI ([cleaning.md](cleaning.md#limits))",
+    parse: integer(1000, 1, 100_000),
+  },
+  csvMaxRecordBytes: {
+    variable: "CSV_MAX_RECORD_BYTES",
+    default: "`64KiB`",
+    meaning:
+      "largest CSV record (or line of a text list), in bytes or `64KiB`, `1MB` (1 byte–16 MB); a longer one refuses the file whole, naming its line, before anything is stored ([cleaning.md](cleaning.md#limits))",
+    parse: byteSize(64 * 1024, 16_000_000),
+  },
+  jobUploadsPerAccount: {
+    variable: "JOB_UPLOADS_PER_ACCOUNT",
+    default: "`2`",
+    meaning:
+      "list-job uploads one account (or a key without one) may send at once, per server; beyond: 429 `too_many_uploads` ([jobs.md](jobs.md#limits))",
+    parse: integer(2, 1, 1000),
+  },
+  jobSpoolMaxBytes: {
+    variable: "JOB_SPOOL_MAX_BYTES",
+    default: "`1GiB`",
+    meaning:
+      "bytes all uploads being received may hold in the server's spool at once; an upload that would pass it: 503 with `Retry-After` ([jobs.md](jobs.md#limits))",
+    parse: byteSize(1024 * 1024 * 1024, 1_000_000_000_000),
   },
   jobRetentionSeconds: {
     variable: "JOB_RETENTION",

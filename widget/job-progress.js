@@ -55,7 +55,8 @@
     show(row, "finished", job.finished_at ? readable(job.finished_at) : "—");
     const active = ACTIVE.includes(job.status);
     for (const [selector, hidden] of /** @type {[string, boolean][]} */ ([
-      ["[data-downloads]", job.status !== "done"],
+      // A cancelled job's results hold the rows checked before the cancel.
+      ["[data-downloads]", job.status !== "done" && job.status !== "cancelled"],
       ["[data-cancel]", !active],
       ["[data-delete]", active],
     ])) {

@@ -62,7 +62,10 @@ declare module "fastify" {
 }
 
 /** The part of the usage repository the checking routes use (publishable keys: `findKey`, `isPublishableOrigin`). */
-export type QuotaGate = Pick<UsageRepository, "authorize" | "refund" | "findKey" | "isPublishableOrigin">;
+export type QuotaGate = Pick<
+  UsageRepository,
+  "authorize" | "refund" | "findKey" | "isPublishableOrigin" | "authorizeKey"
+>;
 
 export interface AccessDeps {
   usage: QuotaGate;

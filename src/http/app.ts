@@ -17,6 +17,7 @@ import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
 import type { RequestsInProgress } from "../service/requests-in-progress.js";
 import { TrafficCounter } from "../service/traffic-counter.js";
+import { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
@@ -117,6 +118,10 @@ export type AppConfig = Pick<
   | "jobMaxItems"
   | "jobMaxBytes"
   | "jobRetentionSeconds"
+  | "csvMaxColumns"
+  | "csvMaxRecordBytes"
+  | "jobUploadsPerAccount"
+  | "jobSpoolMaxBytes"
   | "listSources"
   | "listMaxEntries"
   | "testNames"
@@ -255,6 +260,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  // One per app: the API's and the console's uploads and downloads share its caps.
+  const uploadGate = new UploadGate({
+    uploadsPerOwner: config.jobUploadsPerAccount,
+    spoolMaxBytes: config.jobSpoolMaxBytes,
+  });
   await app.register(checkingPlugin, {
     usage: deps.store.usage,
     checker: deps.checker,
@@ -263,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
+    uploadGate,
     testNames: config.testNames,
     config,
     requests: deps.requests,
@@ -271,7 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pagesDeps = { checker: deps.checker, metrics, traffic, testNames: config.testNames };
   const accounts =
     deps.accounts && config.signup !== "off"
-      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
+      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock, uploadGate }
       : undefined;
   const access = desk?.access ?? (accounts && operatorSessions(pageSession(accounts)));
   await app.register(pagesPlugin, {

@@ -20,6 +20,7 @@
 import type { onRequestHookHandler, onResponseHookHandler, RouteOptions } from "fastify";
 import type { Config } from "../config.js";
 import type { RequestsInProgress } from "../service/requests-in-progress.js";
+import type { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository } from "../store/types.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
@@ -59,6 +60,7 @@ export async function checkingPlugin(
   options: Omit<CheckingDeps, "visitors"> & {
     reports: ReportsGate;
     jobs: JobsRepository;
+    uploadGate: UploadGate;
     config: Pick<
       Config,
       | "bulkMaxItems"
@@ -68,6 +70,9 @@ export async function checkingPlugin(
       | "jobMaxItems"
       | "jobMaxBytes"
       | "jobRetentionSeconds"
+      | "csvMaxColumns"
+      | "csvMaxRecordBytes"
+      | "jobUploadsPerAccount"
     >;
     /** This process's checking requests in progress, for the list jobs to give way to (absent: not counted). */
     requests?: RequestsInProgress | undefined;

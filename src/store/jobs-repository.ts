@@ -36,6 +36,7 @@ function toJob(row: JobRow): Job {
     periodStart: toDate(row.period_start),
     header: row.header,
     layout: row.layout,
+    filename: row.filename ?? null,
     createdAt: toDate(row.created_at),
     startedAt: date(row.started_at),
     finishedAt: date(row.finished_at),
@@ -245,7 +246,7 @@ export async function pruneJobs(
 
 export function createJobsRepository(db: Kysely<Database>): JobsRepository {
   return {
-    startUpload: async ({ keyId, header, layout, now }) => {
+    startUpload: async ({ keyId, header, layout, filename = null, now }) => {
       const id = `job_${randomBytes(12).toString("hex")}`;
       const t = now.getTime();
       const key = await db
@@ -268,6 +269,7 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
           period_start: t,
           header,
           layout,
+          filename,
           created_at: t,
           started_at: null,
           finished_at: null,
@@ -319,11 +321,8 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
         ?.account_id ?? null,
     listJobs: async (owner, limit) => {
       let query = db.selectFrom("jobs").selectAll().where("status", "!=", "uploading");
-      if (owner?.accountId)
-        query = query.where("key_id", "in", (q) =>
-          q.selectFrom("api_keys").select("id").where("account_id", "=", owner.accountId),
-        );
-      else if (owner) query = query.where("key_id", "=", owner.keyId);
+      // `owner` names the account of the job's key, or the key without one (migration 0018).
+      if (owner.kind !== "operator") query = query.where("owner", "=", `${owner.kind}:${owner.id}`);
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       return rows.map(toJob);
     },

@@ -358,6 +358,8 @@ export interface JobsTable {
   owner: string;
   /** Since when its batches have failed without one success (migration 0022); null while they succeed. */
   failing_since: NullableMillis;
+  /** The uploaded file's name (migration 0021); null when the upload named none. */
+  filename: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A batch of a job's items (migration 0018), claimed and answered whole. */

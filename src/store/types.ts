@@ -804,11 +804,19 @@ export interface Job {
   /** JSON the runner and the results read (the upload's header and layout); opaque to the store. */
   header: string;
   layout: string;
+  /** The uploaded file's name; null when the upload named none. */
+  filename: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
   expiresAt: Date | null;
 }
+
+/**
+ * Whose jobs: an account's (every job of its keys, and the console's), a key's without an
+ * account, or the operator's (every job).
+ */
+export type JobOwner = { kind: "account"; id: string } | { kind: "key"; id: string } | { kind: "operator" };
 
 /** One input line of an upload: the input checked and its row (JSON, opaque to the store). */
 export interface NewJobItem {
@@ -840,7 +848,13 @@ export interface JobResultBatch {
 /** List jobs (src/store/jobs-repository.ts): uploads stored as batches of items, claimed whole by every instance. */
 export interface JobsRepository {
   /** A job in `uploading`, invisible until `queueJob`, its owner the key's account (or the key); its id. */
-  startUpload(job: { keyId: string; header: string; layout: string; now: Date }): Promise<string>;
+  startUpload(job: {
+    keyId: string;
+    header: string;
+    layout: string;
+    filename?: string | null;
+    now: Date;
+  }): Promise<string>;
   /** Stores one batch of an upload's items, from `firstSeq` on: the unit claimed and answered. */
   addBatch(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
   /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */
@@ -850,8 +864,8 @@ export interface JobsRepository {
   getJob(id: string): Promise<Job | undefined>;
   /** The account of a job's key; null for a key without one. */
   accountOfKey(keyId: string): Promise<string | null>;
-  /** Newest first: the owner key's jobs, or every job of its account's keys; null: every job. */
-  listJobs(owner: { keyId: string; accountId: string | null } | null, limit: number): Promise<Job[]>;
+  /** Newest first: an account's jobs (of every key of it), a key's (without an account), or every job. */
+  listJobs(owner: JobOwner, limit: number): Promise<Job[]>;
   /**
    * Claims one pending batch for `holder` until `until` (a conditional update, so no batch
    * is claimed by two instances at once; `inputs` is empty when another took it first).

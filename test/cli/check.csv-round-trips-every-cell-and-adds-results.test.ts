@@ -82,7 +82,7 @@ describe("mailrisk check --csv", () => {
 
     const { text, cells } = awkwardCsv(100_000);
     world.dns.queries.clear();
-    const { code, stdout, stderr } = await check(["--csv", "-"], text);
+    const { code, stdout, stderr } = await check(["--csv", "--raw", "-"], text);
     expect({ code, stderr }).toEqual({ code: 1, stderr: SNIFFED_COMMA });
     expect(world.dns.queries.total).toBe(0);
 
