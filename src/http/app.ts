@@ -17,6 +17,7 @@ import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
 import { operatorSessions } from "./account/operator-sessions.js";
 import { pageSession } from "./account/page-session.js";
@@ -119,6 +120,7 @@ export type AppConfig = Pick<
   | "smtpUrl"
   | "mailFrom"
   | "sessionTtlSeconds"
+  | "accessLog"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -175,7 +177,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
-      ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
+      ? {
+          loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger,
+          ...accessLogOptions(config.accessLog),
+        }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Slow clients (docs/security.md, "Connections and slow clients"): headers within 10 s, the request within 30 s.
@@ -242,8 +247,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : new HttpProblem("not_found", "Nothing is served at this path."),
     ),
   );
+  const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
+    accessLog?.(request, reply);
     done();
   });
 
