@@ -1,5 +1,5 @@
 /**
- * Where a cached check's time goes (`npm run bench:http-profile`): `mailrisk serve` as
+ * Where a cached check's time goes (`npm run profile:http`): `mailrisk serve` as
  * deployed (bench/served.ts) under `node --cpu-prof`, BENCH_SECONDS (default 8) of
  * cached `POST /v2/` (form body) and then as long of `GET /` at 50 connections, and the
  * profile's heaviest functions by self time, and by the time spent in them and what
