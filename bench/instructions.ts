@@ -12,8 +12,6 @@
  * process (the JIT's and the collector's included). Prints instructions per request of
  * `POST /v2/` (form body) and `GET /`, of the bare route's twins, and their ratio
  * bare ÷ mailrisk, which reads like the rate ratio of `npm run bench:http` ("× bare").
- * The work a server does by the clock is measured idle for BENCH_IDLE_SECONDS (default
- * 10) after each route and taken off (see `count`); both figures are printed.
  */
 import "./test-names.js";
 import { execFileSync } from "node:child_process";
@@ -39,7 +37,6 @@ import {
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 const WARMUP_ON = Number(process.env.BENCH_WARMUP_ON ?? 500);
-const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 
 type Request = Parameters<typeof autocannon>[0];
 
@@ -91,28 +88,9 @@ async function dumpedTotal(dir: string, name: string, before: Set<string>): Prom
   throw new Error(`no callgrind dump of ${name} in ${dir}: ${(await readdir(dir)).join(", ")}`);
 }
 
-/** Instructions of a server from `-z` until now (a dump). */
-async function dumpSince(server: Served, name: string, dir: string, label: string): Promise<number> {
-  const before = new Set(await readdir(dir));
-  control(server.pid, `--dump=${label}`);
-  return dumpedTotal(dir, name, before);
-}
-
-/** What one route's requests cost: with what the process does by the clock meanwhile, and without. */
-interface Count {
-  raw: number;
-  net: number;
-}
-
-/**
- * Instructions per request of each of `requests` against a server under callgrind. Under
- * valgrind a request takes some fifty times as long, so the work a server does by the
- * clock (timers, the change signal's poll, the connections' timeout checks) weighs fifty
- * times as much per request as at full speed: it is measured with no request for
- * IDLE_SECONDS right after, and its rate over the measured run's time is taken off (`net`).
- */
-async function count(server: Served, name: string, dir: string, requests: Request[]): Promise<Count[]> {
-  const counts: Count[] = [];
+/** Instructions per request of each of `requests` against a server under callgrind. */
+async function count(server: Served, name: string, dir: string, requests: Request[]): Promise<number[]> {
+  const perRequest: number[] = [];
   for (const request of requests) {
     const what = `${name} ${request.method ?? "GET"}`;
     progress(`${what}: warm-up`);
@@ -122,21 +100,14 @@ async function count(server: Served, name: string, dir: string, requests: Reques
     await send(request, WARMUP_ON);
     control(server.pid, "-z");
     progress(`${what}: measured requests`);
-    const started = performance.now();
     const answered = await send(request, REQUESTS);
-    const seconds = (performance.now() - started) / 1000;
-    const total = await dumpSince(server, name, dir, `${request.method ?? "GET"}`);
-    control(server.pid, "-z");
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-    const idle = (await dumpSince(server, name, dir, "idle")) / IDLE_SECONDS;
-    const net = Math.max(0, total - idle * seconds) / answered;
-    counts.push({ raw: total / answered, net });
-    progress(
-      `${what}: ${Math.round(total / answered)} instructions a request, ${Math.round(net)} without ${Math.round(idle)} a second of clock work over ${seconds.toFixed(1)} s`,
-    );
+    const before = new Set(await readdir(dir));
+    control(server.pid, `--dump=${request.method ?? "GET"}`);
+    perRequest.push((await dumpedTotal(dir, name, before)) / answered);
+    progress(`${what}: ${Math.round(perRequest.at(-1) ?? 0)} instructions a request`);
     control(server.pid, "-i", "off");
   }
-  return counts;
+  return perRequest;
 }
 
 function requestsTo(url: string, world: World): Request[] {
@@ -167,33 +138,26 @@ async function main(): Promise<void> {
       wrapper: valgrind(world.dir, "mailrisk"),
       args: ["--workers", "1"],
     });
-    let mailrisk: Count[];
+    let mailrisk: number[];
     try {
       mailrisk = await count(service, "mailrisk", world.dir, requestsTo(service.url, world));
     } finally {
       await service.stop();
     }
     const bare = await serveBare(world, answers, { wrapper: valgrind(world.dir, "bare") });
-    let same: Count[];
+    let same: number[];
     try {
       same = await count(bare, "bare", world.dir, requestsTo(bare.url, world));
     } finally {
       await bare.stop();
     }
     const rows: FigureRow[] = ["POST /v2/ (form body)", "GET /?domain="].flatMap((route, at): FigureRow[] => {
-      const ours = mailrisk[at] as Count;
-      const theirs = same[at] as Count;
-      const line = (count: Count) =>
-        `${formatCount(Math.round(count.net))} instructions a request (${formatCount(Math.round(count.raw))} with the clock's work)`;
+      const ours = mailrisk[at] as number;
+      const theirs = same[at] as number;
       return [
-        [`${route}, mailrisk`, line(ours), "", null],
-        [`${route}, bare route`, line(theirs), "", null],
-        [
-          `${route} × bare (bare ÷ mailrisk)`,
-          `${(theirs.net / ours.net).toFixed(2)} (${(theirs.raw / ours.raw).toFixed(2)} with the clock's work)`,
-          "≥ 1.0",
-          theirs.net / ours.net >= 1,
-        ],
+        [`${route}, mailrisk`, `${formatCount(Math.round(ours))} instructions a request`, "", null],
+        [`${route}, bare route`, `${formatCount(Math.round(theirs))} instructions a request`, "", null],
+        [`${route} × bare (bare ÷ mailrisk)`, (theirs / ours).toFixed(2), "≥ 1.0", theirs / ours >= 1],
       ];
     });
     finish({
@@ -201,12 +165,7 @@ async function main(): Promise<void> {
       script: "bench:instructions",
       loadBefore,
       rows,
-      knobs: {
-        BENCH_REQUESTS: REQUESTS,
-        BENCH_WARMUP: WARMUP,
-        BENCH_WARMUP_ON: WARMUP_ON,
-        BENCH_IDLE_SECONDS: IDLE_SECONDS,
-      },
+      knobs: { BENCH_REQUESTS: REQUESTS, BENCH_WARMUP: WARMUP, BENCH_WARMUP_ON: WARMUP_ON },
       notes: [
         `\n${describeMachine(loadBefore)}; valgrind ${execFileSync("valgrind", ["--version"]).toString().trim()}; mailrisk serve --workers 1, the bare route in a process of its own, each under callgrind in turn.`,
         "× bare: the bare route's instructions per request ÷ mailrisk's, comparable with bench:http's rate ratio (above 1: mailrisk does less).",
