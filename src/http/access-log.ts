@@ -6,8 +6,8 @@
  *
  * - `all`: Fastify's two lines per request ("incoming request" with the method, path and
  *   client address; "request completed" with the status, checked domain, key id and
- *   time). Each costs a JSON serialisation and a write, about as much CPU as a cached
- *   check answered without them (docs/benchmarks.md "The request log").
+ *   time). Each costs a JSON serialisation and a write: together about a tenth of a
+ *   cached check's CPU (docs/benchmarks.md "HTTP").
  * - `sampled` (default): one "request completed" line (the fields of both lines above)
  *   for one request in SAMPLE_EVERY and for every 5xx answer; the rest cost a counter.
  * - `off`: no line per request; 5xx errors are still logged as errors.
