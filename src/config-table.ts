@@ -97,6 +97,11 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** What ACCESS_LOG takes: the request log's lines per request (src/http/access-log.ts). */
+const ACCESS_LOG_CHOICES = ["off", "sampled", "all"] as const;
+
+export type AccessLogChoice = (typeof ACCESS_LOG_CHOICES)[number];
+
 /** An operator token (ADMIN_TOKEN, METRICS_TOKEN) is its route's only credential: long enough that guessing it is hopeless. */
 const MIN_TOKEN_LENGTH = 32;
 
@@ -610,6 +615,19 @@ export const CONFIG_TABLE = {
     meaning:
       "a log-in session ends this long after it began, however often used (seconds, or `12h`, `30d`); beside the idle SESSION_TTL ([security.md](security.md#sessions))",
     parse: duration(30 * 86_400),
+  },
+  accessLog: {
+    variable: "ACCESS_LOG",
+    default: "`sampled`",
+    meaning:
+      "the request log at LOG_LEVEL `info`: `sampled` one line for one request in 100 and for every 5xx answer; `all` two lines per request (received, completed), which cost about what a cached check does; `off` none (errors are still logged) ([http.md](http.md#the-request-log))",
+    parse: (raw, { variable }) => {
+      const choice = raw ?? "sampled";
+      if (!(ACCESS_LOG_CHOICES as readonly string[]).includes(choice)) {
+        throw new ConfigError(`${variable} must be one of ${ACCESS_LOG_CHOICES.join(", ")}; got "${choice}"`);
+      }
+      return choice as AccessLogChoice;
+    },
   },
   logLevel: {
     variable: "LOG_LEVEL",

@@ -20,6 +20,7 @@ import { TrafficCounter } from "../service/traffic-counter.js";
 import { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
 import { operatorSessions } from "./account/operator-sessions.js";
 import { pageSession } from "./account/page-session.js";
@@ -131,6 +132,7 @@ export type AppConfig = Pick<
   | "mailFrom"
   | "sessionTtlSeconds"
   | "sessionMaxAgeSeconds"
+  | "accessLog"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -188,7 +190,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
-      ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
+      ? {
+          loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger,
+          ...accessLogOptions(config.accessLog),
+        }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Slow clients (docs/security.md, "Connections and slow clients"): headers within 10 s, the request within 30 s.
@@ -255,8 +260,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : new HttpProblem("not_found", "Nothing is served at this path."),
     ),
   );
+  const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
+    accessLog?.(request, reply);
     done();
   });
 

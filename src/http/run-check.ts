@@ -88,6 +88,8 @@ export async function checkParsed(
   request.checkedDomain = input.domain;
   const started = performance.now();
   const result = await deps.checker.check(input, lane);
+  // The one place on the answer path where an answered check is noted: the metrics, and
+  // any other per-check counter beside them (a plain in-memory update: nothing awaited).
   deps.metrics.observeCheck(result, (performance.now() - started) / 1000);
   return result;
 }
