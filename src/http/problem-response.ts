@@ -34,7 +34,6 @@ const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
     new HttpProblem("invalid_body", "The JSON body is empty; send an object with `domain` or `email`."),
 };
 
-/** Which input field a schema violation concerns, by the first error's path. */
 /** A query parameter outside its allowed values: 400 naming it and them (`format` takes csv or jsonl). */
 function queryProblem(error: FastifyError, path: string): HttpProblem {
   const name = path.replace(/^\//, "");
@@ -56,9 +55,9 @@ function queryProblem(error: FastifyError, path: string): HttpProblem {
   );
 }
 
+/** Which input field a schema violation concerns, by the first error's path. */
 function validationProblem(error: FastifyError): HttpProblem {
   const path = error.validation?.[0]?.instancePath ?? "";
-  if (error.validationContext === "querystring") return queryProblem(error, path);
   if (path.startsWith("/email")) {
     return new HttpProblem("invalid_email", "`email` must be one text value.");
   }
@@ -66,6 +65,7 @@ function validationProblem(error: FastifyError): HttpProblem {
     return new HttpProblem("invalid_domain", "`domain` must be one text value.");
   }
   if (path.startsWith("/explain")) return new HttpProblem("invalid_body", "`explain` takes true or false.");
+  if (error.validationContext === "querystring") return queryProblem(error, path);
   return new HttpProblem(
     "invalid_body",
     "The request must carry an object with a `domain` or `email` field.",
