@@ -4,7 +4,8 @@
  * the right room without a list to keep:
  *
  * - `apart`: spawns processes (the service, the CLI, `npm start`), drives Chromium, or
- *   holds a wall-clock bound. One file at a time, after the rest, on a quiet machine.
+ *   holds a wall-clock bound (a file says so with `@room apart` when nothing above shows
+ *   it). One file at a time, after the rest, on a quiet machine.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
  *   `npm run test:unit`; every core.
  * - `integration`: the rest (a database, an app in process, loopback servers); every
@@ -21,6 +22,7 @@ const APART_HERE = [
   /performance\.now\(\)/,
   /Date\.now\(\)\s*-/,
   /process\.hrtime/,
+  /@room apart/,
   /playwright-core/,
 ];
 
