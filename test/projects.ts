@@ -48,12 +48,12 @@ const NOT_PURE = [
 ];
 
 const IMPORT =
-  /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+  /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|import\s+["'](\.{1,2}\/[^"']+)["']/g;
 
 function localImports(file: string, text: string, root: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const spec = (match[1] ?? match[2]) as string;
+    const spec = (match[1] ?? match[2] ?? match[3]) as string;
     const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
     const inside = relative(root, target);
     // Only the suite's own helpers: src/ is judged by how a test uses it, not by its imports.
