@@ -6,10 +6,10 @@ import { rooms } from "./test/projects.js";
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
 /**
- * The pure and in-process tests wait far more than they compute (a database, loopback
- * servers): two files a core keep both cores busy.
+ * The pure and in-process tests wait more than they compute (a database, loopback
+ * servers): a file more than there are cores keeps every core busy.
  */
-const SHARED_WORKERS = Math.max(2, 2 * availableParallelism());
+const SHARED_WORKERS = availableParallelism() + 1;
 
 export default defineConfig({
   test: {

@@ -8,9 +8,9 @@ import { parse } from "csv-parse/sync";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKeyIn } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { soakSize } from "../../harness/soak.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
+import { soakSize } from "../../harness/soak.js";
 import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
 
 const DOMAINS = Array.from({ length: 200 }, (_, i) => `shop-${i}.com`);

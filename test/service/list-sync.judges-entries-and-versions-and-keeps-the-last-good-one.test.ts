@@ -5,6 +5,8 @@
  * host are refused whole, the version in force stays, and the other sources are applied;
  * a new version keeps when each entry was first listed; rollback returns to the previous
  * version; one process syncs at a time.
+ *
+ * @room apart: a 60 MB version read within the sync's 2 s deadline (test/projects.ts).
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ListServer, madeUpList, startListServer } from "../../harness/list-server.js";
