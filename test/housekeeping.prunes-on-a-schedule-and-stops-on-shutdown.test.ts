@@ -1,3 +1,4 @@
+// @room apart: its runs are timed by a real timer (test/projects.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../harness/databases.js";
 import {

@@ -231,7 +231,7 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
 /**
  * The `onSend` hook of every answer on a checking path. The headers describe a key's
  * quota, so they go on answers to a request whose key was found (200, 4xx after the key,
- * 429, a 5xx of a check); a 401 says only `remaining: 0` (SPEC "Routes"), and a 405 or
+ * 429, a 5xx of a check); a 401 says only `remaining: 0`, and a 405 or
  * a 503 before the key was read carries none. An unlimited plan reports MAX_QUOTA as
  * its limit and remaining requests: the headers stay whole numbers.
  */

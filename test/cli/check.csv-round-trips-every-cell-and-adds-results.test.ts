@@ -4,6 +4,8 @@
  * byte — quotes, commas, line breaks (CRLF and LF) inside quoted fields, a BOM, CRLF
  * records, non-ASCII, leading and trailing spaces — on 100,000 rows, with the record
  * cache warmed through the loopback DNS server first so the run takes seconds.
+ *
+ * @room apart: 100,000 rows against the resolver's time-out (test/projects.ts).
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
