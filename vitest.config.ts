@@ -1,8 +1,18 @@
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { rooms } from "./test/projects.js";
+
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
+const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
+/**
+ * The pure and in-process tests wait more than they compute (a database, loopback
+ * servers): a file more than there are cores keeps every core busy.
+ */
+const SHARED_WORKERS = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
@@ -10,5 +20,34 @@ export default defineConfig({
     // TEST_NAMES: the fixtures' `.test` names and documentation MX addresses count as public
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
+    // Three rooms (test/projects.ts says which file goes where): the pure tests
+    // (`npm run test:unit`) and the in-process ones share every core; then the tests that
+    // spawn processes, drive Chromium or hold a wall-clock bound run one file at a time,
+    // with the machine to themselves, the service built once for them.
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: byRoom.unit, sequence: { groupOrder: 0 }, maxWorkers: SHARED_WORKERS },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: byRoom.integration,
+          sequence: { groupOrder: 0 },
+          maxWorkers: SHARED_WORKERS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "apart",
+          include: byRoom.apart,
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
+          globalSetup: ["harness/build-once.ts"],
+        },
+      },
+    ],
   },
 });

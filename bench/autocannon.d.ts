@@ -4,6 +4,10 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to send in all (instead of a duration). */
+    amount?: number;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

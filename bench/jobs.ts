@@ -10,6 +10,12 @@
  * of every distinct domain fills the database's records, so every run answers from them.
  * The job's time runs from the first byte uploaded to `done`; its memory is the process's
  * VmHWM.
+ *
+ * Then the fresh-domain case: two `serve` processes on one PostgreSQL database, a
+ * `BENCH_FRESH_ROWS` (300,000) item job over `BENCH_FRESH_DOMAINS` (5,000) domains no one
+ * has checked yet, and keyed cached checks sent one after another (each when the last
+ * answered) to the first instance, idle and then while the job runs (target: p99 during
+ * ≤ 2 × idle).
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -17,7 +23,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
-import { createKeysIn } from "../harness/databases.js";
+import { createKeysIn, createTestDatabase } from "../harness/databases.js";
 import { startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
@@ -38,6 +44,11 @@ const SMALL_AFTER_SECONDS = 1;
 const SMALL_ITEMS = 100;
 const SMALL_TARGET_SECONDS = 10;
 const TARGET_P99_RATIO = 2;
+/** The fresh-domain case: its job's items and domains, and the cached domains its probe checks. */
+const FRESH_ROWS = Number(process.env.BENCH_FRESH_ROWS ?? 300_000);
+const FRESH_DOMAINS = Number(process.env.BENCH_FRESH_DOMAINS ?? 5_000);
+const FRESH_PROBE_DOMAINS = 50;
+const FRESH_IDLE_SECONDS = 10;
 
 function csvOf(domains: readonly string[], rows: number): string {
   const lines = ["id,name,email"];
@@ -159,6 +170,96 @@ async function probe(url: string, secret: string, domains: readonly string[], st
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Keyed cached `POST /v2/` checks one after another (each sent when the last answered),
+ * until `stop` resolves; each answer's time in ms, sorted (a non-200 throws).
+ */
+async function sequentialProbe(
+  url: string,
+  secret: string,
+  domains: readonly string[],
+  stop: Promise<unknown>,
+) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const { hostname, port } = new URL(url);
+  const times: number[] = [];
+  let stopped = false;
+  void stop.then(() => {
+    stopped = true;
+  });
+  const check = (domain: string) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ domain });
+      const started = performance.now();
+      const call = request(
+        {
+          agent,
+          hostname,
+          port,
+          path: "/v2/",
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${secret}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on("end", () => {
+            if (response.statusCode !== 200) reject(new Error(`POST /v2/ answered ${response.statusCode}`));
+            times.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
+      call.on("error", reject);
+      call.end(body);
+    });
+  for (let i = 0; !stopped; i++) await check(domains[i % domains.length] as string);
+  agent.destroy();
+  return times.sort((a, b) => a - b);
+}
+
+/**
+ * The fresh-domain case on two instances sharing PostgreSQL: the probe's answer times
+ * idle and during a FRESH_ROWS-item job over FRESH_DOMAINS domains never checked, and the
+ * job's items/s.
+ */
+async function freshRun(env: Record<string, string>, domains: readonly string[]) {
+  const probeDomains = domains.slice(0, FRESH_PROBE_DOMAINS);
+  const jobDomains = domains.slice(FRESH_PROBE_DOMAINS);
+  const database = await createTestDatabase("postgres");
+  const services: Awaited<ReturnType<typeof startServiceProcess>>[] = [];
+  try {
+    const serviceEnv = { ...env, DATABASE_URL: database.url, LOG_LEVEL: "info" };
+    for (let i = 0; i < 2; i++)
+      services.push(await startServiceProcess({ workers: 1, built: true, env: serviceEnv }));
+    const [first] = services as [(typeof services)[number]];
+    const [job, probeKey] = (await createKeysIn(database.location, "bench", 1_000_000_000, 2)) as [
+      string,
+      string,
+    ];
+    // The probe's domains are looked up once, so every probe answer is a cached one.
+    await sequentialProbe(first.url, probeKey, probeDomains, sleep(2000));
+    const idle = await sequentialProbe(first.url, probeKey, probeDomains, sleep(FRESH_IDLE_SECONDS * 1000));
+    const lines = Array.from(
+      { length: FRESH_ROWS },
+      (_, i) => `fresh${i}@${jobDomains[i % jobDomains.length]}`,
+    ).join("\n");
+    const started = performance.now();
+    const id = await upload(first.url, job, "text/plain", lines);
+    const done = untilDone(first.url, job, id, FRESH_ROWS, 200);
+    const during = await sequentialProbe(first.url, probeKey, probeDomains, done);
+    await done;
+    const rate = FRESH_ROWS / ((performance.now() - started) / 1000);
+    return { idle, during, rate };
+  } finally {
+    for (const service of services) await service.stop();
+    await database.drop();
+  }
+}
+
+/**
  * The big job: items/s from the first byte to done, the upload's seconds; while it checks,
  * the probe's answer times and the seconds a small job of another account took to be done.
  */
@@ -209,7 +310,10 @@ async function accountKey(location: { dialect: "sqlite"; path: string }): Promis
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
-  const { domains, fixture } = trafficWorld({ domains: DOMAINS });
+  // One DNS world: the cached case's domains first, then the fresh case's.
+  const world = trafficWorld({ domains: DOMAINS + FRESH_PROBE_DOMAINS + FRESH_DOMAINS });
+  const { fixture } = world;
+  const domains = world.domains.slice(0, DOMAINS);
   const dns = await startDnsServerProcess(fixture);
   const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-jobs-"));
   const env = {
@@ -241,6 +345,10 @@ async function main(): Promise<void> {
       const [idleP99, duringP99] = [percentile(idle, 99), percentile(run.during, 99)];
       const p99Ratio = duringP99 / idleP99;
       const ms = (value: number) => `${value.toFixed(1)} ms`;
+      await service.stop();
+      const fresh = await freshRun(env, world.domains.slice(DOMAINS));
+      const [freshIdleP99, freshDuringP99] = [percentile(fresh.idle, 99), percentile(fresh.during, 99)];
+      const freshRatio = freshDuringP99 / freshIdleP99;
       finish({
         title: "mailrisk list jobs",
         script: "bench:jobs",
@@ -276,10 +384,35 @@ async function main(): Promise<void> {
             `≤ ${TARGET_P99_RATIO} ×`,
             p99Ratio <= TARGET_P99_RATIO,
           ],
+          [
+            `fresh: job of ${formatCount(FRESH_ROWS)} items over ${formatCount(FRESH_DOMAINS)} new domains, 2 instances on PostgreSQL`,
+            `${formatCount(fresh.rate)} items/s`,
+            "",
+            null,
+          ],
+          [
+            `fresh: keyed cached POST /v2/ p99, sequential, idle (${formatCount(fresh.idle.length)})`,
+            `${ms(freshIdleP99)} (p50 ${ms(percentile(fresh.idle, 50))})`,
+            "",
+            null,
+          ],
+          [
+            `fresh: same, during the job (${formatCount(fresh.during.length)})`,
+            `${ms(freshDuringP99)} (p50 ${ms(percentile(fresh.during, 50))})`,
+            "",
+            null,
+          ],
+          [
+            "fresh: p99 during / idle",
+            `${freshRatio.toFixed(2)} ×`,
+            `≤ ${TARGET_P99_RATIO} ×`,
+            freshRatio <= TARGET_P99_RATIO,
+          ],
         ],
-        knobs: { BENCH_JOB_ROWS: ROWS },
+        knobs: { BENCH_JOB_ROWS: ROWS, BENCH_FRESH_ROWS: FRESH_ROWS, BENCH_FRESH_DOMAINS: FRESH_DOMAINS },
         notes: [
           `\nA CSV of ${formatCount(ROWS)} rows (quoted names with commas, CRLF) over ${formatCount(DOMAINS)} working domains whose records are in the database, checked by \`check --csv\` in this process and by a job of \`mailrisk serve --workers 1\` (dist/, as deployed) on the same SQLite file; loopback DNS (child process), domain age off. The small job (text, ${SMALL_ITEMS} addresses) is uploaded ${SMALL_AFTER_SECONDS} s into the big job's checking by a key of an account; the probe sends cached checks of a third key at ${PROBE_RATE}/s (node:http, keep-alive), ${IDLE_SECONDS} s idle, then from the big job's 202 to its done.`,
+          `The fresh case: two \`mailrisk serve --workers 1\` on one PostgreSQL database (DNS the same loopback server), a text job of ${formatCount(FRESH_ROWS)} addresses over ${formatCount(FRESH_DOMAINS)} domains never checked before, uploaded to the first; a key's cached checks of ${FRESH_PROBE_DOMAINS} other domains go to the first instance one after another (each sent when the last answered), ${FRESH_IDLE_SECONDS} s idle, then from the upload to the job's done.`,
         ],
       });
     } finally {

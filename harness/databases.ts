@@ -2,7 +2,11 @@
  * Test databases for running one suite over both dialects (STYLE habit 10): a SQLite
  * file in a fresh temporary directory, or a freshly created PostgreSQL database on the
  * local server (TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test),
- * dropped again afterwards.
+ * dropped again afterwards. A migrated one (`openTestStore`, or `createTestDatabase(kind,
+ * { migrated: true })`) is a copy of a template migrated once: PostgreSQL's
+ * `CREATE DATABASE … TEMPLATE` of a template database named after the migrations, made
+ * once for every process of the machine; SQLite's file copied from one migrated once per
+ * process. A change to any migration makes a new template.
  *
  *   describe.each(DATABASE_KINDS)("on %s", (kind) => {
  *     let db: TestStore;
@@ -10,10 +14,12 @@
  *     afterEach(() => db.cleanup());
  *   });
  */
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type DatabaseLocation, openStore, type StoreOptions } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
@@ -62,10 +68,96 @@ async function connectionsGone(client: pg.Client, name: string): Promise<void> {
   }
 }
 
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+const MIGRATIONS_DIR = fileURLToPath(new URL("../src/store/migrations/", import.meta.url));
+
+/** The migrations' fingerprint: a template made from other migrations is another template. */
+async function migrationsFingerprint(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) {
+    hash.update(`${name}\0`);
+    hash.update(await readFile(join(MIGRATIONS_DIR, name)));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+function postgresUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function migrate(location: DatabaseLocation): Promise<void> {
+  const store = await openStore(location);
+  try {
+    await store.migrate();
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The migrated PostgreSQL template, made by the first process that needs it (under an
+ * advisory lock, so two workers never make it twice) and marked a template that takes no
+ * connection once complete: a template left half-made by a killed run is made again.
+ */
+async function makePostgresTemplate(): Promise<string> {
+  const name = `mailrisk_template_${await migrationsFingerprint()}`;
+  await withAdminClient(async (client) => {
+    await client.query("select pg_advisory_lock(hashtext($1))", [name]);
+    try {
+      const { rows } = await client.query<{ datistemplate: boolean }>(
+        "select datistemplate from pg_database where datname = $1",
+        [name],
+      );
+      if (rows[0]?.datistemplate) return;
+      if (rows.length > 0) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name}`);
+      await migrate({ dialect: "postgres", connectionString: postgresUrl(name) });
+      await connectionsGone(client, name);
+      await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false IS_TEMPLATE true`);
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext($1))", [name]);
+    }
+  });
+  return name;
+}
+
+/** The migrated SQLite file of this process, copied for each migrated test database. */
+async function makeSqliteTemplate(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `mailrisk-template-${await migrationsFingerprint()}-`));
+  const path = join(dir, "mailrisk.db");
+  await migrate({ dialect: "sqlite", path });
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return path;
+}
+
+const templates: { postgres?: Promise<string>; sqlite?: Promise<string> } = {};
+
+function template(kind: DatabaseKind): Promise<string> {
+  const existing = templates[kind];
+  if (existing !== undefined) return existing;
+  const made = kind === "postgres" ? makePostgresTemplate() : makeSqliteTemplate();
+  templates[kind] = made;
+  // A failed attempt (the server was down) is tried again by the next caller.
+  made.catch(() => {
+    if (templates[kind] === made) templates[kind] = undefined;
+  });
+  return made;
+}
+
+export interface TestDatabaseOptions {
+  /** A copy of the migrated template instead of an empty database; default false. */
+  migrated?: boolean;
+}
+
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  { migrated = false }: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = await mkdtemp(join(tmpdir(), "mailrisk-test-"));
     const path = join(dir, "mailrisk.db");
+    if (migrated) await copyFile(await template("sqlite"), path);
     return {
       kind,
       url: `sqlite:${path}`,
@@ -74,13 +166,13 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     };
   }
   const name = `mailrisk_test_${process.pid}_${randomBytes(6).toString("hex")}`;
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`).then(() => undefined));
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const from = migrated ? ` TEMPLATE ${await template("postgres")}` : "";
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${from}`).then(() => undefined));
+  const url = postgresUrl(name);
   return {
     kind,
-    url: url.toString(),
-    location: { dialect: "postgres", connectionString: url.toString() },
+    url,
+    location: { dialect: "postgres", connectionString: url },
     drop: () =>
       withAdminClient(async (client) => {
         await connectionsGone(client, name);
@@ -89,7 +181,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   };
 }
 
-/** A migrated store on a fresh test database, and more instances on the same database. */
+/** A migrated store on a fresh test database (a copy of the template), and more instances on the same database. */
 export interface TestStore {
   database: TestDatabase;
   store: Store;
@@ -100,7 +192,7 @@ export interface TestStore {
 }
 
 export async function openTestStore(kind: DatabaseKind, options: StoreOptions = {}): Promise<TestStore> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, { migrated: true });
   const stores: Store[] = [];
   const open = async () => {
     const store = await openStore(database.location, options);

@@ -19,7 +19,9 @@ export interface HealthWatch {
 }
 
 export async function watchHealth(url: string, everyMs = 50): Promise<HealthWatch> {
-  const child = fork(MODULE, [url, String(everyMs)], { execArgv: process.execArgv });
+  // Under vitest the sources are not loaded through tsx: the child needs it to run this file.
+  const tsx = process.execArgv.some((arg) => arg.includes("tsx")) ? [] : ["--import", "tsx"];
+  const child = fork(MODULE, [url, String(everyMs)], { execArgv: [...process.execArgv, ...tsx] });
   const [first] = await Promise.race([
     once(child, "message"),
     once(child, "exit").then(([code]) => Promise.reject(new Error(`health watcher exited with ${code}`))),

@@ -5,13 +5,14 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { cliArguments } from "./entry-points.js";
 import { requestOnNewConnection, type ServiceProcess } from "./service-process.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** `mailrisk <args>` as a process of its own on `env`: its exit code and what it printed on stdout. */
 export function runCli(args: readonly string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const child = spawn(process.execPath, [...cliArguments(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],

@@ -1,12 +1,13 @@
 /**
  * The service as its users run it: `mailrisk serve --workers N` in a child process
- * (`node --import tsx src/cli/main.ts`), for the cluster tests and the workers
- * benchmark. `startServiceProcess` resolves once every worker logged that it listens;
+ * (the built CLI when the run built dist/, else the sources through tsx:
+ * harness/entry-points.ts), for the cluster tests and the workers benchmark. `startServiceProcess` resolves once every worker logged that it listens;
  * `stop()` sends SIGTERM and resolves to the exit code.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
+import { builtForThisRun, cliArguments } from "./entry-points.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LISTENING = /Server listening at (http:\/\/[\d.:]+)/;
@@ -33,14 +34,17 @@ export interface ServiceProcessOptions {
   env: Record<string, string>;
   /** The process's open-file limit: started through `sh -c "ulimit -n N && exec node …"`. */
   openFileLimit?: number;
-  /** Runs the built `dist/cli/main.js` as deployed (run `npm run build` first), not the sources through tsx. */
+  /**
+   * Runs the built `dist/cli/main.js` as deployed (run `npm run build` first), not the
+   * sources through tsx. Default: built when this test run built dist/ (harness/build-once.ts).
+   */
   built?: boolean;
 }
 
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const node = [
     process.execPath,
-    ...(options.built ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"]),
+    ...cliArguments(options.built ?? builtForThisRun()),
     "serve",
     "--workers",
     String(options.workers),

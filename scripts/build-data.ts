@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { readCuratedLists } from "../src/data/curated.js";
 import { DATA_DIR } from "../src/data/read-domain-lists.js";
 import { type BuildReport, buildLists, missingInstitutionalSuffixes } from "./data/build-lists.js";
+import { missingInstitutions } from "./data/institutions.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";
 
 function readOrNull(path: string): string | null {
@@ -26,7 +27,7 @@ function describe(report: BuildReport): string {
     `merged ${report.merged} distinct names from the packages (${report.invalid.length} invalid entries dropped${report.invalid.length ? `: ${report.invalid.join(", ")}` : ""})`,
     `removed as public suffix: ${report.publicSuffix.length}${names(report.publicSuffix)}`,
     `removed as reserved name (RFC 2606/6761): ${report.reserved.length}${names(report.reserved)}`,
-    `removed as known-good (known-good, academic/government suffix, curated provider, parking service): ${report.knownGood.length}${names(report.knownGood)}`,
+    `removed as known-good (known-good, academic/government suffix, named institution, curated provider, parking service): ${report.knownGood.length}${names(report.knownGood)}`,
     `moved to forwarders: ${report.movedToForwarders.length}${names(report.movedToForwarders)}`,
     `result: ${report.disposable} disposable entries, ${report.forwarders} forwarder entries`,
   ].join("\n");
@@ -39,7 +40,11 @@ function main(check: boolean): number {
     curated,
     tldtsVersion: packageVersion("tldts"),
   });
-  const problems = [...result.problems, ...missingInstitutionalSuffixes(curated)];
+  const problems = [
+    ...result.problems,
+    ...missingInstitutionalSuffixes(curated),
+    ...missingInstitutions(curated),
+  ];
   if (problems.length > 0) {
     console.error(`data/curated/ is inconsistent:\n  ${problems.join("\n  ")}`);
     return 1;

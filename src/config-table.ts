@@ -97,6 +97,11 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** What ACCESS_LOG takes: the request log's lines per request (src/http/access-log.ts). */
+const ACCESS_LOG_CHOICES = ["off", "sampled", "all"] as const;
+
+export type AccessLogChoice = (typeof ACCESS_LOG_CHOICES)[number];
+
 /** An operator token (ADMIN_TOKEN, METRICS_TOKEN) is its route's only credential: long enough that guessing it is hopeless. */
 const MIN_TOKEN_LENGTH = 32;
 
@@ -141,9 +146,11 @@ function duration(fallback: number): Parser<number> {
 function byteSize(fallback: number, max: number): Parser<number> {
   return (raw, { variable }) => {
     if (raw === null) return fallback;
-    const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
-    if (!match) throw new ConfigError(`${variable} must be bytes or a size like 100MB, 2GB; got "${raw}"`);
-    const unit = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9 }[(match[2] ?? "b").toLowerCase() as "b"];
+    const match = /^(\d+)\s*(b|kb|mb|gb|kib|mib|gib)?$/i.exec(raw.trim());
+    if (!match)
+      throw new ConfigError(`${variable} must be bytes or a size like 100MB, 64KiB, 2GB; got "${raw}"`);
+    const units = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+    const unit = units[(match[2] ?? "b").toLowerCase() as keyof typeof units];
     return wholeNumber(String(Number(match[1]) * unit), variable, 1, max);
   };
 }
@@ -431,12 +438,47 @@ export const CONFIG_TABLE = {
       "largest upload of a list job, in bytes or `100MB`, `2GB` (1 byte–100 GB); over it: 413, nothing kept ([jobs.md](jobs.md))",
     parse: byteSize(100_000_000, 100_000_000_000),
   },
+  csvMaxColumns: {
+    variable: "CSV_MAX_COLUMNS",
+    default: "`1000`",
+    meaning:
+      "most columns a CSV's header or row may have (`check --csv`, list jobs; 1–100,000); a wider file is refused whole, naming its line: 413 on the API, exit 2 on the CLI ([cleaning.md](cleaning.md#limits))",
+    parse: integer(1000, 1, 100_000),
+  },
+  csvMaxRecordBytes: {
+    variable: "CSV_MAX_RECORD_BYTES",
+    default: "`64KiB`",
+    meaning:
+      "largest CSV record (or line of a text list), in bytes or `64KiB`, `1MB` (1 byte–16 MB); a longer one refuses the file whole, naming its line, before anything is stored ([cleaning.md](cleaning.md#limits))",
+    parse: byteSize(64 * 1024, 16_000_000),
+  },
+  jobUploadsPerAccount: {
+    variable: "JOB_UPLOADS_PER_ACCOUNT",
+    default: "`2`",
+    meaning:
+      "list-job uploads one account (or a key without one) may send at once, per server; beyond: 429 `too_many_uploads` ([jobs.md](jobs.md#limits))",
+    parse: integer(2, 1, 1000),
+  },
+  jobSpoolMaxBytes: {
+    variable: "JOB_SPOOL_MAX_BYTES",
+    default: "`1GiB`",
+    meaning:
+      "bytes all uploads being received may hold in the server's spool at once; an upload that would pass it: 503 with `Retry-After` ([jobs.md](jobs.md#limits))",
+    parse: byteSize(1024 * 1024 * 1024, 1_000_000_000_000),
+  },
   jobRetentionSeconds: {
     variable: "JOB_RETENTION",
     default: "`7d`",
     meaning:
       "how long a list job and its results are kept after it ended (seconds, or `12h`, `7d`); then housekeeping deletes them ([jobs.md](jobs.md))",
     parse: duration(7 * 86_400),
+  },
+  jobFailAfterSeconds: {
+    variable: "JOB_FAIL_AFTER",
+    default: "`5m`",
+    meaning:
+      "how long a list job's batches may keep failing (the database or the resolver unreachable) without one success before the job ends `failed` (seconds, or `90s`, `5m`); a shorter fault pauses it and it resumes, every row once ([jobs.md](jobs.md))",
+    parse: duration(300),
   },
   metricsToken: {
     variable: "METRICS_TOKEN",
@@ -596,6 +638,19 @@ export const CONFIG_TABLE = {
       if (raw.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>".]+$/.test(raw))
         throw new ConfigError(`${variable} must be an email address; got "${raw}"`);
       return raw;
+    },
+  },
+  accessLog: {
+    variable: "ACCESS_LOG",
+    default: "`sampled`",
+    meaning:
+      "the request log at LOG_LEVEL `info`: `sampled` one line for one request in 100 and for every 5xx answer; `all` two lines per request (received, completed), which cost about what a cached check does; `off` none (errors are still logged) ([http.md](http.md#the-request-log))",
+    parse: (raw, { variable }) => {
+      const choice = raw ?? "sampled";
+      if (!(ACCESS_LOG_CHOICES as readonly string[]).includes(choice)) {
+        throw new ConfigError(`${variable} must be one of ${ACCESS_LOG_CHOICES.join(", ")}; got "${choice}"`);
+      }
+      return choice as AccessLogChoice;
     },
   },
   logLevel: {

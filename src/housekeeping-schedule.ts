@@ -16,6 +16,7 @@
  *   links, old failed log-ins, requests per day and account counts older than
  *   USAGE_RETENTION_DAYS (docs/accounts.md).
  * - list jobs JOB_RETENTION after they ended, and uploads abandoned for a day (docs/jobs.md).
+ * - traffic counters of days more than TRAFFIC_RETENTION_DAYS ago (docs/console.md "Traffic").
  *
  * It runs a minute after start and then an hour after each run, on the server's periodic
  * schedule (src/service/periodic-task.ts: unref'd timers, one run at a time). Each run deletes in batches of BATCH_SIZE rows,
@@ -34,6 +35,8 @@ export const USAGE_RETENTION_DAYS = 400;
 export const RECORD_GRACE_DAYS = 30;
 export const EVIDENCE_RETENTION_DAYS = 400;
 export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
+/** The desk's 30 days of traffic, and a margin. */
+export const TRAFFIC_RETENTION_DAYS = 35;
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
 export const BATCH_SIZE = 1000;
@@ -60,6 +63,7 @@ export interface PruneCounts {
   webhookEvents: number;
   accounts: number;
   jobs: number;
+  traffic: number;
 }
 
 export interface Housekeeping {
@@ -131,6 +135,9 @@ export function scheduleHousekeeping(options: HousekeepingOptions): Housekeeping
       accounts: await pruneInBatches((limit) => housekeeping.pruneAccountLeftovers(accountCutoffs, limit)),
       jobs: await pruneInBatches((limit) =>
         housekeeping.pruneJobs(now, new Date(now.getTime() - DAY_MS), limit),
+      ),
+      traffic: await pruneInBatches((limit) =>
+        housekeeping.pruneTraffic(new Date(now.getTime() - TRAFFIC_RETENTION_DAYS * DAY_MS), limit),
       ),
     };
     if (Object.values(counts).some((deleted) => deleted > 0))

@@ -26,6 +26,8 @@ import { JobRunner } from "./service/job-runner.js";
 import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
 import { ListSchedule } from "./service/list-schedule.js";
 import { PeriodicTask } from "./service/periodic-task.js";
+import { RequestsInProgress } from "./service/requests-in-progress.js";
+import { TrafficCounter } from "./service/traffic-counter.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
 import { describeDatabase, openStore } from "./store/index.js";
@@ -128,9 +130,12 @@ async function serve(
   const shutdown = new AbortController();
   // A flip is recorded only under the policy the change watcher (made below) has applied here.
   const applied: { changes?: ChangeWatcher } = {};
+  // The API's checking requests in progress: the jobs give way to them (docs/jobs.md "Headroom").
+  const requests = new RequestsInProgress();
   const checker = createChecker({
     config,
     store,
+    jobsGiveWayTo: requests,
     logger,
     shutdown: shutdown.signal,
     policyVersion: () => applied.changes?.policyVersion(),
@@ -162,14 +167,19 @@ async function serve(
     onPass: (pass) => logger.info(pass, "watched domains decided again after a change"),
     onError: (error) => logger.warn({ err: error }, "could not decide watched domains again; retrying"),
   });
+  // The traffic this server answers, counted in memory and added to the daily counters each second (docs/console.md "Traffic").
+  const traffic = new TrafficCounter();
   // List jobs (docs/jobs.md): every server claims batches; they check through the API's wiring, in their own budget.
   const jobs = new JobRunner({
+    traffic,
     jobs: store.jobs,
+    requests,
     keys: store.keys,
     checker,
     testNames: config.testNames,
     holder,
     retentionMs: config.jobRetentionSeconds * 1000,
+    failAfterMs: config.jobFailAfterSeconds * 1000,
     onError: (error) => logger.warn({ err: error }, "a list job batch failed; it is claimed again"),
     onEnded: (job) => logger.info({ jobId: job.id, status: job.status, items: job.items }, "list job ended"),
   });
@@ -191,15 +201,23 @@ async function serve(
     firstMs: 1000,
     onError: (error) => logger.warn({ err: error }, "could not write the requests per day; retrying"),
   });
+  const trafficCounts = new PeriodicTask({
+    run: () => traffic.flush(store.traffic),
+    everyMs: 1000,
+    firstMs: 1000,
+    onError: (error) => logger.warn({ err: error }, "could not write the traffic counts; retrying"),
+  });
   const separateMetrics = config.metricsPort !== null;
   const app = await buildApp({
     store,
     checker,
     logger,
     metrics,
+    traffic,
     metricsRoute: metricsOnPort(config),
     config,
     accounts: store,
+    requests,
     console: { store, changes },
     ...(config.adminToken ? { admin: { token: config.adminToken, store, changes } } : {}),
   });
@@ -219,6 +237,7 @@ async function serve(
     redecider,
     housekeeping,
     dailyUsage,
+    trafficCounts,
     jobs,
     ...(config.listSources.length > 0 ? [lists] : []),
   ];
@@ -253,6 +272,10 @@ async function serve(
         await Promise.all([app.close(), metricsServer?.close()]);
         await stopLoops();
         await checker.close();
+        // What was counted since the last write, the jobs' last batch included.
+        await traffic
+          .flush(store.traffic)
+          .catch((error) => logger.warn({ err: error }, "could not write the traffic counts at shutdown"));
         await store.close();
       })();
       return closing;

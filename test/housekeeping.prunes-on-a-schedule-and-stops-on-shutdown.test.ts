@@ -1,3 +1,4 @@
+// @room apart: its runs are timed by a real timer (test/projects.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../harness/databases.js";
 import {
@@ -66,6 +67,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       now = new Date(now.getTime() + 1);
       expect(await housekeeping.runOnce()).toEqual({
@@ -75,6 +77,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
 
       // Evidence is kept 400 days after it was last seen: the domain seen again on day 100 keeps its rows.
@@ -86,6 +89,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       expect(await db.store.infrastructure.domainsOn("mx_host", "mx.shared.example", 5)).toEqual([
         "renewed.example",
@@ -99,6 +103,7 @@ describe.each(DATABASE_KINDS)("housekeeping runs on %s", (kind) => {
         webhookEvents: 0,
         accounts: 0,
         jobs: 0,
+        traffic: 0,
       });
       expect((await db.store.usage.keyUsage(key.id, now))?.periods).toEqual([]);
     } finally {
@@ -149,6 +154,10 @@ function endlessRepository() {
       calls.push("jobs");
       return limit;
     },
+    async pruneTraffic(_before, limit) {
+      calls.push("traffic");
+      return limit;
+    },
   };
   return { calls, repository, release: () => release() };
 }
@@ -196,6 +205,9 @@ it("logs a failed run and keeps its schedule", async () => {
         return 0;
       },
       async pruneJobs() {
+        return 0;
+      },
+      async pruneTraffic() {
         return 0;
       },
     },

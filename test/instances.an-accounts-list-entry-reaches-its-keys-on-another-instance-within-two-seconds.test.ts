@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
 import { mailZones } from "../harness/mail-zones.js";
+import { testPasswordHash } from "../harness/passwords.js";
 import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
-import { hashPassword } from "../src/service/account-access.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAIN = "example-shop.com";
@@ -30,7 +30,7 @@ beforeAll(async () => {
   });
   const store = await openStore(world.database.location);
   try {
-    const passwordHash = await hashPassword(PASSWORD);
+    const passwordHash = await testPasswordHash(PASSWORD);
     for (const name of ["a", "b"] as const) {
       const made = await store.accounts.createAccount({
         email: `${name}@example.org`,

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { serverArguments } from "../harness/entry-points.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -11,7 +12,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 it("starts from the environment, prints the first key, and exits 0 on SIGTERM", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,
@@ -43,7 +44,7 @@ it("starts from the environment, prints the first key, and exits 0 on SIGTERM", 
 });
 
 it("names the cause when the database cannot be reached at start, and exits 1", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: { ...process.env, DATABASE_URL: "postgres://mailrisk:secret@127.0.0.1:1/mailrisk", PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -58,7 +59,7 @@ it("names the cause when the database cannot be reached at start, and exits 1", 
 }, 30_000);
 
 it("exits 2 on a configuration error, naming the setting and never echoing its value", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: { ...process.env, DATABASE_URL: "postgres://mailrisk:secret@[::1", PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,3 +1,4 @@
+// @room apart: readiness must come within the start's own deadline (test/projects.ts).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -7,7 +7,7 @@
  * is done. Without it the page still works: a reload shows the state.
  */
 (() => {
-  const ACTIVE = ["queued", "running"];
+  const ACTIVE = ["queued", "running", "paused"];
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   /** A count as the page shows it: `1,234`. @param {number} n */
   const count = (n) => n.toLocaleString("en-US");
@@ -55,7 +55,8 @@
     show(row, "finished", job.finished_at ? readable(job.finished_at) : "—");
     const active = ACTIVE.includes(job.status);
     for (const [selector, hidden] of /** @type {[string, boolean][]} */ ([
-      ["[data-downloads]", job.status !== "done"],
+      // A cancelled job's results hold the rows checked before the cancel.
+      ["[data-downloads]", job.status !== "done" && job.status !== "cancelled"],
       ["[data-cancel]", !active],
       ["[data-delete]", active],
     ])) {

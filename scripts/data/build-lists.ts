@@ -98,7 +98,7 @@ function institutionalSuffixesOfThePsl(): string[] {
 
 /** The academic and government suffixes of the Public Suffix List that known-good-suffixes.txt lacks. */
 export function missingInstitutionalSuffixes(curated: CuratedLists): string[] {
-  const held = new Set(curated.knownGoodSuffixes);
+  const held = new Set([...curated.knownGoodSuffixes, ...curated.openSuffixes]);
   return institutionalSuffixesOfThePsl()
     .filter((suffix) => !held.has(suffix))
     .map((suffix) => `known-good-suffixes.txt: "${suffix}", an academic or government suffix, is missing`);
@@ -106,9 +106,17 @@ export function missingInstitutionalSuffixes(curated: CuratedLists): string[] {
 
 function curatedProblems(curated: CuratedLists, gate: ListGate, disposable: Set<string>): string[] {
   const problems: string[] = [];
-  for (const suffix of curated.knownGoodSuffixes) {
+  for (const suffix of [...curated.knownGoodSuffixes, ...curated.openSuffixes]) {
     if (!isIcannSuffix(suffix)) {
       problems.push(`known-good-suffixes.txt: "${suffix}" is not a public suffix (ICANN section)`);
+    }
+  }
+  const open = new Set(curated.openSuffixes);
+  for (const { entry } of curated.institutions) {
+    if (findSelfOrParent(open, entry.slice(entry.indexOf(".") + 1)) === undefined) {
+      problems.push(
+        `institutions.txt: "${entry}" is under no open suffix (an institution elsewhere goes in known-good.txt)`,
+      );
     }
   }
   for (const domain of curated.popular) {

@@ -18,7 +18,7 @@ import { createInterface } from "node:readline";
 import { type Checked, type CheckOutcome, checkMany, keptBy, outcomeBody } from "../service/check-many.js";
 import { createChecker } from "../service/create-checker.js";
 import { cleanCsv } from "../service/csv/clean-csv.js";
-import { CsvError } from "../service/csv/csv-error.js";
+import { type CsvAdvice, CsvError, csvErrorText } from "../service/csv/csv-error.js";
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
@@ -43,7 +43,16 @@ const OPTIONS = {
   only: { type: "string" },
   concurrency: { type: "string" },
   progress: { type: "boolean" },
+  raw: { type: "boolean" },
 } as const;
+
+/** A CSV problem's advice in the command's words. */
+function cliAdvice(advice: CsvAdvice): string {
+  if (advice.kind === "column") return "name it with --column NAME|NUMBER";
+  if (advice.kind === "encoding")
+    return "if the file is in another encoding, name it with --encoding latin1, --encoding windows-1252 (Excel on Windows) or --encoding utf-16";
+  return `say so with --delimiter '${advice.delimiter === "\t" ? "tab" : advice.delimiter}'`;
+}
 
 type Values = ParsedArguments<{ options: typeof OPTIONS; allowPositionals: true }>["values"];
 
@@ -83,6 +92,8 @@ interface Settings {
   concurrency: number;
   progress: boolean;
   csv: CsvOptions;
+  /** `--raw`: cells that would start a formula are written as read. */
+  raw: boolean;
 }
 
 function settings(values: Values, ctx: CliContext): Settings | string {
@@ -94,7 +105,7 @@ function settings(values: Values, ctx: CliContext): Settings | string {
     return "--only takes block or allow";
   }
   if (values.json && values.csv) return "--json and --csv exclude each other";
-  for (const option of ["column", "delimiter", "encoding"] as const) {
+  for (const option of ["column", "delimiter", "encoding", "raw"] as const) {
     if (!values.csv && values[option] !== undefined) return `--${option} goes with --csv`;
   }
   const delimiter = values.delimiter === "tab" || values.delimiter === "\\t" ? "\t" : values.delimiter;
@@ -114,7 +125,9 @@ function settings(values: Values, ctx: CliContext): Settings | string {
     only: values.only as Settings["only"],
     concurrency,
     progress: values.progress === true || stderr.isTTY === true,
+    raw: values.raw === true,
     csv: {
+      limits: { maxColumns: ctx.config.csvMaxColumns, maxRecordBytes: ctx.config.csvMaxRecordBytes },
       ...(delimiter !== undefined ? { delimiter } : {}),
       ...(encoding !== undefined ? { encoding: encoding as CsvEncoding } : {}),
     },
@@ -263,7 +276,7 @@ function unreadable(ctx: CliContext, error: unknown, written?: number): number {
     written === undefined
       ? ""
       : `; the output stops after ${written} complete row${written === 1 ? "" : "s"}`;
-  ctx.stderr.write(`mailrisk: ${error.message}${after}\n`);
+  ctx.stderr.write(`mailrisk: ${csvErrorText(error, cliAdvice)}${after}\n`);
   return EXIT_USAGE;
 }
 
@@ -311,9 +324,9 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
     return unreadable(ctx, error);
   }
   const index = findColumn(csv.header, column);
-  if (typeof index === "string") {
+  if (index instanceof CsvError) {
     csv.close();
-    return usageError(ctx, index, USAGE);
+    return usageError(ctx, csvErrorText(index, cliAdvice), USAGE);
   }
   describeLayout(ctx, csv);
   return withStore(ctx, async (store) => {
@@ -322,6 +335,7 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
       checker,
       concurrency: options.concurrency,
       testNames: ctx.config.testNames,
+      raw: options.raw,
     });
     const state: RunState = {
       // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.

@@ -55,10 +55,10 @@ const TABLE = [
         exitCodes: "0 all checked, 1 any rejected, 2 usage",
       },
       {
-        args: "--csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--encoding E] [--only block|allow] [--concurrency N] [--progress]",
+        args: "--csv [FILE|-] [--column NAME|NUMBER] [--delimiter C] [--encoding E] [--only block|allow] [--concurrency N] [--progress] [--raw]",
         summary: "clean a CSV: the same rows with result columns appended",
         details:
-          "reads a CSV with a header row (RFC 4180; BOM, CRLF or LF) from FILE or stdin; the address column is `--column` (a header name, or a 1-based number), else the first header named `email`, `e-mail`, `email address`, `mail`, `mail address`, `user email`, `contact email`, `address` or `domain` (case, spaces, `-`, `_`, `.` ignored). The delimiter is `--delimiter` (one character, or `tab`), else sniffed from the first lines among `,` `;` tab `|` and named on stderr. The input is UTF-8 (UTF-16 with a BOM is read as such); `--encoding latin1`, `windows-1252` or `utf-16` reads another; UTF-8 that is not valid is refused with its line. Writes the same CSV in UTF-8 — every original cell as read, BOM and line ending kept, a cell quoted when it holds the delimiter, a quote, CR or LF — with the result columns `mr_valid`, `mr_block`, `mr_risk`, `mr_reason`, `mr_domain`, `mr_disposable`, `mr_role`, `mr_free`, `mr_typo`, `mr_mx_host`, `mr_provider` ([cleaning.md](cleaning.md)); a cell that is no address keeps its row and gets `mr_valid` false, `mr_block` true and `<code>: <detail>` in `mr_reason`; a row with more or fewer cells than the header is kept as many cells wide as the header (padded, or its extra cells joined in its last), not checked, and gets `wrong_cell_count: …` in `mr_reason`. A CSV that cannot be read (not its encoding, a quote never closed) stops the run: a FILE is read through first, so nothing is written; stdin's output ends after whole rows. The other options as above",
+          "reads a CSV with a header row (RFC 4180; BOM, CRLF or LF) from FILE or stdin; the address column is `--column` (a header name, or a 1-based number), else the first header named `email`, `e-mail`, `email address`, `mail`, `mail address`, `user email`, `contact email`, `address` or `domain` (case, spaces, `-`, `_`, `.` ignored). The delimiter is `--delimiter` (one character, or `tab`), else sniffed from the first lines among `,` `;` tab `|` and named on stderr. The input is UTF-8 (UTF-16 with a BOM is read as such); `--encoding latin1`, `windows-1252` or `utf-16` reads another; UTF-8 that is not valid is refused with its line. Writes the same CSV in UTF-8 — every original cell as read, BOM and line ending kept, a cell quoted when it holds the delimiter, a quote, CR or LF — with the result columns `mr_valid`, `mr_block`, `mr_risk`, `mr_reason`, `mr_domain`, `mr_disposable`, `mr_role`, `mr_free`, `mr_typo`, `mr_mx_host`, `mr_provider` ([cleaning.md](cleaning.md)); a cell that is no address keeps its row and gets `mr_valid` false, `mr_block` true and `<code>: <detail>` in `mr_reason`; a row with more or fewer cells than the header is kept as many cells wide as the header (padded, or its extra cells joined in its last), not checked, and gets `wrong_cell_count: …` in `mr_reason`. A cell that would start a formula in a spreadsheet (`=`, `+`, `-`, `@`, tab, CR; not a plain number) is written with a `'` in front, unless `--raw`. A CSV wider than CSV_MAX_COLUMNS or with a record longer than CSV_MAX_RECORD_BYTES is refused whole, naming the line (exit 2). A CSV that cannot be read (not its encoding, a quote never closed) stops the run: a FILE is read through first, so nothing is written; stdin's output ends after whole rows. The other options as above",
         exitCodes: "0 all checked, 1 any row rejected, 2 usage or a CSV that cannot be read",
       },
     ],
@@ -391,6 +391,18 @@ const TABLE = [
         details:
           "cancels a queued or running job; the units of its items not checked go back to its key (an ended job is shown as it is); `--json`: the body of `POST /admin/jobs/<id>/cancel`",
         exitCodes: "0, 1 unknown job, 2 usage",
+      },
+    ],
+  },
+  {
+    name: "stats",
+    forms: [
+      {
+        args: "[--json]",
+        summary: "the traffic of the last 30 days: checks, blocks, providers, domains, accounts, keys",
+        details:
+          "the traffic of the last 30 UTC days from the daily counters every server adds to ([console.md](console.md#traffic)): checks per day by surface (`api`, `bulk`, `jobs`, `pages`), blocks per day by reason, the 20 disposable providers and the 20 domains blocked most, the 20 accounts and keys that used the most units (units given back by a cancelled job subtracted on the day given back). A running server writes its counts each second. `--json`: the body of `GET /admin/stats`",
+        exitCodes: "0, 2 usage",
       },
     ],
   },

@@ -3,7 +3,8 @@
  * (docs/jobs.md): the operator's view of every key's list jobs, the CLI's adapter of
  * src/operator/jobs.ts. Exit codes: 0 done, 1 unknown job, 2 bad arguments.
  */
-import { cancelJob, type JobJson, listJobs, showJob } from "../operator/jobs.js";
+import { CLI_ACTOR } from "../operator/audit.js";
+import { cancelJob, type JobJson, listJobs, OPERATOR, showJob } from "../operator/jobs.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
@@ -39,11 +40,17 @@ function oneJob(form: "show" | "cancel", work: (id: string, ctx: CliContext) => 
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const list = (rest: string[], c: CliContext) =>
-    listing(rest, c, usageOf("jobs", "list"), (store) => listJobs(store, null), jobsText);
-  const show = oneJob("show", (id, c) => withStore(c, (store) => showJob(store, null, id)));
+    listing(rest, c, usageOf("jobs", "list"), (store) => listJobs(store, OPERATOR), jobsText);
+  const show = oneJob("show", (id, c) => withStore(c, (store) => showJob(store, OPERATOR, id)));
   const cancel = oneJob("cancel", (id, c) =>
     withStore(c, (store) =>
-      cancelJob(store, null, id, { now: c.clock(), retentionMs: c.config.jobRetentionSeconds * 1000 }),
+      cancelJob(
+        store,
+        OPERATOR,
+        id,
+        { now: c.clock(), retentionMs: c.config.jobRetentionSeconds * 1000 },
+        { actor: CLI_ACTOR, store },
+      ),
     ),
   );
   return runSubcommand("jobs", { list, show, cancel }, usageOf("jobs"), args, ctx);

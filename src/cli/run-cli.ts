@@ -52,6 +52,7 @@ const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRu
   webhooks: async () => (await import("./webhooks-command.js")).run,
   audit: async () => (await import("./audit-command.js")).run,
   jobs: async () => (await import("./jobs-command.js")).run,
+  stats: async () => (await import("./stats-command.js")).run,
   demo: async () => (await import("./demo-command.js")).run,
   migrate: async () => (await import("./migrate-command.js")).run,
   "rdap-bootstrap": async () => (await import("./rdap-bootstrap-command.js")).run,

@@ -113,11 +113,22 @@ function isNullExchange(exchange: string): boolean {
   return exchange === "" || exchange === ".";
 }
 
-/** MX records as hosts: null entries dropped, one entry per host (its best priority), by priority then name. */
+const HOST_NAME = /^[A-Za-z0-9.-]{1,253}$/;
+
+/**
+ * Whether an MX record's exchange is a host name at all: letters, digits, hyphens and
+ * dots, at most 253 characters. DNS carries any byte in a name (`=cmd|'/Ccalc'!A0.evil.org`);
+ * such a name is never taken as a mail host, never looked up and never shown.
+ */
+export function isHostName(exchange: string): boolean {
+  return HOST_NAME.test(exchange);
+}
+
+/** MX records as hosts: null entries and names that are no host name dropped, one entry per host (its best priority), by priority then name. */
 function mxHosts(records: readonly MxAnswer[]): { host: string; priority: number }[] {
   const best = new Map<string, number>();
   for (const { exchange, priority } of records) {
-    if (isNullExchange(exchange)) continue;
+    if (isNullExchange(exchange) || !isHostName(exchange)) continue;
     const known = best.get(exchange);
     if (known === undefined || priority < known) best.set(exchange, priority);
   }
@@ -146,7 +157,8 @@ function statusWithMx(hosts: MailHost[], lookups: DnsAnswer<string>[]): RoutingS
  * Never rejects: every failure ends up in the status (or `nameServers: null`).
  *
  * - MX records → `mx`; a lone null MX (`0 .`) → `null_mx` (null entries beside real
- *   hosts are ignored). When no MX host has an address and some of their address
+ *   hosts are ignored). An exchange that is no host name (`isHostName`) is dropped;
+ *   when only such names (and null entries) remain → `mx_missing`, no hosts. When no MX host has an address and some of their address
  *   look-ups failed (not NXDOMAIN/NODATA) → `dns_timeout` / `dns_failure`, hosts kept;
  *   when every host was asked and each one's A and AAAA said NXDOMAIN → `mx_missing`.
  * - No records at all and an NXDOMAIN for MX, A or AAAA of the domain → `nxdomain`.
@@ -181,8 +193,12 @@ export async function lookupMailRouting(
     return withFailures({ status, hosts, nameServers, addresses }, failed);
   }
   const hosts = mxHosts(records);
-  if (hosts.length === 0)
-    return withFailures({ status: "null_mx", hosts: [], nameServers, addresses }, failed);
+  if (hosts.length === 0) {
+    // Only names that are no host name (beside null entries): mail has nowhere to go, as for a missing host.
+    const invalid = records.some(({ exchange }) => !isNullExchange(exchange));
+    const status = invalid ? "mx_missing" : "null_mx";
+    return withFailures({ status, hosts: [], nameServers, addresses }, failed);
+  }
 
   const asked = Math.min(hosts.length, options.maxHosts ?? 10);
   const queries: Promise<DnsAnswer<string>>[] = [];

@@ -27,6 +27,7 @@ export const CATEGORY_FILES: Readonly<PerCategory<string>> = {
 export const CURATED_FILES = {
   knownGood: "known-good.txt",
   knownGoodSuffixes: "known-good-suffixes.txt",
+  institutions: "institutions.txt",
   popular: "popular.txt",
   mxProviders: "mx-providers.txt",
   parkingHosts: "parking-hosts.txt",
@@ -37,8 +38,18 @@ export const CURATED_FILES = {
 export interface CuratedLists {
   categories: PerCategory<NamedEntry[]>;
   knownGood: string[];
-  /** Academic, government and military public suffixes: everything under them is known-good. */
+  /**
+   * Academic, government and military public suffixes whose registry admits only
+   * institutions (`edu`, `gov`, `ac.uk`): everything under them is known-good.
+   */
   knownGoodSuffixes: string[];
+  /**
+   * Academic and government suffixes open to anyone (`edu.pl`, `mil.pl`: kind `open` in
+   * known-good-suffixes.txt): only the institutions named under them are known-good.
+   */
+  openSuffixes: string[];
+  /** The named institutions under the open suffixes (institutions.txt). */
+  institutions: NamedEntry[];
   popular: string[];
   mxProviders: MxPattern[];
   parkingHosts: NamedEntry[];
@@ -101,6 +112,17 @@ function named(rows: string[][]): NamedEntry[] {
   return rows.map(([entry, entryName]) => ({ entry: entry as string, name: entryName as string }));
 }
 
+/** The kind of a suffix anyone may register under (known-good-suffixes.txt). */
+export const OPEN_SUFFIX_KIND = "open";
+
+function suffixesByKind(rows: string[][]): Pick<CuratedLists, "knownGoodSuffixes" | "openSuffixes"> {
+  const isOpen = (row: string[]) => row[1] === OPEN_SUFFIX_KIND;
+  return {
+    knownGoodSuffixes: rows.filter((row) => !isOpen(row)).map(([entry]) => entry as string),
+    openSuffixes: rows.filter(isOpen).map(([entry]) => entry as string),
+  };
+}
+
 /** Parses all curated lists from their texts; `read` gets a file name inside `data/curated/`. */
 export function parseCuratedLists(read: (file: string) => string): CuratedLists {
   const file = (key: keyof typeof CURATED_FILES, checks: FieldCheck[], required?: number) =>
@@ -114,7 +136,8 @@ export function parseCuratedLists(read: (file: string) => string): CuratedLists 
   return {
     categories,
     knownGood: file("knownGood", [domain, name], 1).map(([entry]) => entry as string),
-    knownGoodSuffixes: file("knownGoodSuffixes", [suffix, name], 1).map(([entry]) => entry as string),
+    ...suffixesByKind(file("knownGoodSuffixes", [suffix, name], 1)),
+    institutions: named(file("institutions", [domain, name])),
     popular: file("popular", [domain]).map(([entry]) => entry as string),
     mxProviders: file("mxProviders", [domain, category, name]).map(([entry, kind, providerName]) => ({
       suffix: entry as string,

@@ -3,7 +3,8 @@
  * for lists synced while the service runs (src/service/list-sync.ts): never a public
  * suffix (private ones included), a reserved name, a relay service (a forwarder, not a
  * throwaway mailbox), a known-good domain or anything under an academic or government
- * suffix, a curated provider's domain, or a parking service (a domain parked on one must
+ * suffix that admits only institutions (`edu`, `ac.uk`), a named institution under a
+ * suffix open to anyone (`uw.edu.pl`; `gold.edu.pl` may be listed), a curated provider's domain, or a parking service (a domain parked on one must
  * read as parked). The first rule that matches names the refusal.
  */
 import { PROVIDER_CATEGORIES } from "../core/categories.js";
@@ -32,7 +33,14 @@ function protectedNames(curated: CuratedLists): Set<string> {
     curated.categories[c].map((e) => e.entry),
   );
   const parking = curated.parkingHosts.map((e) => e.entry);
-  return new Set([...curated.knownGood, ...curated.knownGoodSuffixes, ...providers, ...parking]);
+  const institutions = curated.institutions.map((e) => e.entry);
+  return new Set([
+    ...curated.knownGood,
+    ...curated.knownGoodSuffixes,
+    ...institutions,
+    ...providers,
+    ...parking,
+  ]);
 }
 
 export function listGate(curated: CuratedLists): ListGate {

@@ -44,7 +44,7 @@ export function domainListData(data: ListData): BundledListData {
     categories: Object.fromEntries(
       PROVIDER_CATEGORIES.map((c) => [c, categoryEntries(data, c)]),
     ) as PerCategory<CategoryEntry[]>,
-    knownGood: curated.knownGood,
+    knownGood: [...curated.knownGood, ...curated.institutions.map((e) => e.entry)],
     knownGoodSuffixes: curated.knownGoodSuffixes,
     disposable: data.disposable.sources,
     popular: curated.popular,

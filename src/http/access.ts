@@ -62,7 +62,10 @@ declare module "fastify" {
 }
 
 /** The part of the usage repository the checking routes use (publishable keys: `findKey`, `isPublishableOrigin`). */
-export type QuotaGate = Pick<UsageRepository, "authorize" | "refund" | "findKey" | "isPublishableOrigin">;
+export type QuotaGate = Pick<
+  UsageRepository,
+  "authorize" | "refund" | "findKey" | "isPublishableOrigin" | "authorizeKey"
+>;
 
 export interface AccessDeps {
   usage: QuotaGate;
@@ -228,17 +231,31 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
 /**
  * The `onSend` hook of every answer on a checking path. The headers describe a key's
  * quota, so they go on answers to a request whose key was found (200, 4xx after the key,
- * 429, a 5xx of a check); a 401 says only `remaining: 0` (SPEC "Routes"), and a 405 or
+ * 429, a 5xx of a check); a 401 says only `remaining: 0`, and a 405 or
  * a 503 before the key was read carries none. An unlimited plan reports MAX_QUOTA as
  * its limit and remaining requests: the headers stay whole numbers.
  */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
+  // Prepared values: a plan's limit and the seconds until a reset change rarely, so their
+  // text is kept while they stand (one header call each, no object per answer).
+  let limit: number | null | undefined;
+  let limitText = "";
+  let reset = Number.NaN;
+  let resetText = "";
   const setHeaders = (reply: FastifyReply, caller: Caller, remaining: number | null) => {
-    reply.headers({
-      "x-ratelimit-requests-remaining": String(remaining ?? MAX_QUOTA),
-      "x-ratelimit-requests-limit": String(caller.quota.limit ?? MAX_QUOTA),
-      "x-ratelimit-requests-reset": String(secondsUntil(caller.quota.resetAt, caller.now)),
-    });
+    const { quota, now } = caller;
+    if (quota.limit !== limit) {
+      limit = quota.limit;
+      limitText = String(limit ?? MAX_QUOTA);
+    }
+    const seconds = secondsUntil(quota.resetAt, now);
+    if (seconds !== reset) {
+      reset = seconds;
+      resetText = String(seconds);
+    }
+    reply.header("x-ratelimit-requests-remaining", String(remaining ?? MAX_QUOTA));
+    reply.header("x-ratelimit-requests-limit", limitText);
+    reply.header("x-ratelimit-requests-reset", resetText);
   };
   // Synchronous unless a 5xx has units to give back: the hook runs on every answer.
   return (request, reply, payload, done) => {

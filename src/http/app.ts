@@ -15,8 +15,12 @@ import type { Config } from "../config.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
 import { createMailer } from "../service/mailer.js";
+import type { RequestsInProgress } from "../service/requests-in-progress.js";
+import { TrafficCounter } from "../service/traffic-counter.js";
+import { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
 import type { QuotaGate } from "./access.js";
+import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";
 import { operatorSessions } from "./account/operator-sessions.js";
 import { pageSession } from "./account/page-session.js";
@@ -90,12 +94,16 @@ export interface AppDeps {
   config: AppConfig;
   /** This instance's metrics (default: a new registry); the server passes them to serve on METRICS_PORT. */
   metrics?: HttpMetrics;
+  /** This instance's traffic counts (docs/console.md "Traffic"); default: a new one on the app's clock, written only before `/admin/stats` and the desk read. */
+  traffic?: TrafficCounter;
   /**
    * `/metrics` on this app: `{ token }` (METRICS_TOKEN, or null for an open route:
    * METRICS_PUBLIC), or false for none (a 404; METRICS_PORT may serve it elsewhere).
    * Default: none.
    */
   metricsRoute?: { token: string | null } | false;
+  /** This process's checking requests in progress, counted for the list jobs to give way to. */
+  requests?: RequestsInProgress;
 }
 
 /** The configuration fields the app reads. */
@@ -112,6 +120,10 @@ export type AppConfig = Pick<
   | "jobMaxItems"
   | "jobMaxBytes"
   | "jobRetentionSeconds"
+  | "csvMaxColumns"
+  | "csvMaxRecordBytes"
+  | "jobUploadsPerAccount"
+  | "jobSpoolMaxBytes"
   | "listSources"
   | "listMaxEntries"
   | "testNames"
@@ -123,6 +135,7 @@ export type AppConfig = Pick<
   | "sessionMaxAgeSeconds"
   | "require2fa"
   | "supportEmail"
+  | "accessLog"
 >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
@@ -174,12 +187,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
+  const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
   const { config } = deps;
   const { signup, publicUrl, signupPlan } = config;
   const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
   const app: TypedApp = Fastify({
     ...(deps.logger
-      ? { loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger }
+      ? {
+          loggerInstance: requestLogger(deps.logger) as FastifyBaseLogger,
+          ...accessLogOptions(config.accessLog),
+        }
       : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Slow clients (docs/security.md, "Connections and slow clients"): headers within 10 s, the request within 30 s.
@@ -251,26 +268,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : new HttpProblem("not_found", "Nothing is served at this path."),
     ),
   );
+  const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
+    accessLog?.(request, reply);
     done();
   });
 
+  // One per app: the API's and the console's uploads and downloads share its caps.
+  const uploadGate = new UploadGate({
+    uploadsPerOwner: config.jobUploadsPerAccount,
+    spoolMaxBytes: config.jobSpoolMaxBytes,
+  });
   await app.register(checkingPlugin, {
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
+    traffic,
     clock,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
+    uploadGate,
     testNames: config.testNames,
     config,
+    requests: deps.requests,
   });
   const { console: desk } = deps;
-  const pagesDeps = { checker: deps.checker, metrics, testNames: config.testNames };
+  const pagesDeps = { checker: deps.checker, metrics, traffic, testNames: config.testNames };
   const accounts =
     deps.accounts && config.signup !== "off"
-      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock }
+      ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock, uploadGate }
       : undefined;
   const access = desk?.access ?? (accounts && operatorSessions(pageSession(accounts)));
   await app.register(pagesPlugin, {
@@ -287,6 +314,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         links,
         listSources: config.listSources,
         testNames: config.testNames,
+        flushTraffic: () => traffic.flush(desk.store.traffic),
       },
     ...(accounts ? { accounts } : {}),
   });
@@ -311,6 +339,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobRetentionSeconds: config.jobRetentionSeconds,
       checker: deps.checker,
       links,
+      flushTraffic: () => traffic.flush(store.traffic),
     });
   }
   return app;

@@ -17,7 +17,10 @@
  *
  * Errors go to the app's error handler, which maps them by type (problems.ts).
  */
+import type { onRequestHookHandler, onResponseHookHandler, RouteOptions } from "fastify";
 import type { Config } from "../config.js";
+import type { RequestsInProgress } from "../service/requests-in-progress.js";
+import type { UploadGate } from "../service/upload-gate.js";
 import type { JobsRepository } from "../store/types.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
@@ -38,11 +41,26 @@ function asArray<T>(value: T | T[] | undefined): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
+/** Counts a checking route's requests while they are in progress (a job's upload or download is not one). */
+function countInProgress(route: RouteOptions, requests: RequestsInProgress): void {
+  const started: onRequestHookHandler = (_request, _reply, done) => {
+    requests.started();
+    done();
+  };
+  const ended: onResponseHookHandler = (_request, _reply, done) => {
+    requests.ended();
+    done();
+  };
+  route.onRequest = [started, ...asArray(route.onRequest)];
+  route.onResponse = [...asArray(route.onResponse), ended];
+}
+
 export async function checkingPlugin(
   app: TypedApp,
   options: Omit<CheckingDeps, "visitors"> & {
     reports: ReportsGate;
     jobs: JobsRepository;
+    uploadGate: UploadGate;
     config: Pick<
       Config,
       | "bulkMaxItems"
@@ -52,7 +70,12 @@ export async function checkingPlugin(
       | "jobMaxItems"
       | "jobMaxBytes"
       | "jobRetentionSeconds"
+      | "csvMaxColumns"
+      | "csvMaxRecordBytes"
+      | "jobUploadsPerAccount"
     >;
+    /** This process's checking requests in progress, for the list jobs to give way to (absent: not counted). */
+    requests?: RequestsInProgress | undefined;
   },
 ): Promise<void> {
   const visitors = visitorLimiter(options.config.publishableRateLimit, options.clock);
@@ -67,6 +90,7 @@ export async function checkingPlugin(
       // Each route's own access hook, bound to its config when it is declared.
       access.addHook("onRoute", (route) => {
         route.onRequest = [accessHook(deps, route), ...asArray(route.onRequest)];
+        if (options.requests && !route.url.startsWith("/v2/jobs")) countInProgress(route, options.requests);
       });
       gatewayCheckRoute(access, deps);
       directCheckRoute(access, deps);

@@ -34,6 +34,27 @@ const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
     new HttpProblem("invalid_body", "The JSON body is empty; send an object with `domain` or `email`."),
 };
 
+/** A query parameter outside its allowed values: 400 naming it and them (`format` takes csv or jsonl). */
+function queryProblem(error: FastifyError, path: string): HttpProblem {
+  const name = path.replace(/^\//, "");
+  const allowed = new Set<string>();
+  for (const entry of error.validation ?? []) {
+    if (entry.instancePath !== path) continue;
+    const params = entry.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (params.allowedValue !== undefined) allowed.add(String(params.allowedValue));
+    for (const value of params.allowedValues ?? []) allowed.add(String(value));
+  }
+  const values = [...allowed];
+  const list =
+    values.length > 1
+      ? `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
+      : (values[0] ?? "another value");
+  return new HttpProblem(
+    "invalid_url",
+    name === "" ? "The query is not valid for this route." : `The query parameter \`${name}\` takes ${list}.`,
+  );
+}
+
 /** Which input field a schema violation concerns, by the first error's path. */
 function validationProblem(error: FastifyError): HttpProblem {
   const path = error.validation?.[0]?.instancePath ?? "";
@@ -44,6 +65,7 @@ function validationProblem(error: FastifyError): HttpProblem {
     return new HttpProblem("invalid_domain", "`domain` must be one text value.");
   }
   if (path.startsWith("/explain")) return new HttpProblem("invalid_body", "`explain` takes true or false.");
+  if (error.validationContext === "querystring") return queryProblem(error, path);
   return new HttpProblem(
     "invalid_body",
     "The request must carry an object with a `domain` or `email` field.",

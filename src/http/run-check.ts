@@ -10,6 +10,7 @@ import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
 import type { Checker, CheckResult, Lane } from "../service/checker.js";
+import type { TrafficCounter } from "../service/traffic-counter.js";
 import { HttpProblem } from "./http-problem.js";
 import type { HttpMetrics } from "./metrics-registry.js";
 
@@ -23,6 +24,8 @@ export interface CheckInput {
 export interface RunCheckDeps extends NameRules {
   checker: Checker;
   metrics: HttpMetrics;
+  /** This instance's traffic counts (docs/console.md "Traffic"): one `count` per check answered, by surface. */
+  traffic: Pick<TrafficCounter, "count">;
 }
 
 function given(value: string | undefined): value is string {
@@ -64,7 +67,9 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const parsed = selectInput(fields, deps);
   if (!parsed.ok) throw new HttpProblem(parsed.problem.code, parsed.problem.detail);
-  return checkParsed(deps, request, parsed.input, apiLane(request));
+  const result = await checkParsed(deps, request, parsed.input, apiLane(request));
+  deps.traffic.count("api", result.record);
+  return result;
 }
 
 /** The API's look-up budget, the key's share of it (the access hook found the key), and the key's account's own list. */
@@ -83,6 +88,8 @@ export async function checkParsed(
   request.checkedDomain = input.domain;
   const started = performance.now();
   const result = await deps.checker.check(input, lane);
+  // The one place on the answer path where an answered check is noted: the metrics, and
+  // any other per-check counter beside them (a plain in-memory update: nothing awaited).
   deps.metrics.observeCheck(result, (performance.now() - started) / 1000);
   return result;
 }

@@ -15,6 +15,8 @@ import { parseDomain } from "../core/input.js";
 import { formatTimestamp } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
 import { Timestamp } from "../core/schema-types.js";
+import { CsvTooLarge, DEFAULT_CSV_LIMITS } from "../service/csv/csv-error.js";
+import { LineMeter } from "../service/csv/line-meter.js";
 import type { Account, AccountListAction, AccountListEntry, Store } from "../store/types.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
@@ -181,8 +183,18 @@ export async function removeAccountListEntry(
 export function readAccountListCsv(text: string, rules: NameRules, now: Date): AccountListEntry[] {
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
+    // A line longer than a record may be refused before the parser holds it, as every CSV path does.
+    new LineMeter(DEFAULT_CSV_LIMITS.maxRecordBytes).feed(Buffer.from(text));
+    rows = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      max_record_size: DEFAULT_CSV_LIMITS.maxRecordBytes,
+    });
   } catch (error) {
+    if (error instanceof CsvTooLarge)
+      throw new Refusal("body_too_large", `The CSV was refused: ${error.message}`);
     throw new Refusal("invalid_body", `The CSV could not be read: ${(error as Error).message}`);
   }
   const first = rows[0];

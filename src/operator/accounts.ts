@@ -12,6 +12,7 @@ import { normaliseEmail } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
 import { type Actor, audited, recordChange } from "./audit.js";
+import { accountJobsFollow } from "./jobs.js";
 import { type KeyJson, KeySchema, keyJson, PlanName } from "./keys.js";
 import { issueLink, LINK_TTL_MS, mailAllowed } from "./one-time-secrets.js";
 import { Refusal } from "./refusal.js";
@@ -123,7 +124,9 @@ export async function setAccountState(
     const account = await findAccount(trx, which);
     // Suspending a suspended account (resuming an active one) changes nothing and records nothing.
     if (account.state === state) return { account: accountJson(account), changed: false };
-    return { account: accountJson(await trx.accounts.setState(account.id, state)), changed: true };
+    const changed = accountJson(await trx.accounts.setState(account.id, state));
+    await accountJobsFollow(trx, account.id, state === "suspended" ? "suspend" : "resume");
+    return { account: changed, changed: true };
   };
   const changed = await audited(store, actor, change, ({ account: { id, email }, changed }) =>
     changed
@@ -159,6 +162,7 @@ export function setAccountPlan(
 export function deleteAccount(store: AccountStore, which: string, actor: Actor): Promise<AccountJson> {
   const change = async (trx: Store) => {
     const account = await findAccount(trx, which);
+    await accountJobsFollow(trx, account.id, "delete");
     await trx.accounts.deleteAccount(account.id);
     return accountJson(account);
   };

@@ -54,6 +54,8 @@ export const AUDIT_ACTIONS = [
   "account_list.add",
   "account_list.remove",
   "account_list.import",
+  "job.cancel",
+  "job.delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,7 +70,7 @@ export const AuditEntrySchema = Type.Object(
     actor: Type.String({ description: "`cli`, `admin-token` or the email of the console's account." }),
     action: Type.String({ description: "What was done, `<entity>.<verb>`: `key.revoke`, `override.set`, …" }),
     entity_kind: Type.String({
-      description: "`key`, `plan`, `override`, `report`, `webhook`, `lists`, `records`.",
+      description: "`key`, `plan`, `override`, `report`, `webhook`, `lists`, `records`, `job`.",
     }),
     entity_id: nullable<string>("string", {
       description: "The entity's id (an override's is `<kind>:<value>`); null for all of a kind.",

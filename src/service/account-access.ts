@@ -8,11 +8,22 @@ import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { hashSecret, newToken } from "../store/secrets.js";
 import type { AccountLogin, AccountsRepository } from "../store/types.js";
 
-/** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. */
-const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** argon2id's cost: memory in KiB, passes, lanes. */
+export interface PasswordCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
 
-export function hashPassword(password: string): Promise<string> {
-  return argonHash(password, ARGON2);
+/** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane; what the service hashes with. */
+export const OWASP_ARGON2: PasswordCost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/**
+ * The password's argon2id hash (a PHC string, which carries its cost: a verify costs what
+ * its hash did). A test that only needs an account to log in to may pass a lower cost.
+ */
+export function hashPassword(password: string, cost: PasswordCost = OWASP_ARGON2): Promise<string> {
+  return argonHash(password, { algorithm: 2, ...cost });
 }
 
 /** Hashed once, verified for an unknown email so that it costs what a known one does. */

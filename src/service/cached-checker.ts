@@ -44,7 +44,7 @@ import type { CacheOutcome, Checker, CheckerLoad, CheckResult, Lane, SourcesKind
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
 import { InFlight } from "./in-flight.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
-import { LookupBudget } from "./lookup-budget.js";
+import { type GivesWayTo, LookupBudget } from "./lookup-budget.js";
 import { type KnownDomain, RememberedDomains } from "./remembered-domains.js";
 import type { ResolverHealth } from "./resolver-health.js";
 
@@ -79,6 +79,8 @@ export interface CachingCheckerOptions {
   lookupConcurrency?: number | undefined;
   /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time of the pages' budget. */
   pageLookupConcurrency: number;
+  /** The API's requests in progress, which the list jobs' look-ups give way to (docs/jobs.md "Headroom"). */
+  jobsGiveWayTo?: GivesWayTo | undefined;
   /** Whether stale facts are answered while they are refreshed (default) or looked up again first. */
   serveStale?: boolean;
   /** DNS queries on the wire and waiting behind `lookup` (NodeDnsResolver.load), for `load()`. */
@@ -118,7 +120,11 @@ export class CachingChecker implements Checker {
 
   constructor(private readonly options: CachingCheckerOptions) {
     this.resolverHealth = options.resolverHealth;
-    this.budget = new LookupBudget({ api: options.lookupConcurrency, pages: options.pageLookupConcurrency });
+    this.budget = new LookupBudget({
+      api: options.lookupConcurrency,
+      pages: options.pageLookupConcurrency,
+      jobsGiveWayTo: options.jobsGiveWayTo,
+    });
     this.freshness = {
       ttlSeconds: options.ttlSeconds,
       negativeTtlSeconds: options.negativeTtlSeconds ?? options.ttlSeconds,

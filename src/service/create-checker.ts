@@ -27,6 +27,7 @@ import { CachingChecker } from "./cached-checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import { ListsInForce } from "./lists-in-force.js";
+import type { GivesWayTo } from "./lookup-budget.js";
 import { QuietZones } from "./quiet-zones.js";
 import {
   describeResolverState,
@@ -47,6 +48,8 @@ export interface CreateCheckerOptions {
   clock?: () => Date;
   /** Look-ups at a time of the API budget, callers' and background refreshes together (see CachingChecker). */
   lookupConcurrency?: number;
+  /** The API's requests in progress, which the list jobs' look-ups give way to. */
+  jobsGiveWayTo?: GivesWayTo;
   /** false: a stale record is looked up again before it is answered (batch runs). */
   serveStale?: boolean;
   /** Aborts when the server shuts down: domain-age look-ups queued or running end at once. */
@@ -189,6 +192,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     negativeTtlSeconds: options.config.negativeTtlSeconds,
     lookupConcurrency: options.lookupConcurrency,
     pageLookupConcurrency: options.config.pageLookupConcurrency,
+    jobsGiveWayTo: options.jobsGiveWayTo,
     serveStale: options.serveStale,
     dnsLoad: deps.dnsLoad,
     webhookWatchDays: options.config.webhookWatchDays,

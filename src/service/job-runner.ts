@@ -6,6 +6,12 @@
  * be claimed again once the lease ends, and only the holder's outcomes are written, so
  * every row is answered exactly once. The checking gives the event loop a turn every
  * SLICE_MS or CHECKS_PER_TURN checks, so the server's requests wait about that long for it.
+ * While the API's checking requests are in progress, the runner starts no check and
+ * claims or writes no batch (for GIVE_WAY_MS at most each time), and each record is
+ * serialised as its check ends rather than a batch's worth at once (docs/jobs.md "Headroom").
+ * A batch that fails (the database or the resolver unreachable) is given up and claimed
+ * again after a pause; the job fails only once its batches have failed for `failAfterMs`
+ * without one success (docs/jobs.md "Faults").
  */
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { CheckRecord } from "../core/record.js";
@@ -15,6 +21,8 @@ import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";
 import { PeriodicTask } from "./periodic-task.js";
+import type { RequestsInProgress } from "./requests-in-progress.js";
+import type { TrafficCounter } from "./traffic-counter.js";
 
 /** How long a claim lasts without renewal. */
 export const LEASE_MS = 10_000;
@@ -24,13 +32,18 @@ const SLICE_MS = 1;
 const CHECKS_AT_ONCE = 32;
 /** Checks started in one turn of the event loop at most (see inTurns). */
 const CHECKS_PER_TURN = 8;
-/** Batches of one job that fail in a row before it ends `failed`. */
-const FAILURES_TO_FAIL = 3;
+/** The longest a job waits at once for the API's requests in progress to answer. */
+const GIVE_WAY_MS = 20;
+/** JOB_FAIL_AFTER's default: how long a job's batches may fail without one success. */
+const FAIL_AFTER_MS = 5 * 60_000;
 /** How often the counts by status are read for the metrics. */
 const COUNTS_EVERY_MS = 10_000;
 
 export interface JobRunnerOptions extends NameRules {
-  jobs: Pick<JobsRepository, "claimBatch" | "renewClaim" | "finishBatch" | "endJob" | "countByStatus">;
+  jobs: Pick<
+    JobsRepository,
+    "claimBatch" | "renewClaim" | "releaseClaim" | "finishBatch" | "noteFailure" | "endJob" | "countByStatus"
+  >;
   checker: Pick<Checker, "check">;
   /** The owners' keys: a job of an account's key is answered by the account's own list (docs/accounts.md). */
   keys?: Pick<KeysRepository, "getKey">;
@@ -38,11 +51,17 @@ export interface JobRunnerOptions extends NameRules {
   holder: string;
   /** JOB_RETENTION in milliseconds. */
   retentionMs: number;
+  /** JOB_FAIL_AFTER in milliseconds; default 5 minutes. */
+  failAfterMs?: number;
+  /** The server's checking requests in progress, which the jobs give way to. */
+  requests?: Pick<RequestsInProgress, "busy" | "whenIdle">;
   /** Polls while idle; default 500 ms. */
   everyMs?: number;
   onError?: (error: unknown) => void;
   /** A job ended here (done, or failed). */
   onEnded?: (job: Job) => void;
+  /** This instance's traffic counts: each item checked, once its batch is written (docs/console.md "Traffic"). */
+  traffic?: Pick<TrafficCounter, "count">;
 }
 
 /**
@@ -52,13 +71,18 @@ export interface JobRunnerOptions extends NameRules {
  * them before the event loop moves, so up to CHECKS_AT_ONCE of them would otherwise come
  * between two requests, however long each took.
  */
-function inTurns(checker: Pick<Checker, "check">): Pick<Checker, "check"> {
+function inTurns(
+  checker: Pick<Checker, "check">,
+  requests: Pick<RequestsInProgress, "busy" | "whenIdle"> | undefined,
+): Pick<Checker, "check"> {
   let turnAt = performance.now() + SLICE_MS;
   let started = 0;
   /** The next turn, shared by the checks waiting for it. */
   let next: Promise<void> | undefined;
   return {
     async check(input, lane) {
+      // No check starts while a request is answered: its look-ups would come between.
+      while (requests?.busy()) await requests.whenIdle(GIVE_WAY_MS);
       while (started >= CHECKS_PER_TURN || performance.now() > turnAt) {
         next ??= yieldToRequests().then(() => {
           next = undefined;
@@ -83,11 +107,11 @@ export class JobRunner {
   private countsRead = 0;
   /** Each record's JSON, for as long as the record lives (the cache shares one per domain). */
   private readonly written = new WeakMap<CheckRecord, string>();
-  /** Batches failed in a row, by job. */
-  private readonly failures = new Map<string, number>();
+  /** Since when (ms) this instance has seen only failures of a job, by job. */
+  private readonly failingSince = new Map<string, number>();
 
   constructor(private readonly options: JobRunnerOptions) {
-    this.checker = inTurns(options.checker);
+    this.checker = inTurns(options.checker, options.requests);
     this.task = new PeriodicTask({
       run: () => this.runBatches(),
       everyMs: options.everyMs ?? 500,
@@ -127,6 +151,7 @@ export class JobRunner {
   /** One batch; false when there was none to claim. */
   private async runBatch(): Promise<boolean> {
     const { jobs, holder } = this.options;
+    await this.options.requests?.whenIdle(GIVE_WAY_MS);
     const now = new Date();
     const claimed = await jobs.claimBatch(holder, now, new Date(now.getTime() + LEASE_MS));
     if (!claimed) return false;
@@ -139,6 +164,7 @@ export class JobRunner {
     try {
       const outcomes = await this.check(job, inputs);
       const finished = encodeOutcomes(outcomes, this.written);
+      await this.options.requests?.whenIdle(GIVE_WAY_MS);
       const ended = await jobs.finishBatch(
         job.id,
         holder,
@@ -148,14 +174,25 @@ export class JobRunner {
         this.options.retentionMs,
       );
       this.checkedItems += outcomes.length;
-      this.failures.delete(job.id);
+      this.countTraffic(outcomes);
+      this.failingSince.delete(job.id);
       if (ended) this.options.onEnded?.(ended);
     } catch (error) {
-      await this.failed(job, error);
+      clearInterval(renew);
+      await this.failed(job, firstSeq, error);
+      // A pause before the next claim (the next run of the task): a fault of a few seconds is waited out.
+      return false;
     } finally {
       clearInterval(renew);
     }
     return true;
+  }
+
+  /** The items of a written batch that were checked (an input that is no address or domain was not). */
+  private countTraffic(outcomes: readonly CheckOutcome[]): void {
+    const { traffic } = this.options;
+    if (!traffic) return;
+    for (const outcome of outcomes) if ("record" in outcome) traffic.count("jobs", outcome.record);
   }
 
   private async check(job: Job, inputs: readonly string[]): Promise<CheckOutcome[]> {
@@ -168,18 +205,42 @@ export class JobRunner {
       concurrency: CHECKS_AT_ONCE,
       lane: { budget: "jobs", client: job.keyId, account },
     });
-    for await (const { outcome } of checked) outcomes.push(outcome);
+    for await (const { outcome } of checked) {
+      // Serialised as it comes (once per record while it lives), not a batch's worth at once when the batch ends.
+      if (!("problem" in outcome) && !this.written.has(outcome.record))
+        this.written.set(outcome.record, JSON.stringify(outcome.record));
+      outcomes.push(outcome);
+    }
     return outcomes;
   }
 
-  /** A batch that failed is claimed again when its lease ends; a job whose batches keep failing ends `failed`. */
-  private async failed(job: Job, error: unknown): Promise<void> {
+  /**
+   * A batch that failed is given up (claimed again after a pause, by any instance); the
+   * job ends `failed` once its failures have lasted `failAfterMs` without one success.
+   * The job's row says since when (any instance's success clears it); while the database
+   * cannot be written, this instance's own view stands in.
+   */
+  private async failed(job: Job, firstSeq: number, error: unknown): Promise<void> {
+    const { jobs, holder } = this.options;
     this.options.onError?.(error);
-    const failures = (this.failures.get(job.id) ?? 0) + 1;
-    this.failures.set(job.id, failures);
-    if (failures < FAILURES_TO_FAIL) return;
-    this.failures.delete(job.id);
-    const ended = await this.options.jobs.endJob(job.id, "failed", new Date(), this.options.retentionMs);
+    const now = new Date();
+    let since = this.failingSince.get(job.id) ?? now.getTime();
+    try {
+      await jobs.releaseClaim(job.id, holder, firstSeq);
+      const noted = await jobs.noteFailure(job.id, now);
+      if (!noted) {
+        // No longer active (ended, paused or deleted): nothing to fail.
+        this.failingSince.delete(job.id);
+        return;
+      }
+      since = noted.getTime();
+    } catch {
+      // The database is unreachable too: the claim ends with its lease, and this instance's count holds.
+    }
+    this.failingSince.set(job.id, since);
+    if (now.getTime() - since < (this.options.failAfterMs ?? FAIL_AFTER_MS)) return;
+    this.failingSince.delete(job.id);
+    const ended = await jobs.endJob(job.id, "failed", now, this.options.retentionMs);
     if (ended) this.options.onEnded?.(ended);
   }
 }

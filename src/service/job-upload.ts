@@ -4,7 +4,11 @@
  * The body is first written to a private temporary file at the speed it arrives, so the
  * request's timeout measures the client, not the database; then each row becomes an
  * item, read as it is taken: the input to check and the row the results write back.
- * Bytes past `maxBytes` or lines past `maxItems` end the reading with `UploadTooLarge`.
+ * Bytes past `maxBytes` or lines past `maxItems` end the reading with `UploadTooLarge`;
+ * a line longer than CSV_MAX_RECORD_BYTES with `CsvTooLarge` as its bytes arrive; more
+ * lines than the quota has units left with `QuotaPassed`; more bytes than the server's
+ * spool may hold with `SpoolFull` (docs/jobs.md "Limits"). Whatever ends it, the spool
+ * is removed.
  * Spool folders are named by their process (`<tmp>/mailrisk-uploads/<pid>-…`), so one
  * that a killed process left behind is found and removed at the next start.
  */
@@ -14,11 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { NewJobItem } from "../store/types.js";
-import { CsvError } from "./csv/csv-error.js";
+import { CsvError, type CsvLimits } from "./csv/csv-error.js";
 import { findColumn } from "./csv/find-column.js";
+import { LineMeter } from "./csv/line-meter.js";
 import { type CsvInput, type CsvLayout, type CsvRow, readCsv } from "./csv/read-csv.js";
+import type { SpoolBytes } from "./upload-gate.js";
 
 export type UploadKind = "csv" | "text";
 
@@ -41,9 +46,29 @@ export class UploadTooLarge extends Error {
   override name = "UploadTooLarge";
 }
 
+/** The upload has more lines than the quota has units left (nothing counted, nothing kept). */
+export class QuotaPassed extends Error {
+  override name = "QuotaPassed";
+  constructor(readonly lines: number) {
+    super(`the upload has at least ${lines} items`);
+  }
+}
+
+/** The server's spool holds JOB_SPOOL_MAX_BYTES already (503, try again later). */
+export class SpoolFull extends Error {
+  override name = "SpoolFull";
+}
+
 export interface UploadLimits {
   maxItems: number;
   maxBytes: number;
+  csv: CsvLimits;
+}
+
+/** What an upload is held against as it arrives: the units left (null: unlimited) and the server's spool. */
+export interface UploadHold {
+  unitsLeft: number | null;
+  spool?: SpoolBytes;
 }
 
 /** Where uploads are spooled: one folder per upload, named `<pid>-…` by its process. */
@@ -84,8 +109,15 @@ export async function removeStaleSpools(root: string, now: Date, maxAgeMs: numbe
   return removed;
 }
 
-/** Writes the body to a private temporary file, at most `maxBytes` of it; the file's path and its removal. */
-async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
+/**
+ * Writes the body to a private temporary file, at most `maxBytes` of it, each line at
+ * most the CSV's record bound, its lines held against the units left (a CSV's header is
+ * no item); the file's path and its removal.
+ */
+async function spool(body: NodeJS.ReadableStream, kind: UploadKind, limits: UploadLimits, hold: UploadHold) {
+  const { maxBytes } = limits;
+  const meter = new LineMeter(limits.csv.maxRecordBytes);
+  const header = kind === "csv" ? 1 : 0;
   const root = spoolRoot();
   await mkdir(root, { recursive: true, mode: 0o700 });
   const dir = await mkdtemp(join(root, `${process.pid}-`));
@@ -95,18 +127,68 @@ async function spool(body: NodeJS.ReadableStream, maxBytes: number) {
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > maxBytes)
+      if (seen > maxBytes) {
         done(new UploadTooLarge(`the upload is larger than ${maxBytes} bytes (JOB_MAX_BYTES)`));
-      else done(null, chunk);
+        return;
+      }
+      if (hold.spool && !hold.spool.take(chunk.length)) {
+        done(
+          new SpoolFull("the server is receiving as many uploads as it holds at once; send it again shortly"),
+        );
+        return;
+      }
+      try {
+        meter.feed(chunk);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (hold.unitsLeft !== null && meter.lineFeeds - header > hold.unitsLeft) {
+        done(new QuotaPassed(meter.lineFeeds - header));
+        return;
+      }
+      done(null, chunk);
     },
   });
   try {
-    await pipeline(body, limit, createWriteStream(path, { mode: 0o600 }));
+    await spoolInto(body, limit, createWriteStream(path, { mode: 0o600 }));
   } catch (error) {
     await remove();
     throw error;
   }
   return { path, remove };
+}
+
+/**
+ * Pipes the body through `limit` into `file`. On a refusal the body is not destroyed (that
+ * would reset the connection before the answer is read): it is unpiped and left to flow,
+ * its bytes dropped, so the client reads the answer while the server's request timeout
+ * still bounds how long it may send.
+ */
+function spoolInto(
+  body: NodeJS.ReadableStream,
+  limit: Transform,
+  file: NodeJS.WritableStream & { destroy(): void },
+) {
+  return new Promise<void>((resolve, reject) => {
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      body.unpipe(limit);
+      body.resume();
+      limit.destroy();
+      file.destroy();
+      reject(error);
+    };
+    body.on("error", fail);
+    limit.on("error", fail);
+    file.on("error", fail);
+    file.on("finish", () => {
+      if (!failed) resolve();
+    });
+    body.pipe(limit).pipe(file);
+  });
 }
 
 /**
@@ -179,18 +261,19 @@ export async function readUpload(
   column: string | undefined,
   limits: UploadLimits,
   batchSize: number,
+  hold: UploadHold = { unitsLeft: null },
 ): Promise<{ shape: UploadShape; batches: AsyncGenerator<NewJobItem[]> }> {
-  const { path, remove } = await spool(body, limits.maxBytes);
+  const { path, remove } = await spool(body, kind, limits, hold);
   const stream = createReadStream(path);
   const batches = (chunks: AsyncIterable<NewJobItem[]>) =>
     batched(chunks, batchSize, limits.maxItems, remove);
   if (kind === "text") return { shape: TEXT_SHAPE, batches: batches(textItems(stream, batchSize)) };
   try {
-    const csv = await readCsv(stream);
+    const csv = await readCsv(stream, { limits: limits.csv });
     const found = findColumn(csv.header, column);
-    if (typeof found === "string") {
+    if (found instanceof CsvError) {
       csv.close();
-      throw new CsvError(found.replace("--column NAME|NUMBER", "?column=NAME|NUMBER"));
+      throw found;
     }
     return {
       shape: { header: csv.header, layout: csv.layout },

@@ -12,6 +12,7 @@
  * it), so a caller's look-up never waits behind more than half a budget of refreshes,
  * and a day's worth of expired records cannot start tens of thousands of look-ups at once.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Lane, LaneBudget } from "./checker.js";
 import { FairLimiter } from "./fair-limiter.js";
 
@@ -34,17 +35,36 @@ class Budget {
   }
 }
 
+/** Requests that the jobs' look-ups give way to (src/service/requests-in-progress.ts). */
+export interface GivesWayTo {
+  busy(): boolean;
+  whenIdle(maxMs: number): Promise<void>;
+}
+
+/** The longest a job's look-up waits at once for the requests in progress. */
+const GIVE_WAY_MS = 20;
+/** The jobs' look-up answers taken up (decided, saved) in one turn of the event loop at most. */
+const JOB_ANSWERS_PER_TURN = 2;
+
 export interface LookupBudgetSizes {
   /** Look-ups at a time for API callers and the process's own work; default 64. */
   api?: number | undefined;
   /** PAGE_LOOKUP_CONCURRENCY: look-ups at a time for page visitors. */
   pages: number;
+  /** The API's requests in progress: while any is, a job's look-up that got its slot waits before it starts. */
+  jobsGiveWayTo?: GivesWayTo | undefined;
 }
 
 export class LookupBudget {
   private readonly budgets: Record<LaneBudget, Budget>;
 
+  private readonly givesWayTo: GivesWayTo | undefined;
+  /** The jobs' answers taken up in this turn, and the next turn, shared by those waiting for it. */
+  private jobAnswers = 0;
+  private nextTurn: Promise<void> | undefined;
+
   constructor(sizes: LookupBudgetSizes) {
+    this.givesWayTo = sizes.jobsGiveWayTo;
     this.budgets = {
       api: new Budget(sizes.api ?? DEFAULT_LOOKUP_CONCURRENCY),
       pages: new Budget(sizes.pages),
@@ -54,7 +74,35 @@ export class LookupBudget {
 
   /** Runs a look-up within the lane's budget and its client's share (no lane: the process's own work). */
   run<T>(lookUp: () => Promise<T>, lane?: Lane): Promise<T> {
+    const requests = this.givesWayTo;
+    if (lane?.budget === "jobs" && requests) {
+      // Fewer of the jobs' look-ups at once while the API answers: those given a slot wait for it first.
+      const givingWay = async () => {
+        while (requests.busy()) await requests.whenIdle(GIVE_WAY_MS);
+        return lookUp();
+      };
+      return this.budgets.jobs.limiter.run(givingWay, lane.client).then(async (answer) => {
+        await this.jobAnswerTurn();
+        return answer;
+      });
+    }
     return this.budgets[lane?.budget ?? "api"].limiter.run(lookUp, lane?.client);
+  }
+
+  /**
+   * A turn of the event loop for a job's answer: at most JOB_ANSWERS_PER_TURN of them
+   * are taken up between two turns, so the answers that arrive together (16 look-ups in
+   * flight) are decided and saved a few at a time, with the server's requests read between.
+   */
+  private async jobAnswerTurn(): Promise<void> {
+    while (this.jobAnswers >= JOB_ANSWERS_PER_TURN) {
+      this.nextTurn ??= nextTurn().then(() => {
+        this.nextTurn = undefined;
+        this.jobAnswers = 0;
+      });
+      await this.nextTurn;
+    }
+    this.jobAnswers++;
   }
 
   /** Starts a background refresh unless the lane's refresh share is taken; its promise, or undefined when declined. */

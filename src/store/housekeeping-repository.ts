@@ -8,6 +8,7 @@ import { DAY_MS } from "../core/time.js";
 import { pruneJobs } from "./jobs-repository.js";
 import { deleteRecordsBatch } from "./records-repository.js";
 import type { Database } from "./schema.js";
+import { pruneTraffic } from "./traffic-repository.js";
 import type { HousekeepingRepository } from "./types.js";
 
 /**
@@ -107,5 +108,6 @@ export function createHousekeepingRepository(db: Kysely<Database>): Housekeeping
     pruneWebhookEvents: (finishedBefore, limit) => pruneWebhookEvents(db, finishedBefore, limit),
     pruneAccountLeftovers: (cutoffs, limit) => pruneAccountLeftovers(db, cutoffs, limit),
     pruneJobs: (now, abandonedBefore, limit) => pruneJobs(db, now, abandonedBefore, limit),
+    pruneTraffic: (before, limit) => pruneTraffic(db, before, limit),
   };
 }

@@ -6,13 +6,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
+import { inTransaction } from "./changes.js";
 import { refundUnits } from "./quota.js";
 import { type Database, type JobsTable, toDate } from "./schema.js";
 import type { FinishedJobBatch, Job, JobStatus, JobsRepository } from "./types.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 
-/** Statuses of a job whose items are still to be checked. */
+/** Statuses of a job whose batches are claimed. */
 const ACTIVE = ["queued", "running"] as const;
+/** Statuses of a job whose items are still to be checked: a paused one waits for its account's resume. */
+const UNFINISHED = [...ACTIVE, "paused"] as const;
 
 type JobRow = Selectable<JobsTable>;
 
@@ -33,6 +36,7 @@ function toJob(row: JobRow): Job {
     periodStart: toDate(row.period_start),
     header: row.header,
     layout: row.layout,
+    filename: row.filename ?? null,
     createdAt: toDate(row.created_at),
     startedAt: date(row.started_at),
     finishedAt: date(row.finished_at),
@@ -121,6 +125,7 @@ async function finishBatch(
       update jobs set done = done + ${Number(stored.size)},
         allow_count = allow_count + ${counts.allow}, block_count = block_count + ${counts.block},
         invalid_count = invalid_count + ${counts.invalid}, unknown_count = unknown_count + ${counts.unknown},
+        failing_since = null,
         status = case when done + ${Number(stored.size)} >= items then 'done' else status end,
         finished_at = case when done + ${Number(stored.size)} >= items then ${t} else finished_at end,
         expires_at = case when done + ${Number(stored.size)} >= items then ${t + retentionMs} else expires_at end
@@ -141,12 +146,12 @@ async function endJob(
   retentionMs: number,
 ): Promise<Job | undefined> {
   const t = now.getTime();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const ended = await trx
       .updateTable("jobs")
       .set({ status, finished_at: t, expires_at: t + retentionMs })
       .where("id", "=", id)
-      .where("status", "in", ACTIVE)
+      .where("status", "in", UNFINISHED)
       .executeTakeFirst();
     if (Number(ended.numUpdatedRows) === 0) return undefined;
     const job = await selectJob(trx, id);
@@ -163,6 +168,47 @@ async function endJob(
     }
     if (status === "failed") await enqueueJobEvent(trx, "job.failed", now, eventJob(job));
     return job;
+  });
+}
+
+/** The ids of the account's jobs: those it takes turns as, and those of its keys. */
+function accountJobs(db: Kysely<Database>, accountId: string) {
+  return db
+    .selectFrom("jobs")
+    .select("id")
+    .where((eb) =>
+      eb.or([
+        eb("owner", "=", `account:${accountId}`),
+        eb("key_id", "in", eb.selectFrom("api_keys").select("id").where("account_id", "=", accountId)),
+      ]),
+    );
+}
+
+async function pauseAccountJobs(db: Kysely<Database>, accountId: string): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const ids = await accountJobs(trx, accountId).where("status", "in", ACTIVE).execute();
+    if (ids.length === 0) return 0;
+    const jobIds = ids.map((row) => row.id);
+    await trx.updateTable("jobs").set({ status: "paused" }).where("id", "in", jobIds).execute();
+    // Claims in flight are given up: their outcomes are dropped (the job is not running),
+    // and on resume the batches are claimed again at once.
+    await trx
+      .updateTable("job_batches")
+      .set({ claimed_by: null, claimed_until: null })
+      .where("job_id", "in", jobIds)
+      .where("results", "is", null)
+      .execute();
+    return jobIds.length;
+  });
+}
+
+async function deleteAccountJobs(db: Kysely<Database>, accountId: string): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const jobIds = (await accountJobs(trx, accountId).execute()).map((row) => row.id);
+    if (jobIds.length === 0) return 0;
+    await trx.deleteFrom("job_batches").where("job_id", "in", jobIds).execute();
+    await trx.deleteFrom("jobs").where("id", "in", jobIds).execute();
+    return jobIds.length;
   });
 }
 
@@ -200,7 +246,7 @@ export async function pruneJobs(
 
 export function createJobsRepository(db: Kysely<Database>): JobsRepository {
   return {
-    startUpload: async ({ keyId, header, layout, now }) => {
+    startUpload: async ({ keyId, header, layout, filename = null, now }) => {
       const id = `job_${randomBytes(12).toString("hex")}`;
       const t = now.getTime();
       const key = await db
@@ -223,11 +269,13 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
           period_start: t,
           header,
           layout,
+          filename,
           created_at: t,
           started_at: null,
           finished_at: null,
           expires_at: null,
           served_at: 0,
+          failing_since: null,
           owner: key?.account_id ? `account:${key.account_id}` : `key:${keyId}`,
         })
         .execute();
@@ -259,7 +307,7 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
     },
     deleteJob: (jobId) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         await trx.deleteFrom("job_batches").where("job_id", "=", jobId).execute();
         const deleted = await trx.deleteFrom("jobs").where("id", "=", jobId).executeTakeFirst();
         return Number(deleted.numDeletedRows) > 0;
@@ -273,11 +321,8 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
         ?.account_id ?? null,
     listJobs: async (owner, limit) => {
       let query = db.selectFrom("jobs").selectAll().where("status", "!=", "uploading");
-      if (owner?.accountId)
-        query = query.where("key_id", "in", (q) =>
-          q.selectFrom("api_keys").select("id").where("account_id", "=", owner.accountId),
-        );
-      else if (owner) query = query.where("key_id", "=", owner.keyId);
+      // `owner` names the account of the job's key, or the key without one (migration 0018).
+      if (owner.kind !== "operator") query = query.where("owner", "=", `${owner.kind}:${owner.id}`);
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       return rows.map(toJob);
     },
@@ -295,6 +340,37 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
     finishBatch: (jobId, holder, firstSeq, finished, now, retentionMs) =>
       finishBatch(db, jobId, holder, firstSeq, finished, now, retentionMs),
     endJob: (id, status, now, retentionMs) => endJob(db, id, status, now, retentionMs),
+    noteFailure: async (jobId, now) => {
+      const row = await db
+        .updateTable("jobs")
+        .set({ failing_since: sql`coalesce(failing_since, ${now.getTime()})` })
+        .where("id", "=", jobId)
+        .where("status", "in", ACTIVE)
+        .returning("failing_since")
+        .executeTakeFirst();
+      return row?.failing_since == null ? undefined : toDate(row.failing_since);
+    },
+    releaseClaim: async (jobId, holder, firstSeq) => {
+      await db
+        .updateTable("job_batches")
+        .set({ claimed_by: null, claimed_until: null })
+        .where("job_id", "=", jobId)
+        .where("first_seq", "=", firstSeq)
+        .where("claimed_by", "=", holder)
+        .where("results", "is", null)
+        .execute();
+    },
+    pauseAccountJobs: (accountId) => pauseAccountJobs(db, accountId),
+    resumeAccountJobs: async (accountId) => {
+      const resumed = await db
+        .updateTable("jobs")
+        .set({ status: sql`case when started_at is null then 'queued' else 'running' end` })
+        .where("id", "in", accountJobs(db, accountId))
+        .where("status", "=", "paused")
+        .executeTakeFirst();
+      return Number(resumed.numUpdatedRows);
+    },
+    deleteAccountJobs: (accountId) => deleteAccountJobs(db, accountId),
     results: async (jobId, afterSeq, limit) => {
       const rows = await db
         .selectFrom("job_batches")

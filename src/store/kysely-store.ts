@@ -19,6 +19,7 @@ import { createRecentRepository } from "./recent-repository.js";
 import { createRecordsRepository } from "./records-repository.js";
 import { createReportsRepository } from "./reports-repository.js";
 import type { Database } from "./schema.js";
+import { createTrafficRepository } from "./traffic-repository.js";
 import { createTwoFactorRepository } from "./two-factor-repository.js";
 import type { Store } from "./types.js";
 import { translateStoreErrors } from "./unavailable.js";
@@ -114,6 +115,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     accountLists: translateStoreErrors(accountLists),
     loginThrottle: translateStoreErrors(createLoginThrottleRepository(db)),
     twoFactor: translateStoreErrors(createTwoFactorRepository(db)),
+    traffic: translateStoreErrors(createTrafficRepository(db)),
     migrate,
     ping,
     forgetKeys,

@@ -196,14 +196,16 @@ export async function countUnits(
 
 /**
  * Gives back `units` counted in a period, to the key's own count or its account's
- * (`accountId`); the count never goes below zero.
+ * (`accountId`); the count never goes below zero. The key's requests per day lose them
+ * on the day they are given back (`givenBackAt`), so that the days of a period add up
+ * to its count (docs/console.md "Traffic").
  */
 export async function refundUnits(
   db: Kysely<Database>,
   key: { id: string; accountId: string | null },
   periodStart: Date,
   units: number,
-  givenBackAt: Date,
+  givenBackAt: Date = new Date(),
 ): Promise<void> {
   const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
   const id = key.accountId ?? key.id;

@@ -233,6 +233,15 @@ export interface Database {
   job_batches: JobBatchesTable;
   account_lists: AccountListsTable;
   account_list_versions: AccountListVersionsTable;
+  traffic_counts: TrafficCountsTable;
+}
+
+/** The traffic per UTC day, kind and name (migration 0023, src/store/traffic-repository.ts). */
+export interface TrafficCountsTable {
+  day: Millis;
+  kind: string;
+  name: string;
+  count: ColumnType<number | string, number, number>;
 }
 
 /** An account's own list (migration 0017, src/store/account-lists-repository.ts). */
@@ -374,6 +383,10 @@ export interface JobsTable {
   served_at: Millis;
   /** Who takes turns (migration 0018): `account:<id>`, or `key:<id>` for a key without one. */
   owner: string;
+  /** Since when its batches have failed without one success (migration 0022); null while they succeed. */
+  failing_since: NullableMillis;
+  /** The uploaded file's name (migration 0021); null when the upload named none. */
+  filename: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A batch of a job's items (migration 0018), claimed and answered whole. */

@@ -437,6 +437,46 @@ export interface HousekeepingRepository {
   ): Promise<number>;
   /** Batches of list jobs past their `expires_at`, or of uploads abandoned since before `abandonedBefore` (then the jobs). */
   pruneJobs(now: Date, abandonedBefore: Date, limit: number): Promise<number>;
+  /** Traffic counters of days before `before` (docs/console.md "Traffic"). */
+  pruneTraffic(before: Date, limit: number): Promise<number>;
+}
+
+/**
+ * What a traffic counter counts (docs/console.md "Traffic"): checks by `surface` (api,
+ * bulk, jobs, pages), blocks by `block` reason, the disposable `provider` seen, the
+ * blocked `domain`.
+ */
+export type TrafficKind = "surface" | "block" | "provider" | "domain";
+
+/** A count of one UTC day (`day`: its start), kind and name. */
+export interface TrafficCount {
+  day: Date;
+  kind: TrafficKind;
+  name: string;
+  count: number;
+}
+
+/** A key with the requests it used since a day. */
+export interface KeyTraffic {
+  keyId: string;
+  prefix: string;
+  name: string | null;
+  accountId: string | null;
+  revoked: boolean;
+  used: number;
+}
+
+export interface TrafficRepository {
+  /** Adds counts to the day's counters: additive, so every instance adds its own. */
+  addCounts(counts: readonly TrafficCount[]): Promise<void>;
+  /** The counters of these kinds from `since` (a day's start) on, by day. */
+  dailyCounts(kinds: readonly TrafficKind[], since: Date): Promise<TrafficCount[]>;
+  /** The names of a kind counted most from `since` on, most first (ties by name). */
+  topNames(kind: TrafficKind, since: Date, limit: number): Promise<{ name: string; count: number }[]>;
+  /** The keys whose requests per day add up to the most from `since` on (refunds subtracted). */
+  topKeys(since: Date, limit: number): Promise<KeyTraffic[]>;
+  /** The accounts whose keys' requests per day add up to the most from `since` on. */
+  topAccounts(since: Date, limit: number): Promise<{ accountId: string; email: string; used: number }[]>;
 }
 
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses. */
@@ -800,7 +840,7 @@ export interface WebhooksRepository {
 }
 
 /** Where a list job stands (docs/jobs.md); `uploading` jobs are not shown yet. */
-export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export const JOB_STATUSES = ["queued", "running", "paused", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number] | "uploading";
 
 /** How a job's checked items came out: `unknown` is a temporary DNS failure. */
@@ -824,11 +864,19 @@ export interface Job {
   /** JSON the runner and the results read (the upload's header and layout); opaque to the store. */
   header: string;
   layout: string;
+  /** The uploaded file's name; null when the upload named none. */
+  filename: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
   expiresAt: Date | null;
 }
+
+/**
+ * Whose jobs: an account's (every job of its keys, and the console's), a key's without an
+ * account, or the operator's (every job).
+ */
+export type JobOwner = { kind: "account"; id: string } | { kind: "key"; id: string } | { kind: "operator" };
 
 /** One input line of an upload: the input checked and its row (JSON, opaque to the store). */
 export interface NewJobItem {
@@ -860,7 +908,13 @@ export interface JobResultBatch {
 /** List jobs (src/store/jobs-repository.ts): uploads stored as batches of items, claimed whole by every instance. */
 export interface JobsRepository {
   /** A job in `uploading`, invisible until `queueJob`, its owner the key's account (or the key); its id. */
-  startUpload(job: { keyId: string; header: string; layout: string; now: Date }): Promise<string>;
+  startUpload(job: {
+    keyId: string;
+    header: string;
+    layout: string;
+    filename?: string | null;
+    now: Date;
+  }): Promise<string>;
   /** Stores one batch of an upload's items, from `firstSeq` on: the unit claimed and answered. */
   addBatch(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
   /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */
@@ -870,8 +924,8 @@ export interface JobsRepository {
   getJob(id: string): Promise<Job | undefined>;
   /** The account of a job's key; null for a key without one. */
   accountOfKey(keyId: string): Promise<string | null>;
-  /** Newest first: the owner key's jobs, or every job of its account's keys; null: every job. */
-  listJobs(owner: { keyId: string; accountId: string | null } | null, limit: number): Promise<Job[]>;
+  /** Newest first: an account's jobs (of every key of it), a key's (without an account), or every job. */
+  listJobs(owner: JobOwner, limit: number): Promise<Job[]>;
   /**
    * Claims one pending batch for `holder` until `until` (a conditional update, so no batch
    * is claimed by two instances at once; `inputs` is empty when another took it first).
@@ -895,9 +949,9 @@ export interface JobsRepository {
     retentionMs: number,
   ): Promise<Job | undefined>;
   /**
-   * Ends a queued or running job as `cancelled` or `failed` (with its `job.failed`
-   * events), giving back the units of the items not checked; the ended job, or
-   * undefined when it was not queued or running.
+   * Ends a queued, running or paused job as `cancelled` or `failed` (with its
+   * `job.failed` events), giving back the units of the items not checked; the ended job,
+   * or undefined when it was not queued, running or paused.
    */
   endJob(
     id: string,
@@ -905,6 +959,20 @@ export interface JobsRepository {
     now: Date,
     retentionMs: number,
   ): Promise<Job | undefined>;
+  /**
+   * Notes that a batch of an active job failed: the job's failures started now unless
+   * they had started already; since when they have lasted, or undefined when the job is
+   * not active. A batch that succeeds (`finishBatch`) clears it.
+   */
+  noteFailure(jobId: string, now: Date): Promise<Date | undefined>;
+  /** Gives up `holder`'s claim of a pending batch, so that it is claimed again at once. */
+  releaseClaim(jobId: string, holder: string, firstSeq: number): Promise<void>;
+  /** Pauses the account's queued and running jobs (none of their batches is claimed then); how many. */
+  pauseAccountJobs(accountId: string): Promise<number>;
+  /** Puts the account's paused jobs back where they were (queued, or running once started); how many. */
+  resumeAccountJobs(accountId: string): Promise<number>;
+  /** Deletes every job of the account, whatever its status, with its batches; how many. */
+  deleteAccountJobs(accountId: string): Promise<number>;
   /** Checked batches starting after `afterSeq`, in input order; at most `limit`. */
   results(jobId: string, afterSeq: number, limit: number): Promise<JobResultBatch[]>;
   /** How many shown jobs there are by status. */
@@ -960,6 +1028,7 @@ export interface Store {
   accountLists: AccountListsRepository;
   loginThrottle: LoginThrottleRepository;
   twoFactor: TwoFactorRepository;
+  traffic: TrafficRepository;
   /** Applies pending migrations; returns the names of those applied by this call. */
   migrate(): Promise<string[]>;
   /** Rejects when the database is unreachable or refuses writes (one tiny write to `readiness_probe`). */

@@ -6,6 +6,8 @@
  * for a bad input while the run goes on, each with the input as given first; `-` reads
  * inputs from stdin, a blank line being a problem; exit code 0 when every input was
  * checked, 1 when any was rejected, 2 on usage errors.
+ *
+ * @room apart: each look-up against the resolver's time-out (test/projects.ts).
  */
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -15,10 +15,11 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { cliArguments } from "../../harness/entry-points.js";
 import { type CheckWorld, startCheckWorld } from "./check-world.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const CLI = ["--import", "tsx", "src/cli/main.ts"];
+const CLI = cliArguments();
 
 let world: CheckWorld;
 let dir: string;

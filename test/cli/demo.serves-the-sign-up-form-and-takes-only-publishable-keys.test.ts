@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
+import { cliArguments } from "../../harness/entry-points.js";
 import { run } from "../../src/cli/demo-command.js";
 import { startDemoServer } from "../../src/demo/demo-server.js";
 
@@ -30,9 +31,7 @@ describe("mailrisk demo", () => {
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
+        ...cliArguments(),
         "demo",
         "--key",
         KEY,

@@ -14,6 +14,7 @@ import { run as lists } from "../../src/cli/lists-command.js";
 import { run as overrides } from "../../src/cli/overrides-command.js";
 import { run as plans } from "../../src/cli/plans-command.js";
 import { run as reports } from "../../src/cli/reports-command.js";
+import { run as stats } from "../../src/cli/stats-command.js";
 import { run as webhooks } from "../../src/cli/webhooks-command.js";
 import { useLink } from "../../src/operator/passwords.js";
 import type { Checker } from "../../src/service/checker.js";
@@ -143,6 +144,28 @@ describe("the CLI's --json is the admin API's body", () => {
     const deleted = await cliJson(accounts, "delete", "ann@example.com", "--json");
     expect(JSON.parse(deleted)).toMatchObject({ id: ann?.id, email: "ann@example.com" });
     expect(await adminBody({ url: "/admin/accounts" })).toBe("[]\n");
+  });
+
+  it("stats", async () => {
+    const day = new Date(fixture.clock.now().getTime() - 86_400_000);
+    await fixture.store.traffic.addCounts([
+      { day, kind: "surface", name: "api", count: 5 },
+      { day, kind: "surface", name: "jobs", count: 2 },
+      { day, kind: "block", name: "Parked", count: 1 },
+      { day, kind: "block", name: "Disposable", count: 3 },
+      { day, kind: "provider", name: "mailinator.com", count: 3 },
+      { day, kind: "domain", name: "mailinator.com", count: 3 },
+      { day, kind: "domain", name: "parked.example", count: 1 },
+    ]);
+    const { secret } = await fixture.newKey();
+    await fixture.store.usage.authorize(secret, fixture.clock.now(), 4);
+    await fixture.store.usage.flushDailyUsage();
+    const body = await adminBody({ url: "/admin/stats" });
+    expect(await cliJson(stats, "--json")).toBe(body);
+    const read = JSON.parse(body) as { days: { blocks: object }[]; top_keys: { used: number }[] };
+    expect(read.days).toHaveLength(30);
+    expect(Object.keys(read.days[28]?.blocks ?? {})).toEqual(["Disposable", "Parked"]);
+    expect(read.top_keys.map((key) => key.used)).toEqual([4]);
   });
 
   it("plans list", async () => {

@@ -30,7 +30,7 @@ describe("keys create", () => {
     const { code, stdout, stderr } = await keys("create", "--plan", "free", "--name", "ci", "--json");
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const created = JSON.parse(stdout) as { id: string; key: string; plan: string };
-    // SPEC: `{"id","key","plan"}` first; the rest of the admin API's created key follows.
+    // `{"id","key","plan"}` first; the rest of the admin API's created key follows.
     expect(Object.keys(created)).toEqual([
       "id",
       "key",

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cliArguments } from "../../harness/entry-points.js";
 import { COMMANDS, commandUsage } from "../../src/cli/commands.js";
 import { runCli } from "../../src/cli/run-cli.js";
 
@@ -179,17 +180,11 @@ describe("which database", () => {
   it("as a process run from another directory: exit 2, and no var/ made there", async () => {
     const docs = join(dir, "docs");
     await mkdir(docs);
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        join(ROOT, "node_modules/tsx/dist/loader.mjs"),
-        join(ROOT, "src/cli/main.ts"),
-        "keys",
-        "list",
-      ],
-      { cwd: docs, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, [...cliArguments(), "keys", "list"], {
+      cwd: docs,
+      env: { PATH: process.env.PATH ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       stderr += chunk;

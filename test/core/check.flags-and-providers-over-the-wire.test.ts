@@ -3,6 +3,8 @@
  * docs/verdicts.md "Flags"), from the bundled lists and real DNS answers of the loopback
  * server. Each row names exactly the flags that must be true; every other flag must be
  * false, so a flag set by mistake fails as surely as one missing.
+ *
+ * @room apart: each look-up against the resolver's time-out (test/projects.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLAGS, type Flag } from "../../src/core/record.js";

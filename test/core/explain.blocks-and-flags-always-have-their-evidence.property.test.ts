@@ -8,6 +8,8 @@
  * service's or a provider's, an address or a role account at it. Whatever the state:
  * every blocked answer has an item, every true flag has the item that set it, the items'
  * risks add up to the record's, and every item fits its schema.
+ *
+ * @room apart: many worlds over the wire within the test's time (test/projects.ts).
  */
 
 import { readFileSync } from "node:fs";

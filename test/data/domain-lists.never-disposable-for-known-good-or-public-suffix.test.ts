@@ -71,22 +71,31 @@ describe("known-good domains and public suffixes are never disposable, even when
       expect(bundled.disposable(domain, baseOf(domain))).toBeUndefined();
     });
 
-    // Every academic and government suffix protects what is under it (docs/data.md), the
-    // open edu.pl and mil.pl too: universities sit there.
+    // A suffix that admits only institutions protects what is under it (docs/data.md);
+    // under edu.pl and mil.pl, open to anyone, only the named institutions are protected.
     it.each([
-      ["edu.pl", true],
-      ["mil.pl", true],
+      ["edu.pl", false],
+      ["mil.pl", false],
       ["gov.pl", true],
       ["edu", true],
       ["ac.uk", true],
-    ])("known-good-suffixes.txt holds %s: %s", (suffix, held) => {
+    ])("known-good-suffixes.txt protects all under %s: %s", (suffix, held) => {
       expect(readCuratedLists(DATA_DIR).knownGoodSuffixes.includes(suffix)).toBe(held);
     });
 
-    it.each(["tempmail.edu.pl", "inbox.yomail.edu.pl"])(
-      "%s under an open academic suffix is not disposable",
+    it.each(["uw.edu.pl", "uj.edu.pl", "pw.edu.pl", "mail.uw.edu.pl", "law.mil.pl"])(
+      "%s, a named institution under an open suffix, is known-good and not disposable",
       (domain) => {
         expect(bundled.disposable(domain, baseOf(domain))).toBeUndefined();
+        expect(bundled.domainFacts(domain, baseOf(domain)).knownGood).toBe(true);
+      },
+    );
+
+    it.each(["gold.edu.pl", "fastmail.edu.pl", "usa.edu.pl", "tempmail.edu.pl"])(
+      "%s, a throwaway service under an open academic suffix, is disposable again",
+      (domain) => {
+        expect(bundled.disposable(domain, baseOf(domain))).toBeDefined();
+        expect(bundled.domainFacts(domain, baseOf(domain)).knownGood).toBe(false);
       },
     );
 

@@ -301,11 +301,24 @@ it("describes every admin route in /openapi.json with the admin token scheme", a
     "/admin/reports",
     "/admin/reports/{id}/accept",
     "/admin/reports/{id}/reject",
+    "/admin/stats",
     "/admin/webhooks",
     "/admin/webhooks/deliveries",
     "/admin/webhooks/{id}",
   ]);
   expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: "http", scheme: "bearer" });
+  const stats = doc.paths["/admin/stats"].get;
+  expect(stats.security).toEqual([{ adminToken: [] }]);
+  expect(Object.keys(stats.responses["200"].content["application/json"].schema.properties)).toEqual([
+    "from",
+    "to",
+    "days",
+    "totals",
+    "top_disposable_providers",
+    "top_blocked_domains",
+    "top_accounts",
+    "top_keys",
+  ]);
   const patch = doc.paths["/admin/keys/{id}"].patch;
   expect(patch.security).toEqual([{ adminToken: [] }]);
   expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "503"]));

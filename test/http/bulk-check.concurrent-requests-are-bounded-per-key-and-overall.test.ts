@@ -5,6 +5,8 @@
  * also when the request failed. The gate comes before the body: a request whose body is
  * still on its way holds a slot, and a client that goes away, mid-body or mid-check, lets
  * its slot go. Over a real socket, with checks held until the test lets them go.
+ *
+ * @room apart: a client that goes away while its checks run, seen within a few milliseconds (test/projects.ts).
  */
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";

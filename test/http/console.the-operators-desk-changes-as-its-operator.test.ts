@@ -68,6 +68,19 @@ describe("the console", () => {
     expect(await fixture.store.overrides.listOverrides()).toEqual([]);
   });
 
+  it("answers the pages' limit with a 429 and Retry-After, never a 500, on pages and forms alike", async () => {
+    fixture = await openHttpFixture({ operatorAccess: testOperatorAccess, pageRateLimit: 2 });
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await fixture.app.inject({ url: "/console", headers: OPERATOR }));
+    answers.push(
+      await post("/console/overrides", { csrf: TEST_CSRF_TOKEN, kind: "domain", value: "x.example" }),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 429, 429, 429]);
+    expect(Number(answers[4]?.headers["retry-after"])).toBeGreaterThan(0);
+    expect(await fixture.store.overrides.listOverrides()).toEqual([]);
+  });
+
   it("serves every page to the operator as HTML under the pages' CSP, each form with its token", async () => {
     fixture = await openHttpFixture({ operatorAccess: testOperatorAccess });
     await fileReport("mailinator.com", "allow");

@@ -25,6 +25,7 @@ function switchableStore() {
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
       findKey: guard((secret: string, now: Date) => store.usage.findKey(secret, now)),
       isPublishableOrigin: guard((origin: string, now: Date) => store.usage.isPublishableOrigin(origin, now)),
+      authorizeKey: guard((id: string, now: Date, units: number) => store.usage.authorizeKey(id, now, units)),
     },
     recent: { listRecent: guard((limit: number) => store.recent.listRecent(limit)) },
     reports: {

@@ -13,6 +13,7 @@ import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
 import type { OperatorAccess } from "../../src/http/console/operator-access.js";
 import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
+import type { RequestsInProgress } from "../../src/service/requests-in-progress.js";
 import type { Store } from "../../src/store/types.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");
@@ -102,6 +103,8 @@ export interface FixtureOptions extends Partial<AppConfig> {
   console?: boolean;
   /** `/metrics` on the app: `{ token }` (METRICS_TOKEN, or null: METRICS_PUBLIC) or false. Default: none, as the app's. */
   metricsRoute?: { token: string | null } | false;
+  /** Counts the checking requests in progress (as `serve` does, for the list jobs). */
+  requests?: RequestsInProgress;
 }
 
 /** `POST /v2/` checking `example.com` with a key in `Authorization: Bearer`. */
@@ -124,6 +127,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     operatorAccess,
     console: withConsole,
     metricsRoute,
+    requests,
     ...config
   } = options;
   const testStore = await openTestStore(kind ?? "sqlite");
@@ -142,6 +146,7 @@ export async function openHttpFixture(options: FixtureOptions = {}): Promise<Htt
     ...(operatorAccess === undefined ? {} : { console: { access: operatorAccess, store, changes } }),
     ...(withConsole ? { console: { store, changes } } : {}),
     ...(metricsRoute === undefined ? {} : { metricsRoute }),
+    ...(requests === undefined ? {} : { requests }),
   });
   await app.ready();
   const plans = new Set((await store.plans.listPlans()).map((plan) => plan.name));

@@ -12,7 +12,7 @@ it("logs requests with path, status, domain and key id, never keys, headers or e
     if (fail) throw new Error("lookup broke");
     return { record: sampleRecord({ domain: input.domain }), cache: "miss" };
   });
-  fixture = await openHttpFixture({ logger, checker });
+  fixture = await openHttpFixture({ logger, checker, accessLog: "all" });
   const { id, secret } = await fixture.newKey();
   const encoded = Buffer.from(secret).toString("base64");
 

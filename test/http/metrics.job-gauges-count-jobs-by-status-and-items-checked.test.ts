@@ -64,6 +64,7 @@ describe("list job metrics", () => {
     expect(Object.fromEntries(gauge)).toEqual({
       queued: "1",
       running: "0",
+      paused: "0",
       done: "0",
       failed: "0",
       cancelled: "1",

@@ -60,7 +60,7 @@ it("ignores X-Forwarded-For from a peer that is not trusted", async () => {
 
 it("logs the client address behind a trusted proxy", async () => {
   const { lines, logger } = capturedLogger();
-  fixture = await openHttpFixture({ trustProxy: [PROXY], logger });
+  fixture = await openHttpFixture({ trustProxy: [PROXY], logger, accessLog: "all" });
   await fixture.app.inject({
     url: "/healthz",
     remoteAddress: PROXY,

@@ -41,7 +41,7 @@ function noRateLimit(response: LightMyRequestResponse) {
   expect(rateLimitHeaders(response)).toEqual({});
 }
 
-/** A 401 says no request is left, and nothing of a quota it does not know (SPEC "Routes"). */
+/** A 401 says no request is left, and nothing of a quota it does not know. */
 function noneLeft(response: LightMyRequestResponse) {
   expect(rateLimitHeaders(response)).toEqual({ "x-ratelimit-requests-remaining": "0" });
 }

@@ -30,6 +30,8 @@ it("describes the upload, the job's shape and the results' statuses", () => {
   );
   expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["202", "400", "413", "415", "429"]));
   expect(post.responses["202"].headers).toHaveProperty("x-ratelimit-requests-remaining");
+  expect(post.responses["202"].headers).toHaveProperty("location");
+  expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["503"]));
   const job = doc.paths["/v2/jobs/{id}"].get.responses["200"].content["application/json"].schema;
   expect(Object.keys(job.properties)).toEqual([
     "id",
@@ -37,12 +39,18 @@ it("describes the upload, the job's shape and the results' statuses", () => {
     "items",
     "done",
     "counts",
+    "filename",
     "created_at",
     "started_at",
     "finished_at",
     "expires_at",
   ]);
   const results = doc.paths["/v2/jobs/{id}/results"].get;
-  expect(Object.keys(results.responses)).toEqual(expect.arrayContaining(["200", "404", "409"]));
+  expect(Object.keys(results.responses)).toEqual(expect.arrayContaining(["200", "400", "404", "409", "429"]));
+  expect(results.responses["400"].description).toMatch(
+    /`format` \(csv, jsonl\), `only` \(allow, block, all\)/,
+  );
+  const parameters = results.parameters.map((parameter: { name: string }) => parameter.name);
+  expect(parameters).toEqual(expect.arrayContaining(["format", "only", "raw"]));
   expect(Object.keys(results.responses["200"].content)).toEqual(["text/csv", "application/jsonl"]);
 });

@@ -10,6 +10,7 @@ import { createKeyIn } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
+import { soakSize } from "../../harness/soak.js";
 import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
 
 const DOMAINS = Array.from({ length: 200 }, (_, i) => `shop-${i}.com`);
@@ -65,7 +66,7 @@ afterAll(async () => {
 });
 
 describe("one instance on SQLite", () => {
-  const BIG = 400_000;
+  const BIG = soakSize(100_000, 400_000);
 
   it("lets a 100-item job of another key finish within 10 s, then survives a SIGKILL mid-job", async () => {
     const world = await startServiceWorld({ zones: ZONES });

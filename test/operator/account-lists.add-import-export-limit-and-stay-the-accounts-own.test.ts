@@ -208,6 +208,14 @@ describe.each(DATABASE_KINDS)("an account's list on %s", (kind) => {
     expect(await listAccountList(db.store, a)).toEqual([]);
   });
 
+  it("refuses a CSV with a line over CSV_MAX_RECORD_BYTES as body_too_large, naming the line, before parsing it", async () => {
+    const csv = `domain,action\nshop.example.com,block\n${"x".repeat(100_000)},block\n`;
+    const refused = importAccountList(db.store, a, csv, NOW, RULES);
+    await expect(refused).rejects.toThrow("line 3 is longer than 65536 bytes (CSV_MAX_RECORD_BYTES)");
+    expect(await refusedWith(importAccountList(db.store, a, csv, NOW, RULES))).toBe("body_too_large");
+    expect(await listAccountList(db.store, a)).toEqual([]);
+  });
+
   it("is deleted with its account", async () => {
     await addAccountListEntry(db.store, a, { domain: "shop.example.com", action: "block" }, NOW, RULES);
     expect(await db.store.accounts.deleteAccount(a.id)).toBe(true);

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
-import { listJobs, showJob } from "../../src/operator/jobs.js";
+import { type JobOwner, listJobs, OPERATOR, showJob } from "../../src/operator/jobs.js";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 let db: TestStore;
@@ -36,14 +36,18 @@ it("shows a job to every key of its account and to the operator, and to nobody e
   const id = await store.jobs.startUpload({ keyId: ann.first, header: "[]", layout: "{}", now: NOW });
   await store.jobs.queueJob(id, 0, NOW);
 
-  const annSecond = { keyId: ann.second, accountId: ann.accountId };
-  expect((await showJob(store, annSecond, id)).id).toBe(id);
-  expect((await listJobs(store, annSecond)).jobs.map((job) => job.id)).toEqual([id]);
-  expect((await listJobs(store, null)).jobs.map((job) => job.id)).toEqual([id]);
-  for (const stranger of [
-    { keyId: bob.first, accountId: bob.accountId },
-    { keyId: loose, accountId: null },
-  ]) {
+  // Any key of Ann's account (or her console) asks as her account.
+  const annAccount: JobOwner = { kind: "account", id: ann.accountId };
+  expect((await showJob(store, annAccount, id)).id).toBe(id);
+  expect((await listJobs(store, annAccount)).jobs.map((job) => job.id)).toEqual([id]);
+  expect((await listJobs(store, OPERATOR)).jobs.map((job) => job.id)).toEqual([id]);
+  const strangers: JobOwner[] = [
+    { kind: "account", id: bob.accountId },
+    { kind: "key", id: loose },
+    // A key of the account does not ask as a key of its own.
+    { kind: "key", id: ann.first },
+  ];
+  for (const stranger of strangers) {
     await expect(showJob(store, stranger, id)).rejects.toMatchObject({ code: "unknown_job" });
     expect((await listJobs(store, stranger)).jobs).toEqual([]);
   }

@@ -4,12 +4,14 @@
  * SIGKILL mid-upload) and folders older than the request timeout are removed, while a
  * running process's fresh one is kept.
  */
+
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_CSV_LIMITS } from "../../src/service/csv/csv-error.js";
 import { readUpload, removeStaleSpools, spoolRoot } from "../../src/service/job-upload.js";
 
 const MAX_AGE_MS = 30_000;
@@ -58,7 +60,7 @@ describe("upload spools", () => {
       Readable.from(["a@example.com\nb@example.com\n"]),
       "text",
       undefined,
-      { maxItems: 10, maxBytes: 1000 },
+      { maxItems: 10, maxBytes: 1000, csv: DEFAULT_CSV_LIMITS },
       500,
     );
     expect((await mine()).length).toBe(before.length + 1);

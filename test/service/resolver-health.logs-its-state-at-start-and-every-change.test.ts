@@ -13,6 +13,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { serverArguments } from "../../harness/entry-points.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
@@ -37,7 +38,7 @@ it("a server started on a resolver that does not answer warns at start, naming D
   const dns = await startDnsServer(mailZones([...CANARY_DOMAINS], "own-server"));
   const address = dns.address;
   await dns.close();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`,

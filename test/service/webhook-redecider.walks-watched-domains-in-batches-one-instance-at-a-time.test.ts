@@ -3,7 +3,7 @@
  * version of what decides verdicts moved, not when it did not; it skips the walk with no
  * webhook; and while one instance holds the lock another does not walk and tries again.
  */
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { WebhookRedecider } from "../../src/service/webhook-redecider.js";
@@ -72,15 +72,15 @@ it("walks every watched domain in batches when the version moved, and only then"
     onPass: (pass) => passes.push(pass),
   });
   walker.start();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await vi.waitFor(() => expect(passes).toHaveLength(1), { timeout: 5000, interval: 20 });
   expect(t.seen).toHaveLength(25);
   expect(t.seen).not.toContain("old.test");
   expect(passes).toEqual([{ domains: 25, flips: 1, ms: expect.any(Number) }]);
+  // Nothing changed: a second (the walker looks again every second) walks nothing more.
   await new Promise((resolve) => setTimeout(resolve, 1200));
   expect(t.seen).toHaveLength(25);
   t.version = 2;
-  await new Promise((resolve) => setTimeout(resolve, 1200));
-  expect(t.seen).toHaveLength(50);
+  await vi.waitFor(() => expect(t.seen).toHaveLength(50), { timeout: 5000, interval: 20 });
   await walker.stop();
 });
 

@@ -1,3 +1,4 @@
+// @room apart: 20,000 rows pruned within the test's time (test/projects.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";

@@ -4,6 +4,8 @@
  * owners take turns, the keys of one account sharing one turn; the last batch ends the
  * job with its event; a cancel gives the unchecked units back; housekeeping deletes an
  * expired job, then its batches.
+ *
+ * @room apart: claims that expire on the clock (test/projects.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";

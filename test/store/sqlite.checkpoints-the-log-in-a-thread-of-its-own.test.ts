@@ -4,6 +4,9 @@
  * thread copies into the database every few milliseconds, so the log stays a few
  * megabytes; without the thread the connection would let it grow to its backstop
  * (10,000 pages) before checkpointing in a commit.
+ *
+ * @room apart: the thread must keep pace with commits 5 ms apart, which a loaded machine
+ * does not promise (test/projects.ts).
  */
 import { stat } from "node:fs/promises";
 import { sql } from "kysely";

@@ -40,6 +40,9 @@ function noSuchKey(error: unknown): never {
   throw refusalOf(error) ? new HttpProblem("not_found", "There is no such key in your account.") : error;
 }
 
+const PASSWORD_CHANGED =
+  '<p class="card" role="status">Your password is changed, and every other session of the account has ended.</p>';
+
 export function consolePages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
   const { store, clock, config } = deps;
   const { session, loggedIn, checkCsrf, sessionReply, endSessionReply, takeFirstKey } = pages;
@@ -200,11 +203,17 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
 ${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}
 ${await twoFactorSection(deps, found)}`,
     );
-  app.get("/account/security", { schema: { hide: true } }, async (request, reply) => {
-    const found = await loggedIn(request, reply);
-    if (!found) return reply;
-    return send(reply, await securityPage(found));
-  });
+  app.get<{ Querystring: { changed?: string } }>(
+    "/account/security",
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await loggedIn(request, reply);
+      if (!found) return reply;
+      // After a password change (which ended every other session), say so once.
+      const done = request.query.changed === "1" ? PASSWORD_CHANGED : "";
+      return send(reply, await securityPage(found, undefined, done));
+    },
+  );
   app.post("/account/security", { schema: { hide: true } }, async (request, reply) => {
     const found = await session(request);
     const body = checkCsrf(request, found?.csrf);

@@ -21,22 +21,25 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
 import { accountJobKey, accountJson } from "../../operator/accounts.js";
 import {
-  accountOwner,
   cancelJob,
   createJob,
   type JobJson,
+  type JobOwner,
   jobResults,
   listJobs,
   type ResultsFilter,
   removeJob,
+  resultsFilename,
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { quotaExceeded } from "../access.js";
+import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
 import { HttpProblem } from "../http-problem.js";
+import { jobQuota } from "../job-quota.js";
 import { pagePolicyWith } from "../pages/security.js";
-import { sendResults, uploadOf } from "../routes/job-routes.js";
+import { sendResults, spoolFull, tooManyAtOnce, uploadLimits, uploadOf } from "../routes/job-routes.js";
 import type { TypedApp } from "../typed-app.js";
+import { uploadMultipart } from "../upload-file-field.js";
 import { consolePage, section } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
@@ -68,7 +71,12 @@ function jobProblem(error: unknown): never {
 /** Why an upload was refused, as the page says it beside the `File` field; undefined for a failure. */
 function uploadProblem(error: unknown): HttpProblem | undefined {
   const refusal = refusalOf(error);
-  const problem = refusal ? new HttpProblem(refusal.code, refusal.message) : error;
+  const problem =
+    refusal?.code === "server_busy"
+      ? spoolFull(refusal.message)
+      : refusal
+        ? new HttpProblem(refusal.code, refusal.message)
+        : error;
   if (!(problem instanceof HttpProblem) || problem.status >= 500) return undefined;
   // The console has no `?column=`: the header names the column.
   const detail = problem.detail.replace(
@@ -80,12 +88,14 @@ function uploadProblem(error: unknown): HttpProblem | undefined {
 
 /**
  * The progress stream: a `job` event with a job's JSON each time it changed, for the jobs
- * in `ids` while they are queued or running; `end` once none is. Reads stop at `signal`.
+ * in `ids` while they are queued or running; `end` once none is. Reads stop at `signal`,
+ * and the stream ends as soon as its session has (log-out, suspension, deletion).
  */
 async function* progressEvents(
   read: (id: string) => Promise<JobJson | undefined>,
   ids: readonly string[],
   signal: AbortSignal,
+  sessionLives: () => Promise<boolean>,
 ): AsyncGenerator<string> {
   yield `retry: ${2 * PROGRESS_EVERY_MS}\n\n`;
   const sent = new Map<string, string>();
@@ -97,6 +107,7 @@ async function* progressEvents(
       } catch {
         return;
       }
+      if (!(await sessionLives())) return;
     }
     const still: string[] = [];
     for (const id of following) {
@@ -114,7 +125,7 @@ async function* progressEvents(
   if (following.length === 0) yield "event: end\ndata: {}\n\n";
 }
 
-export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
+export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): Promise<void> {
   const { store, clock, config } = deps;
   const { session, loggedIn, checkCsrf } = pages;
   const script = readFileSync(JOB_PROGRESS_FILE, "utf8");
@@ -122,16 +133,23 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
     "script-src": [`'sha256-${createHash("sha256").update(script).digest("base64")}'`],
     "connect-src": ["'self'"],
   });
-  const limits = { maxItems: config.jobMaxItems, maxBytes: config.jobMaxBytes };
+  const limits = uploadLimits(config);
+  const gate =
+    deps.uploadGate ??
+    new UploadGate({ uploadsPerOwner: config.jobUploadsPerAccount, spoolMaxBytes: Number.POSITIVE_INFINITY });
   const retention = () => ({ now: clock(), retentionMs: config.jobRetentionSeconds * 1000 });
-  const ownerOf = (found: Session) => accountOwner(found.account.id);
+  const ownerOf = (found: Session): JobOwner => ({ kind: "account", id: found.account.id });
+  /** The account cancelling or deleting, as the audit log names it. */
+  const actorOf = (found: Session) => ({
+    actor: { kind: "account", email: found.account.email } as const,
+    store,
+  });
   // Progress streams end when the server closes, so they hold no shutdown.
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
 
-  // The upload's body stays a stream: it is read by `uploadOf`, after the CSRF check.
-  app.removeContentTypeParser("multipart/form-data");
-  app.addContentTypeParser("multipart/form-data", (_request, payload, done) => done(null, payload));
+  // The upload's body stays a stream: it is read by `uploadOf` (@fastify/multipart), after the CSRF check.
+  await uploadMultipart(app, config.jobMaxBytes);
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
     const [key, { jobs }] = await Promise.all([
@@ -142,18 +160,6 @@ export function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSessi
 ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const html = consolePage("Jobs", accountJson(found.account), found.csrf, body, script);
     return send(reply.header("content-security-policy", policy), html, status);
-  };
-
-  /** Counts one unit per item for the job's key, all or nothing, as the API counts an upload. */
-  const reserve = async (keyId: string, items: number): Promise<Date> => {
-    const now = clock();
-    const counted = await store.usage.authorizeKey(keyId, now, items);
-    if (!counted)
-      throw new HttpProblem("invalid_api_key", "Your secret key was revoked meanwhile; upload again.");
-    if (counted.quota.allowed) return counted.quota.periodStart;
-    // Nothing was counted: say what is left.
-    const left = (await store.usage.authorizeKey(keyId, now, 0))?.quota ?? counted.quota;
-    throw quotaExceeded(left, now, items);
   };
 
   app.get("/account/jobs", { schema: { hide: true } }, async (request, reply) => {
@@ -168,18 +174,23 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     if (!found) return reply.redirect("/login", 303);
     const key = await accountJobKey(store, found.account);
     if (!key) return jobsPage(reply, found, undefined, 409);
-    if (!(request.body instanceof Readable)) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    if (!request.isMultipart()) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
+      if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);
       const upload = await uploadOf(request, undefined);
-      await createJob(store, { keyId: key.id, accountId: found.account.id }, upload, {
+      await createJob(store, key.id, upload, {
         limits,
-        reserve: (items) => reserve(key.id, items),
+        quota: jobQuota(store.usage, key.id, clock()),
         now: clock(),
+        spool: entered.spool,
       });
     } catch (error) {
       const problem = uploadProblem(error);
       if (!problem) throw error;
       return jobsPage(reply, found, problem.detail, problem.status);
+    } finally {
+      entered?.release();
     }
     return reply.redirect("/account/jobs", 303);
   });
@@ -199,7 +210,8 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
       "cache-control": "no-store",
       "x-accel-buffering": "no",
     });
-    return reply.send(Readable.from(progressEvents(read, following, closing.signal)));
+    const sessionLives = async () => (await session(request)) !== undefined;
+    return reply.send(Readable.from(progressEvents(read, following, closing.signal, sessionLives)));
   });
 
   app.get<JobParams>("/account/jobs/:id", { schema: { hide: true } }, async (request, reply) => {
@@ -218,14 +230,21 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
       const filter = FILTERS[request.query.only ?? "all"];
       if (!filter) throw new HttpProblem("invalid_url", "`only` takes allow, block or all.");
       const { id } = request.params;
-      const chunks = await jobResults(store, ownerOf(found), id, { format: "csv", only: filter.only }).catch(
-        jobProblem,
-      );
+      const { job, chunks } = await jobResults(store, ownerOf(found), id, {
+        format: "csv",
+        only: filter.only,
+      }).catch(jobProblem);
+      const release = gate.enterDownload(`account:${found.account.id}`);
+      if (!release) {
+        await chunks.return(undefined);
+        throw tooManyAtOnce("downloads", DOWNLOADS_PER_OWNER);
+      }
       return sendResults(
         reply.header("cache-control", "no-store"),
         chunks,
         "csv",
-        `${id}${filter.suffix}.csv`,
+        resultsFilename(job, "csv", filter.suffix),
+        release,
       );
     },
   );
@@ -234,7 +253,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf);
     if (!found) return reply.redirect("/login", 303);
-    await cancelJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    await cancelJob(store, ownerOf(found), request.params.id, retention(), actorOf(found)).catch(jobProblem);
     return reply.redirect("/account/jobs", 303);
   });
 
@@ -242,7 +261,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf);
     if (!found) return reply.redirect("/login", 303);
-    await removeJob(store, ownerOf(found), request.params.id, retention()).catch(jobProblem);
+    await removeJob(store, ownerOf(found), request.params.id, retention(), actorOf(found)).catch(jobProblem);
     return reply.redirect("/account/jobs", 303);
   });
 }

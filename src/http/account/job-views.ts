@@ -9,7 +9,7 @@ import type { KeyJson } from "../../operator/keys.js";
 import { escapeHtml } from "../pages/layout.js";
 import { readableCount, timeHtml } from "../pages/readable.js";
 
-const ACTIVE: readonly string[] = ["queued", "running"];
+const ACTIVE: readonly string[] = ["queued", "running", "paused"];
 
 export function isActiveJob(job: JobJson): boolean {
   return ACTIVE.includes(job.status);
@@ -71,14 +71,14 @@ function jobRow(job: JobJson, csrf: string): string {
   const action = (verb: string, text: string, hide: boolean, data: string) =>
     `<form class="inline" method="post" action="${escapeHtml(path)}/${verb}" data-${data}${hidden(hide)}><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" aria-describedby="${name}">${text}</button></form>`;
   return `<tr id="job-${id}" data-job="${id}" data-status="${escapeHtml(job.status)}">
-<th scope="row"><code id="${name}">${id}</code></th>
+<th scope="row"><code id="${name}">${id}</code>${job.filename ? ` <span class="muted">${escapeHtml(job.filename)}</span>` : ""}</th>
 <td data-field="status" class="state">${escapeHtml(job.status)}</td>
 <td><progress max="${job.items}" value="${job.done}" aria-label="Progress of list job ${id}">${readableCount(job.done)} of ${readableCount(job.items)}</progress>
 <span data-field="done">${readableCount(job.done)}</span> of ${readableCount(job.items)} items</td>
 <td data-field="counts">${countsText(job)}</td>
 <td>${timeHtml(job.created_at)}</td>
 <td data-field="finished">${job.finished_at ? timeHtml(job.finished_at) : "—"}</td>
-<td><ul class="links" data-downloads${hidden(job.status !== "done")}>${download("", "Download")}${download("?only=allow", "Download allowed")}${download("?only=block", "Download blocked")}</ul>
+<td><ul class="links" data-downloads${hidden(job.status !== "done" && job.status !== "cancelled")}>${download("", "Download")}${download("?only=allow", "Download allowed")}${download("?only=block", "Download blocked")}</ul>
 ${action("cancel", "Cancel", !active, "cancel")}${action("delete", "Delete", active, "delete")}</td>
 </tr>`;
 }

@@ -8,6 +8,7 @@ import type { Config } from "../../config.js";
 import type { OpenedSession } from "../../operator/account-sessions.js";
 import { newFormToken, sessionOf, startSession } from "../../service/account-access.js";
 import type { Mailer } from "../../service/mailer.js";
+import type { UploadGate } from "../../service/upload-gate.js";
 import type { Account, Store } from "../../store/types.js";
 import { HttpProblem } from "../http-problem.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
@@ -49,8 +50,13 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "jobRetentionSeconds"
     | "require2fa"
     | "supportEmail"
+    | "csvMaxColumns"
+    | "csvMaxRecordBytes"
+    | "jobUploadsPerAccount"
   >;
   mailer: Mailer | undefined;
+  /** The app's caps on uploads and downloads at once (shared with the API); else the console's own. */
+  uploadGate?: UploadGate;
   clock: () => Date;
 }
 

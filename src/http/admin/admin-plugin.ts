@@ -10,7 +10,7 @@
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
  *                violation as `invalid_body` naming the field
- *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts, jobs (*-routes.ts)
+ *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts, jobs, stats (*-routes.ts)
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
 import { refusalOf } from "../../operator/refusal.js";
@@ -31,6 +31,7 @@ import { adminPlanRoutes } from "./plans-routes.js";
 import { adminRecordRoutes } from "./records-routes.js";
 import { RefusedRequestLog } from "./refused-request-log.js";
 import { adminReportRoutes } from "./reports-routes.js";
+import { adminStatsRoutes } from "./stats-routes.js";
 import { adminAuthHook } from "./token.js";
 import { adminWebhookRoutes } from "./webhooks-routes.js";
 
@@ -85,5 +86,6 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
     adminAuditRoutes(app, options);
     adminAccountRoutes(app, options);
     adminJobRoutes(app, options);
+    adminStatsRoutes(app, options);
   });
 }

@@ -22,6 +22,7 @@ export type AdminStore = Pick<
   | "accountLists"
   | "jobs"
   | "twoFactor"
+  | "traffic"
 >;
 
 export interface AdminDeps
@@ -34,6 +35,8 @@ export interface AdminDeps
   checker: Pick<Checker, "check">;
   /** Where invitation and reset links point, and the mailer that sends them. */
   links: LinkContext;
+  /** Writes what this server counted of the traffic so far (its next read sees it at once). */
+  flushTraffic: () => Promise<void>;
 }
 
 /** The answer of a change once it holds on this server. */

@@ -1,6 +1,7 @@
 /** `/admin/jobs` (docs/jobs.md): every key's list jobs; adapts src/operator/jobs.ts. */
 import { Type } from "@fastify/type-provider-typebox";
-import { cancelJob, JobListSchema, JobSchema, listJobs, showJob } from "../../operator/jobs.js";
+import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
+import { cancelJob, JobListSchema, JobSchema, listJobs, OPERATOR, showJob } from "../../operator/jobs.js";
 import type { TypedApp } from "../typed-app.js";
 import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
@@ -17,7 +18,7 @@ export function adminJobRoutes(app: TypedApp, { store, clock, jobRetentionSecond
         response: adminResponses(200, JobListSchema, []),
       },
     },
-    () => listJobs(store, null),
+    () => listJobs(store, OPERATOR),
   );
 
   app.get(
@@ -30,7 +31,7 @@ export function adminJobRoutes(app: TypedApp, { store, clock, jobRetentionSecond
         response: adminResponses(200, JobSchema, [404]),
       },
     },
-    (request) => showJob(store, null, request.params.id),
+    (request) => showJob(store, OPERATOR, request.params.id),
   );
 
   app.post(
@@ -45,6 +46,12 @@ export function adminJobRoutes(app: TypedApp, { store, clock, jobRetentionSecond
       },
     },
     (request) =>
-      cancelJob(store, null, request.params.id, { now: clock(), retentionMs: jobRetentionSeconds * 1000 }),
+      cancelJob(
+        store,
+        OPERATOR,
+        request.params.id,
+        { now: clock(), retentionMs: jobRetentionSeconds * 1000 },
+        { actor: ADMIN_TOKEN_ACTOR, store },
+      ),
   );
 }

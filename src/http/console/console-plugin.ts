@@ -37,12 +37,14 @@ import {
   reportQueue,
   reviewReport,
 } from "../../operator/reports.js";
+import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HTML_CONTENT_TYPE } from "../pages/layout.js";
+import { TooManyPageRequests } from "../pages/security.js";
 import { problemFor, sendProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
 import {
@@ -65,7 +67,16 @@ const DELIVERIES_SHOWN = 20;
 
 export type ConsoleStore = Pick<
   Store,
-  "audit" | "reports" | "overrides" | "plans" | "lists" | "webhooks" | "accounts" | "keys" | "transaction"
+  | "audit"
+  | "reports"
+  | "overrides"
+  | "plans"
+  | "lists"
+  | "webhooks"
+  | "accounts"
+  | "keys"
+  | "transaction"
+  | "traffic"
 >;
 
 export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
@@ -78,6 +89,8 @@ export interface ConsoleDeps extends Pick<Config, "listSources" | "testNames"> {
   settle: () => Promise<void>;
   /** Where invitation links point, and the mailer that sends them. */
   links: LinkContext;
+  /** Writes what this server counted of the traffic so far, before the overview reads it. */
+  flushTraffic: () => Promise<void>;
 }
 
 const Csrf = { csrf: Type.String() };
@@ -107,6 +120,13 @@ function accountsPage(search: string | undefined): string {
 
 /** A refusal of a service as the problem it is; anything else as the pages answer it. */
 function consoleProblem(error: unknown, request: FastifyRequest): HttpProblem {
+  // The pages' limiter runs before the desk's routes: its refusal is a 429 (503), never a 500.
+  if (error instanceof TooManyPageRequests)
+    return new HttpProblem(
+      error.status === 429 ? "rate_limited" : "server_busy",
+      error.detail,
+      error.headers,
+    );
   const refusal = refusalOf(error);
   if (refusal) return new HttpProblem(refusal.code, refusal.message);
   if ((error as { validation?: unknown } | null)?.validation)
@@ -148,16 +168,18 @@ export async function consolePlugin(app: TypedApp, deps: ConsoleDeps): Promise<v
 
   await withMethodNotAllowed(app, (desk) => {
     desk.get("/", { schema: { hide: true } }, async (request, reply) => {
-      const [lists, openReports] = await Promise.all([
+      await deps.flushTraffic();
+      const [lists, openReports, traffic] = await Promise.all([
         listStatus(store, deps.listSources, clock()),
         openReportCount(store.reports),
+        trafficStats(store, clock()),
       ]);
       const health = checker.resolverHealth?.latest();
       const resolver = {
         state: health?.state ?? "not probed yet",
         checkedAt: health?.checkedAt?.toISOString() ?? null,
       };
-      const view = { resolver, lists, openReports, reportsCapped: openReports >= MAX_REPORTS_SHOWN };
+      const view = { resolver, lists, openReports, reportsCapped: openReports >= MAX_REPORTS_SHOWN, traffic };
       return page(reply, renderOverview(await contextOf(request), view));
     });
 

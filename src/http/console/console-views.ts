@@ -9,9 +9,11 @@ import type { SourceStateJson } from "../../operator/lists.js";
 import type { OverrideJson } from "../../operator/overrides.js";
 import type { PlanJson } from "../../operator/plans.js";
 import type { QueueEntryJson } from "../../operator/reports.js";
+import type { Stats } from "../../operator/stats.js";
 import type { DeliveryJson, WebhookJson } from "../../operator/webhooks.js";
 import { card, escapeHtml, renderPage } from "../pages/layout.js";
 import { readableCount, timeHtml } from "../pages/readable.js";
+import { trafficCards } from "./traffic-charts.js";
 
 /** The desk's pages, in the order its navigation lists them. */
 const DESK_PAGES = [
@@ -42,7 +44,7 @@ function deskPage(path: DeskPath, context: DeskContext, main: string): string {
     description: "The operator's desk of this mailrisk service.",
     noindex: true,
     main: `<h1>${escapeHtml(title)}</h1>
-<p class="muted">Signed in as ${escapeHtml(context.email)} · <a href="/account">Your account</a></p>
+<p class="muted">Signed in as ${escapeHtml(context.email)}. <a href="/account">Your account</a></p>
 <nav class="desk" aria-label="Console"><ul>${links}</ul></nav>
 ${main}`,
   });
@@ -95,6 +97,8 @@ export interface OverviewView {
   lists: SourceStateJson[];
   openReports: number;
   reportsCapped: boolean;
+  /** The traffic of the last 30 days, charted. */
+  traffic: Stats;
 }
 
 export function renderOverview(context: DeskContext, view: OverviewView): string {
@@ -114,7 +118,8 @@ export function renderOverview(context: DeskContext, view: OverviewView): string
     `${card("resolver-heading", "Resolver", `<p>State: <strong>${text(resolver.state)}</strong>${checked}.</p>`)}
 ${card("reports-heading", "Reports", `<p><a href="/console/reports">${text(reports)} open report${view.openReports === 1 ? "" : "s"}</a> waiting for a review.</p>`)}
 ${card("lists-heading", "List sources", table("List sources", ["Source", "In force", "Last sync"], sources, "No list source is configured."))}
-${card("accounts-heading", "Accounts", '<p><a href="/console/accounts">Search the accounts</a>, change their plan, suspend or resume them, invite someone.</p>')}`,
+${card("accounts-heading", "Accounts", '<p><a href="/console/accounts">Search the accounts</a>, change their plan, suspend or resume them, invite someone.</p>')}
+${trafficCards(view.traffic)}`,
   );
 }
 

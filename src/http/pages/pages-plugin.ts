@@ -106,6 +106,7 @@ function resultRoutes(results: TypedApp, deps: PagesDeps): void {
         { budget: "pages", client: subscriberOf(request.ip) },
       );
       const { record } = result;
+      deps.traffic.count("pages", record);
       const page = renderDomainPage({
         record,
         evidence: result.explain?.() ?? [],

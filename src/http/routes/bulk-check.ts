@@ -251,7 +251,10 @@ export function bulkCheckRoute(
           testNames: deps.testNames,
           concurrency: CHECKS_PER_REQUEST,
           lane: apiLane(request),
-          onChecked: (result, seconds) => deps.metrics.observeCheck(result, seconds),
+          onChecked: (result, seconds) => {
+            deps.metrics.observeCheck(result, seconds);
+            deps.traffic.count("bulk", result.record);
+          },
         });
         for await (const { outcome } of checked) {
           // The client is gone (its slot let go on 'close'): start no more checks, answer nobody.

@@ -4,6 +4,7 @@
  * record on success.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { preparedAnswers } from "../answer-bytes.js";
 import type { CheckingDeps } from "../checking-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
@@ -24,6 +25,7 @@ function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: Ho
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   const explained = explainedAnswers();
+  const answer = preparedAnswers(ExplainableRecordSchema);
   app.route({
     method: "POST",
     url: "/v2/",
@@ -41,7 +43,7 @@ export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
     preValidation: emptyBodyAsForm,
     handler: async (request, reply) => {
       const result = await runCheck(deps, request, request.body);
-      if (!explains(request.body.explain)) return result.record;
+      if (!explains(request.body.explain)) return answer(reply, result.record);
       return reply.send(explained(reply, CheckRecordSchema, result.record, result));
     },
   });

@@ -3,8 +3,11 @@
  * `GET /v2/jobs/<id>` and `/results` read them, `DELETE /v2/jobs/<id>` cancels or
  * deletes one. Secret keys only; a job is its key's. The upload is a stream, not a body
  * under the API's 16 KiB limit: JOB_MAX_BYTES and JOB_MAX_ITEMS bound it, and the
- * server's request timeout still ends a client that sends too slowly. Its items are
- * counted when it is stored, all or nothing; every route carries the rate-limit headers.
+ * server's request timeout still ends a client that sends too slowly. With no unit left
+ * an upload is refused (429) before its body is read; its items are counted when it is
+ * stored, all or nothing. At most JOB_UPLOADS_PER_ACCOUNT uploads and two downloads of
+ * one owner at once (429), and JOB_SPOOL_MAX_BYTES spooled (503): the UploadGate.
+ * Every route carries the rate-limit headers.
  */
 import { Readable } from "node:stream";
 import { Type } from "@fastify/type-provider-typebox";
@@ -20,21 +23,63 @@ import {
   listJobs,
   type ResultsFormat,
   removeJob,
+  resultsFilename,
   showJob,
   type Upload,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import type { JobsRepository } from "../../store/types.js";
-import { type AccessDeps, countUnits } from "../access.js";
+import { DOWNLOADS_PER_OWNER, type UploadGate } from "../../service/upload-gate.js";
+import type { JobsRepository, UsageRepository } from "../../store/types.js";
+import type { AccessDeps } from "../access.js";
 import { HttpProblem } from "../http-problem.js";
+import { jobQuota } from "../job-quota.js";
 import { problemFor, refusalProblem, sendProblem } from "../problem-response.js";
 import { checkingResponses } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";
-import { boundaryOf, filePart } from "../upload-file-part.js";
+import { fileField, uploadMultipart } from "../upload-file-field.js";
 
 export interface JobRoutesDeps extends AccessDeps {
   jobs: JobsRepository;
-  config: Pick<Config, "jobMaxItems" | "jobMaxBytes" | "jobRetentionSeconds">;
+  usage: AccessDeps["usage"] & Pick<UsageRepository, "authorizeKey">;
+  uploadGate: UploadGate;
+  config: Pick<
+    Config,
+    | "jobMaxItems"
+    | "jobMaxBytes"
+    | "jobRetentionSeconds"
+    | "csvMaxColumns"
+    | "csvMaxRecordBytes"
+    | "jobUploadsPerAccount"
+  >;
+}
+
+/** Seconds a client is told to wait when the server's spool is full. */
+const SPOOL_RETRY_AFTER_SECONDS = 5;
+
+/** The limits an upload is read within. */
+export function uploadLimits(
+  config: Pick<Config, "jobMaxItems" | "jobMaxBytes" | "csvMaxColumns" | "csvMaxRecordBytes">,
+) {
+  return {
+    maxItems: config.jobMaxItems,
+    maxBytes: config.jobMaxBytes,
+    csv: { maxColumns: config.csvMaxColumns, maxRecordBytes: config.csvMaxRecordBytes },
+  };
+}
+
+/** 429: the owner sends (or downloads) as many at once as it may. */
+export function tooManyAtOnce(what: "uploads" | "downloads", most: number): HttpProblem {
+  return new HttpProblem(
+    "too_many_concurrent_requests",
+    `At most ${most} ${what} of one account (or key without one) run at once; wait for one to end.`,
+    { "retry-after": "1" },
+  );
+}
+
+/** 503: the server's spool is full (JOB_SPOOL_MAX_BYTES); the upload may come again shortly. */
+export function spoolFull(message: string): HttpProblem {
+  const detail = `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+  return new HttpProblem("server_busy", detail, { "retry-after": String(SPOOL_RETRY_AFTER_SECONDS) });
 }
 
 const UPLOAD_TYPES = ["text/csv", "text/plain", "multipart/form-data"];
@@ -51,6 +96,13 @@ const ResultsQuery = Type.Object({
       default: "all",
     }),
   ),
+  raw: Type.Optional(
+    Type.Union([Type.Literal("true"), Type.Literal("false")], {
+      description:
+        "`true`: every cell as uploaded; by default a cell that would start a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR; not a plain number) gets a `'` in front.",
+      default: "false",
+    }),
+  ),
 });
 
 function responses() {
@@ -63,7 +115,9 @@ function responses() {
       ...common,
       202: {
         ...ok,
-        description: "The upload is stored and queued; each item counted one unit.",
+        description:
+          "The upload is stored and queued; each item counted one unit. `Location` names the job (`/v2/jobs/<id>`).",
+        headers: { ...ok.headers, location: { schema: { type: "string" }, description: "The job's URL." } },
         content: { "application/json": { schema: CreatedJobSchema } },
       },
       400: {
@@ -72,7 +126,8 @@ function responses() {
       },
       413: {
         ...base[400],
-        description: "Over JOB_MAX_BYTES or JOB_MAX_ITEMS (body_too_large); nothing kept.",
+        description:
+          "Over JOB_MAX_BYTES or JOB_MAX_ITEMS, wider than CSV_MAX_COLUMNS or with a record (line) longer than CSV_MAX_RECORD_BYTES, the line named (body_too_large); nothing kept.",
       },
       415: {
         ...base[400],
@@ -80,7 +135,13 @@ function responses() {
       },
       429: {
         ...quota,
-        description: "Fewer units of quota left than items (quota_exceeded); nothing counted or kept.",
+        description:
+          "No unit left (before the body is read) or fewer than the upload's lines (quota_exceeded); or JOB_UPLOADS_PER_ACCOUNT uploads of this account already running (too_many_concurrent_requests). Nothing counted or kept.",
+      },
+      503: {
+        ...down,
+        description:
+          "The database is unreachable, or the server's spool holds JOB_SPOOL_MAX_BYTES (server_busy); `Retry-After` says when to send again.",
       },
     },
     list: {
@@ -100,8 +161,18 @@ function responses() {
           "The results in input order: the uploaded CSV with the `mr_` columns of `check --csv` (a text upload: an `input` column), or JSON Lines: `input` then the record, or the input's problem.",
         content: { "text/csv": { schema: Type.String() }, "application/jsonl": { schema: Type.String() } },
       },
+      400: {
+        ...base[400],
+        description:
+          "`format` (csv, jsonl), `only` (allow, block, all) or `raw` (true, false) outside its values (invalid_url).",
+      },
       404: unknown,
-      409: { ...base[400], description: "The job is not done (job_not_done)." },
+      409: { ...base[400], description: "The job is queued, running or failed (job_not_done)." },
+      429: {
+        ...quota,
+        description:
+          "Two downloads of this account (or key without one) already running (too_many_concurrent_requests).",
+      },
     },
     remove: {
       ...common,
@@ -119,33 +190,74 @@ function responses() {
 export async function uploadOf(request: FastifyRequest, column: string | undefined): Promise<Upload> {
   const contentType = String(request.headers["content-type"] ?? "").toLowerCase();
   const body = request.body as Readable;
-  if (contentType.startsWith("text/csv")) return { body, kind: "csv", column };
-  if (contentType.startsWith("text/plain")) return { body, kind: "text", column };
-  const boundary = boundaryOf(String(request.headers["content-type"]));
-  if (!boundary)
-    throw new HttpProblem("invalid_body", "The multipart/form-data content type names no boundary.");
-  const part = await filePart(body, boundary);
-  return { body: part.stream, kind: part.contentType === "text/plain" ? "text" : "csv", column };
+  if (contentType.startsWith("text/csv")) return { body, kind: "csv", column, filename: null };
+  if (contentType.startsWith("text/plain")) return { body, kind: "text", column, filename: null };
+  const part = await fileField(request);
+  return {
+    body: part.stream,
+    kind: part.contentType === "text/plain" ? "text" : "csv",
+    column,
+    filename: part.filename,
+  };
 }
 
-/** A job's results streamed as a download named `filename` (the console's downloads too). */
+/**
+ * A job's results streamed as a download named `filename` (the console's downloads too):
+ * pulled a page at a time as the socket drains (back-pressure), `release` called once
+ * the response ends, however it ends.
+ */
 export function sendResults(
   reply: FastifyReply,
   chunks: AsyncGenerator<string>,
   format: ResultsFormat,
   filename: string,
+  release: () => void = () => {},
 ) {
   const type = format === "csv" ? "text/csv; charset=utf-8" : "application/jsonl; charset=utf-8";
   reply.type(type).header("content-disposition", `attachment; filename="${filename}"`);
+  reply.raw.once("close", release);
   // A stream is sent as it is, never serialised; the schema's string describes it for /openapi.json.
-  return reply.send(Readable.from(chunks) as unknown as string);
+  return reply.send(Readable.from(chunks, { highWaterMark: 1 }) as unknown as string);
 }
 
-function ownerOf(request: FastifyRequest): NonNullable<JobOwner> {
-  const caller = request.caller;
-  if (!caller) throw new Error("a job route ran without the access hook");
+/** What is read (and dropped) of a refused upload's body before its connection closes: a second, or 64 MiB. */
+const DRAIN_MS = 1000;
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused upload's body for a moment before the connection
+ * closes: closed at once with bytes still arriving, the kernel would reset it, and the
+ * client could lose the answer it was sent. Keep-alive once the body ends.
+ */
+export function drainRefusedUpload(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.complete || raw.method !== "POST") return;
+  reply.removeHeader("connection");
+  let dropped = 0;
+  const cut = () => raw.socket?.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  raw.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_BYTES) cut();
+  });
+  raw.once("end", () => clearTimeout(timer));
+  raw.once("close", () => clearTimeout(timer));
+  raw.resume();
+}
+
+/** Who an upload or a download is counted for at once: the key's account, or the key without one. */
+function gateOwner(request: FastifyRequest): string {
+  const key = request.caller?.key;
+  if (!key) throw new Error("a job route ran without the access hook");
+  return key.account ? `account:${key.account.id}` : `key:${key.id}`;
+}
+
+function ownerOf(request: FastifyRequest): JobOwner {
+  const key = request.caller?.key;
+  if (!key) throw new Error("a job route ran without the access hook");
   // An account's keys see each other's jobs; a key without an account, its own.
-  return { keyId: caller.key.id, accountId: caller.key.account?.id ?? null };
+  return key.account ? { kind: "account", id: key.account.id } : { kind: "key", id: key.id };
 }
 
 /** Declared inside the checking plugin's access scope (key, rate-limit headers; `units: 0` counts nothing there). */
@@ -154,11 +266,21 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
   const store = { jobs: deps.jobs };
   const schemas = responses();
   // The upload reaches the handler as a stream; the API's parsers (and their 16 KiB) stay outside this scope.
-  app.removeContentTypeParser("multipart/form-data");
-  app.addContentTypeParser(UPLOAD_TYPES, (_request, payload, done) => done(null, payload));
+  await uploadMultipart(app, deps.config.jobMaxBytes);
+  app.addContentTypeParser(["text/csv", "text/plain"], (_request, payload, done) => done(null, payload));
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
-    sendProblem(reply, refusal ? refusalProblem(refusal) : problemFor(error, request.log));
+    const problem =
+      refusal?.code === "server_busy"
+        ? spoolFull(refusal.message)
+        : refusal
+          ? refusalProblem(refusal)
+          : problemFor(error, request.log);
+    sendProblem(reply, problem);
+  });
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (reply.statusCode >= 400) drainRefusedUpload(request, reply);
+    done(null, payload);
   });
   const security = [{ bearerKey: [] }];
   const config = { credentials: "bearer", units: 0 } as const;
@@ -166,7 +288,8 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
   app.route({
     method: "POST",
     url: "/v2/jobs",
-    config,
+    // No unit left: 429 from the access hook, before a byte of the body is read.
+    config: { ...config, needsQuotaLeft: true },
     schema: {
       summary: "Upload a list to check in the background (one unit per item)",
       description:
@@ -183,7 +306,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       response: schemas.created,
     },
     preValidation: async (request) => {
-      if (!(request.body instanceof Readable)) {
+      if (!(request.body instanceof Readable) && !request.isMultipart()) {
         throw new HttpProblem(
           "unsupported_media_type",
           "Send the list as text/csv, text/plain or multipart/form-data with a `file` field.",
@@ -191,14 +314,26 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       }
     },
     handler: async (request, reply) => {
-      const upload = await uploadOf(request, request.query.column);
-      const created = await createJob(store, ownerOf(request), upload, {
-        limits: { maxItems: deps.config.jobMaxItems, maxBytes: deps.config.jobMaxBytes },
-        reserve: async (items) => (await countUnits(deps, request, items)).periodStart,
-        now: deps.clock(),
-      });
-      reply.code(202);
-      return created;
+      const entered = deps.uploadGate.enterUpload(gateOwner(request));
+      if (!entered) throw tooManyAtOnce("uploads", deps.config.jobUploadsPerAccount);
+      try {
+        const caller = request.caller;
+        if (!caller) throw new Error("a job route ran without the access hook");
+        const quota = jobQuota(deps.usage, caller.key.id, caller.now, (counted, units) => {
+          request.caller = { ...caller, quota: counted, units };
+        });
+        const upload = await uploadOf(request, request.query.column);
+        const created = await createJob(store, caller.key.id, upload, {
+          limits: uploadLimits(deps.config),
+          quota,
+          now: deps.clock(),
+          spool: entered.spool,
+        });
+        reply.code(202).header("location", `/v2/jobs/${created.id}`);
+        return created;
+      } finally {
+        entered.release();
+      }
     },
   });
 
@@ -237,9 +372,18 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       response: schemas.results,
     },
     handler: async (request, reply) => {
-      const { format = "csv", only = "all" } = request.query;
-      const chunks = await jobResults(store, ownerOf(request), request.params.id, { format, only });
-      return sendResults(reply, chunks, format, `${request.params.id}.${format}`);
+      const { format = "csv", only = "all", raw } = request.query;
+      const { job, chunks } = await jobResults(store, ownerOf(request), request.params.id, {
+        format,
+        only,
+        raw: raw === "true",
+      });
+      const release = deps.uploadGate.enterDownload(gateOwner(request));
+      if (!release) {
+        await chunks.return(undefined);
+        throw tooManyAtOnce("downloads", DOWNLOADS_PER_OWNER);
+      }
+      return sendResults(reply, chunks, format, resultsFilename(job, format), release);
     },
   });
 

@@ -17,9 +17,9 @@ interface CleanedRow extends Checked<CsvRow> {
 export function cleanCsv(
   csv: CsvInput,
   column: number,
-  options: CheckManyOptions,
+  options: CheckManyOptions & { raw?: boolean },
 ): { header: string; rows: AsyncGenerator<CleanedRow> } {
-  const write = csvWriter(csv.layout, csv.header.length);
+  const write = csvWriter(csv.layout, csv.header.length, { raw: options.raw });
   const checked = checkMany(csv.rows, {
     ...options,
     inputOf: (row) => (row.cellCount === undefined ? (row.cells[column] ?? "") : ""),

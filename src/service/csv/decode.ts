@@ -23,9 +23,6 @@ export const CSV_ENCODINGS = {
 
 export type CsvEncoding = keyof typeof CSV_ENCODINGS;
 
-export const ENCODING_HINT =
-  "name its encoding with --encoding latin1, --encoding windows-1252 (Excel on Windows) or --encoding utf-16";
-
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const LF = 0x0a;
 
@@ -118,7 +115,8 @@ export class Decoder {
       const at = firstInvalidUtf8(whole);
       const byte = (whole[at] as number).toString(16).toUpperCase().padStart(2, "0");
       throw new CsvError(
-        `the CSV is not valid UTF-8: line ${this.line + newlines(whole, 0, at)} has the byte 0x${byte}, which UTF-8 does not allow there; if the file is in another encoding, ${ENCODING_HINT}`,
+        `the CSV is not valid UTF-8: line ${this.line + newlines(whole, 0, at)} has the byte 0x${byte}, which UTF-8 does not allow there`,
+        [{ kind: "encoding" }],
       );
     }
     this.carry = Buffer.from(bytes.subarray(end));

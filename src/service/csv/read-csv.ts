@@ -1,27 +1,31 @@
 /**
  * Reads a CSV with a header row as it streams in (docs/cleaning.md "CSV files"): RFC 4180
  * through csv-parse (quoted fields with delimiters, quotes and line breaks inside, CRLF
- * or LF), after the first 64 KiB decide the encoding and the delimiter. Every row comes
- * with the header's number of cells: a row with fewer or more is padded with empty cells,
- * or has its extra cells kept in its last cell, joined by the delimiter, and says so.
+ * or LF), after the first 64 KiB decide the encoding and the delimiter. Bounded
+ * (docs/cleaning.md "Limits"): a header or row of more than `maxColumns` cells, or a line
+ * or record of more than `maxRecordBytes`, ends the reading with `CsvTooLarge` at that
+ * line, the long line refused as its bytes pass, before the parser holds it. A row with
+ * fewer cells than the header keeps its own (it is never padded in memory; the writer
+ * pads it); one with more has its extra cells kept in its last cell; both say so.
  * Memory stays bounded: the parser pauses while HELD_RECORDS rows wait to be taken.
  * Rows are also taken a chunk at a time (`chunks`: the rows parsed so far, at most a
  * batch), which costs no promise per row: a list job's upload reads a million rows so.
  */
 import { Readable } from "node:stream";
 import { parse } from "csv-parse";
-import { CsvError } from "./csv-error.js";
-import { type CsvEncoding, Decoder, ENCODING_HINT, encodingOf } from "./decode.js";
+import { CsvError, type CsvLimits, CsvTooLarge, DEFAULT_CSV_LIMITS } from "./csv-error.js";
+import { type CsvEncoding, Decoder, encodingOf } from "./decode.js";
+import { LineMeter } from "./line-meter.js";
 import { sniffDelimiter } from "./sniff-delimiter.js";
 
 export interface CsvRow {
-  /** The cells as read, exactly as many as the header has (see `cellCount`). */
+  /** The cells as read: as many as the header has, or fewer for a short row (see `cellCount`); none for a blank line. */
   cells: string[];
   /** Bytes of the input read when this row was parsed (progress; ahead by at most a chunk). */
   bytes: number;
   /** The line of the file the row starts on (1: the header). */
   line: number;
-  /** The cells the row had when that is not the header's count (it was padded or folded); else undefined. */
+  /** The cells the row had when that is not the header's count (it is short, or was folded); else undefined. */
   cellCount?: number;
 }
 
@@ -52,6 +56,8 @@ export interface CsvOptions {
   delimiter?: string;
   /** Undefined: UTF-8, unless a BOM says UTF-16. */
   encoding?: CsvEncoding;
+  /** Undefined: DEFAULT_CSV_LIMITS. */
+  limits?: CsvLimits;
 }
 
 /** Bytes read before the layout is decided. */
@@ -158,9 +164,10 @@ function recordsOf<T>(stream: NodeJS.ReadableStream & { isPaused(): boolean }): 
 }
 
 /** Why a record could not be parsed, with the line its record starts on. */
-function parseProblem(error: unknown, line: number): CsvError {
+function parseProblem(error: unknown, line: number, limits: CsvLimits): CsvError {
   if (error instanceof CsvError) return error;
   const code = (error as { code?: unknown }).code;
+  if (code === "CSV_MAX_RECORD_SIZE") return new CsvTooLarge("record_bytes", line, limits.maxRecordBytes);
   if (code === "CSV_QUOTE_NOT_CLOSED") {
     return new CsvError(
       `the CSV cannot be read: the quote opened in the record of line ${line} is never closed`,
@@ -170,14 +177,11 @@ function parseProblem(error: unknown, line: number): CsvError {
   return new CsvError(`the CSV cannot be read at line ${line}: ${message}`);
 }
 
-/** A record as a row of the header's number of cells: a blank line as empty cells; a short one padded, a long one folded into its last cell. */
+/** A record as a row: a blank line as no cells, a short one as it is, a long one folded into its last cell. */
 function shaped(record: string[], width: number, delimiter: string, bytes: number, line: number): CsvRow {
   if (record.length === width) return { cells: record, bytes, line };
-  if (record.length === 1 && record[0] === "") return { cells: Array(width).fill(""), bytes, line };
-  if (record.length < width) {
-    const cells = [...record, ...Array(width - record.length).fill("")];
-    return { cells, cellCount: record.length, bytes, line };
-  }
+  if (record.length === 1 && record[0] === "") return { cells: [], bytes, line };
+  if (record.length < width) return { cells: record, cellCount: record.length, bytes, line };
   const kept = record.slice(0, Math.max(0, width - 1));
   return {
     cells: [...kept, record.slice(kept.length).join(delimiter)],
@@ -193,12 +197,14 @@ function shaped(record: string[], width: number, delimiter: string, bytes: numbe
  * rows with it.
  */
 export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions = {}): Promise<CsvInput> {
+  const limits = options.limits ?? DEFAULT_CSV_LIMITS;
+  const meter = new LineMeter(limits.maxRecordBytes);
   const { head, chunks, ended } = await readHead(stream);
   const { bom, encoding } = encodingOf(head, options.encoding);
   if (encoding === "utf-8" && options.encoding === undefined && head.includes(0)) {
-    throw new CsvError(
-      `the CSV holds NUL bytes, so it is no UTF-8 text: UTF-16 without a BOM? ${ENCODING_HINT}`,
-    );
+    throw new CsvError("the CSV holds NUL bytes, so it is no UTF-8 text: UTF-16 without a BOM?", [
+      { kind: "encoding" },
+    ]);
   }
   // A UTF-16 BOM is taken by its decoder, a UTF-8 one by the parser (`bom`).
   const decoder = new Decoder(encoding);
@@ -215,6 +221,7 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
   };
   const read = { bytes: head.length };
   async function* utf8(): AsyncGenerator<Buffer> {
+    meter.feed(first);
     yield* pieces(first);
     if (ended) return;
     for (let next = await chunks.next(); ; next = await chunks.next()) {
@@ -226,12 +233,19 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
           : next.value;
       read.bytes += chunk.length;
       const bytes = decoder.decode(chunk, last);
+      meter.feed(bytes);
       yield* pieces(bytes);
       if (last) return;
     }
   }
   // No `info`: its object per record costs more than the record, and outlives young collections.
-  const parser = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true });
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    max_record_size: limits.maxRecordBytes,
+  });
   const source = Readable.from(utf8(), { objectMode: false });
   source.on("error", (error) => parser.destroy(error));
   stream.on("error", (error) => parser.destroy(error));
@@ -242,7 +256,7 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
   /** Up to `max` records; a parse error as a CsvError at the line its record starts on. */
   const take = (max: number) =>
     records.take(max).catch((error: unknown) => {
-      throw parseProblem(error, nextLine);
+      throw parseProblem(error, nextLine, limits);
     });
   /** The line a record starts on; moves the count past it and its line ending. */
   const lineOf = (record: readonly string[]) => {
@@ -250,19 +264,29 @@ export async function readCsv(stream: NodeJS.ReadableStream, options: CsvOptions
     nextLine += lineFeedsIn(record) + 1;
     return line;
   };
-  const [headerRecord] = await take(1);
-  if (headerRecord) lineOf(headerRecord);
-  const header = headerRecord ?? [];
   const close = () => {
     parser.destroy();
     source.destroy();
   };
+  const [headerRecord] = await take(1).catch((error: unknown) => {
+    close();
+    throw error;
+  });
+  if (headerRecord) lineOf(headerRecord);
+  const header = headerRecord ?? [];
+  if (header.length > limits.maxColumns) {
+    close();
+    throw new CsvTooLarge("columns", 1, limits.maxColumns);
+  }
   async function* rowChunks(max: number): AsyncGenerator<CsvRow[]> {
     try {
       for (let taken = await take(max); taken.length > 0; taken = await take(max)) {
         const chunk: CsvRow[] = [];
-        for (const record of taken)
-          chunk.push(shaped(record, header.length, delimiter, read.bytes, lineOf(record)));
+        for (const record of taken) {
+          const line = lineOf(record);
+          if (record.length > limits.maxColumns) throw new CsvTooLarge("columns", line, limits.maxColumns);
+          chunk.push(shaped(record, header.length, delimiter, read.bytes, line));
+        }
         yield chunk;
       }
     } finally {

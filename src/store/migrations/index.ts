@@ -23,6 +23,9 @@ import { up as accountLists } from "./0017-account-lists.js";
 import { up as jobBatches } from "./0018-job-batches.js";
 import { up as accountSecrets } from "./0019-account-secrets.js";
 import { up as loginGuard } from "./0020-login-guard.js";
+import { up as jobFileNames } from "./0021-job-file-names.js";
+import { up as jobFaultsAndPauses } from "./0022-job-faults-and-pauses.js";
+import { up as trafficCounts } from "./0023-traffic-counts.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -45,4 +48,7 @@ export const migrations: Record<string, Migration> = {
   "0018_job_batches": { up: jobBatches },
   "0019_account_secrets": { up: accountSecrets },
   "0020_login_guard": { up: loginGuard },
+  "0021_job_file_names": { up: jobFileNames },
+  "0022_job_faults_and_pauses": { up: jobFaultsAndPauses },
+  "0023_traffic_counts": { up: trafficCounts },
 };

@@ -121,12 +121,14 @@ describe("list jobs in the console", () => {
     expect(done.body).toContain(`<ul class="links" data-downloads><li><a href="/account/jobs/${id}/results"`);
 
     const all = await ann.get(`/account/jobs/${id}/results`);
-    expect(all.headers["content-disposition"]).toBe(`attachment; filename="${id}.csv"`);
+    expect(all.headers["content-disposition"]).toBe(`attachment; filename="contacts.checked.csv"`);
     const rows = parse(all.body, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(30);
     expect(rows[0]).toMatchObject({ name: "Person, 0", email: "user0@bad-0.com", mr_block: "true" });
     const allowed = await ann.get(`/account/jobs/${id}/results?only=allow`);
-    expect(allowed.headers["content-disposition"]).toBe(`attachment; filename="${id}-allowed.csv"`);
+    expect(allowed.headers["content-disposition"]).toBe(
+      `attachment; filename="contacts-allowed.checked.csv"`,
+    );
     const allowedRows = parse(allowed.body, { columns: true }) as Record<string, string>[];
     expect(allowedRows.map((row) => row.email)).toEqual(
       rows.filter((row) => row.mr_block === "false").map((row) => row.email),

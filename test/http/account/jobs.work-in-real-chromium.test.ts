@@ -111,7 +111,7 @@ describe("list jobs in Chromium", () => {
     expect(navigations).toBe(0);
 
     const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
-    expect(file.suggestedFilename()).toMatch(/^job_\S+\.csv$/);
+    expect(file.suggestedFilename()).toBe("contacts.checked.csv");
     const rows = parse(await readFile(await file.path(), "utf8"), { columns: true }) as Record<
       string,
       string

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import { testPasswordHash } from "../../../harness/passwords.js";
 import { buildApp } from "../../../src/http/app.js";
-import { hashPassword } from "../../../src/service/account-access.js";
 import { fakeChecker } from "../helpers.js";
 
 const PASSWORD = "a good long password";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   [testStore, browser] = await Promise.all([openTestStore("sqlite"), launchChromium()]);
   await testStore.store.accounts.createAccount({
     email: "ann@example.org",
-    passwordHash: await hashPassword(PASSWORD),
+    passwordHash: await testPasswordHash(PASSWORD),
     role: "member",
     plan: "free",
     now: new Date(),

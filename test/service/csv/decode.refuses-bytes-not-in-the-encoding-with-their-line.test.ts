@@ -34,9 +34,9 @@ describe("Decoder", () => {
     const decoder = new Decoder("utf-8");
     decoder.decode(bytes("name,email\n"), false);
     expect(() => decoder.decode(bytes("a,b\nM", [0xfc], "ller,c\n"), true)).toThrow(
-      new CsvError(
-        "the CSV is not valid UTF-8: line 3 has the byte 0xFC, which UTF-8 does not allow there; if the file is in another encoding, name its encoding with --encoding latin1, --encoding windows-1252 (Excel on Windows) or --encoding utf-16",
-      ),
+      new CsvError("the CSV is not valid UTF-8: line 3 has the byte 0xFC, which UTF-8 does not allow there", [
+        { kind: "encoding" },
+      ]),
     );
   });
 

@@ -1,5 +1,7 @@
 /** The address column (docs/cleaning.md "CSV files"): named exactly or without case, numbered from 1, or found by its name. */
+
 import { describe, expect, it } from "vitest";
+import { CsvError } from "../../../src/service/csv/csv-error.js";
 import { findColumn } from "../../../src/service/csv/find-column.js";
 
 describe("findColumn", () => {
@@ -16,11 +18,17 @@ describe("findColumn", () => {
     expect(findColumn(["Contact_Email", "mail"], undefined)).toBe(1);
   });
 
-  it("says why there is none, hinting at another delimiter when the header is one column", () => {
-    expect(findColumn([], undefined)).toBe("the CSV is empty: it has no header row");
-    expect(findColumn(header, "5")).toBe('no column "5" in the header (4 columns: id, Name, E-Mail, domain)');
-    expect(findColumn(["id;email"], undefined)).toMatch(
-      /^no column named like an address .*; the header is one column "id;email": is the delimiter ";"\? Say so with --delimiter ';'$/,
+  it("says why there is none in neutral words, with advice each surface words, hinting at another delimiter", () => {
+    const text = (found: number | CsvError) => (found instanceof CsvError ? found.message : found);
+    expect(text(findColumn([], undefined))).toBe("the CSV is empty: it has no header row");
+    expect(text(findColumn(header, "5"))).toBe(
+      'no column "5" in the header (4 columns: id, Name, E-Mail, domain)',
     );
+    const oneColumn = findColumn(["id;email"], undefined) as CsvError;
+    expect(oneColumn.message).toMatch(
+      /^no column named like an address .*; the header is one column "id;email": is the delimiter ";"\?$/,
+    );
+    expect(oneColumn.message).not.toMatch(/--|\?column=/);
+    expect(oneColumn.advice).toEqual([{ kind: "column" }, { kind: "delimiter", delimiter: ";" }]);
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * `mailrisk stats [--json]` (docs/console.md "Traffic"): the CLI's adapter of
+ * src/operator/stats.ts. Exit codes: 0 done, 2 bad arguments.
+ */
+import { type Stats, trafficStats } from "../operator/stats.js";
+import type { CliContext } from "./context.js";
+import { formatTable } from "./table.js";
+import { usageOf } from "./usage-text.js";
+import { listing } from "./with-store.js";
+
+const numbers = new Intl.NumberFormat("en-US");
+
+function count(value: number): string {
+  return numbers.format(value);
+}
+
+/** A list of the most seen, or a line saying there is none. */
+function top(heading: string, header: string[], rows: string[][]): string {
+  if (rows.length === 0) return `${heading}: none\n`;
+  return `${heading}:\n${formatTable([header, ...rows])}\n`;
+}
+
+function statsText(stats: Stats): string {
+  const days = stats.days.map((day) => [
+    day.day,
+    count(day.checks.api),
+    count(day.checks.bulk),
+    count(day.checks.jobs),
+    count(day.checks.pages),
+    count(day.checks.total),
+    count(day.blocked),
+    Object.entries(day.blocks)
+      .map(([reason, blocked]) => `${reason} ${count(blocked)}`)
+      .join(", "),
+  ]);
+  const { checks, blocked } = stats.totals;
+  const totals = [
+    "total",
+    ...[checks.api, checks.bulk, checks.jobs, checks.pages, checks.total, blocked].map(count),
+    "",
+  ];
+  return [
+    `Traffic from ${stats.from} to ${stats.to} (UTC days):\n`,
+    `${formatTable([["DAY", "API", "BULK", "JOBS", "PAGES", "CHECKS", "BLOCKED", "BLOCKS BY REASON"], ...days, totals])}\n`,
+    top(
+      "Disposable providers seen most",
+      ["PROVIDER", "ANSWERS"],
+      stats.top_disposable_providers.map((row) => [row.provider, count(row.count)]),
+    ),
+    top(
+      "Domains blocked most",
+      ["DOMAIN", "BLOCKS"],
+      stats.top_blocked_domains.map((row) => [row.domain, count(row.count)]),
+    ),
+    top(
+      "Accounts that used the most",
+      ["ACCOUNT", "EMAIL", "UNITS"],
+      stats.top_accounts.map((row) => [row.id, row.email, count(row.used)]),
+    ),
+    top(
+      "Keys that used the most",
+      ["KEY", "PREFIX", "NAME", "ACCOUNT", "UNITS"],
+      stats.top_keys.map((row) => [
+        row.revoked ? `${row.id} (revoked)` : row.id,
+        row.prefix,
+        row.name ?? "",
+        row.account_id ?? "",
+        count(row.used),
+      ]),
+    ),
+  ].join("");
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  return listing(args, ctx, usageOf("stats"), (store) => trafficStats(store, ctx.clock()), statsText);
+}

@@ -1,0 +1,162 @@
+/**
+ * Hostile uploads on the real service (docs/jobs.md "Limits", docs/security.md), on
+ * SQLite and PostgreSQL, while /healthz is asked every 50 ms from another process: a
+ * 100,000- and a 1,000,000-column header, a 40 MB and a 90 MB one-line file are refused
+ * (413, the line named) before anything is stored, the server's resident memory growing
+ * by less than 100 MB and no /healthz answer taking 500 ms; a 1,000,000-line upload with
+ * no unit left is refused (429) within a second for under half a second of the server's
+ * CPU; of 20 uploads of one account at once, 2 are taken and 18 refused (429).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
+import { watchHealth } from "../../harness/health-watcher.js";
+import { mailZones } from "../../harness/mail-zones.js";
+import { cpuSeconds, rawUpload, residentBytes } from "../../harness/raw-upload.js";
+import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
+import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+
+const MB = 1024 * 1024;
+
+/** A header of `columns` columns, then 300 short rows. */
+function* wideCsv(columns: number): Generator<Buffer> {
+  const names: string[] = [];
+  for (let i = 0; i < columns; i++) {
+    names.push(i === 0 ? "email" : `c${i}`);
+    if (names.length === 10_000) {
+      yield Buffer.from(`${names.join(",")},`);
+      names.length = 0;
+    }
+  }
+  yield Buffer.from(`${names.join(",")}\n`);
+  for (let i = 0; i < 300; i++) yield Buffer.from(`user${i}@shop-1.com,x\n`);
+}
+
+/** One line of `bytes` bytes (after an `email` header), in 64 KiB pieces. */
+function* oneLine(bytes: number): Generator<Buffer> {
+  yield Buffer.from("email\n");
+  const piece = Buffer.alloc(64 * 1024, 0x61);
+  for (let sent = 0; sent < bytes; sent += piece.length) yield piece;
+  yield Buffer.from("\n");
+}
+
+/** `lines` lines of text, 10,000 at a time. */
+function* manyLines(lines: number): Generator<Buffer> {
+  const block = Buffer.from("user@shop-1.com\n".repeat(10_000));
+  for (let sent = 0; sent < lines; sent += 10_000) yield block;
+}
+
+describe.each(DATABASE_KINDS)("uploads on %s", (kind) => {
+  let world: ServiceWorld;
+  let secret: string;
+  let spent: string;
+  let pid: number;
+
+  const upload = (key: string, type: string, body: Iterable<Buffer> | AsyncIterable<Buffer>) =>
+    rawUpload(`${world.service.url}/v2/jobs`, { authorization: `Bearer ${key}`, "content-type": type }, body);
+  const read = async (key: string, path: string) =>
+    (await (
+      await fetch(`${world.service.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as Record<string, unknown>;
+  const jobs = async (key: string) => (await read(key, "/v2/jobs")).jobs as unknown[];
+  const used = async (key: string) => (await read(key, "/v2/usage")).used as number;
+
+  beforeAll(async () => {
+    world = await startServiceWorld({
+      database: kind,
+      zones: mailZones([...CANARY_DOMAINS, "shop-1.com"], "own-server"),
+    });
+    secret = await createKeyIn(world.database.location, "team", 10_000_000);
+    spent = await createKeyIn(world.database.location, "tiny", 1);
+    pid = world.service.listeningPids()[0] ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    // Spend the tiny key's one unit.
+    const taken = await upload(spent, "text/plain", [Buffer.from("shop-1.com\n")]);
+    expect(taken.status).toBe(202);
+  }, 120_000);
+
+  afterAll(async () => {
+    const codes = await world?.stop();
+    if (world) expect(codes).toEqual([0]);
+  });
+
+  it.each([
+    ["a 100,000-column header", () => wideCsv(100_000)],
+    ["a 1,000,000-column header", () => wideCsv(1_000_000)],
+    ["a 40 MB one-line file", () => oneLine(40 * MB)],
+    ["a 90 MB one-line file", () => oneLine(90 * MB)],
+  ])(
+    "refuses %s with 413 naming the line, storing and counting nothing, in bounded memory and without stalling /healthz",
+    async (_what, body) => {
+      const before = { used: await used(secret), rss: await residentBytes(pid) };
+      const health = await watchHealth(world.service.url, 50);
+      let peak = before.rss;
+      const sampler = setInterval(() => {
+        residentBytes(pid).then(
+          (rss) => {
+            peak = Math.max(peak, rss);
+          },
+          () => {},
+        );
+      }, 20);
+      const refused = await upload(secret, "text/csv", body()).finally(() => clearInterval(sampler));
+      const took = await health.stop();
+      expect(refused.status).toBe(413);
+      const problem = JSON.parse(refused.text);
+      expect(problem.code).toBe("body_too_large");
+      expect(problem.detail).toMatch(/^Line [12] /);
+      expect(await used(secret)).toBe(before.used);
+      expect(await jobs(secret)).toEqual([]);
+      expect(peak - before.rss).toBeLessThan(100 * MB);
+      expect(Math.max(...took)).toBeLessThan(500);
+    },
+    120_000,
+  );
+
+  it("refuses a 1,000,000-line upload with no unit left with 429 within a second, for under 0.5 s of CPU", async () => {
+    const cpu = await cpuSeconds(pid);
+    const refused = await upload(spent, "text/plain", manyLines(1_000_000));
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.text).code).toBe("quota_exceeded");
+    expect(refused.tookMs).toBeLessThan(1000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await cpuSeconds(pid)) - cpu).toBeLessThan(0.5);
+    expect(await used(spent)).toBe(1);
+  }, 60_000);
+
+  it("refuses an upload the moment its lines pass the units left, counting and keeping nothing", async () => {
+    const three = await createKeyIn(world.database.location, `three-${kind}`, 3);
+    const refused = await upload(three, "text/plain", manyLines(100_000));
+    expect(refused.status).toBe(429);
+    expect(refused.headers["x-ratelimit-requests-remaining"]).toBe("3");
+    expect(await used(three)).toBe(0);
+    expect(await jobs(three)).toEqual([]);
+  }, 60_000);
+
+  it("takes 2 of 20 uploads of one account at once and refuses 18 with 429", async () => {
+    let answered = 0;
+    let release: () => void = () => {};
+    const allAnswered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Each body sends its first line, then waits until 18 uploads were answered (or 10 s).
+    async function* held(): AsyncGenerator<Buffer> {
+      yield Buffer.from("email\nuser@shop-1.com\n");
+      await Promise.race([allAnswered, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      yield Buffer.from("other@shop-1.com\n");
+    }
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        upload(secret, "text/csv", held()).then((answer) => {
+          answered++;
+          if (answered >= 18) release();
+          return answer;
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 202)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(18);
+    const refusal = answers.find((answer) => answer.status === 429);
+    expect(JSON.parse(refusal?.text ?? "{}").code).toBe("too_many_concurrent_requests");
+  }, 60_000);
+});

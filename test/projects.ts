@@ -1,0 +1,108 @@
+/**
+ * Which room of the suite each test file runs in (vitest.config.ts), read from what the
+ * file and the test/ and harness/ modules it imports use, so that a new test lands in
+ * the right room without a list to keep:
+ *
+ * - `apart`: spawns processes (the service, the CLI, `npm start`), drives Chromium, or
+ *   holds a wall-clock bound (a file says so with `@room apart` when nothing above shows
+ *   it). One file at a time, after the rest, on a quiet machine.
+ * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
+ *   `npm run test:unit`; every core.
+ * - `integration`: the rest (a database, an app in process, loopback servers); every
+ *   core, waiting far more than computing.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+export type Room = "unit" | "integration" | "apart";
+
+/** What a file of its own (not through an import) does that puts it apart. */
+const APART_HERE = [
+  /node:child_process/,
+  /performance\.now\(\)/,
+  /Date\.now\(\)\s*-/,
+  /process\.hrtime/,
+  /@room apart/,
+  /playwright-core/,
+];
+
+/** Modules whose importers run apart: processes and browsers. */
+const APART_MODULES = [
+  /harness\/service-process\.ts$/,
+  /harness\/service-world\.ts$/,
+  /harness\/instances\.ts$/,
+  /harness\/live-service\.ts$/,
+  /harness\/dns-server-process\.ts$/,
+  /harness\/chromium\.ts$/,
+  /harness\/form-browser\.ts$/,
+];
+
+/** What makes a file more than pure. */
+const NOT_PURE = [
+  /harness\/databases/,
+  /src\/store\//,
+  /openStore|buildApp|startDnsServer|startListServer|startWebhookReceiver/,
+  /node:(net|http|https|dgram|child_process|worker_threads)/,
+  /\b(writeFile|mkdtemp|appendFile|createWriteStream)\b/,
+  /\blisten\(/,
+];
+
+const IMPORT =
+  /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|import\s+["'](\.{1,2}\/[^"']+)["']/g;
+
+function localImports(file: string, text: string, root: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = (match[1] ?? match[2] ?? match[3]) as string;
+    const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
+    const inside = relative(root, target);
+    // Only the suite's own helpers: src/ is judged by how a test uses it, not by its imports.
+    if ((inside.startsWith("test/") || inside.startsWith("harness/")) && existsSync(target)) {
+      found.push(target);
+    }
+  }
+  return found;
+}
+
+/** The room of one test file (an absolute path), given the repository's root. */
+export function roomOf(testFile: string, root: string): Room {
+  const own = readFileSync(testFile, "utf8");
+  if (APART_HERE.some((pattern) => pattern.test(own))) return "apart";
+  const seen = new Set<string>([testFile]);
+  const queue = [testFile];
+  let pure = !NOT_PURE.some((pattern) => pattern.test(own));
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    const text = file === testFile ? own : readFileSync(file, "utf8");
+    if (file !== testFile) {
+      if (APART_MODULES.some((pattern) => pattern.test(file))) return "apart";
+      if (NOT_PURE.some((pattern) => pattern.test(text))) pure = false;
+    }
+    for (const next of localImports(file, text, root)) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return pure ? "unit" : "integration";
+}
+
+/** The test files (`*.test.ts`) under each of `dirs`, relative to root, sorted. */
+export function testFiles(root: string, dirs: readonly string[]): string[] {
+  return dirs
+    .filter((dir) => existsSync(join(root, dir)))
+    .flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
+        .filter((name) => name.endsWith(".test.ts"))
+        .map((name) => join(dir, name)),
+    )
+    .sort();
+}
+
+/** The test files under `dirs` by room, as paths relative to root. */
+export function rooms(root: string, dirs: readonly string[]): Record<Room, string[]> {
+  const byRoom: Record<Room, string[]> = { unit: [], integration: [], apart: [] };
+  for (const file of testFiles(root, dirs)) byRoom[roomOf(join(root, file), root)].push(file);
+  return byRoom;
+}
