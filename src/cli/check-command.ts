@@ -235,7 +235,10 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
       })();
       // Arguments alone make a table known in full, written fitted at the end; stdin's is streamed.
       const collected: string[][] | undefined = options.format === "table" && !fromStdin ? [] : undefined;
+      // Whether an answer was a DNS failure: then the resolver's first report is awaited (below).
+      let dnsFailed = false;
       const line = (outcome: CheckOutcome): string => {
+        if ("record" in outcome && outcome.record.reason.startsWith("DNS ")) dnsFailed = true;
         if (options.format === "json") return `${JSON.stringify(outcomeBody(outcome))}\n`;
         if (collected) {
           collected.push(tableRow(outcome));
@@ -255,6 +258,9 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
           () => read.bytes,
         );
         if (collected) await state.output.write(`${formatTable([COLUMNS, ...collected], WIDTHS)}\n`);
+        // A DNS failure may be the resolver's: its first report says so on stderr, also when the
+        // run ends before the canary's retries do.
+        if (dnsFailed) await checker.resolverHealth?.state().catch(() => undefined);
       } finally {
         await checker.close();
       }

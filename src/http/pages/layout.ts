@@ -67,6 +67,7 @@ dd{margin:0 0 .5rem;overflow-wrap:anywhere;min-width:0}
 .links{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
 .links a{display:inline-block;padding:.2rem .6rem;border:1px solid #c7cdd6;border-radius:.8rem;background:#fff;text-decoration:none;overflow-wrap:anywhere}
 .links a:hover{border-color:#1f4fbf}
+td .links a{white-space:nowrap;overflow-wrap:normal}
 .muted{color:#4b5260}
 .why{margin:.9rem 0 0;font-size:.95rem}
 .evidence{margin:.25rem 0 0;padding:0 0 0 1.2rem}
