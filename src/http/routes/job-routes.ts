@@ -319,11 +319,12 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       try {
         const caller = request.caller;
         if (!caller) throw new Error("a job route ran without the access hook");
-        const quota = jobQuota(deps.usage, caller.key.id, caller.now, (counted, units) => {
+        const filer = { keyId: caller.key.id };
+        const quota = jobQuota({ ...filer, usage: deps.usage }, caller.now, (counted, units) => {
           request.caller = { ...caller, quota: counted, units };
         });
         const upload = await uploadOf(request, request.query.column);
-        const created = await createJob(store, caller.key.id, upload, {
+        const created = await createJob(store, filer, upload, {
           limits: uploadLimits(deps.config),
           quota,
           now: deps.clock(),

@@ -25,6 +25,7 @@ import { up as accountSecrets } from "./0019-account-secrets.js";
 import { up as jobFileNames } from "./0021-job-file-names.js";
 import { up as jobFaultsAndPauses } from "./0022-job-faults-and-pauses.js";
 import { up as trafficCounts } from "./0023-traffic-counts.js";
+import { up as accountOwnedJobs } from "./0024-account-owned-jobs.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0021_job_file_names": { up: jobFileNames },
   "0022_job_faults_and_pauses": { up: jobFaultsAndPauses },
   "0023_traffic_counts": { up: trafficCounts },
+  "0024_account_owned_jobs": { up: accountOwnedJobs },
 };
