@@ -1,9 +1,10 @@
 /**
  * List jobs (docs/jobs.md): `POST /v2/jobs` stores an upload as a job, `GET /v2/jobs`,
  * `GET /v2/jobs/<id>` and `/results` read them, `DELETE /v2/jobs/<id>` cancels or
- * deletes one. Secret keys only; a job is its key's. The upload is a stream, not a body
- * under the API's 16 KiB limit: JOB_MAX_BYTES and JOB_MAX_ITEMS bound it, and the
- * server's request timeout still ends a client that sends too slowly. With no unit left
+ * deletes one. Secret keys only; a job is its key's account's (or the key's, without
+ * one). The upload is a stream, not a body under the API's 16 KiB limit: JOB_MAX_BYTES
+ * and JOB_MAX_ITEMS bound it, and the server's request timeout still ends a client that
+ * sends too slowly. With no unit left
  * an upload is refused (429) before its body is read; its items are counted when it is
  * stored, all or nothing. At most JOB_UPLOADS_PER_ACCOUNT uploads and two downloads of
  * one owner at once (429), and JOB_SPOOL_MAX_BYTES spooled (503): the UploadGate.
