@@ -174,7 +174,6 @@ async function serve(
     traffic,
     jobs: store.jobs,
     requests,
-    keys: store.keys,
     checker,
     testNames: config.testNames,
     holder,

@@ -8,24 +8,34 @@ import type { QuotaState, UsageRepository } from "../store/types.js";
 import { quotaExceeded } from "./access.js";
 import { HttpProblem } from "./http-problem.js";
 
+/** Whose count an upload draws from: a key's (its account's, for an account's key), or an account's own (no key). */
+export type QuotaPayer =
+  | { keyId: string; usage: Pick<UsageRepository, "authorizeKey"> }
+  | { accountId: string; usage: Pick<UsageRepository, "authorizeAccount"> };
+
 /**
- * The quota of the key `keyId` (its account's, for an account's key) as of `now`;
- * `onCounted` hears each state read or counted (the API's rate-limit headers).
+ * The quota an upload of `payer` is counted on as of `now` (the console's uploads are
+ * the account's own, with no key); `onCounted` hears each state read or counted (the
+ * API's rate-limit headers).
  */
 export function jobQuota(
-  usage: Pick<UsageRepository, "authorizeKey">,
-  keyId: string,
+  payer: QuotaPayer,
   now: Date,
   onCounted: (quota: QuotaState, units: number) => void = () => {},
 ): JobQuota {
   const read = async (units: number): Promise<QuotaState> => {
-    const counted = await usage.authorizeKey(keyId, now, units);
+    const counted =
+      "accountId" in payer
+        ? await payer.usage.authorizeAccount(payer.accountId, now, units)
+        : (await payer.usage.authorizeKey(payer.keyId, now, units))?.quota;
     if (!counted)
-      throw new HttpProblem(
-        "invalid_api_key",
-        "The key of this upload was revoked meanwhile; nothing was kept.",
-      );
-    return counted.quota;
+      throw "accountId" in payer
+        ? new HttpProblem("not_found", "The account of this upload was deleted meanwhile; nothing was kept.")
+        : new HttpProblem(
+            "invalid_api_key",
+            "The key of this upload was revoked meanwhile; nothing was kept.",
+          );
+    return counted;
   };
   const refuse = async (items: number): Promise<never> => {
     const left = await read(0);

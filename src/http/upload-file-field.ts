@@ -1,9 +1,11 @@
 /**
- * The `file` field of a `multipart/form-data` upload (`POST /v2/jobs`, the console's
- * jobs page), streamed by `@fastify/multipart` as it arrives: the body is never
- * collected, the parts before the file are skipped. The route's scope registers the
- * plugin with `uploadMultipart()`, after its own CSRF and access checks have run in hooks
- * or before the handler asks for the file (nothing is read before).
+ * `multipart/form-data` through `@fastify/multipart`, the one multipart path: the `file`
+ * field of an upload (`POST /v2/jobs`, the console's jobs page), streamed as it arrives
+ * (the body is never collected, the parts before the file are skipped), and a small form
+ * read whole within its limits (the account list's import, `readSmallForm`). The route's
+ * scope registers the plugin with `uploadMultipart()`; nothing is read before the handler
+ * asks, after its scope's CSRF and access checks in hooks (or, for a form whose token is
+ * a field, before anything it carries is stored).
  */
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -62,4 +64,37 @@ export async function fileField(
     const contentType = (part.mimetype ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     return { contentType, filename: part.filename ? part.filename.slice(0, 255) : null, stream: part.file };
   }
+}
+
+/** A form read whole: its fields (a file's text among them), or that a file passed its limit. */
+export type SmallForm = { fields: Record<string, string> } | { fileTooLarge: true };
+
+/**
+ * Every field of a small form, a file's text included, read within the limits of
+ * `uploadMultipart(scope, maxFileBytes)`: a file over `maxFileBytes` stops the reading
+ * (`fileTooLarge`), holding at most that many bytes. A repeated field keeps its last
+ * value. `invalid_body` when the body cannot be read as multipart.
+ */
+export async function readSmallForm(request: FastifyRequest, maxFileBytes: number): Promise<SmallForm> {
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "field") {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes <= maxFileBytes) chunks.push(chunk);
+      }
+      if (bytes > maxFileBytes || part.file.truncated) return { fileTooLarge: true };
+      fields[part.fieldname] = Buffer.concat(chunks).toString("utf8");
+    }
+  } catch (error) {
+    if (error instanceof HttpProblem) throw error;
+    throw new HttpProblem("invalid_body", "The multipart/form-data body could not be read.");
+  }
+  return { fields };
 }

@@ -13,7 +13,7 @@ import type { Mailer } from "../service/mailer.js";
 import type { Account, AccountRole, Store } from "../store/types.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { accountJobsFollow } from "./jobs.js";
-import { type KeyJson, KeySchema, keyJson, PlanName } from "./keys.js";
+import { KeySchema, keyJson, PlanName } from "./keys.js";
 import { issueLink, LINK_TTL_MS, mailAllowed } from "./one-time-secrets.js";
 import { Refusal } from "./refusal.js";
 
@@ -239,17 +239,4 @@ export async function resetPasswordLink(
     detail: { email: account.email },
   });
   return link;
-}
-
-/**
- * The key a list uploaded in the console belongs to: the account's oldest live secret key
- * (a rolled key's successor, not the key it replaces); undefined when it has none.
- */
-export async function accountJobKey(
-  store: Pick<Store, "keys">,
-  account: Account,
-): Promise<KeyJson | undefined> {
-  const keys = await store.keys.accountKeys(account.id);
-  const key = keys.find((key) => !key.publishable && key.revokedAt === null && key.expiresAt === null);
-  return key && keyJson(key);
 }

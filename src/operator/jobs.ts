@@ -1,6 +1,7 @@
 /**
  * List jobs (docs/jobs.md): an upload checked in the background, its progress and its
- * results. A job belongs to the key that created it; the operator (owner `null`) sees
+ * results. A job belongs to the account of the key that created it (or to the key,
+ * without one), or to the account that uploaded it in the console; the operator sees
  * every job. One wire shape for `GET /v2/jobs/<id>`, the admin API and `jobs --json`.
  */
 import { type Static, Type } from "typebox";
@@ -21,7 +22,7 @@ import {
   UploadTooLarge,
 } from "../service/job-upload.js";
 import type { SpoolBytes } from "../service/upload-gate.js";
-import { JOB_STATUSES, type Job, type JobOwner, type Store } from "../store/types.js";
+import { JOB_STATUSES, type Job, type JobFiler, type JobOwner, type Store } from "../store/types.js";
 import { type Actor, audited, type ChangeNote } from "./audit.js";
 import { Refusal } from "./refusal.js";
 
@@ -103,11 +104,8 @@ async function ownedJob(store: JobStore, owner: JobOwner, id: string): Promise<J
   const job = await store.jobs.getJob(id);
   if (!job) throw new Refusal("unknown_job", `no job ${id}`);
   if (owner.kind === "operator") return job;
-  const owned =
-    owner.kind === "key"
-      ? job.keyId === owner.id && (await store.jobs.accountOfKey(job.keyId)) === null
-      : (await store.jobs.accountOfKey(job.keyId)) === owner.id;
-  if (!owned) throw new Refusal("unknown_job", `no job ${id}`);
+  if (job.owner.kind !== owner.kind || job.owner.id !== owner.id)
+    throw new Refusal("unknown_job", `no job ${id}`);
   return job;
 }
 
@@ -152,8 +150,8 @@ function apiAdvice(advice: CsvAdvice): string {
  */
 export async function createJob(
   store: JobStore,
-  /** The key the job is filed under (its account, if it has one, owns it). */
-  keyId: string,
+  /** A key (its account, if it has one, owns the job) or an account with no key (the console). */
+  filer: JobFiler,
   upload: Upload,
   deps: { limits: UploadLimits; quota: JobQuota; now: Date; spool?: SpoolBytes },
 ): Promise<CreatedJob> {
@@ -169,7 +167,7 @@ export async function createJob(
     { unitsLeft: left, ...(deps.spool ? { spool: deps.spool } : {}) },
   ).catch(refuse);
   const id = await store.jobs.startUpload({
-    keyId,
+    ...filer,
     header: JSON.stringify(shape.header),
     layout: JSON.stringify(shape.layout),
     filename: upload.filename ?? null,
@@ -241,7 +239,7 @@ function jobChange<T>(
   return by ? audited(by.store, by.actor, change, note) : change(store);
 }
 
-/** What the audit log says of a job: its key and its size, never its rows. */
+/** What the audit log says of a job: its key (null for an account's own) and its size, never its rows. */
 function jobDetail(job: Job): Record<string, unknown> {
   return { key: job.keyId, status: job.status, items: job.items, done: job.done };
 }

@@ -16,7 +16,7 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { CheckRecord } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
-import { JOB_STATUSES, type Job, type JobsRepository, type KeysRepository } from "../store/types.js";
+import { JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
 import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";
@@ -45,8 +45,6 @@ export interface JobRunnerOptions extends NameRules {
     "claimBatch" | "renewClaim" | "releaseClaim" | "finishBatch" | "noteFailure" | "endJob" | "countByStatus"
   >;
   checker: Pick<Checker, "check">;
-  /** The owners' keys: a job of an account's key is answered by the account's own list (docs/accounts.md). */
-  keys?: Pick<KeysRepository, "getKey">;
   /** This instance, as its claims name it. */
   holder: string;
   /** JOB_RETENTION in milliseconds. */
@@ -197,13 +195,13 @@ export class JobRunner {
 
   private async check(job: Job, inputs: readonly string[]): Promise<CheckOutcome[]> {
     const outcomes: CheckOutcome[] = [];
-    // One read per batch: the key's account, whose own list its answers follow.
-    const account = (await this.options.keys?.getKey(job.keyId))?.accountId ?? undefined;
+    // The job's account, whose own list its answers follow; a job with no key runs as its account.
+    const account = job.owner.kind === "account" ? job.owner.id : undefined;
     const checked = checkMany(inputs, {
       checker: this.checker,
       testNames: this.options.testNames,
       concurrency: CHECKS_AT_ONCE,
-      lane: { budget: "jobs", client: job.keyId, account },
+      lane: { budget: "jobs", client: job.keyId ?? `account:${job.owner.id}`, account },
     });
     for await (const { outcome } of checked) {
       // Serialised as it comes (once per record while it lives), not a batch's worth at once when the batch ends.

@@ -9,7 +9,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
 import { refundUnits } from "./quota.js";
 import { type Database, type JobsTable, toDate } from "./schema.js";
-import type { FinishedJobBatch, Job, JobStatus, JobsRepository } from "./types.js";
+import type { FinishedJobBatch, Job, JobFiler, JobHolder, JobStatus, JobsRepository } from "./types.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 
 /** Statuses of a job whose batches are claimed. */
@@ -19,11 +19,19 @@ const UNFINISHED = [...ACTIVE, "paused"] as const;
 
 type JobRow = Selectable<JobsTable>;
 
+/** The owner a job's `owner` column names (`account:<id>` or `key:<id>`, migration 0018). */
+function holderOf(owner: string): JobHolder {
+  const at = owner.indexOf(":");
+  const id = owner.slice(at + 1);
+  return owner.slice(0, at) === "account" ? { kind: "account", id } : { kind: "key", id };
+}
+
 function toJob(row: JobRow): Job {
   const date = (value: number | string | null) => (value === null ? null : toDate(value));
   return {
     id: row.id,
     keyId: row.key_id,
+    owner: holderOf(row.owner),
     status: row.status as JobStatus,
     items: Number(row.items),
     done: Number(row.done),
@@ -158,12 +166,7 @@ async function endJob(
     if (!job) return undefined;
     // Items never checked are given back (docs/jobs.md "Quota").
     if (job.items > job.done) {
-      const owner = await trx
-        .selectFrom("api_keys")
-        .select("account_id")
-        .where("id", "=", job.keyId)
-        .executeTakeFirst();
-      const accountId = owner?.account_id ?? null;
+      const accountId = job.owner.kind === "account" ? job.owner.id : null;
       await refundUnits(trx, { id: job.keyId, accountId }, job.periodStart, job.items - job.done, now);
     }
     if (status === "failed") await enqueueJobEvent(trx, "job.failed", now, eventJob(job));
@@ -244,16 +247,29 @@ export async function pruneJobs(
   return deleted;
 }
 
+/** The key a job is filed under (none for an account's own) and its `owner`: the account, or the key without one. */
+async function ownerOf(
+  db: Kysely<Database>,
+  filer: JobFiler,
+): Promise<{ keyId: string | null; owner: string }> {
+  if ("accountId" in filer) return { keyId: null, owner: `account:${filer.accountId}` };
+  const key = await db
+    .selectFrom("api_keys")
+    .select("account_id")
+    .where("id", "=", filer.keyId)
+    .executeTakeFirst();
+  return {
+    keyId: filer.keyId,
+    owner: key?.account_id ? `account:${key.account_id}` : `key:${filer.keyId}`,
+  };
+}
+
 export function createJobsRepository(db: Kysely<Database>): JobsRepository {
   return {
-    startUpload: async ({ keyId, header, layout, filename = null, now }) => {
+    startUpload: async ({ header, layout, filename = null, now, ...filer }) => {
       const id = `job_${randomBytes(12).toString("hex")}`;
       const t = now.getTime();
-      const key = await db
-        .selectFrom("api_keys")
-        .select("account_id")
-        .where("id", "=", keyId)
-        .executeTakeFirst();
+      const { keyId, owner } = await ownerOf(db, filer);
       await db
         .insertInto("jobs")
         .values({
@@ -276,7 +292,7 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
           expires_at: null,
           served_at: 0,
           failing_since: null,
-          owner: key?.account_id ? `account:${key.account_id}` : `key:${keyId}`,
+          owner,
         })
         .execute();
       return id;
@@ -316,9 +332,6 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
       const job = await selectJob(db, id);
       return job?.status === "uploading" ? undefined : job;
     },
-    accountOfKey: async (keyId) =>
-      (await db.selectFrom("api_keys").select("account_id").where("id", "=", keyId).executeTakeFirst())
-        ?.account_id ?? null,
     listJobs: async (owner, limit) => {
       let query = db.selectFrom("jobs").selectAll().where("status", "!=", "uploading");
       // `owner` names the account of the job's key, or the key without one (migration 0018).

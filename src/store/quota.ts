@@ -9,6 +9,7 @@
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { DAY_MS } from "../core/time.js";
+import { AccountSuspendedError } from "./errors.js";
 import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
@@ -136,7 +137,11 @@ async function countRequests(
  * The state after counting: `used` undefined means refused, reported as the period used
  * up (remaining 0), as far as this request can tell without another query.
  */
-function quotaState(key: AuthenticatedKey, period: QuotaPeriod, used: number | undefined): QuotaState {
+function quotaState(
+  key: Pick<AuthenticatedKey, "quota">,
+  period: QuotaPeriod,
+  used: number | undefined,
+): QuotaState {
   const counted = used ?? key.quota ?? 0;
   return {
     allowed: used !== undefined,
@@ -202,17 +207,20 @@ export async function countUnits(
  */
 export async function refundUnits(
   db: Kysely<Database>,
-  key: { id: string; accountId: string | null },
+  /** The key the units were counted for (null: the account's own, a console upload's) and its account. */
+  key: { id: string | null; accountId: string | null },
   periodStart: Date,
   units: number,
   givenBackAt: Date = new Date(),
 ): Promise<void> {
   const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
   const id = key.accountId ?? key.id;
+  if (id === null) return;
   const given =
     await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
-  if (Number(given.numAffectedRows ?? 0) === 0) return;
+  // An account's own units (no key) are on no key's chart.
+  if (Number(given.numAffectedRows ?? 0) === 0 || key.id === null) return;
   // The charts' requests per day lose them on the day they are given back, so a period's
   // bars add up to the count's `used` (docs/accounts.md "The console").
   const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);
@@ -233,4 +241,48 @@ export async function storedPeriods(
     select period_start, used from ${sql.table(table)} where ${sql.ref(owner)} = ${id}
     order by period_start desc`.execute(db);
   return rows.map((row) => ({ periodStart: toDate(row.period_start), used: row.used }));
+}
+
+/**
+ * Counts `units` on an account's own count (the one its keys draw from), all or nothing,
+ * for what the account does with no key (an upload in the console); `units` 0 reads the
+ * period's state. Undefined for an unknown account; a suspended one throws
+ * `AccountSuspendedError`. Not on the API's path: one read, then one conditional upsert.
+ */
+export async function countAccountUnits(
+  db: Kysely<Database>,
+  accountId: string,
+  now: Date,
+  units: number,
+): Promise<QuotaState | undefined> {
+  const { rows } = await sql<{
+    created_at: number | string;
+    state: string;
+    quota: number | null;
+    period_days: number;
+  }>`
+    select a.created_at, a.state, p.quota, p.period_days from accounts a join plans p on p.name = a.plan
+    where a.id = ${accountId}`.execute(db);
+  const account = rows[0];
+  if (!account) return undefined;
+  if (account.state !== "active") throw new AccountSuspendedError();
+  const limit = { quota: account.quota };
+  const period = quotaPeriod(toDate(account.created_at), account.period_days, now);
+  const start = period.start.getTime();
+  if (units === 0) {
+    const { rows: read } = await sql<{ used: number }>`
+      select used from account_usage where account_id = ${accountId} and period_start = ${start}`.execute(db);
+    return quotaState(limit, period, read[0]?.used ?? 0);
+  }
+  if (account.quota !== null && units > account.quota) return quotaState(limit, period, undefined);
+  const quota = account.quota ?? MAX_QUOTA;
+  const add =
+    account.quota === null
+      ? sql`case when account_usage.used > ${quota} - excluded.used then ${quota} else account_usage.used + excluded.used end`
+      : sql`account_usage.used + excluded.used where account_usage.used + excluded.used <= ${quota}`;
+  const { rows: counted } = await sql<{ used: number }>`
+    insert into account_usage (account_id, period_start, used) values (${accountId}, ${start}, ${units})
+    on conflict (account_id, period_start) do update set used = ${add}
+    returning used`.execute(db);
+  return quotaState(limit, period, counted[0]?.used);
 }

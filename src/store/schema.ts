@@ -365,7 +365,8 @@ type NullableMillis = ColumnType<number | string | null, number | null, number |
 /** A list job (migration 0016, docs/jobs.md). */
 export interface JobsTable {
   id: string;
-  key_id: string;
+  /** The key the job was uploaded with; null for an account's own, uploaded in the console (migration 0024). */
+  key_id: string | null;
   status: string;
   items: number;
   done: number;

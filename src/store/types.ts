@@ -359,6 +359,12 @@ export interface UsageRepository {
    */
   authorizeKey(id: string, now: Date, units: number): Promise<Authorization | undefined>;
   /**
+   * As `authorizeKey`, on an account's own count with no key (the console's list
+   * uploads): the state after counting, undefined for an unknown account; a suspended one
+   * throws `AccountSuspendedError`.
+   */
+  authorizeAccount(id: string, now: Date, units: number): Promise<QuotaState | undefined>;
+  /**
    * The live key for a secret, counting nothing (a publishable key's origins are checked
    * before its request counts); remembered like `authorize`'s keys.
    */
@@ -853,8 +859,10 @@ export interface JobCounts {
 
 export interface Job {
   id: string;
-  /** The key that created it: its owner. */
-  keyId: string;
+  /** The key it was uploaded with; null for an account's own (uploaded in the console). */
+  keyId: string | null;
+  /** Whose it is: the key's account (or the account that uploaded it in the console), or the key without one. */
+  owner: JobHolder;
   status: JobStatus;
   items: number;
   done: number;
@@ -877,6 +885,15 @@ export interface Job {
  * account, or the operator's (every job).
  */
 export type JobOwner = { kind: "account"; id: string } | { kind: "key"; id: string } | { kind: "operator" };
+
+/** Whose a job is: an account, or a key without one. */
+export type JobHolder = Exclude<JobOwner, { kind: "operator" }>;
+
+/**
+ * Who files an upload: a key (the job is its account's when it has one, else the key's),
+ * or an account itself, with no key (the console's uploads).
+ */
+export type JobFiler = { keyId: string } | { accountId: string };
 
 /** One input line of an upload: the input checked and its row (JSON, opaque to the store). */
 export interface NewJobItem {
@@ -907,14 +924,15 @@ export interface JobResultBatch {
 
 /** List jobs (src/store/jobs-repository.ts): uploads stored as batches of items, claimed whole by every instance. */
 export interface JobsRepository {
-  /** A job in `uploading`, invisible until `queueJob`, its owner the key's account (or the key); its id. */
-  startUpload(job: {
-    keyId: string;
-    header: string;
-    layout: string;
-    filename?: string | null;
-    now: Date;
-  }): Promise<string>;
+  /** A job in `uploading`, invisible until `queueJob`, its owner the account (the key's, or the filer) or the key; its id. */
+  startUpload(
+    job: JobFiler & {
+      header: string;
+      layout: string;
+      filename?: string | null;
+      now: Date;
+    },
+  ): Promise<string>;
   /** Stores one batch of an upload's items, from `firstSeq` on: the unit claimed and answered. */
   addBatch(jobId: string, firstSeq: number, items: readonly NewJobItem[]): Promise<void>;
   /** Queues an uploaded job: its items were counted in the period starting `periodStart`. */
@@ -922,8 +940,6 @@ export interface JobsRepository {
   /** Deletes a job and its items, whatever its status; whether there was one. */
   deleteJob(jobId: string): Promise<boolean>;
   getJob(id: string): Promise<Job | undefined>;
-  /** The account of a job's key; null for a key without one. */
-  accountOfKey(keyId: string): Promise<string | null>;
   /** Newest first: an account's jobs (of every key of it), a key's (without an account), or every job. */
   listJobs(owner: JobOwner, limit: number): Promise<Job[]>;
   /**

@@ -22,7 +22,7 @@ import {
   keyWithPlan,
   publishableOrigins,
 } from "./keys-repository.js";
-import { countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
+import { countAccountUnits, countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
@@ -132,6 +132,10 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
             ? await readQuota(db, key, now)
             : noteDaily(key, now, units, await countRequest(key, now, units)),
       };
+    },
+    authorizeAccount(id, now, units) {
+      checkUnits(units, 0);
+      return countAccountUnits(db, id, now, units);
     },
     async refund(key, periodStart, units = 1, now = new Date()) {
       checkUnits(units, 1);

@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
-import { accountJobKey, accountJson } from "../../operator/accounts.js";
+import { accountJson } from "../../operator/accounts.js";
 import {
   cancelJob,
   createJob,
@@ -152,11 +152,8 @@ export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
   await uploadMultipart(app, config.jobMaxBytes);
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
-    const [key, { jobs }] = await Promise.all([
-      accountJobKey(store, found.account),
-      listJobs(store, ownerOf(found)),
-    ]);
-    const body = `${section("upload-heading", "Upload a list", uploadForm(found.csrf, key, limits, error))}
+    const { jobs } = await listJobs(store, ownerOf(found));
+    const body = `${section("upload-heading", "Upload a list", uploadForm(found.csrf, limits, error))}
 ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const html = consolePage("Jobs", accountJson(found.account), found.csrf, body, script);
     return send(reply.header("content-security-policy", policy), html, status);
@@ -172,16 +169,16 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf, "query");
     if (!found) return reply.redirect("/login", 303);
-    const key = await accountJobKey(store, found.account);
-    if (!key) return jobsPage(reply, found, undefined, 409);
     if (!request.isMultipart()) return jobsPage(reply, found, "Choose a file to upload.", 415);
     const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);
       const upload = await uploadOf(request, undefined);
-      await createJob(store, key.id, upload, {
+      // The account's own job, on its own count: no key is needed (docs/jobs.md "In the console").
+      const filer = { accountId: found.account.id };
+      await createJob(store, filer, upload, {
         limits,
-        quota: jobQuota(store.usage, key.id, clock()),
+        quota: jobQuota({ ...filer, usage: store.usage }, clock()),
         now: clock(),
         spool: entered.spool,
       });

@@ -5,7 +5,6 @@
  * hides by status carries `data-downloads`, `data-cancel`, `data-delete`.
  */
 import type { JobJson } from "../../operator/jobs.js";
-import type { KeyJson } from "../../operator/keys.js";
 import { escapeHtml } from "../pages/layout.js";
 import { readableCount, timeHtml } from "../pages/readable.js";
 
@@ -29,26 +28,21 @@ function bytesText(bytes: number): string {
 
 /**
  * The upload form: a multipart POST whose CSRF token rides in its query (checked before
- * the body is read), a file input labelled `File` with its error beside it; or, for an
- * account without a secret key, what to do first.
+ * the body is read), a file input labelled `File` with its error beside it. The job is
+ * the account's: no key is needed.
  */
 export function uploadForm(
   csrf: string,
-  key: KeyJson | undefined,
   limits: { maxItems: number; maxBytes: number },
   error?: string,
 ): string {
-  if (!key)
-    return '<p>Your account has no secret key, and a list job belongs to one: <a href="/account/keys">create a secret key</a> first.</p>';
   const described = error ? "f-file-hint f-file-error" : "f-file-hint";
   const invalid = error ? ' aria-invalid="true"' : "";
   const errorLine = error ? `\n<p class="field-error" id="f-file-error">${escapeHtml(error)}</p>` : "";
-  const prefix = `<code>${escapeHtml(key.prefix)}…</code>`;
-  const keyName = key.name ? `${escapeHtml(key.name)} (${prefix})` : prefix;
   return `<form class="stack" method="post" action="/account/jobs?csrf=${escapeHtml(encodeURIComponent(csrf))}" enctype="multipart/form-data">
 <label for="f-file">File</label>
 <input id="f-file" name="file" type="file" accept=".csv,.txt,text/csv,text/plain" required aria-describedby="${described}"${invalid}>${errorLine}
-<p class="hint" id="f-file-hint">A CSV with a header row (its address column found as <code>check --csv</code> finds it), or a text file with one address or domain per line; at most ${limits.maxItems.toLocaleString("en")} lines and ${bytesText(limits.maxBytes)}. Each line counts one unit of your quota when the file is stored. The job belongs to your key ${keyName}.</p>
+<p class="hint" id="f-file-hint">A CSV with a header row (its address column found as <code>check --csv</code> finds it), or a text file with one address or domain per line; at most ${limits.maxItems.toLocaleString("en")} lines and ${bytesText(limits.maxBytes)}. Each line counts one unit of your quota when the file is stored. The job belongs to your account: it is counted on your account's quota, and your account's secret keys see it too (<code>GET /v2/jobs</code>).</p>
 <button type="submit">Upload</button>
 </form>`;
 }

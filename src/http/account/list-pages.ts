@@ -22,10 +22,10 @@ import { type Refusal, refusalOf } from "../../operator/refusal.js";
 import { PROBLEM_STATUS } from "../../service/problem-codes.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
-import { readFormData } from "../multipart.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
 import { refusalProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
+import { readSmallForm, uploadMultipart } from "../upload-file-field.js";
 import { consolePage } from "./account-views.js";
 import { type ListForms, listCards, listPageUrl } from "./list-views.js";
 import {
@@ -37,8 +37,6 @@ import {
   text,
 } from "./page-session.js";
 
-/** The import's body: the CSV and the form's fields around it. */
-const IMPORT_BODY_LIMIT = MAX_ACCOUNT_LIST_CSV_BYTES + 64 * 1024;
 /** The entries one page of the list shows. */
 const ENTRIES_PER_PAGE = 100;
 const LIMITS = {
@@ -51,14 +49,6 @@ const LIMITS = {
 function viewOf(fields: Body): { search: string; page: number } {
   const page = Number(text(fields, "page"));
   return { search: text(fields, "search").trim(), page: Number.isSafeInteger(page) && page > 1 ? page : 1 };
-}
-
-/** A multipart form's fields, a file's text included (the import's `file`). */
-async function formFields(contentType: string, body: Buffer): Promise<Body> {
-  const form = await readFormData(contentType, body);
-  const fields: Body = {};
-  for (const [name, value] of form) fields[name] = typeof value === "string" ? value : await value.text();
-  return fields;
 }
 
 export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
@@ -147,24 +137,23 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
       .send(await exportAccountList(store, found.account));
   });
 
-  // The import takes a file: a scope of its own whose multipart parser keeps files, up to the largest list.
+  // The import takes a file: a scope of its own with @fastify/multipart, the file at most the largest list.
   void app.register((scope: TypedApp) =>
-    withMethodNotAllowed(scope, (imports) => {
-      imports.removeContentTypeParser("multipart/form-data");
-      imports.addContentTypeParser(
-        "multipart/form-data",
-        { parseAs: "buffer", bodyLimit: IMPORT_BODY_LIMIT },
-        async (request: FastifyRequest, body: Buffer) =>
-          formFields(String(request.headers["content-type"]), body),
-      );
+    withMethodNotAllowed(scope, async (imports) => {
+      await uploadMultipart(imports, MAX_ACCOUNT_LIST_CSV_BYTES);
       imports.post(
         "/account/lists/import",
         {
           schema: { hide: true },
-          bodyLimit: IMPORT_BODY_LIMIT,
-          // Over the limit, the body is never read: the person's session says where to tell them.
-          errorHandler: async (error, request, reply) => {
-            if ((error as { code?: string }).code !== "FST_ERR_CTP_BODY_TOO_LARGE") throw error;
+          // The form is read before its CSRF token can be checked (a field of it); nothing it carries is stored before.
+          preHandler: async (request, reply) => {
+            if (!request.isMultipart()) return;
+            const form = await readSmallForm(request, MAX_ACCOUNT_LIST_CSV_BYTES);
+            if ("fields" in form) {
+              request.body = form.fields;
+              return;
+            }
+            // Over the limit: the person's session says where to tell them.
             const found = await session(request);
             if (!found) throw new HttpProblem("body_too_large", refusalProblem(csvTooLarge()).detail);
             return importRefused(reply, found, csvTooLarge());

@@ -1,9 +1,10 @@
 /**
  * List jobs (docs/jobs.md): `POST /v2/jobs` stores an upload as a job, `GET /v2/jobs`,
  * `GET /v2/jobs/<id>` and `/results` read them, `DELETE /v2/jobs/<id>` cancels or
- * deletes one. Secret keys only; a job is its key's. The upload is a stream, not a body
- * under the API's 16 KiB limit: JOB_MAX_BYTES and JOB_MAX_ITEMS bound it, and the
- * server's request timeout still ends a client that sends too slowly. With no unit left
+ * deletes one. Secret keys only; a job is its key's account's (or the key's, without
+ * one). The upload is a stream, not a body under the API's 16 KiB limit: JOB_MAX_BYTES
+ * and JOB_MAX_ITEMS bound it, and the server's request timeout still ends a client that
+ * sends too slowly. With no unit left
  * an upload is refused (429) before its body is read; its items are counted when it is
  * stored, all or nothing. At most JOB_UPLOADS_PER_ACCOUNT uploads and two downloads of
  * one owner at once (429), and JOB_SPOOL_MAX_BYTES spooled (503): the UploadGate.
@@ -319,11 +320,12 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       try {
         const caller = request.caller;
         if (!caller) throw new Error("a job route ran without the access hook");
-        const quota = jobQuota(deps.usage, caller.key.id, caller.now, (counted, units) => {
+        const filer = { keyId: caller.key.id };
+        const quota = jobQuota({ ...filer, usage: deps.usage }, caller.now, (counted, units) => {
           request.caller = { ...caller, quota: counted, units };
         });
         const upload = await uploadOf(request, request.query.column);
-        const created = await createJob(store, caller.key.id, upload, {
+        const created = await createJob(store, filer, upload, {
           limits: uploadLimits(deps.config),
           quota,
           now: deps.clock(),

@@ -26,6 +26,7 @@ import { up as loginGuard } from "./0020-login-guard.js";
 import { up as jobFileNames } from "./0021-job-file-names.js";
 import { up as jobFaultsAndPauses } from "./0022-job-faults-and-pauses.js";
 import { up as trafficCounts } from "./0023-traffic-counts.js";
+import { up as accountOwnedJobs } from "./0024-account-owned-jobs.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "0021_job_file_names": { up: jobFileNames },
   "0022_job_faults_and_pauses": { up: jobFaultsAndPauses },
   "0023_traffic_counts": { up: trafficCounts },
+  "0024_account_owned_jobs": { up: accountOwnedJobs },
 };

@@ -226,14 +226,15 @@ describe("list jobs in the console", () => {
     await reader.cancel().catch(() => undefined);
   });
 
-  it("says so when the account has no secret key to own an upload", async () => {
+  it("shows the upload form to an account whose keys are all revoked: the job needs no key", async () => {
     const ann = await invitedBrowser(fixture.app, fixture.store, fixture.clock.now(), "ann@example.com");
     const keysPage = await ann.get("/account/keys");
     const ids = [...keysPage.body.matchAll(/href="\/account\/keys\/([^/"]+)\/revoke"/g)].map(([, id]) => id);
     for (const id of ids)
       expect((await ann.post(`/account/keys/${id}/revoke`, {}, keysPage.body)).statusCode).toBe(303);
     const page = await ann.get("/account/jobs");
-    expect(page.body).toContain("Your account has no secret key");
-    expect(page.body).not.toContain('id="f-file"');
+    expect(page.body).toContain('id="f-file"');
+    expect(page.body).toContain("The job belongs to your account");
+    expect(page.body).not.toContain("no secret key");
   });
 });
