@@ -5,6 +5,7 @@
  * `unknown_key`, as an unknown id.
  */
 import { DAY_MS } from "../core/time.js";
+import { accountUsageRow } from "../store/quota.js";
 import type { Account, Store } from "../store/types.js";
 import { type Actor, accountActor, audited } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
@@ -101,6 +102,14 @@ export async function accountKeyUsage(
 ) {
   await ownKey(store, account, id);
   return keyUsage(store, id, now);
+}
+
+/**
+ * The account's own row of the charts (its console uploads, counted on no key), beside its
+ * keys' ids: with them, a period's days add up to the account's count.
+ */
+export function accountOwnUsage(account: Account): string {
+  return accountUsageRow(account.id);
 }
 
 /**

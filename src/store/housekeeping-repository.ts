@@ -92,6 +92,8 @@ async function pruneAccountLeftovers(
       select hash from pending_logins where expires_at < ${now.getTime()} limit ${limit})`,
     sql`delete from daily_usage where (key_id, day) in (
       select key_id, day from daily_usage where day < ${countedBefore.getTime()} limit ${limit})`,
+    sql`delete from account_daily_usage where (account_id, day) in (
+      select account_id, day from account_daily_usage where day < ${countedBefore.getTime()} limit ${limit})`,
     sql`delete from account_usage where (account_id, period_start) in (
       select account_id, period_start from account_usage where period_start < ${countedBefore.getTime()} limit ${limit})`,
   ];

@@ -199,6 +199,22 @@ export async function countUnits(
   return states;
 }
 
+const ACCOUNT_ROW = "account:";
+
+/**
+ * The name, among key ids, of an account's own units per day (a console upload's, counted
+ * on no key; stored in `account_daily_usage`): the account's chart adds it to its keys'
+ * rows, so that the days of a period add up to the account's count.
+ */
+export function accountUsageRow(accountId: string): string {
+  return `${ACCOUNT_ROW}${accountId}`;
+}
+
+/** The account of an `accountUsageRow` name; undefined for a key's id. */
+export function accountOfUsageRow(row: string): string | undefined {
+  return row.startsWith(ACCOUNT_ROW) ? row.slice(ACCOUNT_ROW.length) : undefined;
+}
+
 /**
  * Gives back `units` counted in a period, to the key's own count or its account's
  * (`accountId`); the count never goes below zero. The key's requests per day lose them
@@ -219,11 +235,20 @@ export async function refundUnits(
   const given =
     await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
     where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
-  // An account's own units (no key) are on no key's chart.
-  if (Number(given.numAffectedRows ?? 0) === 0 || key.id === null) return;
+  if (Number(given.numAffectedRows ?? 0) === 0) return;
   // The charts' requests per day lose them on the day they are given back, so a period's
   // bars add up to the count's `used` (docs/accounts.md "The console").
   const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);
+  if (key.id === null) {
+    await db
+      .insertInto("account_daily_usage")
+      .values({ account_id: id, day, used: -units })
+      .onConflict((oc) =>
+        oc.columns(["account_id", "day"]).doUpdateSet({ used: sql`account_daily_usage.used - ${units}` }),
+      )
+      .execute();
+    return;
+  }
   await db
     .insertInto("daily_usage")
     .values({ key_id: key.id, day, used: -units })

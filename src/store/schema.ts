@@ -229,6 +229,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   pending_logins: PendingLoginsTable;
   daily_usage: DailyUsageTable;
+  account_daily_usage: AccountDailyUsageTable;
   jobs: JobsTable;
   job_batches: JobBatchesTable;
   account_lists: AccountListsTable;
@@ -262,6 +263,13 @@ export interface AccountListVersionsTable {
 /** Requests per key and UTC day (start, epoch ms), for charts. */
 export interface DailyUsageTable {
   key_id: string;
+  day: Millis;
+  used: number;
+}
+
+/** An account's own units per UTC day, its console uploads' (migration 0025). */
+export interface AccountDailyUsageTable {
+  account_id: string;
   day: Millis;
   used: number;
 }

@@ -3,7 +3,8 @@
  * added to one row per UTC day, kind and name by additive upserts, and read back by day
  * for the desk's charts, `GET /admin/stats` and `mailrisk stats`. The busiest keys and
  * accounts are read from the requests per key and day (`daily_usage`), which the quota's
- * counting already writes and a refund lowers on the day it is given.
+ * counting already writes and a refund lowers on the day it is given, and an account's
+ * own units (console uploads) from `account_daily_usage`.
  */
 import { type Kysely, sql } from "kysely";
 import { type Database, toDate } from "./schema.js";
@@ -101,9 +102,11 @@ async function topKeys(db: Kysely<Database>, since: Date, limit: number) {
 
 async function topAccounts(db: Kysely<Database>, since: Date, limit: number) {
   const { rows } = await sql<{ id: string; email: string; total: number | string }>`
-    select a.id, a.email, sum(u.used) as total from daily_usage u
-    join api_keys k on k.id = u.key_id
-    join accounts a on a.id = k.account_id
+    select a.id, a.email, sum(u.used) as total from (
+      select k.account_id, d.day, d.used from daily_usage d join api_keys k on k.id = d.key_id
+      union all
+      select account_id, day, used from account_daily_usage) u
+    join accounts a on a.id = u.account_id
     where u.day >= ${since.getTime()}
     group by a.id, a.email
     having sum(u.used) > 0

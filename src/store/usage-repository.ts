@@ -22,7 +22,15 @@ import {
   keyWithPlan,
   publishableOrigins,
 } from "./keys-repository.js";
-import { countAccountUnits, countUnits, readQuota, refundUnits, storedPeriods } from "./quota.js";
+import {
+  accountOfUsageRow,
+  accountUsageRow,
+  countAccountUnits,
+  countUnits,
+  readQuota,
+  refundUnits,
+  storedPeriods,
+} from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
@@ -78,9 +86,9 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     return key;
   };
   /** Adds counted units to the key's requests per day (a plain call: the hot path awaits only the count). */
-  const noteDaily = (key: AuthenticatedKey, now: Date, units: number, quota: QuotaState): QuotaState => {
+  const noteDaily = (row: string, now: Date, units: number, quota: QuotaState): QuotaState => {
     if (quota.allowed) {
-      const day = `${key.id} ${now.getTime() - (now.getTime() % DAY_MS)}`;
+      const day = `${row} ${now.getTime() - (now.getTime() % DAY_MS)}`;
       daily.set(day, (daily.get(day) ?? 0) + units);
     }
     return quota;
@@ -112,7 +120,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       }
       const key = await liveKey(hash, now);
       if (!key) return undefined;
-      const quota = noteDaily(key, now, units, await countRequest(key, now, units));
+      const quota = noteDaily(key.id, now, units, await countRequest(key, now, units));
       if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
@@ -130,12 +138,13 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         quota:
           units === 0
             ? await readQuota(db, key, now)
-            : noteDaily(key, now, units, await countRequest(key, now, units)),
+            : noteDaily(key.id, now, units, await countRequest(key, now, units)),
       };
     },
-    authorizeAccount(id, now, units) {
+    async authorizeAccount(id, now, units) {
       checkUnits(units, 0);
-      return countAccountUnits(db, id, now, units);
+      const quota = await countAccountUnits(db, id, now, units);
+      return quota && units > 0 ? noteDaily(accountUsageRow(id), now, units, quota) : quota;
     },
     async refund(key, periodStart, units = 1, now = new Date()) {
       checkUnits(units, 1);
@@ -147,29 +156,65 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     keyUsage: (id, now) => keyUsage(db, id, now),
     async flushDailyUsage() {
       if (daily.size === 0) return;
-      const rows = [...daily].map(([day, used]) => {
-        const [keyId = "", start = "0"] = day.split(" ");
-        return { key_id: keyId, day: Number(start), used };
-      });
+      const keyRows: { key_id: string; day: number; used: number }[] = [];
+      const accountRows: { account_id: string; day: number; used: number }[] = [];
+      for (const [name, used] of daily) {
+        const [row = "", start = "0"] = name.split(" ");
+        const account = accountOfUsageRow(row);
+        if (account === undefined) keyRows.push({ key_id: row, day: Number(start), used });
+        else accountRows.push({ account_id: account, day: Number(start), used });
+      }
       daily = new Map();
-      await db
-        .insertInto("daily_usage")
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used + excluded.used` }),
-        )
-        .execute();
+      if (keyRows.length > 0)
+        await db
+          .insertInto("daily_usage")
+          .values(keyRows)
+          .onConflict((oc) =>
+            oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used + excluded.used` }),
+          )
+          .execute();
+      if (accountRows.length > 0)
+        await db
+          .insertInto("account_daily_usage")
+          .values(accountRows)
+          .onConflict((oc) =>
+            oc
+              .columns(["account_id", "day"])
+              .doUpdateSet({ used: sql`account_daily_usage.used + excluded.used` }),
+          )
+          .execute();
     },
     async dailyUsage(keyIds, since) {
       if (keyIds.length === 0) return [];
-      const rows = await db
-        .selectFrom("daily_usage")
-        .select(["key_id", "day", "used"])
-        .where("key_id", "in", keyIds)
-        .where("day", ">=", since.getTime() - (since.getTime() % DAY_MS))
-        .orderBy("day")
-        .execute();
-      return rows.map((row) => ({ keyId: row.key_id, day: toDate(row.day), used: row.used }));
+      const from = since.getTime() - (since.getTime() % DAY_MS);
+      const accounts = keyIds.flatMap((row) => accountOfUsageRow(row) ?? []);
+      const keys = keyIds.filter((row) => accountOfUsageRow(row) === undefined);
+      const keyDays =
+        keys.length === 0
+          ? []
+          : await db
+              .selectFrom("daily_usage")
+              .select(["key_id", "day", "used"])
+              .where("key_id", "in", keys)
+              .where("day", ">=", from)
+              .execute();
+      const accountDays =
+        accounts.length === 0
+          ? []
+          : await db
+              .selectFrom("account_daily_usage")
+              .select(["account_id", "day", "used"])
+              .where("account_id", "in", accounts)
+              .where("day", ">=", from)
+              .execute();
+      return [
+        ...keyDays.map((row) => ({ keyId: row.key_id, day: toDate(row.day), used: row.used })),
+        ...accountDays.map((row) => ({
+          keyId: accountUsageRow(row.account_id),
+          day: toDate(row.day),
+          used: row.used,
+        })),
+      ].sort((a, b) => a.day.getTime() - b.day.getTime());
     },
     forgetKeys: () => {
       known.clear();

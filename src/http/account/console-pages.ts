@@ -3,6 +3,7 @@ import {
   accountDailyUsage,
   accountKeys,
   accountKeyUsage,
+  accountOwnUsage,
   accountReports,
   createAccountKey,
   revokeAccountKey,
@@ -96,8 +97,8 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
         "Checks per day",
         `${await chart(
           "chart-all",
-          "All keys",
-          keys.map((key) => key.id),
+          "All keys and console uploads",
+          [...keys.map((key) => key.id), accountOwnUsage(found.account)],
           usage,
         )}\n${perKey.join("\n")}`,
       );
