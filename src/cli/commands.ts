@@ -447,4 +447,12 @@ const TABLE = [
 /** The name of a command of the table. */
 export type CommandName = (typeof TABLE)[number]["name"];
 
+type FirstWord<Args extends string> = Args extends `${infer Word} ${string}` ? Word : Args;
+type PlainWord<Word extends string> = Word extends "" | `${"-" | "[" | "<"}${string}` ? never : Word;
+
+/** The sub-commands of a command, as `subcommandOf` (src/cli/form-grammar.ts) reads them; never when it has none. */
+export type SubcommandOf<Name extends CommandName> = PlainWord<
+  FirstWord<Extract<(typeof TABLE)[number], { name: Name }>["forms"][number]["args"]>
+>;
+
 export const COMMANDS: readonly (Command & { name: CommandName })[] = TABLE;

@@ -15,13 +15,10 @@ import {
   type RdapBootstrapFile,
 } from "../registry/rdap-bootstrap.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
-import { EXIT_USAGE, parseArguments } from "./arguments.js";
-import { usageOf } from "./usage-text.js";
+import { commandRunner, type Given } from "./arguments.js";
 
-const USAGE = usageOf("rdap-bootstrap");
 const IANA_URL = "https://data.iana.org/rdap/dns.json";
 const DOWNLOAD_TIMEOUT_MS = 30_000;
-const OPTIONS = { url: { type: "string" }, out: { type: "string" } } as const;
 
 export interface RdapBootstrapIo {
   stdout: NodeJS.WritableStream;
@@ -44,20 +41,10 @@ async function download(url: string): Promise<RdapBootstrapFile> {
   return parseRdapBootstrapFile(json);
 }
 
-export async function run(args: string[], io: RdapBootstrapIo): Promise<number> {
-  const result = parseArguments({ args, options: OPTIONS, allowPositionals: true });
-  if (!result.ok) {
-    io.stderr.write(`mailrisk: ${result.message}\n${USAGE}\n`);
-    return EXIT_USAGE;
-  }
-  const parsed = result.parsed;
-  if (parsed.positionals.length !== 1 || parsed.positionals[0] !== "update") {
-    const got = parsed.positionals.length === 0 ? "" : ` (got "${parsed.positionals.join(" ")}")`;
-    io.stderr.write(`mailrisk: rdap-bootstrap needs the command update${got}\n${USAGE}\n`);
-    return EXIT_USAGE;
-  }
-  const url = parsed.values.url ?? IANA_URL;
-  const out = parsed.values.out ?? io.config.rdapBootstrapFile ?? stateRdapBootstrapFile(io.config.stateDir);
+async function update(given: Given, io: RdapBootstrapIo): Promise<number> {
+  const url = given.text("url") ?? IANA_URL;
+  const outArg = given.text("out");
+  const out = outArg ?? io.config.rdapBootstrapFile ?? stateRdapBootstrapFile(io.config.stateDir);
   let file: RdapBootstrapFile;
   try {
     file = await download(url);
@@ -65,7 +52,7 @@ export async function run(args: string[], io: RdapBootstrapIo): Promise<number> 
     io.stderr.write(`rdap-bootstrap: ${(error as Error).message}; ${out} left unchanged\n`);
     return 1;
   }
-  if (parsed.values.out === undefined && io.config.rdapBootstrapFile === null) {
+  if (outArg === undefined && io.config.rdapBootstrapFile === null) {
     await mkdir(io.config.stateDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   }
   const temporary = `${out}.${process.pid}.tmp`;
@@ -75,3 +62,5 @@ export async function run(args: string[], io: RdapBootstrapIo): Promise<number> 
   io.stdout.write(`wrote ${out}: ${tlds} TLDs, publication ${file.publication}\n`);
   return 0;
 }
+
+export const run = commandRunner<"rdap-bootstrap", RdapBootstrapIo>("rdap-bootstrap", { update });

@@ -3,9 +3,8 @@
  * src/operator/stats.ts. Exit codes: 0 done, 2 bad arguments.
  */
 import { type Stats, trafficStats } from "../operator/stats.js";
-import type { CliContext } from "./context.js";
+import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
 import { listing } from "./with-store.js";
 
 const numbers = new Intl.NumberFormat("en-US");
@@ -71,6 +70,7 @@ function statsText(stats: Stats): string {
   ].join("");
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return listing(args, ctx, usageOf("stats"), (store) => trafficStats(store, ctx.clock()), statsText);
-}
+export const run = commandRunner(
+  "stats",
+  listing((store, ctx) => trafficStats(store, ctx.clock()), statsText),
+);
