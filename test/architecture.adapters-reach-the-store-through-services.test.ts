@@ -15,7 +15,6 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const ALLOWED: Record<string, string> = {
   "src/cli/context.ts": "opens the configured store",
   "src/cli/run-cli.ts": "names the database and maps its outage to a message",
-  "src/cli/rdap-bootstrap-command.ts": "writes its file with the state files' private modes",
   "src/http/problem-response.ts": "maps the store's outage and a suspended account to their problems",
   "src/http/access.ts":
     "tells a publishable key by its prefix and bounds a quota, before any look-up (hot path)",
