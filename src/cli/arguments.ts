@@ -8,13 +8,13 @@
 import { parseArgs } from "node:util";
 import { refusalOf } from "../operator/refusal.js";
 import type { ProblemCode } from "../service/problem-codes.js";
-import { COMMANDS, type Command, type CommandName, type SubcommandOf } from "./commands.js";
+import type { Command, CommandName, SubcommandOf } from "./commands.js";
 import type { CliContext } from "./context.js";
 import {
+  commandNamed,
   type FormGrammar,
   grammarOf,
   type OptionSpec,
-  subcommandOf,
   subcommandsOf,
   wordCountProblem,
 } from "./form-grammar.js";
@@ -124,10 +124,7 @@ export type Handlers<Name extends CommandName, Context extends Io> = [Subcommand
 
 /** Checks the arguments against the forms of `sub`; the handler's input, or what is wrong. */
 function given(command: Command, sub: string | undefined, args: string[], usage: string): Given | string {
-  const grammar = grammarOf(
-    command,
-    command.forms.filter((form) => subcommandOf(form) === sub),
-  );
+  const grammar = grammarOf(command, sub);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options: grammar.options, allowPositionals: grammar.takesWords });
@@ -147,8 +144,7 @@ export function commandRunner<Name extends CommandName, Context extends Io = Cli
   name: Name,
   handlers: Handlers<Name, Context>,
 ): (args: string[], ctx: Context) => Promise<number> {
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) throw new Error(`no command "${name}" in COMMANDS`);
+  const command = commandNamed(name);
   const subcommands = subcommandsOf(command);
   return async (args, ctx) => {
     const sub = subcommands.length === 0 ? undefined : args[0];

@@ -7,7 +7,7 @@
  * - any other word (`allow|deny`, `never-disposable`, `<domain>|<kind>`), or a sub-command of
  *   several forms, leaves the words to the command to judge.
  */
-import type { Command, CommandForm } from "./commands.js";
+import { COMMANDS, type Command, type CommandForm } from "./commands.js";
 
 export interface OptionSpec {
   type: "string" | "boolean";
@@ -31,6 +31,12 @@ export interface FormGrammar {
 /** The sub-command a form belongs to: the first word of its arguments, when that is a plain word. */
 export function subcommandOf(form: CommandForm): string | undefined {
   return /^[a-z][a-z0-9-]*(?=\s|$)/.exec(form.args)?.[0];
+}
+
+export function commandNamed(name: string): Command {
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) throw new Error(`no command "${name}" in COMMANDS`);
+  return command;
 }
 
 /** The distinct sub-commands of a command, in the order of its forms. */
@@ -78,14 +84,14 @@ function readForm(command: string, args: string) {
 }
 
 /**
- * The grammar of a command's forms (those of one sub-command, its word taken off). Options
- * are in the order a message names them: the one each form starts with, then the others.
+ * The grammar of the forms of a command's sub-command (undefined: a command without any),
+ * its word taken off. Options are in the order a message names them: the one each form
+ * starts with, then the others.
  */
-export function grammarOf(command: Command, forms: readonly CommandForm[]): FormGrammar {
-  const read = forms.map((form) => {
-    const sub = subcommandOf(form);
-    return readForm(command.name, sub === undefined ? form.args : form.args.slice(sub.length));
-  });
+export function grammarOf(command: Command, sub: string | undefined): FormGrammar {
+  const read = command.forms
+    .filter((form) => subcommandOf(form) === sub)
+    .map((form) => readForm(command.name, form.args.slice(sub?.length ?? 0)));
   const options: Record<string, OptionSpec> = {};
   for (const [name, spec] of [
     ...read.flatMap((form) => form.options.slice(0, 1)),

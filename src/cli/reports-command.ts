@@ -6,17 +6,10 @@
  * unknown report or one reviewed already, 2 bad arguments.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
-import {
-  MAX_REPORTS_SHOWN,
-  type QueueEntryJson,
-  REPORT_STATUSES,
-  REPORTS_SHOWN,
-  reportQueue,
-  reviewReport,
-} from "../operator/reports.js";
+import { type QueueEntryJson, REPORT_STATUSES, reportQueue, reviewReport } from "../operator/reports.js";
 import { createChecker } from "../service/create-checker.js";
 import type { ReportStatus } from "../store/types.js";
-import { commandRunner, type Given, type Handler, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, type Given, type Handler, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { answer, withStore } from "./with-store.js";
 
@@ -44,10 +37,7 @@ async function list(given: Given, ctx: CliContext): Promise<number> {
   if (!REPORT_STATUSES.includes(status))
     return usageError(ctx, "--status takes open, accepted or rejected", given.usage);
   const text = given.text("limit");
-  const limit = text === undefined ? REPORTS_SHOWN : wholeNumber(text);
-  if (limit === undefined || limit < 1 || limit > MAX_REPORTS_SHOWN) {
-    return usageError(ctx, `--limit must be a whole number from 1 to ${MAX_REPORTS_SHOWN}`, given.usage);
-  }
+  const limit = text === undefined ? undefined : Number(text);
   const entries = await withStore(ctx, async (store) => {
     const checker = createChecker({
       config: ctx.config,

@@ -16,7 +16,7 @@ import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
 import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
-import { commandHelp, isSubcommand, overallHelp } from "./usage-text.js";
+import { commandHelp, overallHelp } from "./usage-text.js";
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream;
@@ -78,7 +78,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     if (topic === undefined) io.stdout.write(overallHelp());
     else if (!names.includes(topic))
       return usage(io, `unknown command "${topic}" (commands: ${names.join(", ")})`);
-    else io.stdout.write(commandHelp(topic, sub !== undefined && isSubcommand(topic, sub) ? sub : undefined));
+    else io.stdout.write(commandHelp(topic, sub));
     return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
@@ -87,7 +87,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   if (rest.some((arg) => HELP_FLAGS.has(arg))) {
     const sub = rest.find((arg) => !arg.startsWith("-"));
-    io.stdout.write(commandHelp(name, sub !== undefined && isSubcommand(name, sub) ? sub : undefined));
+    io.stdout.write(commandHelp(name, sub));
     return 0;
   }
   let config: ReturnType<typeof loadConfig>;
