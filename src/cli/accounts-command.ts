@@ -9,7 +9,7 @@ import {
   type AccountWithKeys,
   deleteAccount,
   inviteAccount,
-  type LinkContext,
+  linkContextOf,
   listAccounts,
   type OneTimeLink,
   resetPasswordLink,
@@ -19,17 +19,11 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import { createMailer } from "../service/mailer.js";
 import type { Store } from "../store/types.js";
 import { commandRunner, type Given, type Handler } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { answer, withStore } from "./with-store.js";
-
-function linkContext(ctx: CliContext): LinkContext {
-  const { signup, publicUrl, signupPlan } = ctx.config;
-  return { signup, publicUrl, signupPlan, mailer: createMailer(ctx.config) };
-}
 
 function accountText(account: AccountJson): string {
   return `${account.email} (${account.id}): ${account.role}, plan ${account.plan}, ${account.state}, created ${account.created_at}`;
@@ -67,7 +61,7 @@ async function invite(given: Given, ctx: CliContext): Promise<number> {
     ...(given.flag("operator") ? { operator: true } : {}),
   };
   const link = await withStore(ctx, (store) =>
-    inviteAccount(store, body, linkContext(ctx), ctx.clock(), CLI_ACTOR),
+    inviteAccount(store, body, linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
   );
   return answer(ctx, given, link, (value) => linkText(value, ctx));
 }
@@ -113,7 +107,7 @@ export const run = commandRunner("accounts", {
     (a) => `Deleted ${accountText(a)}.\n`,
   ),
   "reset-password": onAccount(
-    (store, which, c) => resetPasswordLink(store, which, linkContext(c), c.clock(), CLI_ACTOR),
+    (store, which, c) => resetPasswordLink(store, which, linkContextOf(c.config), c.clock(), CLI_ACTOR),
     linkText,
   ),
   "reset-2fa": onAccount(

@@ -37,9 +37,10 @@ export function packageVersion(): string {
 /** Runs a command on its arguments; resolves to the exit code. */
 type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
 
-/** A command's module, `src/cli/<name>-command.ts`, loaded only when it runs. */
+/** A command's module, `src/cli/<name>-command.ts`, loaded only when it runs (by a path no bundler expands). */
 async function commandModule(name: CommandName): Promise<CommandRun> {
-  return ((await import(`./${name}-command.js`)) as { run: CommandRun }).run;
+  const path = `./${name}-command.js`;
+  return ((await import(path)) as { run: CommandRun }).run;
 }
 
 const HELP_FLAGS = new Set(["--help", "-h"]);

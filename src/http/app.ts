@@ -12,9 +12,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { linkContextOf } from "../operator/accounts.js";
 import type { ChangeWatcher } from "../service/change-watcher.js";
 import type { Checker } from "../service/checker.js";
-import { createMailer } from "../service/mailer.js";
 import type { RequestsInProgress } from "../service/requests-in-progress.js";
 import { TrafficCounter } from "../service/traffic-counter.js";
 import { UploadGate } from "../service/upload-gate.js";
@@ -189,8 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? (() => new Date());
   const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
   const { config } = deps;
-  const { signup, publicUrl, signupPlan } = config;
-  const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
+  const links = linkContextOf(config);
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? {
