@@ -144,6 +144,17 @@ interface RunState {
   written: number;
 }
 
+/** A run writing to `stream`, with progress on stderr when asked for (`totalBytes`: the input's, when known). */
+function runState(
+  ctx: CliContext,
+  options: Settings,
+  stream: NodeJS.WritableStream,
+  totalBytes?: number,
+): RunState {
+  const progress = options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined;
+  return { output: new Output(stream), progress, rejected: 0, written: 0 };
+}
+
 /** Writes each outcome in order until the inputs end or the output closes. */
 async function writeAll<Entry extends Checked<unknown>>(
   checked: AsyncIterable<Entry>,
@@ -207,14 +218,7 @@ async function runList(
   try {
     return await withStore(ctx, async (store) => {
       const checker = checkerFor(store, ctx, options.concurrency);
-      const state: RunState = {
-        output: new Output(ctx.stdout),
-        progress: options.progress
-          ? new Progress({ stream: ctx.stderr, totalBytes: fromStdin ? sizeOf(ctx.stdin) : undefined })
-          : undefined,
-        rejected: 0,
-        written: 0,
-      };
+      const state = runState(ctx, options, ctx.stdout, fromStdin ? sizeOf(ctx.stdin) : undefined);
       let count = 0;
       const inputs = (async function* () {
         for await (const input of listInputs(positionals, lines, read)) {
@@ -333,13 +337,8 @@ async function runCsv(ctx: CliContext, given: Given, options: Settings) {
       testNames: ctx.config.testNames,
       raw: options.raw,
     });
-    const state: RunState = {
-      // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
-      output: new Output(rawStream(ctx.stdout)),
-      progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
-      rejected: 0,
-      written: 0,
-    };
+    // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+    const state = runState(ctx, options, rawStream(ctx.stdout), totalBytes);
     try {
       await state.output.write(cleaned.header);
       await writeAll(
