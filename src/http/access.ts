@@ -24,9 +24,9 @@ import type {
   RouteOptions,
 } from "fastify";
 import { formatTimestamp } from "../core/record.js";
+import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/index.js";
 import { MAX_QUOTA } from "../store/plans-repository.js";
 import { isPublishableSecret } from "../store/secrets.js";
-import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/types.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./http-problem.js";
 import { admitPublishable, publishableKeyNotAllowed } from "./publishable-keys.js";

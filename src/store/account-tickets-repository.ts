@@ -5,8 +5,8 @@
  * browser chose at sign-up; the mail budget of a mailbox; the server's own secrets.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
+import type { AccountsRepository, AccountTicket, PendingSignup } from "./accounts-types.js";
 import { type AccountTicketsTable, type Database, toDate } from "./schema.js";
-import type { AccountsRepository, AccountTicket, PendingSignup } from "./types.js";
 
 type TicketMethods = Pick<
   AccountsRepository,

@@ -6,8 +6,8 @@
  * they remember of that kind.
  */
 import { type Kysely, sql } from "kysely";
+import type { ChangesRepository, ChangeTopic } from "./changes-types.js";
 import { type Database, toMillis } from "./schema.js";
-import type { ChangesRepository, ChangeTopic } from "./types.js";
 
 async function raise(db: Kysely<Database>, topic: ChangeTopic): Promise<void> {
   await db

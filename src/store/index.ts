@@ -5,6 +5,10 @@ import { createKyselyStore } from "./kysely-store.js";
 import type { Store } from "./types.js";
 import { toStoreError } from "./unavailable.js";
 
+export type * from "./account-lists-types.js";
+export type * from "./accounts-types.js";
+export type * from "./audit-types.js";
+export type * from "./changes-types.js";
 export { type DatabaseLocation, describeDatabase } from "./database-url.js";
 export {
   InvalidOriginsError,
@@ -14,7 +18,23 @@ export {
   UnknownKeyError,
   UnknownPlanError,
 } from "./errors.js";
+export type * from "./housekeeping-types.js";
+export type * from "./infrastructure-types.js";
+export type * from "./jobs-types.js";
+export type * from "./keys-types.js";
+export type * from "./lists-types.js";
+export type * from "./locks-types.js";
+export type * from "./login-throttle-types.js";
+export type * from "./overrides-types.js";
+export type * from "./plans-types.js";
+export type * from "./recent-types.js";
+export type * from "./records-types.js";
+export type * from "./reports-types.js";
+export type * from "./traffic-types.js";
+export type * from "./two-factor-types.js";
 export type { Store } from "./types.js";
+export type * from "./usage-types.js";
+export type * from "./webhooks-types.js";
 
 export interface StoreOptions {
   /** About how many recently checked domains are kept; default 1000. */

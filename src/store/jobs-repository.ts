@@ -7,9 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
+import type { FinishedJobBatch, Job, JobFiler, JobHolder, JobStatus, JobsRepository } from "./jobs-types.js";
 import { refundUnits } from "./quota.js";
 import { type Database, type JobsTable, toDate } from "./schema.js";
-import type { FinishedJobBatch, Job, JobFiler, JobHolder, JobStatus, JobsRepository } from "./types.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 
 /** Statuses of a job whose batches are claimed. */

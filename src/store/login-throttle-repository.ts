@@ -4,8 +4,8 @@
  * are counted exactly and a waiting subject's tries change nothing.
  */
 import { type Kysely, sql } from "kysely";
+import type { LoginThrottleRepository, ThrottleRule, ThrottleTry } from "./login-throttle-types.js";
 import { type Database, toDate } from "./schema.js";
-import type { LoginThrottleRepository, ThrottleRule, ThrottleTry } from "./types.js";
 
 async function countTry(
   db: Kysely<Database>,

@@ -1,8 +1,8 @@
 /** Plans (docs/api.md "Keys, plans, quotas"): a name, a quota (null: unlimited) and the length of its period in days. */
 import type { Kysely, Selectable } from "kysely";
 import { InvalidPlanError, PlanExistsError, PlanInUseError, UnknownPlanError } from "./errors.js";
+import type { Plan, PlanChanges, PlansRepository } from "./plans-types.js";
 import type { Database, PlansTable } from "./schema.js";
-import type { Plan, PlanChanges, PlansRepository } from "./types.js";
 
 const PLAN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** The quota and usage columns are 32-bit integers; an unlimited plan's count stops here too. */

@@ -13,7 +13,7 @@ import { AccountSuspendedError } from "./errors.js";
 import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
-import type { AuthenticatedKey, QuotaState } from "./types.js";
+import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
 
 /** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
 const COUNTS = {

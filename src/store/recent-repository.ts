@@ -1,7 +1,7 @@
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses; bounded by pruning. */
 import type { Kysely } from "kysely";
+import type { RecentEntry, RecentRepository } from "./recent-types.js";
 import { type Database, toDate } from "./schema.js";
-import type { RecentEntry, RecentRepository } from "./types.js";
 
 /** One upsert for the whole batch; a domain keeps its newest time. */
 async function addRecent(db: Kysely<Database>, entries: readonly RecentEntry[]): Promise<void> {

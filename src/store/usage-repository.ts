@@ -34,7 +34,7 @@ import {
 import { batchQuotaCounting } from "./quota-batch.js";
 import { type Database, toDate } from "./schema.js";
 import { hashSecret } from "./secrets.js";
-import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./types.js";
+import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
 const KNOWN_KEYS = 10_000;

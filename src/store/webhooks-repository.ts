@@ -15,7 +15,7 @@ import type {
   Webhook,
   WebhookEventType,
   WebhooksRepository,
-} from "./types.js";
+} from "./webhooks-types.js";
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`;
