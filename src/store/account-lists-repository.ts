@@ -5,9 +5,9 @@
  * a time anyway.
  */
 import { type Kysely, sql } from "kysely";
+import { AccountListFullError } from "../core/refusals.js";
 import type { AccountListAction, AccountListEntry, AccountListsRepository } from "./account-lists-types.js";
 import { inTransaction } from "./changes.js";
-import { AccountListFullError } from "./errors.js";
 import { type Database, likeLiteral, toDate, toMillis } from "./schema.js";
 
 async function raiseVersion(db: Kysely<Database>, accountId: string): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { mailboxOf } from "../core/mailbox.js";
+import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "../core/refusals.js";
 import { ticketMethods } from "./account-tickets-repository.js";
 import type {
   Account,
@@ -13,7 +14,6 @@ import type {
   AccountsRepository,
 } from "./accounts-types.js";
 import { inTransaction } from "./changes.js";
-import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./errors.js";
 import { createKey } from "./keys-repository.js";
 import { type AccountsTable, type Database, likeLiteral, toDate } from "./schema.js";
 import { newAccountId } from "./secrets.js";

@@ -10,14 +10,7 @@ export type * from "./accounts-types.js";
 export type * from "./audit-types.js";
 export type * from "./changes-types.js";
 export { type DatabaseLocation, describeDatabase } from "./database-url.js";
-export {
-  InvalidOriginsError,
-  InvalidPlanError,
-  PlanExistsError,
-  StoreUnavailableError,
-  UnknownKeyError,
-  UnknownPlanError,
-} from "./errors.js";
+export { StoreUnavailableError } from "./errors.js";
 export type * from "./housekeeping-types.js";
 export type * from "./infrastructure-types.js";
 export type * from "./jobs-types.js";

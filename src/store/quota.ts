@@ -8,9 +8,9 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { MAX_QUOTA } from "../core/plan-rules.js";
+import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
-import { AccountSuspendedError } from "./errors.js";
-import { MAX_QUOTA } from "./plans-repository.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Database, toDate } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./usage-types.js";

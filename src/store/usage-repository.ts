@@ -13,8 +13,8 @@
  */
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
+import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
-import { AccountSuspendedError } from "./errors.js";
 import {
   authenticateHash,
   authenticateId,
