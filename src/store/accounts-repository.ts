@@ -5,6 +5,7 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import { mailboxOf } from "../core/mailbox.js";
 import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "../core/refusals.js";
+import type { AccountsTable } from "./account-schema.js";
 import { ticketMethods } from "./account-tickets-repository.js";
 import type {
   Account,
@@ -14,8 +15,9 @@ import type {
   AccountsRepository,
 } from "./accounts-types.js";
 import { inTransaction } from "./changes.js";
+import { likeLiteral, toDate } from "./columns.js";
 import { createKey } from "./keys-repository.js";
-import { type AccountsTable, type Database, likeLiteral, toDate } from "./schema.js";
+import type { Database } from "./schema.js";
 import { newAccountId } from "./secrets.js";
 
 const ACCOUNT_COLUMNS = ["id", "email", "role", "plan", "state", "created_at"] as const;

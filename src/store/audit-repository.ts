@@ -2,7 +2,8 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { AuditEntry, AuditRepository, AuditSearch } from "./audit-types.js";
-import { type Database, toDate } from "./schema.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
 
 /** An id that sorts as its time does (to the millisecond), then at random. */
 function newAuditId(at: Date): string {

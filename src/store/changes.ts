@@ -7,7 +7,8 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { ChangesRepository, ChangeTopic } from "./changes-types.js";
-import { type Database, toMillis } from "./schema.js";
+import { toMillis } from "./columns.js";
+import type { Database } from "./schema.js";
 
 async function raise(db: Kysely<Database>, topic: ChangeTopic): Promise<void> {
   await db

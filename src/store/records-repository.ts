@@ -7,6 +7,7 @@ import { type Kysely, sql } from "kysely";
 import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
 import { POLICY_TOPICS } from "./changes-types.js";
+import { toDate, toMillis } from "./columns.js";
 import type {
   BlockStatus,
   FlipNotice,
@@ -15,7 +16,7 @@ import type {
   StoredFacts,
   WatchedFacts,
 } from "./records-types.js";
-import { type Database, toDate, toMillis } from "./schema.js";
+import type { Database } from "./schema.js";
 import { enqueueFlipEvents } from "./webhooks-repository.js";
 
 /** The facts as stored. */

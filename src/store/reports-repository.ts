@@ -9,6 +9,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
+import { toDate, toMillis } from "./columns.js";
 import type {
   ClosedReports,
   ExpectedAnswer,
@@ -19,7 +20,7 @@ import type {
   ReportStatus,
   ReportsRepository,
 } from "./reports-types.js";
-import { type Database, type ReportsTable, toDate, toMillis } from "./schema.js";
+import type { Database, ReportsTable } from "./schema.js";
 import { newReportId } from "./secrets.js";
 
 type ReportRow = Selectable<ReportsTable>;

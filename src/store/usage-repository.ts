@@ -15,6 +15,7 @@ import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
+import { toDate } from "./columns.js";
 import {
   authenticateHash,
   authenticateId,
@@ -32,7 +33,7 @@ import {
   storedPeriods,
 } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
-import { type Database, toDate } from "./schema.js";
+import type { Database } from "./schema.js";
 import { hashSecret } from "./secrets.js";
 import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
 
