@@ -1,4 +1,8 @@
-/** Opens the repository layer for a DATABASE_URL (docs/api.md "Storage and caching"). Call `migrate()` before use. */
+/**
+ * Opens the repository layer for a DATABASE_URL (docs/api.md "Storage and caching"). Call
+ * `migrate()` before use. The store's door for the rest of the code: every repository's
+ * types, re-exported from its `<entity>-types.ts`; adapters take nothing else at run time.
+ */
 import { openDatabase } from "./database.js";
 import type { DatabaseLocation } from "./database-url.js";
 import { createKyselyStore } from "./kysely-store.js";
