@@ -19,7 +19,7 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { commandRunner, type Given, type Handler } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";

@@ -5,7 +5,7 @@
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { cancelJob, type JobJson, listJobs, OPERATOR, showJob } from "../operator/jobs.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { commandRunner, type Handler } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";

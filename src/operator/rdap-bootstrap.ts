@@ -8,9 +8,9 @@
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import type { Config } from "../config.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../core/file-modes.js";
 import { stateRdapBootstrapFile } from "../data/registry-files.js";
 import { formatRdapBootstrapFile, parseRdapBootstrapFile } from "../registry/rdap-bootstrap.js";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
 
 export const IANA_RDAP_BOOTSTRAP_URL = "https://data.iana.org/rdap/dns.json";
 const DOWNLOAD_TIMEOUT_MS = 30_000;
