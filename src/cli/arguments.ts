@@ -23,10 +23,7 @@ import { usageOf } from "./usage-text.js";
 export const EXIT_USAGE = 2;
 
 /** Where a command writes (tests pass their own streams). */
-interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+type Io = Pick<CliContext, "stdout" | "stderr">;
 
 /** What a command was given, checked against its form: its words, its options' values, and its usage. */
 export class Given {
