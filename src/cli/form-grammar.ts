@@ -110,7 +110,10 @@ function article(noun: string): string {
   return /^[aeio]/.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
-/** What is wrong with the count of `given` words, in the command's words; undefined when it fits. */
+/**
+ * What is wrong with the count of `given` words, in the command's words; undefined when it
+ * fits. How many a repeating word takes is its command's (or service's) to judge.
+ */
 export function wordCountProblem(
   label: string,
   words: readonly Word[],
