@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import type { Refusal } from "../operator/refusal.js";
-import { ReportProblem } from "../service/report-filing.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
 import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";

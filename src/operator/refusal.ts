@@ -4,9 +4,9 @@
  * the CLI exits 2 with the usage for a 400, else 1.
  */
 
-import { UnknownSourceError } from "../service/list-sync.js";
-import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
-import { ReportProblem } from "../service/report-filing.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
+import { UnknownSourceError } from "../service/lists/list-sync.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/shared/problem-codes.js";
 import {
   AccountExistsError,
   AccountListFullError,
