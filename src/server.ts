@@ -30,8 +30,8 @@ import { ListSchedule } from "./service/lists/list-schedule.js";
 import { PeriodicTask } from "./service/shared/periodic-task.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhooks/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhooks/webhook-redecider.js";
+import type { KeysRepository, Store } from "./store/index.js";
 import { describeDatabase, openStore } from "./store/index.js";
-import type { KeysRepository, Store } from "./store/types.js";
 
 export interface ServerOptions {
   /** Where the first key is printed; default stdout. */

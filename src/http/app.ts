@@ -18,7 +18,7 @@ import type { Checker } from "../service/checking/checker.js";
 import { TrafficCounter } from "../service/checking/traffic-counter.js";
 import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
 import { UploadGate } from "../service/jobs/upload-gate.js";
-import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/index.js";
 import type { QuotaGate } from "./access.js";
 import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";

@@ -28,7 +28,7 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { Logger } from "pino";
 import { DAY_MS } from "../core/time.js";
-import type { HousekeepingRepository } from "../store/types.js";
+import type { HousekeepingRepository } from "../store/index.js";
 import { PeriodicTask } from "./shared/periodic-task.js";
 
 export const USAGE_RETENTION_DAYS = 400;

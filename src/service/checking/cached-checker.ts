@@ -42,7 +42,7 @@ import type {
   NotedBlock,
   RecordsRepository,
   WatchedFacts,
-} from "../../store/types.js";
+} from "../../store/index.js";
 import type { AccountDomains, AccountListsInMemory } from "../accounts/account-lists-in-memory.js";
 import { InFlight } from "../shared/in-flight.js";
 import type { LookupResult } from "./age-budget.js";

@@ -13,7 +13,7 @@ import type {
   RecordsRepository,
   WatchedFacts,
   WebhooksRepository,
-} from "../../store/types.js";
+} from "../../store/index.js";
 import { PeriodicTask } from "../shared/periodic-task.js";
 
 const LOCK = "webhooks.redecide";

@@ -27,8 +27,8 @@ import {
   recentSink,
 } from "../../../src/service/checking/batched-observer.js";
 import { CachingChecker, type CachingCheckerOptions } from "../../../src/service/checking/cached-checker.js";
+import type { Store } from "../../../src/store/index.js";
 import { openStore } from "../../../src/store/index.js";
-import type { Store } from "../../../src/store/types.js";
 
 /** The checker's settings from CONFIG_TABLE's defaults. */
 const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();

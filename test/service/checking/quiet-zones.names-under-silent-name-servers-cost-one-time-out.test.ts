@@ -15,8 +15,8 @@ import { loadConfig } from "../../../src/config.js";
 import type { CachingChecker } from "../../../src/service/checking/cached-checker.js";
 import { createChecker } from "../../../src/service/checking/create-checker.js";
 import { QuietZones } from "../../../src/service/checking/quiet-zones.js";
+import type { Store } from "../../../src/store/index.js";
 import { openStore } from "../../../src/store/index.js";
-import type { Store } from "../../../src/store/types.js";
 
 const TIMEOUT_MS = 400;
 const SILENT_NS = ["ns1.silent-dns.net", "ns2.silent-dns.net"];
