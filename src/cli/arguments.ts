@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { refusalOf } from "../operator/refusal.js";
-import type { ProblemCode } from "../service/problem-codes.js";
+import type { ProblemCode } from "../service/shared/problem-codes.js";
 import type { Command, CommandName, SubcommandOf } from "./commands.js";
 import type { CliContext } from "./context.js";
 import {

@@ -7,7 +7,7 @@
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { type QueueEntryJson, REPORT_STATUSES, reportQueue, reviewReport } from "../operator/reports.js";
-import { createChecker } from "../service/create-checker.js";
+import { createChecker } from "../service/checking/create-checker.js";
 import type { ReportStatus } from "../store/index.js";
 import { commandRunner, type Given, type Handler, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
