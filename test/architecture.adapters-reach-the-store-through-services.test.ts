@@ -1,8 +1,8 @@
 /**
- * The CLI and every HTTP folder (the API's routes, the admin API, the public pages, the
- * account pages and the operator's console) are adapters (docs/architecture.md "Operator
+ * The CLI, the API (src/http: its routes and the admin API) and the site (src/web: the
+ * public pages, the account pages and the operator's desk) are adapters (docs/architecture.md "Operator
  * services"): no module of theirs imports a run-time value from src/store/, types aside,
- * but the few named below with why. And the pages (src/http/account, src/http/console)
+ * but the few named below with why. And the pages (src/web/member, src/web/desk)
  * call no repository of the store themselves: their rules are the services'.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -23,12 +23,12 @@ const ALLOWED: Record<string, string> = {
 };
 
 /** Every folder whose modules adapt the services to a surface. */
-const ADAPTER_FOLDERS = ["src/cli", "src/http"];
+const ADAPTER_FOLDERS = ["src/cli", "src/http", "src/web"];
 /** The page folders, whose handlers call services, never a repository of the store. */
-const PAGE_FOLDERS = ["src/http/account", "src/http/console"];
+const PAGE_FOLDERS = ["src/web/member", "src/web/desk"];
 /** Page files still calling a repository, each with why. */
 const PAGE_REPOSITORY_CALLS: Record<string, string> = {
-  "src/http/account/job-pages.ts":
+  "src/web/member/job-pages.ts":
     "reserves an upload's quota with store.usage (to move into the one quota function the API uses)",
 };
 

@@ -8,12 +8,12 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import type { Refusal } from "../operator/refusal.js";
 import { ReportProblem } from "../service/report-filing.js";
 import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
+import { renderErrorPage } from "../web/kit/error-page.js";
+import { HTML_CONTENT_TYPE } from "../web/kit/layout.js";
+import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
-import { renderErrorPage } from "./pages/error-page.js";
-import { HTML_CONTENT_TYPE } from "./pages/layout.js";
-import { BASIC_PAGE_HEADERS } from "./pages/security.js";
 
 const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
   FST_ERR_BAD_URL: () => new HttpProblem("invalid_url", "The URL is not valid (check its percent-encoding)."),
