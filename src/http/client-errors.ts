@@ -46,7 +46,7 @@ export function rawRequestWantsHtml(raw: Buffer | undefined): boolean {
 
 /** The raw HTTP/1.1 answer carrying a problem (as JSON, or as the HTML error page), with `Connection: close`. */
 export function rawProblemResponse(problem: HttpProblem, html = false): string {
-  const body = html ? renderErrorPage(problem) : JSON.stringify(problem.body());
+  const body = html ? renderErrorPage(problem).toString() : JSON.stringify(problem.body());
   const headers = html
     ? [
         `Content-Type: ${HTML_CONTENT_TYPE}`,

@@ -9,7 +9,7 @@ import type { Refusal } from "../operator/refusal.js";
 import { ReportProblem } from "../service/report-filing.js";
 import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
 import { renderErrorPage } from "../web/kit/error-page.js";
-import { HTML_CONTENT_TYPE } from "../web/kit/layout.js";
+import { sendPage } from "../web/kit/layout.js";
 import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
@@ -137,9 +137,9 @@ export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyR
 
 /** The problem as the HTML error page, with the pages' essential security headers. */
 export function sendProblemPage(reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  return reply
-    .code(problem.status)
-    .headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" })
-    .type(HTML_CONTENT_TYPE)
-    .send(renderErrorPage(problem));
+  return sendPage(
+    reply.headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" }),
+    renderErrorPage(problem),
+    problem.status,
+  );
 }

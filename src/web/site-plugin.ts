@@ -32,7 +32,7 @@ import type { RecentRepository } from "../store/types.js";
 import { type DeskDeps, type DeskStore, deskPlugin } from "./desk/desk-plugin.js";
 import type { OperatorAccess } from "./desk/operator-access.js";
 import { type PageProblem, renderErrorPage } from "./kit/error-page.js";
-import { domainPath, HTML_CONTENT_TYPE, type Signup } from "./kit/layout.js";
+import { domainPath, type Signup, sendPage } from "./kit/layout.js";
 import { type AccountPagesDeps, accountPages } from "./member/account-pages.js";
 import { operatorSessions } from "./member/operator-sessions.js";
 import { pageSession } from "./member/page-session.js";
@@ -64,12 +64,11 @@ export interface SiteDeps extends RunCheckDeps {
 }
 
 function sendErrorPage(reply: FastifyReply, problem: PageProblem & { headers?: Record<string, string> }) {
-  return reply
-    .code(problem.status)
-    .headers(problem.headers ?? {})
-    .header("cache-control", NOT_KEPT)
-    .type(HTML_CONTENT_TYPE)
-    .send(renderErrorPage(problem));
+  return sendPage(
+    reply.headers(problem.headers ?? {}).header("cache-control", NOT_KEPT),
+    renderErrorPage(problem),
+    problem.status,
+  );
 }
 
 /** Whether a URL is under the result pages' prefix (for answers given before routing). */
@@ -124,11 +123,11 @@ function resultRoutes(results: TypedApp, deps: SiteDeps): void {
         baseUrl: exampleBaseUrl(deps.config.publicUrl),
         signup: signupOf(deps),
       });
-      return reply
-        .code(isNonExistent(record) ? 404 : 200)
-        .header("cache-control", resultPageCacheControl(result.status))
-        .type(HTML_CONTENT_TYPE)
-        .send(page);
+      return sendPage(
+        reply.header("cache-control", resultPageCacheControl(result.status)),
+        page,
+        isNonExistent(record) ? 404 : 200,
+      );
     },
   );
 }
@@ -158,10 +157,7 @@ export async function sitePlugin(app: TypedApp, deps: SiteDeps): Promise<void> {
         baseUrl: exampleBaseUrl(deps.config.publicUrl),
         signup: signupOf(deps),
       });
-      return reply
-        .headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE })
-        .type(HTML_CONTENT_TYPE)
-        .send(page);
+      return sendPage(reply.headers({ vary: "Accept", "cache-control": SHARED_FOR_A_MINUTE }), page);
     });
   });
 

@@ -45,7 +45,8 @@ import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
 import type { Store } from "../../store/types.js";
-import { HTML_CONTENT_TYPE } from "../kit/layout.js";
+import type { Html } from "../kit/html.js";
+import { sendPage } from "../kit/layout.js";
 import { TooManyPageRequests } from "../page-protection.js";
 import {
   type DeskContext,
@@ -162,8 +163,8 @@ export async function deskPlugin(app: TypedApp, deps: DeskDeps): Promise<void> {
     email: operatorOf(request).email,
     csrf: await access.csrfTokenOf(request),
   });
-  const page = (reply: FastifyReply, html: string) =>
-    reply.header("cache-control", "no-store").type(HTML_CONTENT_TYPE).send(html);
+  const page = (reply: FastifyReply, html: Html, status = 200) =>
+    sendPage(reply.header("cache-control", "no-store"), html, status);
   const backTo = (reply: FastifyReply, path: DeskPath) => reply.redirect(path, 303);
 
   await withMethodNotAllowed(app, (desk) => {
@@ -295,7 +296,7 @@ export async function deskPlugin(app: TypedApp, deps: DeskDeps): Promise<void> {
       const link = await inviteAccount(store, body, deps.links, clock(), actorOf(request));
       // Without PUBLIC_URL the link is a path: on the desk, at the address the operator uses.
       const url = link.url.startsWith("/") ? `${request.protocol}://${request.host}${link.url}` : link.url;
-      return page(reply.code(201), renderInvited(await contextOf(request), { ...link, url }));
+      return page(reply, renderInvited(await contextOf(request), { ...link, url }), 201);
     });
 
     desk.get("/audit", { schema: { hide: true, querystring: AuditQuery } }, async (request, reply) => {

@@ -11,7 +11,8 @@ import type { PlanJson } from "../../operator/plans.js";
 import type { QueueEntryJson } from "../../operator/reports.js";
 import type { Stats } from "../../operator/stats.js";
 import type { DeliveryJson, WebhookJson } from "../../operator/webhooks.js";
-import { card, escapeHtml, renderPage } from "../kit/layout.js";
+import { type Html, type HtmlValue, html, joinHtml } from "../kit/html.js";
+import { areaPage, card, type FieldOptions, field, form, hidden, table } from "../kit/layout.js";
 import { readableCount, timeHtml } from "../kit/readable.js";
 import { trafficCards } from "./traffic-charts.js";
 
@@ -34,39 +35,25 @@ export interface DeskContext {
   csrf: string;
 }
 
-function deskPage(path: DeskPath, context: DeskContext, main: string): string {
-  const title = DESK_PAGES.find(([p]) => p === path)?.[1] ?? "";
-  const links = DESK_PAGES.map(
-    ([p, label]) => `<li><a href="${p}"${p === path ? ' aria-current="page"' : ""}>${label}</a></li>`,
-  ).join("");
-  return renderPage({
-    title: `${title} — mailrisk console`,
+function deskPage(path: DeskPath, context: DeskContext, main: HtmlValue): Html {
+  return areaPage({
+    title: DESK_PAGES.find(([p]) => p === path)?.[1] ?? "",
+    area: "mailrisk console",
     description: "The operator's desk of this mailrisk service.",
-    noindex: true,
-    main: `<h1>${escapeHtml(title)}</h1>
-<p class="muted">Signed in as ${escapeHtml(context.email)}. <a href="/account">Your account</a></p>
-<nav class="desk" aria-label="Console"><ul>${links}</ul></nav>
-${main}`,
+    signedIn: html`Signed in as ${context.email}. <a href="/account">Your account</a>`,
+    navLabel: "Console",
+    links: DESK_PAGES,
+    current: path,
+    main,
   });
 }
 
-/** A table of text cells (escaped), scrollable on its own on a narrow screen. */
-function table(label: string, head: readonly string[], rows: readonly (readonly string[])[], empty: string) {
-  if (rows.length === 0) return `<p class="muted">${escapeHtml(empty)}</p>`;
-  const headCells = head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("");
-  return `<div class="scroll" role="region" aria-label="${escapeHtml(label)}, table" tabindex="0"><table><thead><tr>${headCells}</tr></thead><tbody>${body}</tbody></table></div>`;
-}
-
-const text = (value: string | number | null) => escapeHtml(value === null ? "—" : String(value));
+/** A text cell, or a dash. */
+const text = (value: string | number | null) => (value === null ? "—" : String(value));
 /** A time as people read it (`<time>` with the ISO form), or a dash. */
 const when = (value: string | null) => (value === null ? "—" : timeHtml(value));
 /** A count with thousands separators, or a dash. */
 const count = (value: number | null) => (value === null ? "—" : readableCount(value));
-
-function hidden(name: string, value: string): string {
-  return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
-}
 
 /** A one-button POST form; `fields` travel as hidden inputs beside the CSRF token. */
 function postButton(
@@ -74,22 +61,20 @@ function postButton(
   action: string,
   label: string,
   fields: Record<string, string> = {},
-): string {
-  const inputs = Object.entries(fields).map(([name, value]) => hidden(name, value));
-  return `<form class="inline" method="post" action="${escapeHtml(action)}">${hidden("csrf", context.csrf)}${inputs.join("")}<button class="act quiet" type="submit">${escapeHtml(label)}</button></form>`;
+): Html {
+  return form({
+    action,
+    csrf: context.csrf,
+    fields: Object.entries(fields).map(([name, value]) => hidden(name, value)),
+    button: label,
+    buttonClass: "act quiet",
+    layout: "inline",
+  });
 }
 
-/** A labelled field of a form: `control` is the input's HTML with `id`. */
-function field(id: string, label: string, control: string): string {
-  return `<p><label for="${id}">${escapeHtml(label)}</label>${control}</p>`;
-}
-
-function select(id: string, name: string, options: readonly [string, string][], chosen = ""): string {
-  const items = options.map(
-    ([value, label]) =>
-      `<option value="${escapeHtml(value)}"${value === chosen ? " selected" : ""}>${escapeHtml(label)}</option>`,
-  );
-  return `<select id="${id}" name="${name}">${items.join("")}</select>`;
+/** A field of a side-by-side form, in its own cell. */
+function cell(options: FieldOptions): Html {
+  return html`<p>${field(options)}</p>`;
 }
 
 export interface OverviewView {
@@ -101,110 +86,133 @@ export interface OverviewView {
   traffic: Stats;
 }
 
-export function renderOverview(context: DeskContext, view: OverviewView): string {
+export function renderOverview(context: DeskContext, view: OverviewView): Html {
   const { resolver } = view;
-  const checked = resolver.checkedAt ? `, checked ${text(resolver.checkedAt)}` : "";
+  const checked = resolver.checkedAt && `, checked ${resolver.checkedAt}`;
   const reports = `${view.openReports}${view.reportsCapped ? " or more" : ""}`;
   const sources = view.lists.map((s) => [
-    text(s.source),
+    s.source,
     s.in_force
-      ? `${count(s.in_force.entries)} entries since ${when(s.in_force.accepted_at)}`
+      ? html`${count(s.in_force.entries)} entries since ${when(s.in_force.accepted_at)}`
       : "bundled list",
-    text(s.last_error ?? "ok"),
+    s.last_error ?? "ok",
   ]);
   return deskPage(
     "/console",
     context,
-    `${card("resolver-heading", "Resolver", `<p>State: <strong>${text(resolver.state)}</strong>${checked}.</p>`)}
-${card("reports-heading", "Reports", `<p><a href="/console/reports">${text(reports)} open report${view.openReports === 1 ? "" : "s"}</a> waiting for a review.</p>`)}
+    html`${card("resolver-heading", "Resolver", html`<p>State: <strong>${resolver.state}</strong>${checked}.</p>`)}
+${card("reports-heading", "Reports", html`<p><a href="/console/reports">${reports} open report${view.openReports === 1 ? "" : "s"}</a> waiting for a review.</p>`)}
 ${card("lists-heading", "List sources", table("List sources", ["Source", "In force", "Last sync"], sources, "No list source is configured."))}
-${card("accounts-heading", "Accounts", '<p><a href="/console/accounts">Search the accounts</a>, change their plan, suspend or resume them, invite someone.</p>')}
+${card("accounts-heading", "Accounts", html`<p><a href="/console/accounts">Search the accounts</a>, change their plan, suspend or resume them, invite someone.</p>`)}
 ${trafficCards(view.traffic)}`,
   );
 }
 
-function evidenceList(entry: QueueEntryJson): string {
+function evidenceList(entry: QueueEntryJson): Html | undefined {
   const items = entry.today.evidence.map(
-    (item) => `<li>${item.risk ? `<span class="adds">+${item.risk}</span> ` : ""}${text(item.detail)}</li>`,
+    (item) =>
+      html`<li>${item.risk ? html`<span class="adds">+${item.risk}</span> ` : undefined}${item.detail}</li>`,
   );
-  return items.length > 0 ? `<ul class="evidence">${items.join("")}</ul>` : "";
+  return items.length > 0 ? html`<ul class="evidence">${items}</ul>` : undefined;
 }
 
-export function renderReports(context: DeskContext, queue: QueueEntryJson[]): string {
+export function renderReports(context: DeskContext, queue: QueueEntryJson[]): Html {
   const cards = queue.map((entry) => {
     const id = `report-${entry.id}`;
-    const note = entry.note ? `<p>Note: ${text(entry.note)}</p>` : "";
+    const note = entry.note && html`<p>Note: ${entry.note}</p>`;
     const { today } = entry;
-    const noteField = field(
-      `${id}-note`,
-      "Review note",
-      `<input id="${id}-note" name="note" type="text" maxlength="500">`,
-    );
+    const path = `/console/reports/${encodeURIComponent(entry.id)}`;
     const review = (decision: "accept" | "reject", label: string) =>
-      `<button class="act${decision === "reject" ? " quiet" : ""}" type="submit" formaction="/console/reports/${encodeURIComponent(entry.id)}/${decision}">${label}</button>`;
+      html`<p><button class="act${decision === "reject" && " quiet"}" type="submit" formaction="${path}/${decision}">${label}</button></p>`;
     return card(
       id,
       `${entry.domain}: expected ${entry.expected}`,
-      `<p>Today: <strong>${text(today.answer)}</strong>, risk ${today.risk}/100 (${text(today.reason)}). Reported by ${entry.reporters} key${entry.reporters === 1 ? "" : "s"}, filed ${when(entry.filed_at)}.</p>
+      html`<p>Today: <strong>${today.answer}</strong>, risk ${today.risk}/100 (${today.reason}). Reported by ${entry.reporters} key${entry.reporters === 1 ? "" : "s"}, filed ${when(entry.filed_at)}.</p>
 ${note}${evidenceList(entry)}
-<form class="fields" method="post" action="/console/reports/${encodeURIComponent(entry.id)}/accept">${hidden("csrf", context.csrf)}${noteField}<p>${review("accept", "Accept")}</p><p>${review("reject", "Reject")}</p></form>`,
+<form class="fields" method="post" action="${path}/accept">${hidden("csrf", context.csrf)}${cell({ id: `${id}-note`, name: "note", label: "Review note", maxlength: 500 })}${review("accept", "Accept")}${review("reject", "Reject")}</form>`,
     );
   });
   return deskPage(
     "/console/reports",
     context,
-    cards.length > 0 ? cards.join("\n") : '<p class="muted">No open reports.</p>',
+    cards.length > 0 ? joinHtml(cards) : html`<p class="muted">No open reports.</p>`,
   );
 }
 
-const OVERRIDE_KINDS: [string, string][] = [
+const OVERRIDE_KINDS = [
   ["domain", "Domain"],
   ["mx_host", "MX host"],
   ["mx_ip", "MX address"],
   ["ns", "Name server"],
-];
-const OVERRIDE_ACTIONS: [string, string][] = [
+] as const;
+const OVERRIDE_ACTIONS = [
   ["deny", "Block (deny)"],
   ["allow", "Allow"],
   ["never_disposable", "Never disposable (infrastructure)"],
-];
+] as const;
 
-export function renderOverrides(context: DeskContext, overrides: OverrideJson[]): string {
+export function renderOverrides(context: DeskContext, overrides: OverrideJson[]): Html {
   const rows = overrides.map((o) => [
-    text(o.kind),
-    text(o.value),
-    text(o.action),
+    o.kind,
+    o.value,
+    o.action,
     text(o.note),
     when(o.created_at),
     postButton(context, "/console/overrides/remove", "Remove", { kind: o.kind, value: o.value }),
   ]);
-  const form = `<form class="fields" method="post" action="/console/overrides">${hidden("csrf", context.csrf)}
-${field("override-kind", "Kind", select("override-kind", "kind", OVERRIDE_KINDS))}
-${field("override-value", "Domain or host", '<input id="override-value" name="value" type="text" required maxlength="253" autocapitalize="off" spellcheck="false">')}
-${field("override-action", "Action", select("override-action", "action", OVERRIDE_ACTIONS))}
-${field("override-note", "Note", '<input id="override-note" name="note" type="text" maxlength="200">')}
-<p><button class="act" type="submit">Set</button></p></form>`;
+  const setForm = form({
+    action: "/console/overrides",
+    csrf: context.csrf,
+    layout: "fields",
+    buttonClass: "act",
+    button: "Set",
+    fields: joinHtml([
+      cell({ id: "override-kind", name: "kind", label: "Kind", options: OVERRIDE_KINDS }),
+      cell({
+        id: "override-value",
+        name: "value",
+        label: "Domain or host",
+        required: true,
+        maxlength: 253,
+        verbatim: true,
+      }),
+      cell({ id: "override-action", name: "action", label: "Action", options: OVERRIDE_ACTIONS }),
+      cell({ id: "override-note", name: "note", label: "Note", maxlength: 200 }),
+    ]),
+  });
   return deskPage(
     "/console/overrides",
     context,
-    `${card("set-heading", "Set an override", form)}
+    html`${card("set-heading", "Set an override", setForm)}
 ${card("overrides-heading", "Overrides in force", table("Overrides", ["Kind", "Value", "Action", "Note", "Since", "Change"], rows, "No overrides."))}`,
   );
 }
 
 /** A plan's quota form: the new number of requests per period. */
-function quotaForm(context: DeskContext, plan: PlanJson, index: number): string {
-  const id = `plan-${index}-quota`;
-  return `<form class="fields" method="post" action="/console/plans/${encodeURIComponent(plan.name)}">${hidden("csrf", context.csrf)}
-${field(id, `Quota of ${plan.name}`, `<input id="${id}" name="quota" type="text" inputmode="numeric" pattern="[0-9]{1,10}" required value="${plan.quota ?? ""}">`)}
-<p><button class="act quiet" type="submit">Save</button></p></form>`;
+function quotaForm(context: DeskContext, plan: PlanJson, index: number): Html {
+  return form({
+    action: `/console/plans/${encodeURIComponent(plan.name)}`,
+    csrf: context.csrf,
+    layout: "fields",
+    buttonClass: "act quiet",
+    button: "Save",
+    fields: cell({
+      id: `plan-${index}-quota`,
+      name: "quota",
+      label: `Quota of ${plan.name}`,
+      value: plan.quota === null ? "" : String(plan.quota),
+      inputmode: "numeric",
+      pattern: "[0-9]{1,10}",
+      required: true,
+    }),
+  });
 }
 
-export function renderPlans(context: DeskContext, plans: PlanJson[]): string {
+export function renderPlans(context: DeskContext, plans: PlanJson[]): Html {
   const rows = plans.map((p, index) => [
-    text(p.name),
+    p.name,
     p.quota === null ? "unlimited" : count(p.quota),
-    text(p.period_days),
+    p.period_days,
     quotaForm(context, p, index),
   ]);
   return deskPage(
@@ -218,14 +226,14 @@ export function renderPlans(context: DeskContext, plans: PlanJson[]): string {
   );
 }
 
-export function renderLists(context: DeskContext, sources: SourceStateJson[]): string {
+export function renderLists(context: DeskContext, sources: SourceStateJson[]): Html {
   const rows = sources.map((s) => [
-    text(s.source),
-    text(s.in_policy === null ? "not set" : s.in_policy ? "yes" : "no"),
-    s.in_force ? `${count(s.in_force.entries)} entries, ${when(s.in_force.accepted_at)}` : "bundled list",
+    s.source,
+    s.in_policy === null ? "not set" : s.in_policy ? "yes" : "no",
+    s.in_force ? html`${count(s.in_force.entries)} entries, ${when(s.in_force.accepted_at)}` : "bundled list",
     text(s.last_success),
     text(s.last_error),
-    s.previous ? postButton(context, "/console/lists/rollback", "Roll back", { source: s.source }) : "",
+    s.previous && postButton(context, "/console/lists/rollback", "Roll back", { source: s.source }),
   ]);
   return deskPage(
     "/console/lists",
@@ -243,49 +251,46 @@ export function renderLists(context: DeskContext, sources: SourceStateJson[]): s
   );
 }
 
-export function renderWebhooks(
-  context: DeskContext,
-  webhooks: WebhookJson[],
-  events: DeliveryJson[],
-): string {
-  const hooks = webhooks.map((w) => [text(w.id), text(w.url), text(w.events.join(", ")), when(w.created_at)]);
+export function renderWebhooks(context: DeskContext, webhooks: WebhookJson[], events: DeliveryJson[]): Html {
+  const hooks = webhooks.map((w) => [w.id, w.url, w.events.join(", "), when(w.created_at)]);
   const deliveries = events.map((e) => [
     when(e.created_at),
-    text(e.webhook_id),
-    text(e.type),
+    e.webhook_id,
+    e.type,
     text(e.domain),
-    text(e.status),
-    text(e.attempts.map((a) => `${a.attempt}: ${a.status_code ?? a.error ?? "?"}`).join(", ") || "—"),
+    e.status,
+    e.attempts.map((a) => `${a.attempt}: ${a.status_code ?? a.error ?? "?"}`).join(", ") || "—",
   ]);
   return deskPage(
     "/console/webhooks",
     context,
-    `${card("webhooks-heading", "Webhooks", table("Webhooks", ["Id", "URL", "Events", "Created"], hooks, "No webhooks."))}
+    html`${card("webhooks-heading", "Webhooks", table("Webhooks", ["Id", "URL", "Events", "Created"], hooks, "No webhooks."))}
 ${card("deliveries-heading", "Last deliveries", table("Deliveries", ["Created", "Webhook", "Type", "Domain", "Status", "Attempts"], deliveries, "No events yet."))}`,
   );
 }
 
-export function renderAudit(context: DeskContext, filter: AuditFilter, entries: AuditEntryJson[]): string {
+export function renderAudit(context: DeskContext, filter: AuditFilter, entries: AuditEntryJson[]): Html {
   const input = (name: "actor" | "action" | "entity", label: string) =>
-    field(
-      `audit-${name}`,
-      label,
-      `<input id="audit-${name}" name="${name}" type="text" maxlength="320" value="${escapeHtml(filter[name] ?? "")}" autocapitalize="off" spellcheck="false">`,
-    );
-  const form = `<form class="fields" method="get" action="/console/audit" role="search">
-${input("actor", "Actor")}${input("action", "Action")}${input("entity", "Entity")}
-<p><button class="act" type="submit">Search</button></p></form>`;
+    cell({ id: `audit-${name}`, name, label, value: filter[name] ?? "", maxlength: 320, verbatim: true });
+  const search = form({
+    action: "/console/audit",
+    role: "search",
+    layout: "fields",
+    buttonClass: "act",
+    button: "Search",
+    fields: html`${input("actor", "Actor")}${input("action", "Action")}${input("entity", "Entity")}`,
+  });
   const rows = entries.map((e) => [
     when(e.at),
-    text(e.actor),
-    text(e.action),
-    text(e.entity_id === null ? e.entity_kind : `${e.entity_kind}:${e.entity_id}`),
-    `<code>${text(JSON.stringify(e.detail))}</code>`,
+    e.actor,
+    e.action,
+    e.entity_id === null ? e.entity_kind : `${e.entity_kind}:${e.entity_id}`,
+    html`<code>${JSON.stringify(e.detail)}</code>`,
   ]);
   return deskPage(
     "/console/audit",
     context,
-    `${card("search-heading", "Search", form)}
+    html`${card("search-heading", "Search", search)}
 ${card("entries-heading", "Changes, newest first", table("Audit log", ["At", "Actor", "Action", "Entity", "Detail"], rows, "No changes match."))}`,
   );
 }
@@ -302,72 +307,113 @@ export interface AccountsView {
 }
 
 /** An account's changes: its plan (`Plan of <email>`, Save) and Suspend or Resume; none of them on one's own account's state. */
-function accountForms(context: DeskContext, view: AccountsView, account: AccountJson, index: number): string {
-  const id = `account-${index}-plan`;
+function accountForms(context: DeskContext, view: AccountsView, account: AccountJson, index: number): Html {
   const action = `/console/accounts/${encodeURIComponent(account.id)}`;
   const kept: Record<string, string> = view.search ? { search: view.search } : {};
-  const keptFields = Object.entries(kept).map(([name, value]) => hidden(name, value));
-  const plans = view.plans.map((name): [string, string] => [name, name]);
-  const plan = `<form class="fields" method="post" action="${action}/plan">${hidden("csrf", context.csrf)}${keptFields.join("")}
-${field(id, `Plan of ${account.email}`, select(id, "plan", plans, account.plan))}
-<p><button class="act quiet" type="submit">Save</button></p></form>`;
+  const plan = form({
+    action: `${action}/plan`,
+    csrf: context.csrf,
+    layout: "fields",
+    buttonClass: "act quiet",
+    button: "Save",
+    fields: html`${Object.entries(kept).map(([name, value]) => hidden(name, value))}
+${cell({
+  id: `account-${index}-plan`,
+  name: "plan",
+  label: `Plan of ${account.email}`,
+  options: view.plans.map((name) => [name, name] as const),
+  value: account.plan,
+})}`,
+  });
   const state =
-    account.email === context.email
-      ? ""
-      : account.state === "active"
-        ? postButton(context, `${action}/suspend`, "Suspend", kept)
-        : postButton(context, `${action}/resume`, "Resume", kept);
-  return `${plan}${state}`;
+    account.email !== context.email &&
+    (account.state === "active"
+      ? postButton(context, `${action}/suspend`, "Suspend", kept)
+      : postButton(context, `${action}/resume`, "Resume", kept));
+  return html`${plan}${state}`;
 }
 
-function inviteForm(context: DeskContext, view: AccountsView): string {
-  const plans = view.plans.map((name): [string, string] => [name, name]);
-  return `<form class="fields" method="post" action="/console/accounts/invite">${hidden("csrf", context.csrf)}
-${field("invite-email", "Email", '<input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off" autocapitalize="off" spellcheck="false">')}
-${field("invite-plan", "Plan", select("invite-plan", "plan", plans, view.signupPlan))}
-${field("invite-operator", "Operator", '<input id="invite-operator" name="operator" type="checkbox" value="on">')}
-<p><button class="act" type="submit">Invite</button></p></form>`;
+function inviteForm(context: DeskContext, view: AccountsView): Html {
+  return form({
+    action: "/console/accounts/invite",
+    csrf: context.csrf,
+    layout: "fields",
+    buttonClass: "act",
+    button: "Invite",
+    fields: joinHtml([
+      cell({
+        id: "invite-email",
+        name: "email",
+        label: "Email",
+        type: "email",
+        required: true,
+        maxlength: 254,
+        verbatim: true,
+      }),
+      cell({
+        id: "invite-plan",
+        name: "plan",
+        label: "Plan",
+        options: view.plans.map((name) => [name, name] as const),
+        value: view.signupPlan,
+      }),
+      cell({ id: "invite-operator", name: "operator", label: "Operator", type: "checkbox", value: "on" }),
+    ]),
+  });
 }
 
-export function renderAccounts(context: DeskContext, view: AccountsView): string {
-  const search = `<form class="fields" method="get" action="/console/accounts" role="search">
-${field("accounts-search", "Search", `<input id="accounts-search" name="search" type="search" maxlength="254" value="${escapeHtml(view.search)}" autocapitalize="off" spellcheck="false">`)}
-<p><button class="act" type="submit">Search</button></p></form>`;
+export function renderAccounts(context: DeskContext, view: AccountsView): Html {
+  const search = form({
+    action: "/console/accounts",
+    role: "search",
+    layout: "fields",
+    buttonClass: "act",
+    button: "Search",
+    fields: cell({
+      id: "accounts-search",
+      name: "search",
+      label: "Search",
+      type: "search",
+      value: view.search,
+      maxlength: 254,
+      verbatim: true,
+    }),
+  });
   const rows = view.accounts.map((a, index) => [
-    text(a.email),
-    text(a.role),
-    text(a.plan),
-    text(a.state),
+    a.email,
+    a.role,
+    a.plan,
+    html`<span class="state">${a.state}</span>`,
     when(a.created_at),
     accountForms(context, view, a, index),
   ]);
   const heading = view.search ? `Accounts whose email contains “${view.search}”` : "Accounts, newest first";
-  const capped = view.capped
-    ? `<p class="muted">Only the newest ${view.accounts.length} are shown: search to find the others.</p>`
-    : "";
+  const capped =
+    view.capped &&
+    html`<p class="muted">Only the newest ${view.accounts.length} are shown: search to find the others.</p>`;
   const empty = view.search ? "No email contains this text." : "No accounts yet.";
   return deskPage(
     "/console/accounts",
     context,
-    `${card("search-heading", "Search", search)}
-${card("accounts-list-heading", heading, `${table("Accounts", ["Email", "Role", "Plan", "State", "Created", "Change"], rows, empty)}${capped}`)}
+    html`${card("search-heading", "Search", search)}
+${card("accounts-list-heading", heading, html`${table("Accounts", ["Email", "Role", "Plan", "State", "Created", "Change"], rows, empty)}${capped}`)}
 ${card("invite-heading", "Invite someone", inviteForm(context, view))}`,
   );
 }
 
 /** An invitation just made: its one-time link, shown this once, and whether it was mailed. */
-export function renderInvited(context: DeskContext, link: OneTimeLink): string {
+export function renderInvited(context: DeskContext, link: OneTimeLink): Html {
   const mailed = link.mailed
-    ? `<p>It was mailed to ${text(link.email)} too.</p>`
-    : "<p>It was not mailed (SMTP_URL is not set): give it to them yourself.</p>";
+    ? html`<p>It was mailed to ${link.email} too.</p>`
+    : html`<p>It was not mailed (SMTP_URL is not set): give it to them yourself.</p>`;
   return deskPage(
     "/console/accounts",
     context,
     card(
       "invited-heading",
       `Invitation for ${link.email}`,
-      `<p>Where ${text(link.email)} sets a password, until ${when(link.expires_at)}. Copy it now: it is shown only this once.</p>
-<code class="secret" data-invite-link="${escapeHtml(link.url)}">${text(link.url)}</code>
+      html`<p>Where ${link.email} sets a password, until ${when(link.expires_at)}. Copy it now: it is shown only this once.</p>
+<code class="secret" data-invite-link="${link.url}">${link.url}</code>
 ${mailed}
 <p><a href="/console/accounts">Back to the accounts</a></p>`,
     ),

@@ -6,7 +6,8 @@
  */
 import { type DayStats, STATS_DAYS, type Stats } from "../../operator/stats.js";
 import { SURFACES } from "../../service/traffic-counter.js";
-import { card, escapeHtml } from "../kit/layout.js";
+import { type Html, html, joinHtml } from "../kit/html.js";
+import { card, table } from "../kit/layout.js";
 
 const WIDTH = 640;
 const HEIGHT = 180;
@@ -24,7 +25,6 @@ const REASONS_CHARTED = COLOURS.length - 1;
 
 const numbers = new Intl.NumberFormat("en-US");
 const n = (value: number) => numbers.format(value);
-const esc = (value: string) => escapeHtml(value);
 
 interface Series {
   label: string;
@@ -48,7 +48,7 @@ function scaleTop(most: number): number {
 const LEGEND_ROW = 16;
 
 /** The legend drawn at the top of a chart: a swatch and a label per series, in rows that fit the width. */
-function legend(series: readonly Series[]): { svg: string; height: number } {
+function legend(series: readonly Series[]): { svg: Html; height: number } {
   let x = LEFT;
   let row = 0;
   const items = series.map((s) => {
@@ -58,26 +58,19 @@ function legend(series: readonly Series[]): { svg: string; height: number } {
       x = LEFT;
     }
     const y = 4 + row * LEGEND_ROW;
-    const item = `<rect x="${x.toFixed(1)}" y="${y}" width="12" height="12" fill="${s.colour}"/><text x="${(x + 18).toFixed(1)}" y="${y + 10}" font-size="11" fill="#1f2937">${esc(s.label)}</text>`;
+    const item = html`<rect x="${x.toFixed(1)}" y="${y}" width="12" height="12" fill="${s.colour}"/><text x="${(x + 18).toFixed(1)}" y="${y + 10}" font-size="11" fill="#1f2937">${s.label}</text>`;
     x += width;
     return item;
   });
   return {
-    svg: `<g class="legend">${items.join("")}</g>`,
+    svg: html`<g class="legend">${items}</g>`,
     height: series.length === 0 ? 0 : (row + 1) * LEGEND_ROW,
   };
 }
 
 /** A table of the same figures as a chart. */
-function figuresTable(label: string, head: readonly string[], rows: readonly (readonly string[])[]): string {
-  const headCells = head.map((h) => `<th scope="col">${esc(h)}</th>`).join("");
-  const body = rows
-    .map(
-      (row) =>
-        `<tr>${row.map((cell, i) => (i === 0 ? `<th scope="row">${cell}</th>` : `<td>${cell}</td>`)).join("")}</tr>`,
-    )
-    .join("");
-  return `<details><summary>${esc(label)} as a table</summary><div class="table-wrap" role="region" aria-label="${esc(label)}, table" tabindex="0"><table><thead><tr>${headCells}</tr></thead><tbody>${body}</tbody></table></div></details>`;
+function figuresTable(label: string, head: readonly string[], rows: readonly (readonly string[])[]): Html {
+  return html`<details><summary>${label} as a table</summary>${table(label, head, rows, "", { rowHeaders: true })}</details>`;
 }
 
 /** Stacked bars, one per day, with a scale and dates. */
@@ -87,7 +80,7 @@ function dailyChart(
   unit: string,
   series: readonly Series[],
   days: readonly DayBars[],
-): string {
+): Html {
   const totals = days.map((day) => day.values.reduce((a, b) => a + b, 0));
   const top = scaleTop(Math.max(0, ...totals));
   const key = legend(series);
@@ -98,14 +91,14 @@ function dailyChart(
   const y = (value: number) => plotTop + plotHeight - (value / top) * plotHeight;
   const grid = [0, top / 2, top].map(
     (value) =>
-      `<line x1="${LEFT}" y1="${y(value).toFixed(1)}" x2="${WIDTH}" y2="${y(value).toFixed(1)}" stroke="#d9dce1"/><text x="${LEFT - 4}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#1f2937">${n(value)}</text>`,
+      html`<line x1="${LEFT}" y1="${y(value).toFixed(1)}" x2="${WIDTH}" y2="${y(value).toFixed(1)}" stroke="#d9dce1"/><text x="${LEFT - 4}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#1f2937">${n(value)}</text>`,
   );
   const bars = days.map((day, i) => {
     const x = LEFT + i * slot + 1;
     let base = 0;
     const parts = day.values.map((value, s) => {
-      if (value === 0) return "";
-      const rect = `<rect x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${Math.max(1, slot - 2).toFixed(1)}" height="${(y(base) - y(base + value)).toFixed(1)}" fill="${series[s]?.colour ?? COLOURS[0]}"/>`;
+      if (value === 0) return undefined;
+      const rect = html`<rect x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${Math.max(1, slot - 2).toFixed(1)}" height="${(y(base) - y(base + value)).toFixed(1)}" fill="${series[s]?.colour ?? COLOURS[0]}"/>`;
       base += value;
       return rect;
     });
@@ -117,36 +110,30 @@ function dailyChart(
       .join(", ");
     const hover = `${day.day}: ${n(total)} ${unit}${detail ? ` (${detail})` : ""}`;
     // The day's whole column, unpainted, takes the hover of a short bar or of none.
-    const column = `<rect x="${(x - 1).toFixed(1)}" y="${plotTop}" width="${slot.toFixed(1)}" height="${plotHeight}" fill="transparent"/>`;
-    return `<g class="bar" data-day="${day.day}" data-total="${total}"><title>${esc(hover)}</title>${column}${parts.join("")}</g>`;
+    const column = html`<rect x="${(x - 1).toFixed(1)}" y="${plotTop}" width="${slot.toFixed(1)}" height="${plotHeight}" fill="transparent"/>`;
+    return html`<g class="bar" data-day="${day.day}" data-total="${total}"><title>${hover}</title>${column}${parts}</g>`;
   });
   // A date under the last bar (today) and every seventh before it.
-  const dates = days
-    .map((day, i) =>
-      (days.length - 1 - i) % 7 === 0
-        ? `<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#1f2937">${day.day.slice(5)}</text>`
-        : "",
-    )
-    .join("");
+  const dates = days.map(
+    (day, i) =>
+      (days.length - 1 - i) % 7 === 0 &&
+      html`<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#1f2937">${day.day.slice(5)}</text>`,
+  );
   const sum = totals.reduce((a, b) => a + b, 0);
   const first = days[0]?.day ?? "";
   const last = days.at(-1)?.day ?? "";
   const description = `${n(sum)} ${unit} from ${first} to ${last}; the scale goes from 0 to ${n(top)} a day.`;
-  const svg = `<svg class="chart" id="${id}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" data-chart-total="${sum}">
-<title id="${id}-title">${esc(title)}</title>
-<desc id="${id}-desc">${esc(description)}</desc>
+  const svg = html`<svg class="chart" id="${id}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" data-chart-total="${sum}">
+<title id="${id}-title">${title}</title>
+<desc id="${id}-desc">${description}</desc>
 ${key.svg}
-${grid.join("")}
-${bars.join("\n")}
+${grid}
+${joinHtml(bars)}
 <line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH}" y2="${y(0)}" stroke="#6b7280"/>
 ${dates}
 </svg>`;
-  const rows = days.map((day, i) => [
-    esc(day.day),
-    ...day.values.map((value) => n(value)),
-    n(totals[i] ?? 0),
-  ]);
-  return `<figure class="chart-figure">${svg}<figcaption>${esc(description)}</figcaption>${figuresTable(title, ["Day", ...series.map((s) => s.label), "Total"], rows)}</figure>`;
+  const rows = days.map((day, i) => [day.day, ...day.values.map((value) => n(value)), n(totals[i] ?? 0)]);
+  return html`<figure class="chart-figure">${svg}<figcaption>${description}</figcaption>${figuresTable(title, ["Day", ...series.map((s) => s.label), "Total"], rows)}</figure>`;
 }
 
 /** Horizontal bars of a list of the most seen, largest first. */
@@ -155,8 +142,8 @@ function listChart(
   title: string,
   unit: string,
   rows: readonly { label: string; value: number }[],
-): string {
-  if (rows.length === 0) return `<p class="muted">${esc(title)}: none in the last ${STATS_DAYS} days.</p>`;
+): Html {
+  if (rows.length === 0) return html`<p class="muted">${title}: none in the last ${STATS_DAYS} days.</p>`;
   const most = Math.max(1, ...rows.map((row) => row.value));
   const height = rows.length * ROW + 4;
   const room = WIDTH - LABEL - 70;
@@ -164,21 +151,21 @@ function listChart(
     const y = i * ROW + 2;
     const width = Math.max(1, (row.value / most) * room);
     const label = row.label.length > 38 ? `${row.label.slice(0, 37)}…` : row.label;
-    return `<g class="bar"><title>${esc(`${row.label}: ${n(row.value)} ${unit}`)}</title><text x="${LABEL - 6}" y="${y + 14}" text-anchor="end" font-size="12" fill="#1f2937">${esc(label)}</text><rect x="${LABEL}" y="${y + 3}" width="${width.toFixed(1)}" height="${ROW - 6}" fill="${COLOURS[0]}"/><text x="${(LABEL + width + 6).toFixed(1)}" y="${y + 14}" font-size="12" fill="#1f2937">${n(row.value)}</text></g>`;
+    return html`<g class="bar"><title>${`${row.label}: ${n(row.value)} ${unit}`}</title><text x="${LABEL - 6}" y="${y + 14}" text-anchor="end" font-size="12" fill="#1f2937">${label}</text><rect x="${LABEL}" y="${y + 3}" width="${width.toFixed(1)}" height="${ROW - 6}" fill="${COLOURS[0]}"/><text x="${(LABEL + width + 6).toFixed(1)}" y="${y + 14}" font-size="12" fill="#1f2937">${n(row.value)}</text></g>`;
   });
   const description = `${rows.length} rows, the first with ${n(rows[0]?.value ?? 0)} ${unit}, over the last ${STATS_DAYS} days.`;
-  const svg = `<svg class="chart-list" id="${id}" width="100%" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc">
-<title id="${id}-title">${esc(title)}</title>
-<desc id="${id}-desc">${esc(description)}</desc>
-${bars.join("\n")}
+  const svg = html`<svg class="chart-list" id="${id}" width="100%" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc">
+<title id="${id}-title">${title}</title>
+<desc id="${id}-desc">${description}</desc>
+${joinHtml(bars)}
 </svg>`;
-  const tableRows = rows.map((row) => [esc(row.label), n(row.value)]);
-  return `<figure class="chart-figure">${svg}${figuresTable(title, ["Name", unit], tableRows)}</figure>`;
+  const tableRows = rows.map((row) => [row.label, n(row.value)]);
+  return html`<figure class="chart-figure">${svg}${figuresTable(title, ["Name", unit], tableRows)}</figure>`;
 }
 
 const SURFACE_LABELS = { api: "API", bulk: "Bulk", jobs: "List jobs", pages: "Result pages" } as const;
 
-function checksChart(days: readonly DayStats[]): string {
+function checksChart(days: readonly DayStats[]): Html {
   const series = SURFACES.map((surface, i) => ({
     label: SURFACE_LABELS[surface],
     colour: COLOURS[i] ?? "#000",
@@ -192,7 +179,7 @@ function checksChart(days: readonly DayStats[]): string {
   );
 }
 
-function blocksChart(stats: Stats): string {
+function blocksChart(stats: Stats): Html {
   const reasons = Object.keys(stats.totals.blocks);
   const charted = reasons.length > REASONS_CHARTED + 1 ? reasons.slice(0, REASONS_CHARTED) : reasons;
   const other = reasons.length > charted.length;
@@ -209,10 +196,10 @@ function blocksChart(stats: Stats): string {
 }
 
 /** The traffic cards of the desk's overview. */
-export function trafficCards(stats: Stats): string {
-  const intro = `<p class="muted">The last ${STATS_DAYS} UTC days, ${esc(stats.from)} to ${esc(stats.to)}, from the counters of every instance; also <code>GET /admin/stats</code> and <code>mailrisk stats</code>.</p>`;
-  return [
-    card("traffic-checks-heading", "Checks per day", `${intro}${checksChart(stats.days)}`),
+export function trafficCards(stats: Stats): Html {
+  const intro = html`<p class="muted">The last ${STATS_DAYS} UTC days, ${stats.from} to ${stats.to}, from the counters of every instance; also <code>GET /admin/stats</code> and <code>mailrisk stats</code>.</p>`;
+  return joinHtml([
+    card("traffic-checks-heading", "Checks per day", html`${intro}${checksChart(stats.days)}`),
     card("traffic-blocks-heading", "Blocks per day", blocksChart(stats)),
     card(
       "traffic-providers-heading",
@@ -257,5 +244,5 @@ export function trafficCards(stats: Stats): string {
         })),
       ),
     ),
-  ].join("\n");
+  ]);
 }

@@ -1,118 +1,17 @@
 /**
- * The frame of every HTML page (docs/api.md "Result pages"): self-contained (inline CSS, an inline
- * SVG icon, no external fonts, scripts or images), landmarks for assistive technology,
- * readable from 360 px up. Everything interpolated goes through `escapeHtml`; the
- * stylesheet is allowed by its hash in the Content-Security-Policy (security.ts), so
+ * The page kit (docs/architecture.md "The site"): the frame of every HTML page
+ * (self-contained: the one inline stylesheet of style.ts, an inline SVG icon, no external
+ * fonts, scripts or images; landmarks for assistive technology; readable from 360 px up),
+ * the one layout of the signed-in areas (the account's pages and the operator's desk),
+ * and the parts pages are made of: `card`, `field`, `form`, `table`, the search form.
+ * Everything is `Html` (html.ts): a value from outside is escaped wherever it goes. The
+ * stylesheet is allowed by its hash in the Content-Security-Policy (page-headers.ts), so
  * no inline style attribute or script would ever run, but for the one script a page
  * names (`script`) and allows by its hash in its own policy.
  */
-import { createHash } from "node:crypto";
-
-const STYLE = `
-*,*::before,*::after{box-sizing:border-box}
-[hidden]{display:none!important}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1a1a1a;background:#f5f6f8}
-a{color:#1f4fbf}
-a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1f4fbf;outline-offset:2px}
-.wrap{max-width:60rem;margin:0 auto;padding:0 1rem}
-.site{background:#fff;border-bottom:1px solid #d9dce1}
-.site .wrap{display:flex;align-items:center;gap:1rem;min-height:3.25rem}
-.brand{font-weight:700;font-size:1.15rem;color:#1a1a1a;text-decoration:none}
-.brand span{color:#1f4fbf}
-.way-in{margin-left:auto}
-.way-in ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem}
-.way-in a{font-weight:600}
-main{display:block;flex:1 0 auto;padding:1.5rem 0 2rem}
-h1{font-size:1.6rem;line-height:1.2;margin:0 0 .5rem;overflow-wrap:anywhere}
-h2{font-size:1.05rem;margin:0 0 .75rem}
-.card{background:#fff;border:1px solid #d9dce1;border-radius:.6rem;padding:1rem 1.1rem;margin:0 0 1rem;min-width:0}
-.lead{font-size:1.05rem;color:#3d4450;margin:0 0 1rem}
-form.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
-form.search label{flex:1 0 100%;font-weight:600}
-form.search input{flex:1 1 12rem;min-width:0;font:inherit;padding:.55rem .7rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1a1a1a}
-form.search button{font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer}
-.hint{font-size:.9rem;color:#4b5260;margin:.5rem 0 0}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88rem}
-code{background:#eef0f3;padding:.05rem .3rem;border-radius:.25rem;overflow-wrap:anywhere}
-pre{background:#1e2430;color:#f1f3f6;padding:.75rem .9rem;border-radius:.4rem;margin:.4rem 0 1rem;white-space:pre-wrap;overflow-wrap:anywhere}
-pre code{background:none;padding:0;color:inherit}
-.verdict{border-width:2px}
-.verdict.block{border-color:#b3261e}
-.verdict.allow{border-color:#1b6e3a}
-.eyebrow{margin:0;font-size:.85rem;text-transform:uppercase;letter-spacing:.05em;color:#4b5260}
-.decision{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .9rem;margin:.25rem 0 .75rem}
-.badge{display:inline-block;margin:0;font-weight:800;font-size:1.25rem;letter-spacing:.03em;padding:.25rem .9rem;border-radius:.4rem;color:#fff}
-.block .badge{background:#b3261e}
-.allow .badge{background:#1b6e3a}
-.status{margin:0;font-size:1.05rem}
-.status strong{font-weight:700}
-.risk{display:grid;grid-template-columns:auto 1fr;align-items:center;gap:.4rem .9rem;margin:.5rem 0 0}
-.score{margin:0;font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums}
-.level{display:inline-block;font-size:.8rem;font-weight:700;letter-spacing:.05em;padding:.1rem .5rem;border-radius:1rem;vertical-align:middle}
-.level.low{background:#e3f4e8;color:#14532d}
-.level.medium{background:#fdf0d5;color:#6b4500}
-.level.high{background:#fde4e1;color:#8c1d18}
-meter{width:100%;height:1rem}
-progress{width:100%;min-width:6rem;height:1rem}
-.grid{display:grid;gap:0 1rem}
-@media (min-width:48rem){.grid{grid-template-columns:1fr 1fr}h1{font-size:2rem}}
-dl{margin:0;display:grid;grid-template-columns:1fr;gap:0 .9rem}
-dt{color:#4b5260;font-size:.85rem}
-dd{margin:0 0 .5rem;overflow-wrap:anywhere;min-width:0}
-@media (min-width:30rem){dl{grid-template-columns:minmax(7rem,auto) 1fr;gap:.35rem .9rem}dt{font-size:inherit}dd{margin:0}}
-.flags{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14.5rem,1fr));gap:.25rem .35rem}
-.flags li{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem .55rem;border-radius:.35rem;background:#f3f4f6;color:#4b5260}
-.flags li.on{background:#e6edfb;color:#15306e;font-weight:600}
-.links{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
-.links a{display:inline-block;padding:.2rem .6rem;border:1px solid #c7cdd6;border-radius:.8rem;background:#fff;text-decoration:none;overflow-wrap:anywhere}
-.links a:hover{border-color:#1f4fbf}
-td .links a{white-space:nowrap;overflow-wrap:normal}
-.muted{color:#4b5260}
-.why{margin:.9rem 0 0;font-size:.95rem}
-.evidence{margin:.25rem 0 0;padding:0 0 0 1.2rem}
-.evidence li{margin:.15rem 0;overflow-wrap:anywhere}
-.evidence .adds{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
-nav.desk ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
-nav.desk a{display:inline-block;padding:.2rem .7rem;border:1px solid #c7cdd6;border-radius:.8rem;background:#fff;text-decoration:none}
-nav.desk a[aria-current]{background:#1f4fbf;border-color:#1f4fbf;color:#fff}
-.scroll{overflow-x:auto}
-table{width:100%;border-collapse:collapse;font-size:.92rem}
-th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top;overflow-wrap:normal;word-break:normal}
-th,.state,td code{white-space:nowrap}
-form.fields{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin:.5rem 0 0}
-form.fields p{display:flex;flex-direction:column;margin:0;flex:1 1 10rem;min-width:0}
-form.fields label{font-weight:600;font-size:.9rem}
-form.fields input,form.fields select{font:inherit;padding:.45rem .6rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1a1a1a;min-width:0}
-form.inline{display:inline-block;margin:0 .3rem .3rem 0}
-button.act{font:inherit;font-weight:600;padding:.45rem 1rem;border:1px solid #1f4fbf;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer}
-button.act.quiet{background:#fff;color:#1f4fbf}
-select:focus-visible{outline:3px solid #1f4fbf;outline-offset:2px}
-form.stack{display:grid;gap:.35rem;max-width:28rem;margin:0 0 1rem}
-form.stack label{font-weight:600;margin-top:.4rem}
-form.stack input,form.stack select{font:inherit;padding:.55rem .7rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1a1a1a;min-width:0}
-form.stack button,form.inline button{font:inherit;font-weight:600;padding:.5rem 1rem;border:0;border-radius:.4rem;background:#1f4fbf;color:#fff;cursor:pointer;justify-self:start;margin-top:.5rem}
-form.inline{display:inline;margin:0}
-form.inline button{margin:0;padding:.25rem .7rem;background:#b3261e}
-.field-error{color:#b3261e;margin:0;font-size:.95rem}
-form.stack fieldset{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;border:1px solid #d9dce1;border-radius:.4rem;margin:.4rem 0 0;padding:.3rem .7rem .5rem}
-form.stack fieldset legend{font-weight:600;padding:0 .2rem}
-form.stack fieldset label{font-weight:400;margin:0}
-.nav{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
-.table-wrap{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:.95rem}
-th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d9dce1;vertical-align:top}
-a.button{display:inline-block;font-weight:600;padding:.25rem .7rem;border-radius:.4rem;text-decoration:none;white-space:nowrap;margin:0 .3rem .3rem 0}
-a.button.quiet{border:1px solid #1f4fbf;color:#1f4fbf;background:#fff}
-a.button.danger,button.danger,form.stack button.danger{border:1px solid #b3261e;color:#fff;background:#b3261e}
-.secret{display:block;padding:.5rem .7rem;background:#eef0f3;border-radius:.4rem;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.chart{width:100%;height:auto;max-height:14rem}
-footer{border-top:1px solid #d9dce1;background:#fff;font-size:.9rem;color:#4b5260}
-footer .wrap{padding-top:.9rem;padding-bottom:.9rem}
-`;
-
-/** For the Content-Security-Policy: the one stylesheet this service ever sends. */
-export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
+import type { FastifyReply } from "fastify";
+import { type Html, type HtmlValue, html, joinHtml, trustedHtml } from "./html.js";
+import { STYLE } from "./style.js";
 
 /** The tab icon, inline so that the browser asks for no /favicon.ico. */
 const ICON =
@@ -123,79 +22,183 @@ const ICON =
 
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Text made safe for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+/** Sends a page: only `Html` is taken, so nothing reaches a page unescaped. */
+export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return reply.code(status).type(HTML_CONTENT_TYPE).send(page.toString());
 }
 
-/** The path of a domain's result page (an attribute value once escaped). */
+/** The path of a domain's result page. */
 export function domainPath(domain: string): string {
   return `/domain/${encodeURIComponent(domain)}`;
 }
 
-/** A list of links to result pages, or `empty` (HTML) when there are none. */
-export function domainLinks(domains: readonly string[], empty: string, rel = ""): string {
+/** A list of links to result pages, or `empty` when there are none. */
+export function domainLinks(domains: readonly string[], empty: Html, rel?: string): Html {
   if (domains.length === 0) return empty;
-  const relAttribute = rel ? ` rel="${rel}"` : "";
   const items = domains.map(
-    (domain) =>
-      `<li><a href="${escapeHtml(domainPath(domain))}"${relAttribute}>${escapeHtml(domain)}</a></li>`,
+    (domain) => html`<li><a href="${domainPath(domain)}"${rel && html` rel="${rel}"`}>${domain}</a></li>`,
   );
-  return `<ul class="links">${items.join("")}</ul>`;
+  return html`<ul class="links">${items}</ul>`;
 }
 
-/** A titled card: `<section>` labelled by its `<h2>`; `body` is HTML. */
-export function card(id: string, heading: string, body: string): string {
-  return `<section class="card" aria-labelledby="${id}">
-<h2 id="${id}">${escapeHtml(heading)}</h2>
+/** A titled card: `<section>` labelled by its `<h2>`. */
+export function card(id: string, heading: string, body: HtmlValue): Html {
+  return html`<section class="card" aria-labelledby="${id}">
+<h2 id="${id}">${heading}</h2>
 ${body}
 </section>`;
 }
 
+/** A line above the cards saying what was just done (`role="status"`). */
+export function statusCard(text: string): Html {
+  return html`<p class="card" role="status">${text}</p>`;
+}
+
 /** The recently checked domains as links to their pages (nofollow: anyone can add one by checking it). */
-export function recentCard(recent: readonly string[]): string {
+export function recentCard(recent: readonly string[]): Html {
   return card(
     "recent-heading",
     "Recently checked",
-    domainLinks(recent, '<p class="muted">No domain has been checked yet.</p>', "nofollow"),
+    domainLinks(recent, html`<p class="muted">No domain has been checked yet.</p>`, "nofollow"),
   );
 }
 
 /** The search form: an email address or a domain; the server keeps only the domain (POST, so no address lands in a URL). */
-export function searchForm(id: string, value = ""): string {
-  return `<form class="search" method="post" action="/domain/" role="search">
+export function searchForm(id: string, value = ""): Html {
+  return html`<form class="search" method="post" action="/domain/" role="search">
 <label for="${id}">Email address or domain</label>
-<input id="${id}" name="q" type="text" inputmode="email" placeholder="example.com" value="${escapeHtml(value)}" required maxlength="320" autocomplete="off" autocapitalize="off" spellcheck="false">
+<input id="${id}" name="q" type="text" inputmode="email" placeholder="example.com" value="${value}" required maxlength="320" autocomplete="off" autocapitalize="off" spellcheck="false">
 <button type="submit">Check</button>
 </form>`;
 }
 
+export interface FieldOptions {
+  name: string;
+  label: string;
+  /** Default `f-<name>`; its error is `<id>-error`, its hint `<id>-hint`. */
+  id?: string;
+  type?: "text" | "email" | "password" | "search" | "file" | "checkbox";
+  /** The value shown (text fields: `value=""` when absent); a checkbox's value when checked. */
+  value?: string;
+  /** A text field's autocomplete (default `off`). */
+  autocomplete?: string;
+  /** A file field's accepted types. */
+  accept?: string;
+  required?: boolean;
+  maxlength?: number;
+  inputmode?: "numeric" | "email";
+  pattern?: string;
+  /** Names and codes, not prose: no spelling check, no capitals. */
+  verbatim?: boolean;
+  /** A `<select>` of these `[value, label]` instead of an input; `value` is the one chosen. */
+  options?: readonly (readonly [string, string])[];
+  /** Shown under the field, tied to it by `aria-describedby`. */
+  error?: string | undefined;
+  /** A line after the field (and its error), tied to it by `aria-describedby`. */
+  hint?: Html;
+}
+
+const TEXT_TYPES = new Set(["text", "email", "password", "search"]);
+
+/** A labelled input (or select) with its error beside it and its hint under it: the one field of every form. */
+export function field(options: FieldOptions): Html {
+  const { name, label, type = "text", value, error, hint, options: choices } = options;
+  const id = options.id ?? `f-${name}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  const aria = html`${described && html` aria-describedby="${described}"`}${error && html` aria-invalid="true"`}`;
+  const control = choices
+    ? html`<select id="${id}" name="${name}"${aria}>${choices.map(
+        ([option, text]) =>
+          html`<option value="${option}"${option === value && " selected"}>${text}</option>`,
+      )}</select>`
+    : html`<input id="${id}" name="${name}" type="${type}"${
+        TEXT_TYPES.has(type)
+          ? html` value="${value ?? ""}" autocomplete="${options.autocomplete ?? "off"}"`
+          : value !== undefined && html` value="${value}"`
+      }${options.accept && html` accept="${options.accept}"`}${options.required && " required"}${
+        options.maxlength !== undefined && html` maxlength="${options.maxlength}"`
+      }${options.inputmode && html` inputmode="${options.inputmode}"`}${options.pattern && html` pattern="${options.pattern}"`}${
+        options.verbatim && html` spellcheck="false" autocapitalize="none"`
+      }${aria}>`;
+  return html`<label for="${id}">${label}</label>
+${control}${error && html`\n<p class="field-error" id="${id}-error">${error}</p>`}${
+  hint && html`\n<p class="hint" id="${id}-hint">${hint}</p>`
+}`;
+}
+
+/** A hidden field of a form. */
+export function hidden(name: string, value: string): Html {
+  return html`<input type="hidden" name="${name}" value="${value}">`;
+}
+
+export interface FormOptions {
+  action: string;
+  /** The session's form token; absent: a GET form (a search), which changes nothing, unless `method` says post. */
+  csrf?: string | undefined;
+  method?: "get" | "post";
+  /** The fields, one a line in a stacked form; each with its label. */
+  fields: HtmlValue;
+  button: string;
+  /** `stack` (the default): one field a line; `fields`: side by side; `inline`: one button in a line of text. */
+  layout?: "stack" | "fields" | "inline";
+  /** The button's class (`act`, `act quiet`) where the layout's default is not meant. */
+  buttonClass?: string;
+  /** An accessible name for the button where several alike stand side by side. */
+  buttonLabel?: string;
+  multipart?: boolean;
+  role?: "search";
+}
+
+/** A form with its token (a POST) or none (a GET), its fields and one button. */
+export function form(options: FormOptions): Html {
+  const { action, csrf, fields, button, layout = "stack" } = options;
+  const method = options.method ?? (csrf === undefined ? "get" : "post");
+  const head = html`<form class="${layout}" method="${method}" action="${action}"${
+    options.multipart && html` enctype="multipart/form-data"`
+  }${options.role && html` role="${options.role}"`}>`;
+  const token = csrf !== undefined && hidden("csrf", csrf);
+  const submit = html`<button${options.buttonClass && html` class="${options.buttonClass}"`} type="submit"${
+    options.buttonLabel && html` aria-label="${options.buttonLabel}"`
+  }>${button}</button>`;
+  if (layout === "inline") return html`${head}${token}${fields}${submit}</form>`;
+  return html`${head}${token && html`\n${token}`}
+${fields}
+${layout === "fields" ? html`<p>${submit}</p>` : submit}
+</form>`;
+}
+
+/**
+ * A table of cells, scrollable on its own on a narrow screen (a region a keyboard can
+ * reach); `empty` when there are no rows. With `rowHeaders`, each row's first cell heads it.
+ */
+export function table(
+  label: string,
+  head: readonly string[],
+  rows: readonly (readonly HtmlValue[])[],
+  empty: string,
+  { rowHeaders = false } = {},
+): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  const cell = (value: HtmlValue, index: number) =>
+    rowHeaders && index === 0 ? html`<th scope="row">${value}</th>` : html`<td>${value}</td>`;
+  return html`<div class="table-wrap" role="region" aria-label="${label}, table" tabindex="0"><table><thead><tr>${head.map(
+    (text) => html`<th scope="col">${text}</th>`,
+  )}</tr></thead><tbody>${rows.map((row) => html`<tr>${row.map(cell)}</tr>`)}</tbody></table></div>`;
+}
+
 export interface PageOptions {
-  /** Text of `<title>`; escaped here. */
+  /** Text of `<title>`. */
   title: string;
-  /** Text of the meta description; escaped here. */
+  /** Text of the meta description. */
   description: string;
-  /** HTML of `<main>`, built by the caller with `escapeHtml`. */
-  main: string;
+  /** What `<main>` holds. */
+  main: HtmlValue;
   /** Ask search engines not to index the page (error pages, non-existent domains). */
   noindex?: boolean;
-  /**
-   * The meta referrer policy; `same-origin` (the default, as the header) lets a browser
-   * post a form with `Origin` set to the page's origin (a no-referrer POST says `Origin: null`).
-   */
-  referrer?: "no-referrer" | "same-origin";
-  /** An inline script at the end of the body; the page's policy must allow it by its hash. */
-  script?: string;
-  /** HTML of the links at the right of the header (`wayInLinks`: Sign up, Log in). */
-  headerLinks?: string;
+  /** An inline script at the end of the body, this code's own; the page's policy must allow it by its hash. */
+  script?: string | undefined;
+  /** The links at the right of the header (`wayInLinks`: Sign up, Log in). */
+  headerLinks?: Html;
 }
 
 /** Who may get an account (SIGNUP); `off` where no account pages are served. */
@@ -206,35 +209,36 @@ export type Signup = "off" | "invite" | "open";
  * `Log in` (SIGNUP not off); the same for every visitor, so the page stays cacheable:
  * `/login` sends a person already logged in on to `/account`.
  */
-export function wayInLinks(signup: Signup): string {
-  if (signup === "off") return "";
-  const links = [
-    ...(signup === "open" ? ['<li><a href="/signup">Sign up</a></li>'] : []),
-    '<li><a href="/login">Log in</a></li>',
-  ];
-  return `<nav class="way-in" aria-label="Account"><ul>${links.join("")}</ul></nav>`;
+export function wayInLinks(signup: Signup): Html | undefined {
+  if (signup === "off") return undefined;
+  return html`<nav class="way-in" aria-label="Account"><ul>${
+    signup === "open" && html`<li><a href="/signup">Sign up</a></li>`
+  }<li><a href="/login">Log in</a></li></ul></nav>`;
 }
 
-/** A whole page around `main`: header with the home link, footer, the inline stylesheet. */
+/**
+ * A whole page around `main`: header with the home link, footer, the inline stylesheet.
+ * Its meta referrer is `same-origin`, as the header: a browser then posts a form with
+ * `Origin` set to the page's origin (a no-referrer POST says `Origin: null`).
+ */
 export function renderPage({
   title,
   description,
   main,
   noindex = false,
-  referrer = "same-origin",
   script,
-  headerLinks = "",
-}: PageOptions): string {
-  return `<!doctype html>
+  headerLinks,
+}: PageOptions): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<meta name="description" content="${escapeHtml(description)}">
-${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer" content="${referrer}">
-<link rel="icon" href="${escapeHtml(ICON)}">
-<style>${STYLE}</style>
+<title>${title}</title>
+<meta name="description" content="${description}">
+${noindex && html`<meta name="robots" content="noindex">\n`}<meta name="referrer" content="same-origin">
+<link rel="icon" href="${ICON}">
+<style>${trustedHtml(STYLE)}</style>
 </head>
 <body>
 <header class="site"><div class="wrap"><a class="brand" href="/">mail<span>risk</span></a>${headerLinks}</div></header>
@@ -242,7 +246,45 @@ ${noindex ? '<meta name="robots" content="noindex">\n' : ""}<meta name="referrer
 ${main}
 </div></main>
 <footer><div class="wrap">mailrisk — email and domain risk checks. <a href="/openapi.json">API description (OpenAPI)</a></div></footer>
-${script === undefined ? "" : `<script>${script}</script>\n`}</body>
+${script !== undefined && html`<script>${trustedHtml(script)}</script>\n`}</body>
 </html>
 `;
+}
+
+export interface AreaPageOptions {
+  /** The page's heading, and its title before `— <area>`. */
+  title: string;
+  /** `mailrisk` (the account's pages) or `mailrisk console` (the operator's desk). */
+  area: string;
+  description: string;
+  /** The line under the heading: who is signed in. */
+  signedIn: Html;
+  /** The navigation's accessible name and its links, in order. */
+  navLabel: string;
+  links: readonly (readonly [string, string])[];
+  /** The link of this page, marked `aria-current`; absent: none marked. */
+  current?: string;
+  /** After the links, in the navigation (the log-out button). */
+  navEnd?: Html;
+  main: HtmlValue;
+  script?: string | undefined;
+}
+
+/** The one layout of a signed-in area: heading, who is signed in, the area's navigation, the cards. */
+export function areaPage(options: AreaPageOptions): Html {
+  const { title, links, current, navEnd } = options;
+  const items = links.map(
+    ([href, text]) =>
+      html`<li><a href="${href}"${href === current && html` aria-current="page"`}>${text}</a></li>`,
+  );
+  return renderPage({
+    title: `${title} — ${options.area}`,
+    description: options.description,
+    noindex: true,
+    script: options.script,
+    main: html`<h1>${title}</h1>
+<p class="muted">${options.signedIn}</p>
+<nav class="area" aria-label="${options.navLabel}"><ul class="nav">${items}${navEnd && html`<li>${navEnd}</li>`}</ul></nav>
+${options.main}`,
+  });
 }

@@ -6,7 +6,7 @@
  * `Origin`. The site sends them through helmet (page-protection.ts); an answer given
  * outside it (the HTML error page of the API's errors) sends `BASIC_PAGE_HEADERS`.
  */
-import { STYLE_HASH } from "./layout.js";
+import { STYLE_HASH } from "./style.js";
 
 /**
  * `same-origin` on every page: a browser then posts a same-origin form with `Origin` set to

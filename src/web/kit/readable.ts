@@ -3,7 +3,7 @@
  * `27 Nov 2026, 18:36 UTC` in a `<time>` whose `datetime` keeps the exact ISO form, and
  * counts with thousands separators (`66,011`). The API and the CLI keep the ISO forms.
  */
-import { escapeHtml } from "./layout.js";
+import { type Html, html } from "./html.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -28,11 +28,11 @@ export function readableTime(at: Date): string {
  * A time as HTML: `<time datetime="2026-11-27T18:36:33.000Z">27 Nov 2026, 18:36 UTC</time>`;
  * an ISO string (as records carry them) or a Date; anything unreadable is shown as it is.
  */
-export function timeHtml(at: Date | string): string {
+export function timeHtml(at: Date | string): Html {
   const date = typeof at === "string" ? new Date(at) : at;
-  if (Number.isNaN(date.getTime())) return escapeHtml(String(at));
+  if (Number.isNaN(date.getTime())) return html`${String(at)}`;
   const iso = typeof at === "string" ? at : at.toISOString();
-  return `<time datetime="${escapeHtml(iso)}">${readableTime(date)}</time>`;
+  return html`<time datetime="${iso}">${readableTime(date)}</time>`;
 }
 
 /** A whole count with thousands separators: `66,011`, `-3`. */

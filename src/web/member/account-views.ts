@@ -7,47 +7,13 @@ import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
 import type { KeyJson } from "../../operator/keys.js";
 import type { Report } from "../../store/types.js";
-import { escapeHtml, renderPage } from "../kit/layout.js";
+import { type Html, type HtmlValue, html } from "../kit/html.js";
+import { areaPage, field, form, renderPage } from "../kit/layout.js";
 import { readableCount, timeHtml } from "../kit/readable.js";
 import { secretCard } from "./secret-views.js";
 
-export interface Field {
-  name: string;
-  label: string;
-  type?: "text" | "email" | "password";
-  value?: string;
-  error?: string;
-  autocomplete?: string;
-  extra?: string;
-}
-
-/** A labelled input with its error beside it. */
-export function field({
-  name,
-  label,
-  type = "text",
-  value = "",
-  error,
-  autocomplete = "off",
-  extra = "",
-}: Field): string {
-  const id = `f-${name}`;
-  const describedBy = error ? ` aria-describedby="${id}-error" aria-invalid="true"` : "";
-  const errorLine = error ? `\n<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : "";
-  return `<label for="${id}">${escapeHtml(label)}</label>
-<input id="${id}" name="${name}" type="${type}" value="${escapeHtml(value)}" autocomplete="${autocomplete}" required${extra}${describedBy}>${errorLine}`;
-}
-
-/** A POST form with its CSRF token, its fields and one button. */
-export function form(action: string, csrf: string, fields: string, button: string, extra = ""): string {
-  return `<form class="stack" method="post" action="${escapeHtml(action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
-${fields}${extra}
-<button type="submit">${escapeHtml(button)}</button>
-</form>`;
-}
-
-export const emailField = (value = "", error?: string): string =>
+/** The email field of the person pages. */
+export const emailField = (value = "", error?: string): Html =>
   field({
     name: "email",
     label: "Email",
@@ -55,83 +21,84 @@ export const emailField = (value = "", error?: string): string =>
     value,
     error,
     autocomplete: "username",
-    extra: ' maxlength="254"',
+    required: true,
+    maxlength: 254,
   });
-export const passwordField = (error?: string, name = "password", autocomplete = "current-password"): string =>
-  field({ name, label: "Password", type: "password", error, autocomplete, extra: ' maxlength="200"' });
-export const codeField = (error?: string): string =>
+
+/** A password field: the current one (log-in) or a new one (`new-password`), labelled `label`. */
+export const passwordField = (
+  error?: string,
+  name = "password",
+  autocomplete = "current-password",
+  label = "Password",
+): Html => field({ name, label, type: "password", error, autocomplete, required: true, maxlength: 200 });
+
+/** A mailed code's field: eight digits. */
+export const codeField = (error?: string): Html =>
   field({
     name: "code",
     label: "Code",
     error,
     autocomplete: "one-time-code",
-    extra: ' inputmode="numeric" pattern="[0-9]{8}" maxlength="8"',
+    required: true,
+    inputmode: "numeric",
+    pattern: "[0-9]{8}",
+    maxlength: 8,
   });
 
 /** A page of the sign-up and log-in flow: a heading, a lead sentence and the form. */
-export function personPage(title: string, lead: string, body: string): string {
+export function personPage(title: string, lead: string, body: HtmlValue): Html {
   return renderPage({
     title: `${title} — mailrisk`,
     description: lead,
     noindex: true,
-    referrer: "same-origin",
-    main: `<section class="card" aria-labelledby="page-heading">
-<h1 id="page-heading">${escapeHtml(title)}</h1>
-<p class="lead">${escapeHtml(lead)}</p>
+    main: html`<section class="card" aria-labelledby="page-heading">
+<h1 id="page-heading">${title}</h1>
+<p class="lead">${lead}</p>
 ${body}
 </section>`,
   });
 }
 
-/** A page of the console: its navigation (with the log-out button) above the cards; `script` as `renderPage` takes it. */
-export function consolePage(
+/** The account's pages, in the order their navigation lists them. */
+const ACCOUNT_PAGES = [
+  ["/account", "Overview"],
+  ["/account/keys", "Keys"],
+  ["/account/jobs", "Jobs"],
+  ["/account/reports", "Reports"],
+  ["/account/lists", "Lists"],
+  ["/account/security", "Security"],
+] as const;
+
+/** A page of the account, in the one layout of the signed-in areas; `script` as `renderPage` takes it. */
+export function accountPage(
   title: string,
   account: AccountJson,
   csrf: string,
-  cards: string,
+  cards: HtmlValue,
   script?: string,
-): string {
-  const links = [
-    ["/account", "Overview"],
-    ["/account/keys", "Keys"],
-    ["/account/jobs", "Jobs"],
-    ["/account/reports", "Reports"],
-    ["/account/lists", "Lists"],
-    ["/account/security", "Security"],
-    // An operator's way to the desk (and the desk links back to /account).
-    ...(account.role === "operator" ? [["/console", "Operator's desk"]] : []),
-  ]
-    .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
-    .join("");
-  const logout = `<li><form class="inline" method="post" action="/logout"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit">Log out</button></form></li>`;
-  return renderPage({
-    title: `${title} — mailrisk`,
+): Html {
+  return areaPage({
+    title,
+    area: "mailrisk",
     description: `${title} of ${account.email}`,
-    noindex: true,
-    referrer: "same-origin",
-    ...(script === undefined ? {} : { script }),
-    main: `<h1>${escapeHtml(title)}</h1>
-<p class="muted">${escapeHtml(account.email)} · plan ${escapeHtml(account.plan)}</p>
-<nav aria-label="Account"><ul class="nav">${links}${logout}</ul></nav>
-${cards}`,
+    signedIn: html`${account.email} · plan ${account.plan}`,
+    navLabel: "Account",
+    // An operator's way to the desk (and the desk links back to /account).
+    links: account.role === "operator" ? [...ACCOUNT_PAGES, ["/console", "Operator's desk"]] : ACCOUNT_PAGES,
+    navEnd: form({ action: "/logout", csrf, fields: undefined, button: "Log out", layout: "inline" }),
+    main: cards,
+    script,
   });
 }
 
-export function section(id: string, heading: string, body: string): string {
-  return `<section class="card" aria-labelledby="${id}">
-<h2 id="${id}">${escapeHtml(heading)}</h2>
-${body}
-</section>`;
-}
-
 /** The quota as a bar: used of the limit (a check each: an API request or a list item), and when it resets. */
-export function quotaBar(usage: KeyWithUsage["usage"]): string {
+export function quotaBar(usage: KeyWithUsage["usage"]): Html {
   const limit = usage.limit === null ? "unlimited" : readableCount(usage.limit);
   const meter =
-    usage.limit === null
-      ? ""
-      : `<meter id="quota-meter" min="0" max="${usage.limit}" value="${usage.used}" aria-label="Checks used this period">${readableCount(usage.used)} of ${limit}</meter>`;
-  return `${meter}
+    usage.limit !== null &&
+    html`<meter id="quota-meter" min="0" max="${usage.limit}" value="${usage.used}" aria-label="Checks used this period">${readableCount(usage.used)} of ${limit}</meter>`;
+  return html`${meter}
 <p><span data-quota-used>${readableCount(usage.used)}</span> of ${limit} checks used this period (an API request or a list item is one check each); it resets ${timeHtml(usage.reset_at)}.</p>`;
 }
 
@@ -149,29 +116,29 @@ export function keyHeading(key: Pick<KeyJson, "id" | "name" | "revoked_at">, now
  * The account's keys; Roll and Revoke are links to a page that asks to confirm (a second
  * step, no script), styled apart: Roll quiet, Revoke red.
  */
-export function keysTable(keys: readonly KeyJson[], now: Date): string {
-  if (keys.length === 0) return '<p class="muted">No keys yet.</p>';
+export function keysTable(keys: readonly KeyJson[], now: Date): Html {
+  if (keys.length === 0) return html`<p class="muted">No keys yet.</p>`;
   const rows = keys.map((key) => {
-    const name = escapeHtml(key.name ?? key.id);
+    const name = key.name ?? key.id;
     const path = `/account/keys/${encodeURIComponent(key.id)}`;
     const revoked = key.revoked_at !== null && new Date(key.revoked_at) <= now;
     const stateCell = revoked
-      ? `<span class="state">revoked</span> ${timeHtml(key.revoked_at ?? "")}`
+      ? html`<span class="state">revoked</span> ${timeHtml(key.revoked_at ?? "")}`
       : key.revoked_at
-        ? `<span class="state">active</span> until ${timeHtml(key.revoked_at)}`
-        : '<span class="state">active</span>';
-    const actions = revoked
-      ? ""
-      : `<a class="button quiet" href="${path}/roll" aria-label="Roll ${name}">Roll</a> <a class="button danger" href="${path}/revoke" aria-label="Revoke ${name}">Revoke</a>`;
-    return `<tr><td><a href="${path}">${name}</a></td><td>${keyKind(key)}</td><td><code>${escapeHtml(key.prefix)}…</code></td><td>${escapeHtml(key.origins.join(", ") || "—")}</td><td>${timeHtml(key.created_at)}</td><td>${stateCell}</td><td class="actions">${actions}</td></tr>`;
+        ? html`<span class="state">active</span> until ${timeHtml(key.revoked_at)}`
+        : html`<span class="state">active</span>`;
+    const actions =
+      !revoked &&
+      html`<a class="button quiet" href="${path}/roll" aria-label="Roll ${name}">Roll</a> <a class="button danger" href="${path}/revoke" aria-label="Revoke ${name}">Revoke</a>`;
+    return html`<tr><td><a href="${path}">${name}</a></td><td>${keyKind(key)}</td><td><code>${key.prefix}…</code></td><td>${key.origins.join(", ") || "—"}</td><td>${timeHtml(key.created_at)}</td><td>${stateCell}</td><td class="actions">${actions}</td></tr>`;
   });
-  return `<div class="table-wrap"><table class="readable">
+  return html`<div class="table-wrap"><table class="readable">
 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
-<tbody>${rows.join("")}</tbody></table></div>`;
+<tbody>${rows}</tbody></table></div>`;
 }
 
 /** A new key's secret, shown once, with its copy button and a curl line. */
-export function createdSecret(secret: string, publicUrl: string | null): string {
+export function createdSecret(secret: string, publicUrl: string | null): Html {
   return secretCard({
     id: "secret-heading",
     heading: "Your new key",
@@ -182,7 +149,7 @@ export function createdSecret(secret: string, publicUrl: string | null): string 
 }
 
 /** The account's first key, shown once right after sign-up or an accepted invitation. */
-export function firstKeyCard(secret: string, publicUrl: string | null): string {
+export function firstKeyCard(secret: string, publicUrl: string | null): Html {
   return secretCard({
     id: "first-key-heading",
     heading: "Your first key",
@@ -192,21 +159,25 @@ export function firstKeyCard(secret: string, publicUrl: string | null): string {
   });
 }
 
-export function createKeyForm(csrf: string, error?: string): string {
-  const fields = `${field({ name: "name", label: "Name", extra: ' maxlength="200"' }).replace(" required", "")}
-<label for="f-kind">Kind</label>
-<select id="f-kind" name="kind"><option value="secret">secret (servers)</option><option value="publishable">publishable (web pages)</option></select>
-${field({ name: "origins", label: "Origins (publishable keys: space-separated)", error, extra: ' maxlength="2000"' }).replace(" required", "")}`;
-  return form("/account/keys", csrf, fields, "Create key");
+const KEY_KINDS = [
+  ["secret", "secret (servers)"],
+  ["publishable", "publishable (web pages)"],
+] as const;
+
+export function createKeyForm(csrf: string, error?: string): Html {
+  const fields = html`${field({ name: "name", label: "Name", maxlength: 200 })}
+${field({ name: "kind", label: "Kind", options: KEY_KINDS, value: "secret" })}
+${field({ name: "origins", label: "Origins (publishable keys: space-separated)", error, maxlength: 2000 })}`;
+  return form({ action: "/account/keys", csrf, fields, button: "Create key" });
 }
 
-export function reportsTable(reports: readonly Report[]): string {
-  if (reports.length === 0) return '<p class="muted">Your keys have filed no report.</p>';
+export function reportsTable(reports: readonly Report[]): Html {
+  if (reports.length === 0) return html`<p class="muted">Your keys have filed no report.</p>`;
   const rows = reports.map(
     (report) =>
-      `<tr><td>${escapeHtml(report.id)}</td><td>${escapeHtml(report.domain)}</td><td>${report.expected}</td><td>${report.status}</td><td>${timeHtml(report.filedAt)}</td><td>${escapeHtml(report.reviewNote ?? "")}</td></tr>`,
+      html`<tr><td>${report.id}</td><td>${report.domain}</td><td>${report.expected}</td><td>${report.status}</td><td>${timeHtml(report.filedAt)}</td><td>${report.reviewNote ?? ""}</td></tr>`,
   );
-  return `<div class="table-wrap"><table class="readable">
+  return html`<div class="table-wrap"><table class="readable">
 <thead><tr><th scope="col">Report</th><th scope="col">Domain</th><th scope="col">Expected</th><th scope="col">State</th><th scope="col">Filed</th><th scope="col">Review note</th></tr></thead>
-<tbody>${rows.join("")}</tbody></table></div>`;
+<tbody>${rows}</tbody></table></div>`;
 }

@@ -45,8 +45,10 @@ import {
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
 import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
+import { html } from "../kit/html.js";
+import { card } from "../kit/layout.js";
 import { pagePolicyWith } from "../kit/page-headers.js";
-import { consolePage, section } from "./account-views.js";
+import { accountPage } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
 
@@ -159,10 +161,10 @@ export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
     const { jobs } = await listJobs(store, ownerOf(found));
-    const body = `${section("upload-heading", "Upload a list", uploadForm(found.csrf, limits, error))}
-${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
-    const html = consolePage("Jobs", accountJson(found.account), found.csrf, body, script);
-    return send(reply.header("content-security-policy", policy), html, status);
+    const body = html`${card("upload-heading", "Upload a list", uploadForm(found.csrf, limits, error))}
+${card("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
+    const page = accountPage("Jobs", accountJson(found.account), found.csrf, body, script);
+    return send(reply.header("content-security-policy", policy), page, status);
   };
 
   app.get("/account/jobs", { schema: { hide: true } }, async (request, reply) => {

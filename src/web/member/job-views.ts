@@ -5,7 +5,8 @@
  * hides by status carries `data-downloads`, `data-cancel`, `data-delete`.
  */
 import type { JobJson } from "../../operator/jobs.js";
-import { escapeHtml } from "../kit/layout.js";
+import { type Html, html } from "../kit/html.js";
+import { field, form } from "../kit/layout.js";
 import { readableCount, timeHtml } from "../kit/readable.js";
 
 const ACTIVE: readonly string[] = ["queued", "running", "paused"];
@@ -35,16 +36,25 @@ export function uploadForm(
   csrf: string,
   limits: { maxItems: number; maxBytes: number },
   error?: string,
-): string {
-  const described = error ? "f-file-hint f-file-error" : "f-file-hint";
-  const invalid = error ? ' aria-invalid="true"' : "";
-  const errorLine = error ? `\n<p class="field-error" id="f-file-error">${escapeHtml(error)}</p>` : "";
-  return `<form class="stack" method="post" action="/account/jobs?csrf=${escapeHtml(encodeURIComponent(csrf))}" enctype="multipart/form-data">
-<label for="f-file">File</label>
-<input id="f-file" name="file" type="file" accept=".csv,.txt,text/csv,text/plain" required aria-describedby="${described}"${invalid}>${errorLine}
-<p class="hint" id="f-file-hint">A CSV with a header row (its address column found as <code>check --csv</code> finds it), or a text file with one address or domain per line; at most ${limits.maxItems.toLocaleString("en")} lines and ${bytesText(limits.maxBytes)}. Each line counts one unit of your quota when the file is stored. The job belongs to your account: it is counted on your account's quota, and your account's secret keys see it too (<code>GET /v2/jobs</code>).</p>
-<button type="submit">Upload</button>
-</form>`;
+): Html {
+  const hint = html`A CSV with a header row (its address column found as <code>check --csv</code> finds it), or a text file with one address or domain per line; at most ${limits.maxItems.toLocaleString("en")} lines and ${bytesText(limits.maxBytes)}. Each line counts one unit of your quota when the file is stored. The job belongs to your account: it is counted on your account's quota, and your account's secret keys see it too (<code>GET /v2/jobs</code>).`;
+  return form({
+    // No csrf field: the token rides in the query, read before the body.
+    action: `/account/jobs?csrf=${encodeURIComponent(csrf)}`,
+    csrf: undefined,
+    fields: field({
+      name: "file",
+      label: "File",
+      type: "file",
+      accept: ".csv,.txt,text/csv,text/plain",
+      required: true,
+      error,
+      hint,
+    }),
+    button: "Upload",
+    multipart: true,
+    method: "post",
+  });
 }
 
 function countsText(job: JobJson): string {
@@ -54,19 +64,19 @@ function countsText(job: JobJson): string {
 }
 
 /** One job's row: `id="job-<id>"`, its status in `data-status`. */
-function jobRow(job: JobJson, csrf: string): string {
-  const id = escapeHtml(job.id);
+function jobRow(job: JobJson, csrf: string): Html {
+  const { id } = job;
   const name = `job-${id}-name`;
   const path = `/account/jobs/${encodeURIComponent(job.id)}`;
   const active = isActiveJob(job);
-  const hidden = (yes: boolean) => (yes ? " hidden" : "");
+  const hidden = (yes: boolean) => yes && " hidden";
   const download = (only: string, text: string) =>
-    `<li><a href="${escapeHtml(path)}/results${only}" aria-describedby="${name}">${text}</a></li>`;
+    html`<li><a href="${path}/results${only}" aria-describedby="${name}">${text}</a></li>`;
   const action = (verb: string, text: string, hide: boolean, data: string) =>
-    `<form class="inline" method="post" action="${escapeHtml(path)}/${verb}" data-${data}${hidden(hide)}><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" aria-describedby="${name}">${text}</button></form>`;
-  return `<tr id="job-${id}" data-job="${id}" data-status="${escapeHtml(job.status)}">
-<th scope="row"><code id="${name}">${id}</code>${job.filename ? ` <span class="muted">${escapeHtml(job.filename)}</span>` : ""}</th>
-<td data-field="status" class="state">${escapeHtml(job.status)}</td>
+    html`<form class="inline" method="post" action="${path}/${verb}" data-${data}${hidden(hide)}><input type="hidden" name="csrf" value="${csrf}"><button type="submit" aria-describedby="${name}">${text}</button></form>`;
+  return html`<tr id="job-${id}" data-job="${id}" data-status="${job.status}">
+<th scope="row"><code id="${name}">${id}</code>${job.filename && html` <span class="muted">${job.filename}</span>`}</th>
+<td data-field="status" class="state">${job.status}</td>
 <td><progress max="${job.items}" value="${job.done}" aria-label="Progress of list job ${id}">${readableCount(job.done)} of ${readableCount(job.items)}</progress>
 <span data-field="done">${readableCount(job.done)}</span> of ${readableCount(job.items)} items</td>
 <td data-field="counts">${countsText(job)}</td>
@@ -78,11 +88,11 @@ ${action("cancel", "Cancel", !active, "cancel")}${action("delete", "Delete", act
 }
 
 /** The account's jobs, newest first, and the live region the script tells a job's end in. */
-export function jobsTable(jobs: readonly JobJson[], csrf: string): string {
-  const live = '<p id="jobs-live" class="muted" role="status"></p>';
-  if (jobs.length === 0) return `<p class="muted">No list uploaded yet.</p>\n${live}`;
-  return `<div class="table-wrap"><table>
+export function jobsTable(jobs: readonly JobJson[], csrf: string): Html {
+  const live = html`<p id="jobs-live" class="muted" role="status"></p>`;
+  if (jobs.length === 0) return html`<p class="muted">No list uploaded yet.</p>\n${live}`;
+  return html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Outcomes</th><th scope="col">Created</th><th scope="col">Finished</th><th scope="col">Results</th></tr></thead>
-<tbody>${jobs.map((job) => jobRow(job, csrf)).join("")}</tbody></table></div>
+<tbody>${jobs.map((job) => jobRow(job, csrf))}</tbody></table></div>
 ${live}`;
 }

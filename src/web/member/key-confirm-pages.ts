@@ -11,8 +11,9 @@ import type { TypedApp } from "../../http/typed-app.js";
 import { accountKeyUsage } from "../../operator/account-keys.js";
 import { accountJson } from "../../operator/accounts.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { escapeHtml } from "../kit/layout.js";
-import { consolePage, section } from "./account-views.js";
+import { html } from "../kit/html.js";
+import { card, form } from "../kit/layout.js";
+import { accountPage } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, send } from "./page-session.js";
 
 const STEPS = {
@@ -46,19 +47,23 @@ export function keyConfirmPages(app: TypedApp, deps: AccountPagesDeps, pages: Pa
               : error;
           },
         );
-        const name = escapeHtml(key.name ?? key.id);
+        const name = key.name ?? key.id;
         const path = `/account/keys/${encodeURIComponent(key.id)}`;
-        const body = section(
+        const confirm = form({
+          action: `${path}/${verb}`,
+          csrf: found.csrf,
+          fields: undefined,
+          button: step.button,
+          buttonClass: step.style,
+        });
+        const body = card(
           "confirm-heading",
-          `${step.title} ${key.name ?? key.id}?`,
-          `<p>Key <strong>${name}</strong> (<code>${escapeHtml(key.prefix)}…</code>). ${escapeHtml(step.what)}</p>
-<form class="stack" method="post" action="${path}/${verb}">
-<input type="hidden" name="csrf" value="${escapeHtml(found.csrf)}">
-<button type="submit" class="${step.style}">${step.button}</button>
-</form>
+          `${step.title} ${name}?`,
+          html`<p>Key <strong>${name}</strong> (<code>${key.prefix}…</code>). ${step.what}</p>
+${confirm}
 <p><a href="/account/keys">Cancel, keep the key as it is</a></p>`,
         );
-        return send(reply, consolePage(step.title, accountJson(found.account), found.csrf, body));
+        return send(reply, accountPage(step.title, accountJson(found.account), found.csrf, body));
       },
     );
   }

@@ -26,7 +26,7 @@ import { accountJson } from "../../operator/accounts.js";
 import { type Refusal, refusalOf } from "../../operator/refusal.js";
 import { PROBLEM_STATUS } from "../../service/problem-codes.js";
 import { NOT_KEPT } from "../public/cache-control.js";
-import { consolePage } from "./account-views.js";
+import { accountPage } from "./account-views.js";
 import { type ListForms, listCards, listPageUrl } from "./list-views.js";
 import {
   type AccountPagesDeps,
@@ -56,7 +56,7 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
   const { session, loggedIn, checkCsrf } = pages;
 
   const listPage = async (found: Session, forms: ListForms = {}, view = { search: "", page: 1 }) =>
-    consolePage(
+    accountPage(
       "Lists",
       accountJson(found.account),
       found.csrf,

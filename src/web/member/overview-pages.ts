@@ -17,19 +17,18 @@ import { accountJson } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
 import { changePassword } from "../../operator/passwords.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { escapeHtml } from "../kit/layout.js";
+import { type Html, type HtmlValue, html, joinHtml } from "../kit/html.js";
+import { card, form, statusCard } from "../kit/layout.js";
 import {
-  consolePage,
+  accountPage,
   createdSecret,
   createKeyForm,
   firstKeyCard,
-  form,
   keyHeading,
   keysTable,
   passwordField,
   quotaBar,
   reportsTable,
-  section,
 } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send, text } from "./page-session.js";
 import { COPY_POLICY, COPY_SCRIPT } from "./secret-views.js";
@@ -41,27 +40,29 @@ function noSuchKey(error: unknown): never {
   throw refusalOf(error) ? new HttpProblem("not_found", "There is no such key in your account.") : error;
 }
 
-const PASSWORD_CHANGED =
-  '<p class="card" role="status">Your password is changed, and every other session of the account has ended.</p>';
+const PASSWORD_CHANGED = statusCard(
+  "Your password is changed, and every other session of the account has ended.",
+);
 
+/** The account's own pages: its overview, keys, reports and security. */
 export function overviewPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
   const { store, clock, config } = deps;
   const { session, loggedIn, checkCsrf, sessionReply, endSessionReply, takeFirstKey } = pages;
   // The console.
-  const keysPage = async (found: Session, extra = "", error?: string, script?: string) =>
-    consolePage(
+  const keysPage = async (found: Session, extra?: HtmlValue, error?: string, script?: string) =>
+    accountPage(
       "Keys",
       accountJson(found.account),
       found.csrf,
-      `${extra}${section("keys-heading", "Your keys", keysTable(await accountKeys(store, found.account), clock()))}
-${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
+      html`${extra}${card("keys-heading", "Your keys", keysTable(await accountKeys(store, found.account), clock()))}
+${card("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       script,
     );
   /** The keys page with a new secret shown once, its copy script allowed by its hash. */
-  const keysPageWithSecret = async (reply: FastifyReply, found: Session, secret: string, note = "") =>
+  const keysPageWithSecret = async (reply: FastifyReply, found: Session, secret: string, note?: Html) =>
     send(
       reply.header("content-security-policy", COPY_POLICY),
-      await keysPage(found, `${createdSecret(secret, config.publicUrl)}${note}`, undefined, COPY_SCRIPT),
+      await keysPage(found, html`${createdSecret(secret, config.publicUrl)}${note}`, undefined, COPY_SCRIPT),
       201,
     );
 
@@ -80,10 +81,10 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     const keys = await accountKeys(store, found.account);
     const [first] = keys;
     const usage = first && (await keyUsage(store, first.id, clock())).usage;
-    const plan = section(
+    const plan = card(
       "plan-heading",
       "Plan and quota",
-      `<p>Plan <strong>${escapeHtml(found.account.plan)}</strong>: all your keys draw from one count.</p>\n${usage ? quotaBar(usage) : ""}`,
+      html`<p>Plan <strong>${found.account.plan}</strong>: all your keys draw from one count.</p>\n${usage && quotaBar(usage)}`,
     );
     const perKey = await Promise.all(
       keys.map(
@@ -92,25 +93,25 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     );
     const charts =
       usage &&
-      section(
+      card(
         "chart-heading",
         "Checks per day",
-        `${await chart(
+        html`${await chart(
           "chart-all",
           "All keys and console uploads",
           [...keys.map((key) => key.id), accountOwnUsage(found.account)],
           usage,
-        )}\n${perKey.join("\n")}`,
+        )}\n${joinHtml(perKey)}`,
       );
-    const shown = firstKey ? `${firstKeyCard(firstKey, config.publicUrl)}\n` : "";
-    const html = consolePage(
+    const shown = firstKey && html`${firstKeyCard(firstKey, config.publicUrl)}\n`;
+    const page = accountPage(
       "Overview",
       accountJson(found.account),
       found.csrf,
-      `${shown}${plan}\n${charts ?? ""}`,
+      html`${shown}${plan}\n${charts}`,
       firstKey ? COPY_SCRIPT : undefined,
     );
-    return send(firstKey ? reply.header("content-security-policy", COPY_POLICY) : reply, html);
+    return send(firstKey ? reply.header("content-security-policy", COPY_POLICY) : reply, page);
   });
   app.get("/account/keys", { schema: { hide: true } }, async (request, reply) => {
     const found = await loggedIn(request, reply);
@@ -146,12 +147,12 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       const key = await accountKeyUsage(store, found.account, request.params.id, clock()).catch(noSuchKey);
       const heading = `Key ${key.name ?? key.id}${key.revoked_at ? " (revoked)" : ""}`;
       const keyChart = await chart("chart-key", heading, [key.id], key.usage);
-      const body = section(
+      const body = card(
         "usage-heading",
         heading,
-        `<p>Prefix <code>${escapeHtml(key.prefix)}…</code></p>\n${quotaBar(key.usage)}\n${keyChart}`,
+        html`<p>Prefix <code>${key.prefix}…</code></p>\n${quotaBar(key.usage)}\n${keyChart}`,
       );
-      return send(reply, consolePage("Key", accountJson(found.account), found.csrf, body));
+      return send(reply, accountPage("Key", accountJson(found.account), found.csrf, body));
     },
   );
   app.post<{ Params: { id: string } }>(
@@ -162,7 +163,7 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
       checkCsrf(request, found?.csrf);
       if (!found) return reply.redirect("/login", 303);
       const rolled = await rollAccountKey(store, found.account, request.params.id, clock()).catch(noSuchKey);
-      const note = '\n<p class="card" role="status">The old key keeps working for 24 hours.</p>';
+      const note = html`\n${statusCard("The old key keeps working for 24 hours.")}`;
       return keysPageWithSecret(reply, found, rolled.key, note);
     },
   );
@@ -182,26 +183,35 @@ ${section("create-heading", "New key", createKeyForm(found.csrf, error))}`,
     const found = await loggedIn(request, reply);
     if (!found) return reply;
     const reports = await accountReports(store, found.account);
-    const body = section("reports-heading", "Reports of wrong answers", reportsTable(reports));
-    return send(reply, consolePage("Reports", accountJson(found.account), found.csrf, body));
+    const body = card("reports-heading", "Reports of wrong answers", reportsTable(reports));
+    return send(reply, accountPage("Reports", accountJson(found.account), found.csrf, body));
   });
 
-  const securityPage = async (found: Session, error?: string, done = "") =>
-    consolePage(
+  const securityPage = async (found: Session, error?: string, done?: Html) =>
+    accountPage(
       "Security",
       accountJson(found.account),
       found.csrf,
-      `${done}${section(
+      html`${done}${card(
         "password-heading",
         "Change password",
-        form(
-          "/account/security",
-          found.csrf,
-          `${passwordField(undefined, "current", "current-password")}\n${passwordField(error, "password", "new-password").replace(">Password<", ">New password<")}`,
-          "Change password",
-        ),
+        form({
+          action: "/account/security",
+          csrf: found.csrf,
+          fields: html`${passwordField(undefined, "current", "current-password")}\n${passwordField(error, "password", "new-password", "New password")}`,
+          button: "Change password",
+        }),
       )}
-${section("everywhere-heading", "Log out everywhere", form("/account/security/logout-everywhere", found.csrf, "", "Log out everywhere"))}
+${card(
+  "everywhere-heading",
+  "Log out everywhere",
+  form({
+    action: "/account/security/logout-everywhere",
+    csrf: found.csrf,
+    fields: undefined,
+    button: "Log out everywhere",
+  }),
+)}
 ${await twoFactorSection(deps, found)}`,
     );
   app.get<{ Querystring: { changed?: string } }>(
@@ -211,7 +221,7 @@ ${await twoFactorSection(deps, found)}`,
       const found = await loggedIn(request, reply);
       if (!found) return reply;
       // After a password change (which ended every other session), say so once.
-      const done = request.query.changed === "1" ? PASSWORD_CHANGED : "";
+      const done = request.query.changed === "1" ? PASSWORD_CHANGED : undefined;
       return send(reply, await securityPage(found, undefined, done));
     },
   );

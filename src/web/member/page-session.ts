@@ -13,7 +13,8 @@ import type { Mailer } from "../../service/mailer.js";
 import type { UploadGate } from "../../service/upload-gate.js";
 import type { Account, Store } from "../../store/types.js";
 import { comesFromOwnOrigin } from "../kit/form-origin.js";
-import { HTML_CONTENT_TYPE } from "../kit/layout.js";
+import type { Html } from "../kit/html.js";
+import { sendPage } from "../kit/layout.js";
 import { NOT_KEPT } from "../public/cache-control.js";
 
 const SESSION_COOKIE = "mailrisk_session";
@@ -77,12 +78,9 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
   return value && /^[0-9A-Za-z]{32}$/.test(value) ? value : undefined;
 }
 
-export function send(reply: FastifyReply, html: string, status = 200) {
-  return reply
-    .code(status)
-    .headers({ "cache-control": NOT_KEPT, "referrer-policy": "same-origin" })
-    .type(HTML_CONTENT_TYPE)
-    .send(html);
+/** An account page: never kept by a cache. */
+export function send(reply: FastifyReply, page: Html, status = 200) {
+  return sendPage(reply.header("cache-control", NOT_KEPT), page, status);
 }
 
 export type PageSession = ReturnType<typeof pageSession>;

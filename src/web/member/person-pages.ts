@@ -9,7 +9,9 @@ import { logInWithPassword } from "../../operator/log-in.js";
 import { linkEmail, requestResetCode, resetPasswordByCode, useLink } from "../../operator/passwords.js";
 import { confirmSignup, signupPassword, startSignup } from "../../operator/signup.js";
 import { normaliseEmail } from "../../service/account-access.js";
-import { codeField, emailField, form, passwordField, personPage } from "./account-views.js";
+import { html } from "../kit/html.js";
+import { form } from "../kit/layout.js";
+import { codeField, emailField, passwordField, personPage } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, send, text } from "./page-session.js";
 import { answerLogIn } from "./two-factor-pages.js";
 
@@ -20,8 +22,7 @@ const MALFORMED_CODE = "A code is the 8 digits of the mail we sent; nothing was 
 const OTHER_BROWSER = "This code is for a sign-up started in another browser: sign up again here.";
 const MAILBOX_TAKEN = "This mailbox has an account already: log in, or reset its password.";
 /** Under the sign-up form: the other ways in. */
-const ACCOUNT_LINKS =
-  '<p class="hint">Have an account? <a href="/login">Log in</a> · <a href="/reset">Forgot your password?</a></p>';
+const ACCOUNT_LINKS = html`<p class="hint">Have an account? <a href="/login">Log in</a> · <a href="/reset">Forgot your password?</a></p>`;
 const linkGone = () => new HttpProblem("not_found", "This link was used already or has expired.");
 /** The same answer for a known and an unknown email. */
 const CODE_SENT = "If the address can get a code, it is on its way: enter it below within 15 minutes.";
@@ -47,18 +48,23 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Sign up",
       "Create an account: we mail you a code to confirm the address.",
-      `${form(
-        "/signup",
+      html`${form({
+        action: "/signup",
         csrf,
-        `${emailField(email, emailError)}\n${passwordField(passwordError, "password", "new-password")}`,
-        "Sign up",
-      )}\n${ACCOUNT_LINKS}`,
+        fields: html`${emailField(email, emailError)}\n${passwordField(passwordError, "password", "new-password")}`,
+        button: "Sign up",
+      })}\n${ACCOUNT_LINKS}`,
     );
   const confirmPage = (csrf: string, email = "", codeError?: string, lead = CODE_SENT) =>
     personPage(
       "Confirm your address",
       lead,
-      form("/signup/confirm", csrf, `${emailField(email)}\n${codeField(codeError)}`, "Confirm"),
+      form({
+        action: "/signup/confirm",
+        csrf,
+        fields: html`${emailField(email)}\n${codeField(codeError)}`,
+        button: "Confirm",
+      }),
     );
 
   const open = () => {
@@ -146,8 +152,8 @@ export function personPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSe
     personPage(
       "Log in",
       "Log in to your mailrisk account.",
-      `${form("/login", csrf, `${emailField(email)}\n${passwordField(error)}`, "Log in")}
-${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">Sign up</a></p>\n' : ""}<p class="hint"><a href="/reset">Forgot your password?</a></p>`,
+      html`${form({ action: "/login", csrf, fields: html`${emailField(email)}\n${passwordField(error)}`, button: "Log in" })}
+${config.signup === "open" && html`<p class="hint">No account yet? <a href="/signup">Sign up</a></p>\n`}<p class="hint"><a href="/reset">Forgot your password?</a></p>`,
     );
   // A person already logged in goes straight on: public pages link here for everyone alike.
   app.get("/login", { schema: { hide: true } }, async (request, reply) =>
@@ -183,13 +189,13 @@ ${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">
       "Reset your password",
       sent ? CODE_SENT : "We mail you a code; enter it here with a new password.",
       sent
-        ? form(
-            "/reset",
+        ? form({
+            action: "/reset",
             csrf,
-            `${emailField(email)}\n${codeField(codeError)}\n${passwordField(undefined, "password", "new-password")}`,
-            "Set password",
-          )
-        : form("/reset", csrf, emailField(email), "Send code"),
+            fields: html`${emailField(email)}\n${codeField(codeError)}\n${passwordField(undefined, "password", "new-password")}`,
+            button: "Set password",
+          })
+        : form({ action: "/reset", csrf, fields: emailField(email), button: "Send code" }),
     );
   app.get("/reset", { schema: { hide: true } }, async (request, reply) =>
     send(reply, resetPage(anonymousCsrf(request, reply))),
@@ -227,12 +233,12 @@ ${config.signup === "open" ? '<p class="hint">No account yet? <a href="/signup">
     personPage(
       "Set your password",
       `Choose the password of ${email}.`,
-      form(
-        `/invite/${encodeURIComponent(token)}`,
+      form({
+        action: `/invite/${encodeURIComponent(token)}`,
         csrf,
-        passwordField(error, "password", "new-password"),
-        "Set password",
-      ),
+        fields: passwordField(error, "password", "new-password"),
+        button: "Set password",
+      }),
     );
   app.get<{ Params: { token: string } }>(
     "/invite/:token",

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { escapeHtml } from "../kit/layout.js";
+import { type Html, html } from "../kit/html.js";
 import { pagePolicyWith } from "../kit/page-headers.js";
 import { exampleBaseUrl } from "../public/api-examples.js";
 
@@ -28,19 +28,18 @@ export interface SecretCard {
 }
 
 /** The card: the secret, its copy button, and a curl line using it. */
-export function secretCard({ id, heading, lead, secret, publicUrl }: SecretCard): string {
+export function secretCard({ id, heading, lead, secret, publicUrl }: SecretCard): Html {
   const base = exampleBaseUrl(publicUrl);
   const curl = `curl -s "${base}/v2/" -H 'Authorization: Bearer ${secret}' -d email=someone@example.com`;
-  const variable = publicUrl
-    ? ""
-    : '<p class="hint">Set <code>MAILRISK_URL</code> to this service\'s address first.</p>\n';
-  return `<section class="card" aria-labelledby="${id}">
-<h2 id="${id}">${escapeHtml(heading)}</h2>
-<p>${escapeHtml(lead)}</p>
-<code class="secret" id="${id}-secret" data-secret="${escapeHtml(secret)}">${escapeHtml(secret)}</code>
+  const variable =
+    !publicUrl && html`<p class="hint">Set <code>MAILRISK_URL</code> to this service's address first.</p>\n`;
+  return html`<section class="card" aria-labelledby="${id}">
+<h2 id="${id}">${heading}</h2>
+<p>${lead}</p>
+<code class="secret" id="${id}-secret" data-secret="${secret}">${secret}</code>
 <p><button type="button" class="act quiet" data-copy="${id}-secret" hidden>Copy key</button></p>
 <p>Try it:</p>
-${variable}<pre><code id="${id}-curl">${escapeHtml(curl)}</code></pre>
+${variable}<pre><code id="${id}-curl">${curl}</code></pre>
 <p><button type="button" class="act quiet" data-copy="${id}-curl" hidden>Copy command</button></p>
 </section>`;
 }

@@ -22,8 +22,9 @@ import {
   twoFactorOn,
 } from "../../operator/two-factor.js";
 import type { Account } from "../../store/types.js";
-import { escapeHtml } from "../kit/layout.js";
-import { consolePage, field, form, passwordField, personPage, section } from "./account-views.js";
+import { type Html, html, trustedHtml } from "../kit/html.js";
+import { card, field, form, hidden } from "../kit/layout.js";
+import { accountPage, passwordField, personPage } from "./account-views.js";
 import {
   type AccountPagesDeps,
   type Body,
@@ -42,11 +43,13 @@ const codeInput = (error?: string) =>
     label: "Code",
     error,
     autocomplete: "one-time-code",
-    extra: ` maxlength="${MAX_CODE_LENGTH}" spellcheck="false" autocapitalize="off"`,
+    required: true,
+    maxlength: MAX_CODE_LENGTH,
+    verbatim: true,
   });
 
 /** The code step of a log-in: the pending log-in's token rides in the form. */
-function codeStepPage(csrf: string, token: string, via: "totp" | "mail", error?: string): string {
+function codeStepPage(csrf: string, token: string, via: "totp" | "mail", error?: string): Html {
   const lead =
     via === "mail"
       ? "Many wrong passwords were tried for this account lately: we mailed you a code. Enter it to log in."
@@ -54,12 +57,12 @@ function codeStepPage(csrf: string, token: string, via: "totp" | "mail", error?:
   return personPage(
     "Two-factor log-in",
     lead,
-    form(
-      "/login/code",
+    form({
+      action: "/login/code",
       csrf,
-      `<input type="hidden" name="login" value="${escapeHtml(token)}">\n${codeInput(error)}`,
-      "Verify",
-    ),
+      fields: html`${hidden("login", token)}\n${codeInput(error)}`,
+      button: "Verify",
+    }),
   );
 }
 
@@ -87,7 +90,7 @@ export function answerLogIn(
   request: FastifyRequest,
   reply: FastifyReply,
   outcome: LogIn,
-  page: (error: string) => string,
+  page: (error: string) => Html,
 ) {
   const csrf = text((request.body ?? {}) as Body, "csrf");
   switch (outcome.kind) {
@@ -119,46 +122,47 @@ export function answerLogIn(
 }
 
 /** The two-factor section of /account/security. */
-export async function twoFactorSection(deps: AccountPagesDeps, found: Session): Promise<string> {
+export async function twoFactorSection(deps: AccountPagesDeps, found: Session): Promise<Html> {
   const on = await twoFactorOn(deps.store, found.account);
   const required = mustUseTwoFactor(deps.config.require2fa, found.account);
   const body = on
-    ? `<p>Two-factor is <strong>on</strong>: log-in asks for a code of your authenticator app after the password.</p>
+    ? html`<p>Two-factor is <strong>on</strong>: log-in asks for a code of your authenticator app after the password.</p>
 <form method="get" action="${SECURITY}/two-factor/off"><button type="submit">Turn off two-factor</button></form>`
-    : `${required ? '<p class="field-error" role="status">This server requires two-factor log-in for your account: set it up to go on.</p>\n' : ""}<p>Two-factor is off. With it on, log-in asks for a code of an authenticator app after the password.</p>
-${form(`${SECURITY}/two-factor`, found.csrf, "", "Set up two-factor")}`;
-  return section("two-factor-heading", "Two-factor authentication", body);
+    : html`${required && html`<p class="field-error" role="status">This server requires two-factor log-in for your account: set it up to go on.</p>\n`}<p>Two-factor is off. With it on, log-in asks for a code of an authenticator app after the password.</p>
+${form({ action: `${SECURITY}/two-factor`, csrf: found.csrf, fields: undefined, button: "Set up two-factor" })}`;
+  return card("two-factor-heading", "Two-factor authentication", body);
 }
 
 /** Turning two-factor off: the password and a current code, on a page of its own. */
-function offSection(csrf: string, error?: string): string {
-  return section(
+function offSection(csrf: string, error?: string): Html {
+  const fields = html`${passwordField(undefined, "password", "current-password")}\n${codeInput(error)}`;
+  return card(
     "two-factor-heading",
     "Two-factor authentication",
-    `<p>To turn two-factor off, enter your password and a current code (or a recovery code).</p>
-${form(`${SECURITY}/two-factor/off`, csrf, `${passwordField(undefined, "password", "current-password")}\n${codeInput(error)}`, "Turn off")}`,
+    html`<p>To turn two-factor off, enter your password and a current code (or a recovery code).</p>
+${form({ action: `${SECURITY}/two-factor/off`, csrf, fields, button: "Turn off" })}`,
   );
 }
 
-function setUpSection(setUp: SetUp, csrf: string, error?: string): string {
-  return section(
+function setUpSection(setUp: SetUp, csrf: string, error?: string): Html {
+  return card(
     "two-factor-heading",
     "Two-factor authentication",
-    `<p>Scan the QR code with an authenticator app, or type the secret into it; then enter the code it shows. The secret waits 15 minutes.</p>
-<div class="qr" role="img" aria-label="The two-factor secret as a QR image, for an authenticator app">${setUp.qrSvg}</div>
-<p>Secret: <code class="secret" data-totp-secret="${escapeHtml(setUp.secret)}">${escapeHtml(setUp.secret)}</code></p>
-${form(`${SECURITY}/two-factor/on`, csrf, codeInput(error), "Turn on")}`,
+    html`<p>Scan the QR code with an authenticator app, or type the secret into it; then enter the code it shows. The secret waits 15 minutes.</p>
+<div class="qr" role="img" aria-label="The two-factor secret as a QR image, for an authenticator app">${trustedHtml(setUp.qrSvg)}</div>
+<p>Secret: <code class="secret" data-totp-secret="${setUp.secret}">${setUp.secret}</code></p>
+${form({ action: `${SECURITY}/two-factor/on`, csrf, fields: codeInput(error), button: "Turn on" })}`,
   );
 }
 
-function recoverySection(codes: string[]): string {
-  const items = codes.map((code) => `\n<li><code>${escapeHtml(code)}</code></li>`).join("");
-  return section(
+function recoverySection(codes: string[]): Html {
+  const items = codes.map((code) => html`\n<li><code>${code}</code></li>`);
+  return card(
     "two-factor-heading",
     "Two-factor authentication",
-    `<p role="status">Two-factor is on.</p>
+    html`<p role="status">Two-factor is on.</p>
 <p>Keep these recovery codes somewhere safe: each logs you in once without the app, and they are shown only now.</p>
-<ol class="recovery" data-recovery-codes="${escapeHtml(codes.join(" "))}">${items}\n</ol>
+<ol class="recovery" data-recovery-codes="${codes.join(" ")}">${items}\n</ol>
 <p><a href="/account">Continue to your account</a></p>`,
   );
 }
@@ -166,8 +170,8 @@ function recoverySection(codes: string[]): string {
 export function twoFactorPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
   const { store, config, clock } = deps;
   const { session, checkCsrf, checkAnonymousCsrf, startSessionReply } = pages;
-  const page = (found: Session, body: string) =>
-    consolePage("Security", accountJson(found.account), found.csrf, body);
+  const page = (found: Session, body: Html) =>
+    accountPage("Security", accountJson(found.account), found.csrf, body);
   /** A secret is made here and never taken from the client: a form that posts one changes nothing. */
   const refusePostedSecret = (body: Body, reply: FastifyReply, found: Session) => {
     if (!Object.keys(body).some((name) => /secret/i.test(name))) return undefined;
@@ -175,10 +179,10 @@ export function twoFactorPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
       reply,
       page(
         found,
-        section(
+        card(
           "two-factor-heading",
           "Two-factor authentication",
-          '<p class="field-error">The secret is made by this server; a posted one is refused. Nothing was changed.</p>',
+          html`<p class="field-error">The secret is made by this server; a posted one is refused. Nothing was changed.</p>`,
         ),
       ),
       400,
@@ -276,7 +280,7 @@ export function twoFactorPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
       now: clock(),
     });
     const restart = (lead: string, status: number) =>
-      send(reply, personPage("Log in again", lead, '<p><a href="/login">Log in</a></p>'), status);
+      send(reply, personPage("Log in again", lead, html`<p><a href="/login">Log in</a></p>`), status);
     switch (step.kind) {
       case "done":
         return startSessionReply(request, reply, step.account);

@@ -6,7 +6,7 @@
  * items), so a period's bars add up to the quota's `used`.
  */
 import { DAY_MS } from "../../core/time.js";
-import { escapeHtml } from "../kit/layout.js";
+import { type Html, html, joinHtml } from "../kit/html.js";
 import { readableCount, readableDay, shortDay } from "../kit/readable.js";
 
 export interface DayCount {
@@ -50,7 +50,7 @@ export function usageChart(
   current: Date,
   to: Date,
   { unit }: ChartOptions = { unit: "checks" },
-): string {
+): Html {
   const first = from.getTime() - (from.getTime() % DAY_MS);
   const days = Math.max(1, Math.ceil((to.getTime() - first) / DAY_MS));
   const perDay = new Map<number, number>();
@@ -59,8 +59,8 @@ export function usageChart(
   const width = PLOT_WIDTH / days;
   let currentTotal = 0;
   let previousTotal = 0;
-  const bars: string[] = [];
-  const dates: string[] = [];
+  const bars: Html[] = [];
+  const dates: Html[] = [];
   const every = Math.max(1, Math.ceil(days / DATE_LABELS));
   const baseline = TOP + PLOT_HEIGHT;
   for (let i = 0; i < days; i++) {
@@ -73,31 +73,28 @@ export function usageChart(
     const x = LEFT + i * width;
     const label = `${readableDay(new Date(day))}: ${readableCount(used)} ${unit}`;
     bars.push(
-      `<rect x="${x.toFixed(2)}" y="${(baseline - height).toFixed(2)}" width="${Math.max(1, width - 1).toFixed(2)}" height="${height.toFixed(2)}" fill="${inCurrent ? "#1f4fbf" : "#8a93a3"}" data-day="${new Date(day).toISOString().slice(0, 10)}" data-used="${used}"><title>${label}</title></rect>`,
+      html`<rect x="${x.toFixed(2)}" y="${(baseline - height).toFixed(2)}" width="${Math.max(1, width - 1).toFixed(2)}" height="${height.toFixed(2)}" fill="${inCurrent ? "#1f4fbf" : "#8a93a3"}" data-day="${new Date(day).toISOString().slice(0, 10)}" data-used="${used}"><title>${label}</title></rect>`,
     );
     // Every `every` days, and the last day unless the label before it is too near.
     if (i % every === 0 || (i === days - 1 && i % every >= every / 2)) {
       dates.push(
-        `<text x="${(x + width / 2).toFixed(2)}" y="${HEIGHT - 6}" text-anchor="middle" font-size="11" fill="#374151">${shortDay(new Date(day))}</text>`,
+        html`<text x="${(x + width / 2).toFixed(2)}" y="${HEIGHT - 6}" text-anchor="middle" font-size="11" fill="#374151">${shortDay(new Date(day))}</text>`,
       );
     }
   }
-  const scale = [0, top / 2, top]
-    .filter(Number.isInteger)
-    .map((value) => {
-      const y = baseline - (value / top) * PLOT_HEIGHT;
-      return `<line x1="${LEFT - 4}" y1="${y.toFixed(2)}" x2="${WIDTH - 4}" y2="${y.toFixed(2)}" stroke="#d1d5db"/><text x="${LEFT - 8}" y="${(y + 4).toFixed(2)}" text-anchor="end" font-size="11" fill="#374151">${readableCount(value)}</text>`;
-    })
-    .join("\n");
+  const scale = [0, top / 2, top].filter(Number.isInteger).map((value) => {
+    const y = baseline - (value / top) * PLOT_HEIGHT;
+    return html`<line x1="${LEFT - 4}" y1="${y.toFixed(2)}" x2="${WIDTH - 4}" y2="${y.toFixed(2)}" stroke="#d1d5db"/><text x="${LEFT - 8}" y="${(y + 4).toFixed(2)}" text-anchor="end" font-size="11" fill="#374151">${readableCount(value)}</text>`;
+  });
   const summary = `${readableCount(currentTotal)} ${unit} this period, ${readableCount(previousTotal)} in the previous one`;
-  return `<figure class="chart-figure">
+  return html`<figure class="chart-figure">
 <svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title" data-chart-current="${currentTotal}" data-chart-previous="${previousTotal}">
-<title id="${id}-title">${escapeHtml(`${heading}: ${summary}`)}</title>
-${scale}
+<title id="${id}-title">${heading}: ${summary}</title>
+${joinHtml(scale)}
 <line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${baseline}" stroke="#6b7280"/>
-${bars.join("\n")}
-${dates.join("\n")}
+${joinHtml(bars)}
+${joinHtml(dates)}
 </svg>
-<figcaption class="muted">${escapeHtml(heading)}, per day: ${escapeHtml(summary)} (grey: the previous period; a day's bar is what was counted that day less what was given back).</figcaption>
+<figcaption class="muted">${heading}, per day: ${summary} (grey: the previous period; a day's bar is what was counted that day less what was given back).</figcaption>
 </figure>`;
 }

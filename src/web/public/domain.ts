@@ -7,10 +7,10 @@
 import type { EvidenceItem } from "../../core/evidence.js";
 import { type CheckRecord, FLAGS, flagLabel } from "../../core/record.js";
 import { riskLevel } from "../../core/verdict.js";
+import { type Html, type HtmlValue, html } from "../kit/html.js";
 import {
   card,
   domainLinks,
-  escapeHtml,
   recentCard,
   renderPage,
   type Signup,
@@ -37,19 +37,19 @@ const FLAGS_SHOWN = FLAGS.filter((flag) => flag !== "is_role_based_email").map(
   (flag) => [flag, flagLabel(flag)] as const,
 );
 
-const NONE = '<span class="muted">none</span>';
-const UNKNOWN = '<span class="muted">unknown</span>';
+const NONE = html`<span class="muted">none</span>`;
+const UNKNOWN = html`<span class="muted">unknown</span>`;
 
-function textOr(value: string | null, fallback: string): string {
-  return value ? escapeHtml(value) : fallback;
+function textOr(value: string | null, fallback: Html): HtmlValue {
+  return value || fallback;
 }
 
 /** `2025-01-01T00:00:00+00:00` as a `<time>`: the date, plus the UTC time when `withTime`. */
-function time(timestamp: string, withTime: boolean): string {
+function time(timestamp: string, withTime: boolean): Html {
   const shown = withTime
     ? `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC`
     : timestamp.slice(0, 10);
-  return `<time datetime="${escapeHtml(timestamp)}">${escapeHtml(shown)}</time>`;
+  return html`<time datetime="${timestamp}">${shown}</time>`;
 }
 
 function age(days: number): string {
@@ -58,48 +58,48 @@ function age(days: number): string {
   return years >= 1 ? `${count} (about ${years} ${years === 1 ? "year" : "years"})` : count;
 }
 
-function row(label: string, html: string): string {
-  return `<dt>${label}</dt><dd>${html}</dd>`;
+function row(label: string, value: HtmlValue): Html {
+  return html`<dt>${label}</dt><dd>${value}</dd>`;
 }
 
-function flagList(record: CheckRecord): string {
+function flagList(record: CheckRecord): Html {
   const items = FLAGS_SHOWN.map(([flag, label]) => {
     const on = record[flag];
-    return `<li${on ? ' class="on"' : ""}><span>${label}</span><span>${on ? "yes" : "no"}</span></li>`;
+    return html`<li${on && html` class="on"`}><span>${label}</span><span>${on ? "yes" : "no"}</span></li>`;
   });
-  return `<ul class="flags">${items.join("")}</ul>`;
+  return html`<ul class="flags">${items}</ul>`;
 }
 
-function mailDetails(record: CheckRecord): string {
+function mailDetails(record: CheckRecord): Html {
   const typos = domainLinks(record.possible_typo, NONE);
-  return `<dl>
+  return html`<dl>
 ${row("MX host", textOr(record.mx_host, NONE))}
 ${row("MX IP", textOr(record.mx_ip, NONE))}
-${row("How found", escapeHtml(record.mx_info))}
+${row("How found", record.mx_info)}
 ${row("Email provider", textOr(record.email_provider, NONE))}
 ${row("Disposable provider", textOr(record.disposable_provider, NONE))}
 ${row("Possible typo of", typos)}
 </dl>`;
 }
 
-function domainDetails(record: CheckRecord): string {
-  return `<dl>
-${row("Base domain", escapeHtml(record.base_domain))}
+function domainDetails(record: CheckRecord): Html {
+  return html`<dl>
+${row("Base domain", record.base_domain)}
 ${row("Registered", record.domain_created_at ? time(record.domain_created_at, false) : UNKNOWN)}
-${row("Age", record.domain_age_days === null ? UNKNOWN : escapeHtml(age(record.domain_age_days)))}
-${row("Last updated", `${time(record.block_status_changed_at, true)} <span class="muted">(block status last changed)</span>`)}
+${row("Age", record.domain_age_days === null ? UNKNOWN : age(record.domain_age_days))}
+${row("Last updated", html`${time(record.block_status_changed_at, true)} <span class="muted">(block status last changed)</span>`)}
 </dl>`;
 }
 
 /** The evidence as a short list: each item's sentence, and what it added to the risk. */
-function evidenceList(evidence: readonly EvidenceItem[]): string {
-  if (evidence.length === 0) return "";
+function evidenceList(evidence: readonly EvidenceItem[]): Html | undefined {
+  if (evidence.length === 0) return undefined;
   const items = evidence.map(
     (item) =>
-      `<li>${escapeHtml(item.detail)}${item.risk ? ` <span class="adds" title="added to the risk">+${item.risk}</span>` : ""}</li>`,
+      html`<li>${item.detail}${item.risk ? html` <span class="adds" title="added to the risk">+${item.risk}</span>` : undefined}</li>`,
   );
-  return `<h2 class="why" id="evidence-heading">Why</h2>
-<ul class="evidence" aria-labelledby="evidence-heading">${items.join("")}</ul>
+  return html`<h2 class="why" id="evidence-heading">Why</h2>
+<ul class="evidence" aria-labelledby="evidence-heading">${items}</ul>
 `;
 }
 
@@ -108,7 +108,7 @@ export function isNonExistent(record: CheckRecord): boolean {
   return record.reason === "NXDOMAIN";
 }
 
-export function renderDomainPage({ record, evidence, recent, baseUrl, signup }: DomainView): string {
+export function renderDomainPage({ record, evidence, recent, baseUrl, signup }: DomainView): Html {
   const decision = record.block ? "Block" : "Allow";
   const level = riskLevel(record.risk);
   const verdictClass = record.block ? "block" : "allow";
@@ -118,14 +118,14 @@ export function renderDomainPage({ record, evidence, recent, baseUrl, signup }: 
     description: `${record.domain}: ${decision} sign-ups. ${record.text} (${record.reason}); risk ${record.risk} / 100 (${level}).`,
     noindex: nonExistent,
     headerLinks: wayInLinks(signup),
-    main: `<section class="card verdict ${verdictClass}" aria-labelledby="domain-heading">
+    main: html`<section class="card verdict ${verdictClass}" aria-labelledby="domain-heading">
 <p class="eyebrow">Risk check of</p>
-<h1 id="domain-heading">${escapeHtml(record.domain)}</h1>
+<h1 id="domain-heading">${record.domain}</h1>
 <div class="decision">
 <p class="badge" id="decision">${decision}</p>
-<p class="status"><strong>${escapeHtml(record.text)}</strong> · ${escapeHtml(record.reason)}</p>
+<p class="status"><strong>${record.text}</strong> · ${record.reason}</p>
 </div>
-${nonExistent ? "<p><strong>This domain does not exist</strong>: DNS has no such name, so no address under it can receive mail.</p>\n" : ""}<div class="risk">
+${nonExistent && html`<p><strong>This domain does not exist</strong>: DNS has no such name, so no address under it can receive mail.</p>\n`}<div class="risk">
 <p class="score">${record.risk} / 100 <span class="level ${level.toLowerCase()}">${level}</span></p>
 <meter min="0" max="100" low="29.5" high="69.5" optimum="0" value="${record.risk}" aria-label="Risk ${record.risk} of 100, ${level}"></meter>
 </div>

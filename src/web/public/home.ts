@@ -4,6 +4,7 @@
  * and how to use the API.
  */
 
+import { type Html, html } from "../kit/html.js";
 import { card, recentCard, renderPage, type Signup, searchForm, wayInLinks } from "../kit/layout.js";
 import { renderApiExamples } from "./api-examples.js";
 
@@ -13,13 +14,13 @@ export interface HomeView {
   signup: Signup;
 }
 
-export function renderHomePage({ recent, baseUrl, signup }: HomeView): string {
+export function renderHomePage({ recent, baseUrl, signup }: HomeView): Html {
   return renderPage({
     headerLinks: wayInLinks(signup),
     title: "mailrisk — email and domain risk check",
     description:
       "Check whether sign-ups from an email domain should be blocked: disposable, parked, non-existent or risky domains.",
-    main: `<section class="card" aria-labelledby="home-heading">
+    main: html`<section class="card" aria-labelledby="home-heading">
 <h1 id="home-heading">Should this sign-up be blocked?</h1>
 <p class="lead">Look up an email address or a domain: disposable, parked, non-existent or risky domains get a block recommendation and a risk score.</p>
 ${searchForm("q")}

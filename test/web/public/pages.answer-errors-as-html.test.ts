@@ -22,7 +22,9 @@ it("answers an unknown result page with an HTML 404, an unknown API path still w
 });
 
 it("escapes what it shows of the problem", () => {
-  const html = renderErrorPage(new HttpProblem("invalid_domain", `<script>alert("x")</script> & 'more'`));
+  const html = String(
+    renderErrorPage(new HttpProblem("invalid_domain", `<script>alert("x")</script> & 'more'`)),
+  );
   expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;");
   expect(html).not.toContain("<script>");
   expect(html).toContain("<title>400 Bad Request — mailrisk</title>");

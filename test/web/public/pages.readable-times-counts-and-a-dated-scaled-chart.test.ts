@@ -10,11 +10,11 @@ import { usageChart } from "../../../src/web/member/usage-chart.js";
 
 describe("readable figures", () => {
   it("shows a time readably, keeping the ISO form in datetime", () => {
-    expect(timeHtml("2026-11-27T18:36:33.000Z")).toBe(
+    expect(String(timeHtml("2026-11-27T18:36:33.000Z"))).toBe(
       '<time datetime="2026-11-27T18:36:33.000Z">27 Nov 2026, 18:36 UTC</time>',
     );
-    expect(timeHtml(new Date("2026-01-05T04:07:00Z"))).toContain(">5 Jan 2026, 04:07 UTC<");
-    expect(timeHtml("not a time")).toBe("not a time");
+    expect(String(timeHtml(new Date("2026-01-05T04:07:00Z")))).toContain(">5 Jan 2026, 04:07 UTC<");
+    expect(String(timeHtml("not a time"))).toBe("not a time");
   });
 
   it("separates thousands", () => {
@@ -31,17 +31,19 @@ describe("readable figures", () => {
 
 describe("the use chart", () => {
   const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
-  const svg = usageChart(
-    "c",
-    "All keys",
-    [
-      { day: day("2026-10-20"), used: 5 },
-      { day: day("2026-11-02"), used: 1200 },
-      { day: day("2026-11-03"), used: -200 },
-    ],
-    day("2026-10-06"),
-    new Date("2026-11-01T10:00:00Z"),
-    new Date("2026-12-01T10:00:00Z"),
+  const svg = String(
+    usageChart(
+      "c",
+      "All keys",
+      [
+        { day: day("2026-10-20"), used: 5 },
+        { day: day("2026-11-02"), used: 1200 },
+        { day: day("2026-11-03"), used: -200 },
+      ],
+      day("2026-10-06"),
+      new Date("2026-11-01T10:00:00Z"),
+      new Date("2026-12-01T10:00:00Z"),
+    ),
   );
 
   it("totals the period as counted less given back, with separators", () => {
@@ -58,7 +60,7 @@ describe("the use chart", () => {
   });
 
   it("marks only whole numbers on the scale of a nearly empty chart", () => {
-    const empty = usageChart("e", "Key", [], day("2026-11-01"), day("2026-11-01"), day("2026-11-30"));
+    const empty = String(usageChart("e", "Key", [], day("2026-11-01"), day("2026-11-01"), day("2026-11-30")));
     const marks = [...empty.matchAll(/text-anchor="end"[^>]*>([^<]+)</g)].map(([, mark]) => mark);
     expect(marks).toEqual(["0", "1"]);
   });
