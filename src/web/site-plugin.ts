@@ -59,7 +59,7 @@ export interface SiteDeps extends RunCheckDeps {
    * from `access`, by default from the accounts' sessions (no accounts, no access: none).
    */
   desk?: (Omit<DeskDeps, "access"> & { access?: OperatorAccess | undefined }) | undefined;
-  /** The pages for people (sign-up, log-in, the console); absent (SIGNUP=off): none. */
+  /** The pages for people (sign-up, log-in, the account's pages); absent (SIGNUP=off): none. */
   accounts?: AccountPagesDeps;
 }
 

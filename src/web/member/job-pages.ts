@@ -1,5 +1,5 @@
 /**
- * The console's list jobs (docs/jobs.md "In the console"), for the logged-in account:
+ * The account's list jobs (docs/jobs.md "On the account's pages"), for the logged-in account:
  *
  *   GET  /account/jobs                 the account's jobs and the upload form
  *   POST /account/jobs?csrf=…          an upload (multipart `file`), read as it streams
@@ -86,7 +86,7 @@ function uploadProblem(error: unknown): HttpProblem | undefined {
         ? new HttpProblem(refusal.code, refusal.message)
         : error;
   if (!(problem instanceof HttpProblem) || problem.status >= 500) return undefined;
-  // The console has no `?column=`: the header names the column.
+  // The account's upload has no `?column=`: the header names the column.
   const detail = problem.detail.replace(
     "name it with ?column=NAME|NUMBER",
     "name it email in the header row",
@@ -182,7 +182,7 @@ ${card("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);
       const upload = await uploadOf(request, undefined);
-      // The account's own job, on its own count: no key is needed (docs/jobs.md "In the console").
+      // The account's own job, on its own count: no key is needed (docs/jobs.md "On the account's pages").
       const filer = { accountId: found.account.id };
       await createJob(store, filer, upload, {
         limits,

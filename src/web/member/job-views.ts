@@ -1,5 +1,5 @@
 /**
- * The HTML of the console's list jobs page (docs/jobs.md "In the console"): the upload
+ * The HTML of the account's list jobs page (docs/jobs.md "On the account's pages"): the upload
  * form, and each job with its `<progress>`, counts, downloads and buttons. The cells the
  * progress script (widget/job-progress.js) updates carry `data-field`; what it shows or
  * hides by status carries `data-downloads`, `data-cancel`, `data-delete`.

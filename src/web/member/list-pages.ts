@@ -1,5 +1,5 @@
 /**
- * The account's own list in the console (docs/accounts.md "The account's list"):
+ * The account's own list on its pages (docs/accounts.md "The account's list"):
  * `/account/lists` shows ENTRIES_PER_PAGE entries at a time (`?search=` and `?page=`, plain
  * links and a GET form) with a Remove form each, the add form and the CSV import;
  * `/account/lists.csv` is the export. Every POST carries the session's CSRF token (else 403

@@ -48,7 +48,7 @@ const PASSWORD_CHANGED = statusCard(
 export function overviewPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSession): void {
   const { store, clock, config } = deps;
   const { session, loggedIn, checkCsrf, sessionReply, endSessionReply, takeFirstKey } = pages;
-  // The console.
+  // The account's own pages.
   const keysPage = async (found: Session, extra?: HtmlValue, error?: string, script?: string) =>
     accountPage(
       "Keys",
@@ -98,7 +98,7 @@ ${card("create-heading", "New key", createKeyForm(found.csrf, error))}`,
         "Checks per day",
         html`${await chart(
           "chart-all",
-          "All keys and console uploads",
+          "All keys and uploads on these pages",
           [...keys.map((key) => key.id), accountOwnUsage(found.account)],
           usage,
         )}\n${joinHtml(perKey)}`,

@@ -56,7 +56,7 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "jobUploadsPerAccount"
   >;
   mailer: Mailer | undefined;
-  /** The app's caps on uploads and downloads at once (shared with the API); else the console's own. */
+  /** The app's caps on uploads and downloads at once (shared with the API); else the account pages' own. */
   uploadGate?: UploadGate;
   clock: () => Date;
 }
@@ -169,7 +169,7 @@ export function pageSession(deps: AccountPagesDeps) {
   };
 
   /**
-   * Sets the cookie of a session just opened and goes to `to` (the console). `firstKey`, a
+   * Sets the cookie of a session just opened and goes to `to` (the account's overview). `firstKey`, a
    * new account's first secret, rides along in a cookie only /account is sent (HttpOnly,
    * SameSite=Strict, 15 minutes), which shows it once and ends it (`takeFirstKey`): the
    * redirect may reach another instance.
@@ -211,7 +211,7 @@ export function pageSession(deps: AccountPagesDeps) {
     work.catch((error: unknown) => request.log.warn({ err: error }, "account work after the answer failed"));
   };
 
-  /** Opens a session of the account (log-in) and goes to the console. */
+  /** Opens a session of the account (log-in) and goes to the account's overview. */
   const startSessionReply = async (request: FastifyRequest, reply: FastifyReply, account: Account) =>
     sessionReply(request, reply, await startSession(store, account.id, clock()));
 

@@ -1,5 +1,5 @@
 /**
- * Use per day as an SVG bar chart made on the server (docs/accounts.md "The console"): no
+ * Use per day as an SVG bar chart made on the server (docs/accounts.md "The account's pages"): no
  * script and no outside asset; each bar's `<title>` is its hover text, the bars are
  * labelled with their dates and the axis with a scale. A day's figure is what was
  * counted that day less what was given back that day (a cancelled job's unchecked

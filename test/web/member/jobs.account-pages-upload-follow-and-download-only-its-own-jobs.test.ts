@@ -1,5 +1,5 @@
 /**
- * List jobs in the console (docs/jobs.md "In the console"): an upload on /account/jobs
+ * List jobs on the account's pages (docs/jobs.md "On the account's pages"): an upload on /account/jobs
  * becomes the account's job, counted on its quota; the progress stream follows it to
  * done; the downloads keep all, the allowed or the blocked rows; another account gets 404
  * on every route of it; a cross-origin upload is refused before a byte is stored; a bad

@@ -1,5 +1,5 @@
 /**
- * The console's list jobs are the account's own (docs/jobs.md "In the console"): an
+ * The account's list jobs are the account's own (docs/jobs.md "On the account's pages"): an
  * invited account uploads on /account/jobs without making a key, and so does one whose
  * keys are all revoked; the job is filed under no key, the runner checks it to done, the
  * download has every row, the units are counted on the account's count, and the

@@ -1,5 +1,5 @@
 /**
- * The console's list jobs in real Chromium (docs/jobs.md "In the console"), against
+ * The account's list jobs in real Chromium (docs/jobs.md "On the account's pages"), against
  * `mailrisk serve` on loopback DNS whose answers take a while: a CSV of 300 rows uploaded
  * on /account/jobs lands on a page whose `<progress>` is not full, and the progress
  * script moves it to its max without a reload; `Download` gives the CSV with every row

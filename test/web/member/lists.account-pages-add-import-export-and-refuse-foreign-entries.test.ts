@@ -1,5 +1,5 @@
 /**
- * The account's own list in the console (docs/accounts.md "The account's list"): the
+ * The account's own list on its pages (docs/accounts.md "The account's list"): the
  * add form normalises the domain and shows a refusal beside its field; the entries show
  * with a Remove form each; a CSV imports all or nothing (its error beside the file field)
  * and the export reads back; another account's entry is a 404 and never shown; every
