@@ -2,8 +2,8 @@
  * Builds the Fastify app from its dependencies; never listens and never calls `ready()`
  * (that is `server.ts`, or `inject` in tests). Three encapsulated plugins, each with
  * its own hooks and 405 routes: the checking plugin (the API routes: key, quota,
- * rate-limit headers), the pages plugin (HTML, its own HTML error handlers) and the
- * ops routes. The root's error handler answers problem JSON for all but the pages.
+ * rate-limit headers), the site plugin (src/web/site-plugin.ts: the HTML for people,
+ * its own HTML error handlers; docs/architecture.md "The site") and the ops routes. The root's error handler answers problem JSON for all but the pages.
  */
 import type { IncomingMessage } from "node:http";
 import formbody from "@fastify/formbody";

@@ -1,7 +1,8 @@
 /**
- * The pages plugin (docs/api.md "Result pages"): the HTML side of the service, encapsulated so its
- * error and not-found handlers answer HTML pages rather than problem JSON, and its
- * security headers and page limiter (security.ts) touch no API route. No
+ * The site plugin (docs/architecture.md "The site", docs/api.md "Result pages"): the HTML
+ * side of the service, encapsulated so its error and not-found handlers answer HTML
+ * pages rather than problem JSON, and its security headers and page limiter
+ * (page-protection.ts) touch no API route. No
  * key and no quota: the checking plugin's hooks never run here. The home page shares
  * `GET /` with the gateway route through the `homePage` constraint.
  *

@@ -1,7 +1,7 @@
 /**
  * The operator's desk under /console (docs/console.md "The operator's desk"): a third
  * thin surface over the operator services, beside the CLI and the admin API. Registered
- * inside the pages plugin (its security headers and page limiter), only when the server
+ * inside the site plugin (its security headers and page limiter), only when the server
  * has an `OperatorAccess`; anyone but an operator gets a 404, a POST without its CSRF
  * token a 403 `csrf_failed`, both before anything is read or changed. Every change
  * is made as `{ kind: "account", email }` and answered with a 303 back to its page.

@@ -1,7 +1,8 @@
 /**
  * The operator's desk as HTML (docs/console.md "The operator's desk"): server-rendered
- * in the pages' frame (layout.ts), every outside text escaped, every change a POST form
- * with the session's CSRF token, every field labelled; usable without JavaScript.
+ * in the one layout of the page kit (kit/layout.ts), every outside text escaped by
+ * `html`, every change a POST form with the session's CSRF token, every field
+ * labelled; usable without JavaScript.
  */
 import type { AccountJson, OneTimeLink } from "../../operator/accounts.js";
 import type { AuditEntryJson, AuditFilter } from "../../operator/audit.js";

@@ -10,7 +10,7 @@
  * names (`script`) and allows by its hash in its own policy.
  */
 import type { FastifyReply } from "fastify";
-import { type Html, type HtmlValue, html, joinHtml, trustedHtml } from "./html.js";
+import { type Html, type HtmlValue, html, trustedHtml } from "./html.js";
 import { STYLE } from "./style.js";
 
 /** The tab icon, inline so that the browser asks for no /favicon.ico. */

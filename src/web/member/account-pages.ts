@@ -1,6 +1,6 @@
 /**
  * The pages for people (docs/accounts.md): sign-up, confirmation, log-in, log-out, reset,
- * the invitation link, and the account's own pages. Registered inside the pages plugin, so
+ * the invitation link, and the account's own pages. Registered inside the site plugin, so
  * its CSP, page limiter and HTML error pages hold here too; only when SIGNUP is not `off`.
  *
  * Every POST carries a CSRF token and a same-origin `Origin` (else 403 `csrf_failed`,

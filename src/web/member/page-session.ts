@@ -70,7 +70,7 @@ export function text(body: Body, name: string): string {
 }
 
 /**
- * A cookie of the request, as @fastify/cookie (registered by the pages plugin) read it; a
+ * A cookie of the request, as @fastify/cookie (registered by the site plugin) read it; a
  * value that is not one of ours (`_ga=100%`, any size) is simply not ours.
  */
 function cookie(request: FastifyRequest, name: string): string | undefined {

@@ -2,7 +2,7 @@
  * The `homePage` route constraint: `GET /` is shared by the gateway API and the browser
  * home page (docs/api.md "Routes"). A request "wants the home page" when it is a GET (or HEAD)
  * without an `email` or `domain` query whose Accept prefers text/html; the router then
- * picks the pages plugin's `GET /` (constrained `{ homePage: "yes" }`) over the checking
+ * picks the site plugin's `GET /` (constrained `{ homePage: "yes" }`) over the checking
  * plugin's, and neither route's hooks need to know about the other.
  */
 import type { IncomingMessage } from "node:http";
