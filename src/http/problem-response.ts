@@ -5,9 +5,10 @@
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
+import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
 import { ReportProblem } from "../service/report-filing.js";
-import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
+import { StoreUnavailableError } from "../store/index.js";
 import { renderErrorPage } from "../web/kit/error-page.js";
 import { sendPage } from "../web/kit/layout.js";
 import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";

@@ -29,7 +29,7 @@ import { withMethodNotAllowed } from "../http/method-not-allowed.js";
 import { problemFor } from "../http/problem-response.js";
 import { checkParsed, type RunCheckDeps } from "../http/run-check.js";
 import type { TypedApp } from "../http/typed-app.js";
-import type { RecentRepository } from "../store/types.js";
+import type { RecentRepository } from "../store/index.js";
 import { type DeskDeps, type DeskStore, deskPlugin } from "./desk/desk-plugin.js";
 import type { OperatorAccess } from "./desk/operator-access.js";
 import { type PageProblem, renderErrorPage } from "./kit/error-page.js";

@@ -13,7 +13,7 @@ import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
 import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { RequestsInProgress } from "../../src/service/requests-in-progress.js";
-import type { Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/index.js";
 import type { OperatorAccess } from "../../src/web/desk/operator-access.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");

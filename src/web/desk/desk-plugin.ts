@@ -44,7 +44,7 @@ import {
 import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
-import type { Store } from "../../store/types.js";
+import type { Store } from "../../store/index.js";
 import type { Html } from "../kit/html.js";
 import { sendPage } from "../kit/layout.js";
 import { TooManyPageRequests } from "../page-protection.js";

@@ -6,7 +6,7 @@
 import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
 import type { KeyJson } from "../../operator/keys.js";
-import type { Report } from "../../store/types.js";
+import type { Report } from "../../store/index.js";
 import { type Html, type HtmlValue, html } from "../kit/html.js";
 import { areaPage, field, form, renderPage } from "../kit/layout.js";
 import { readableCount, timeHtml } from "../kit/readable.js";

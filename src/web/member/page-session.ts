@@ -11,7 +11,7 @@ import type { OpenedSession } from "../../operator/account-sessions.js";
 import { newFormToken, sessionOf, startSession } from "../../service/account-access.js";
 import type { Mailer } from "../../service/mailer.js";
 import type { UploadGate } from "../../service/upload-gate.js";
-import type { Account, Store } from "../../store/types.js";
+import type { Account, Store } from "../../store/index.js";
 import { comesFromOwnOrigin } from "../kit/form-origin.js";
 import type { Html } from "../kit/html.js";
 import { sendPage } from "../kit/layout.js";

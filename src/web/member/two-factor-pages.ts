@@ -21,7 +21,7 @@ import {
   turnOnTwoFactor,
   twoFactorOn,
 } from "../../operator/two-factor.js";
-import type { Account } from "../../store/types.js";
+import type { Account } from "../../store/index.js";
 import { type Html, html, trustedHtml } from "../kit/html.js";
 import { card, field, form, hidden } from "../kit/layout.js";
 import { accountPage, passwordField, personPage } from "./account-views.js";
