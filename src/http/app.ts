@@ -12,12 +12,12 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import type { ChangeWatcher } from "../service/change-watcher.js";
-import type { Checker } from "../service/checker.js";
-import { createMailer } from "../service/mailer.js";
-import type { RequestsInProgress } from "../service/requests-in-progress.js";
-import { TrafficCounter } from "../service/traffic-counter.js";
-import { UploadGate } from "../service/upload-gate.js";
+import { createMailer } from "../service/accounts/mailer.js";
+import type { ChangeWatcher } from "../service/checking/change-watcher.js";
+import type { Checker } from "../service/checking/checker.js";
+import { TrafficCounter } from "../service/checking/traffic-counter.js";
+import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
+import { UploadGate } from "../service/jobs/upload-gate.js";
 import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/index.js";
 import {
   type AccountPagesDeps,

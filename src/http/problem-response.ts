@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
-import { ReportProblem } from "../service/report-filing.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
 import { StoreUnavailableError } from "../store/index.js";
 import { renderErrorPage } from "../web/kit/error-page.js";
 import { sendPage } from "../web/kit/layout.js";

@@ -43,7 +43,7 @@ import {
 } from "../../operator/reports.js";
 import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
-import type { Checker } from "../../service/checker.js";
+import type { Checker } from "../../service/checking/checker.js";
 import type { Store } from "../../store/index.js";
 import type { Html } from "../kit/html.js";
 import { sendPage } from "../kit/layout.js";

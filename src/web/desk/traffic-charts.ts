@@ -5,7 +5,7 @@
  * holds the same figures for a screen reader or a copy.
  */
 import { type DayStats, STATS_DAYS, type Stats } from "../../operator/stats.js";
-import { SURFACES } from "../../service/traffic-counter.js";
+import { SURFACES } from "../../service/checking/traffic-counter.js";
 import { type Html, html, joinHtml } from "../kit/html.js";
 import { card, table } from "../kit/layout.js";
 

@@ -44,7 +44,7 @@ import {
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
+import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/jobs/upload-gate.js";
 import { html } from "../kit/html.js";
 import { card } from "../kit/layout.js";
 import { pagePolicyWith } from "../kit/page-headers.js";

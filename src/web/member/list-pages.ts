@@ -24,7 +24,7 @@ import {
 } from "../../operator/account-lists.js";
 import { accountJson } from "../../operator/accounts.js";
 import { type Refusal, refusalOf } from "../../operator/refusal.js";
-import { PROBLEM_STATUS } from "../../service/problem-codes.js";
+import { PROBLEM_STATUS } from "../../service/shared/problem-codes.js";
 import { NOT_KEPT } from "../public/cache-control.js";
 import { accountPage } from "./account-views.js";
 import { type ListForms, listCards, listPageUrl } from "./list-views.js";

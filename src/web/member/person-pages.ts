@@ -8,7 +8,7 @@ import { logOut } from "../../operator/account-sessions.js";
 import { logInWithPassword } from "../../operator/log-in.js";
 import { linkEmail, requestResetCode, resetPasswordByCode, useLink } from "../../operator/passwords.js";
 import { confirmSignup, signupPassword, startSignup } from "../../operator/signup.js";
-import { normaliseEmail } from "../../service/account-access.js";
+import { normaliseEmail } from "../../service/accounts/account-access.js";
 import { html } from "../kit/html.js";
 import { form } from "../kit/layout.js";
 import { codeField, emailField, passwordField, personPage } from "./account-views.js";
