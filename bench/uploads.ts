@@ -14,6 +14,7 @@
 import { loadavg } from "node:os";
 import { createKeyIn } from "../harness/databases.js";
 import { watchHealth } from "../harness/health-watcher.js";
+import { manyLines, normalCsv, oneLine, wideCsv } from "../harness/hostile-files.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../harness/raw-upload.js";
 import { startServiceWorld } from "../harness/service-world.js";
@@ -25,41 +26,6 @@ const MB = 1024 * 1024;
 const TARGET_GROWTH = 100 * MB;
 const TARGET_PAUSE_MS = 500;
 const TARGET_RATIO = 0.95;
-
-function* wideCsv(columns: number): Generator<Buffer> {
-  const names: string[] = [];
-  for (let i = 0; i < columns; i++) {
-    names.push(i === 0 ? "email" : `c${i}`);
-    if (names.length === 10_000) {
-      yield Buffer.from(`${names.join(",")},`);
-      names.length = 0;
-    }
-  }
-  yield Buffer.from(`${names.join(",")}\n`);
-  for (let i = 0; i < 300; i++) yield Buffer.from(`user${i}@shop-1.com,x\n`);
-}
-
-function* oneLine(bytes: number): Generator<Buffer> {
-  yield Buffer.from("email\n");
-  const piece = Buffer.alloc(64 * 1024, 0x61);
-  for (let sent = 0; sent < bytes; sent += piece.length) yield piece;
-  yield Buffer.from("\n");
-}
-
-function* manyLines(lines: number): Generator<Buffer> {
-  const block = Buffer.from("user@shop-1.com\n".repeat(10_000));
-  for (let sent = 0; sent < lines; sent += 10_000) yield block;
-}
-
-function* normalCsv(rows: number): Generator<Buffer> {
-  yield Buffer.from("id,name,email\r\n");
-  for (let start = 0; start < rows; start += 10_000) {
-    const lines: string[] = [];
-    for (let i = start; i < Math.min(rows, start + 10_000); i++)
-      lines.push(`${i},"Person ${i}",user${i}@shop-${i % 50}.com`);
-    yield Buffer.from(`${lines.join("\r\n")}\r\n`);
-  }
-}
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;

@@ -41,7 +41,7 @@ import {
 import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics-registry.js";
-import { addMultipartParser } from "./multipart.js";
+import { addFieldsOnlyMultipartParser } from "./multipart-form.js";
 import { homePageConstraint } from "./pages/home-page-constraint.js";
 import { isResultPageUrl, pagesPlugin } from "./pages/pages-plugin.js";
 import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
@@ -255,7 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Bodies: form, multipart and JSON, each under the body limit; nothing else (415).
   app.removeContentTypeParser("text/plain");
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
-  addMultipartParser(app);
+  addFieldsOnlyMultipartParser(app);
   await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
 
   app.setErrorHandler((error, request, reply) => sendProblem(reply, problemFor(error, request.log)));

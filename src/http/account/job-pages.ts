@@ -36,10 +36,10 @@ import { refusalOf } from "../../operator/refusal.js";
 import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
 import { HttpProblem } from "../http-problem.js";
 import { jobQuota } from "../job-quota.js";
+import { isMultipart, uploadMultipart } from "../multipart-form.js";
 import { pagePolicyWith } from "../pages/security.js";
 import { sendResults, spoolFull, tooManyAtOnce, uploadLimits, uploadOf } from "../routes/job-routes.js";
 import type { TypedApp } from "../typed-app.js";
-import { uploadMultipart } from "../upload-file-field.js";
 import { consolePage, section } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
@@ -148,8 +148,8 @@ export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
 
-  // The upload's body stays a stream: it is read by `uploadOf` (@fastify/multipart), after the CSRF check.
-  await uploadMultipart(app, config.jobMaxBytes);
+  // The upload's body stays a stream: it is read by `uploadOf` (multipart-form.ts), after the CSRF check.
+  uploadMultipart(app);
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
     const { jobs } = await listJobs(store, ownerOf(found));
@@ -169,7 +169,7 @@ ${section("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf, "query");
     if (!found) return reply.redirect("/login", 303);
-    if (!request.isMultipart()) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    if (!isMultipart(request)) return jobsPage(reply, found, "Choose a file to upload.", 415);
     const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);

@@ -22,10 +22,10 @@ import { type Refusal, refusalOf } from "../../operator/refusal.js";
 import { PROBLEM_STATUS } from "../../service/problem-codes.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
+import { isMultipart, readSmallForm, uploadMultipart } from "../multipart-form.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
 import { refusalProblem } from "../problem-response.js";
 import type { TypedApp } from "../typed-app.js";
-import { readSmallForm, uploadMultipart } from "../upload-file-field.js";
 import { consolePage } from "./account-views.js";
 import { type ListForms, listCards, listPageUrl } from "./list-views.js";
 import {
@@ -137,17 +137,17 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
       .send(await exportAccountList(store, found.account));
   });
 
-  // The import takes a file: a scope of its own with @fastify/multipart, the file at most the largest list.
+  // The import takes a file: a scope of its own that leaves the body unread, the file at most the largest list.
   void app.register((scope: TypedApp) =>
     withMethodNotAllowed(scope, async (imports) => {
-      await uploadMultipart(imports, MAX_ACCOUNT_LIST_CSV_BYTES);
+      uploadMultipart(imports);
       imports.post(
         "/account/lists/import",
         {
           schema: { hide: true },
           // The form is read before its CSRF token can be checked (a field of it); nothing it carries is stored before.
           preHandler: async (request, reply) => {
-            if (!request.isMultipart()) return;
+            if (!isMultipart(request)) return;
             const form = await readSmallForm(request, MAX_ACCOUNT_LIST_CSV_BYTES);
             if ("fields" in form) {
               request.body = form.fields;
