@@ -4,6 +4,7 @@
  * without one), or to the account that uploaded it in the console; the operator sees
  * every job. One wire shape for `GET /v2/jobs/<id>`, the admin API and `jobs --json`.
  */
+import { setImmediate as yieldToRequests } from "node:timers/promises";
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
@@ -78,8 +79,12 @@ export const OPERATOR: JobOwner = { kind: "operator" };
 const JOBS_LISTED = 1000;
 /** Items per batch: stored, claimed and answered as one row (a 100-item job of another owner waits at most one). */
 const JOB_BATCH = 500;
-/** Batches read per query while results stream. */
-const RESULTS_PAGE = 4;
+/**
+ * Batches read per query while results stream: one, so that what a download holds at a
+ * time dies young (three downloads of four batches a page grew the heap by 100 MB of
+ * promoted garbage before a full collection).
+ */
+const RESULTS_PAGE = 1;
 
 type JobStore = Pick<Store, "jobs">;
 
@@ -372,6 +377,10 @@ export async function jobResults(
               : write.row({ ...(item.row as StoredRow), bytes: 0 }, item.outcome());
         }
         if (text !== "") yield text;
+        // A reader as fast as the server (loopback) never makes the socket wait, and a
+        // page read from SQLite is synchronous: without a turn given back per batch, the
+        // downloads would hold every other request until they end.
+        await yieldToRequests();
       }
     }
   }
