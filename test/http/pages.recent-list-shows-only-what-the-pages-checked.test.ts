@@ -11,10 +11,10 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
-import type { CachingChecker } from "../../src/service/cached-checker.js";
-import { createChecker } from "../../src/service/create-checker.js";
+import type { CachingChecker } from "../../src/service/checking/cached-checker.js";
+import { createChecker } from "../../src/service/checking/create-checker.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const CHECKED_ON_A_PAGE = "public-bakery.com";
 const CHECKED_BY_KEY = ["acme-confidential-merger.com", "gateway-secret.com", "bulk-secret-one.com"];
