@@ -14,7 +14,7 @@ import { normalCsv } from "../../harness/hostile-files.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { rawUpload, residentBytes } from "../../harness/raw-upload.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 import { openStore } from "../../src/store/index.js";
 
 const MB = 1024 * 1024;
