@@ -25,7 +25,9 @@ import type { AccountPagesDeps } from "./account/account-pages.js";
 import { operatorSessions } from "./account/operator-sessions.js";
 import { pageSession } from "./account/page-session.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
+import { checkingAnswers } from "./answer-bytes.js";
 import { checkingPlugin } from "./checking.js";
+import { checkingFastPath } from "./checking-fast-path.js";
 import { clientErrorHandler } from "./client-errors.js";
 import type { ConsoleStore } from "./console/console-plugin.js";
 import type { OperatorAccess } from "./console/operator-access.js";
@@ -231,11 +233,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true;
   });
   // Without TRUST_PROXY, one warning when a proxy's forwarding headers arrive (forwarded-headers-warning.ts).
-  const proxyUnseen = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
+  const proxyWarning = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
   app.addHook("onRequest", (request, reply, done) => {
     if (closing) sendProblem(reply, shuttingDown());
     else {
-      proxyUnseen?.(request);
+      proxyWarning?.check(request);
       done();
     }
   });
@@ -271,7 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
-    accessLog?.(request, reply);
+    accessLog?.answered(request, reply);
     done();
   });
 
@@ -280,7 +282,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsPerOwner: config.jobUploadsPerAccount,
     spoolMaxBytes: config.jobSpoolMaxBytes,
   });
+  const answers = checkingAnswers();
   await app.register(checkingPlugin, {
+    answers,
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
@@ -341,6 +345,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       links,
       flushTraffic: () => traffic.flush(store.traffic),
     });
+  }
+  // The cached checks' fast path in front of Fastify, on the server's sockets (inject() goes to Fastify).
+  const [fastify] = app.server.listeners("request") as Parameters<typeof checkingFastPath>[1][];
+  if (fastify) {
+    app.server.removeListener("request", fastify);
+    app.server.on(
+      "request",
+      checkingFastPath(
+        {
+          answers,
+          usage: deps.store.usage,
+          checker: deps.checker,
+          metrics,
+          traffic,
+          clock,
+          testNames: config.testNames,
+          requests: deps.requests,
+          closing: () => closing,
+          accessLog,
+          proxyWarning,
+        },
+        fastify,
+      ),
+    );
   }
   return app;
 }
