@@ -29,7 +29,7 @@ import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { Logger } from "pino";
 import { DAY_MS } from "./core/time.js";
 import { PeriodicTask } from "./service/periodic-task.js";
-import type { HousekeepingRepository } from "./store/types.js";
+import type { HousekeepingRepository } from "./store/index.js";
 
 export const USAGE_RETENTION_DAYS = 400;
 export const RECORD_GRACE_DAYS = 30;

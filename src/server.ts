@@ -30,8 +30,8 @@ import { RequestsInProgress } from "./service/requests-in-progress.js";
 import { TrafficCounter } from "./service/traffic-counter.js";
 import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
 import { WebhookRedecider } from "./service/webhook-redecider.js";
+import type { KeysRepository, Store } from "./store/index.js";
 import { describeDatabase, openStore } from "./store/index.js";
-import type { KeysRepository, Store } from "./store/types.js";
 
 export interface ServerOptions {
   /** Where the first key is printed; default stdout. */

@@ -9,7 +9,7 @@ import {
   USAGE_RETENTION_DAYS,
   WEBHOOK_EVENT_RETENTION_DAYS,
 } from "../src/housekeeping-schedule.js";
-import type { HousekeepingRepository } from "../src/store/types.js";
+import type { HousekeepingRepository } from "../src/store/index.js";
 
 const DAY = 86_400_000;
 const START = new Date("2024-01-01T00:00:00Z");

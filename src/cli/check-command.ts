@@ -22,7 +22,7 @@ import { type CsvAdvice, CsvError, csvErrorText } from "../service/csv/csv-error
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";

@@ -1,8 +1,8 @@
 /** What every sub-command gets from the dispatcher (`run-cli.ts`); tests pass their own. */
 import { existsSync } from "node:fs";
 import type { Config } from "../config.js";
+import type { Store } from "../store/index.js";
 import { describeDatabase, openStore } from "../store/index.js";
-import type { Store } from "../store/types.js";
 
 export interface CliContext {
   config: Config;

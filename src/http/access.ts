@@ -23,10 +23,10 @@ import type {
   preHandlerAsyncHookHandler,
   RouteOptions,
 } from "fastify";
+import { isPublishableSecret } from "../core/key-formats.js";
+import { MAX_QUOTA } from "../core/plan-rules.js";
 import { formatTimestamp } from "../core/record.js";
-import { MAX_QUOTA } from "../store/plans-repository.js";
-import { isPublishableSecret } from "../store/secrets.js";
-import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/types.js";
+import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/index.js";
 import { type CredentialScheme, readCredentials } from "./credentials.js";
 import { HttpProblem } from "./http-problem.js";
 import { admitPublishable, publishableKeyNotAllowed } from "./publishable-keys.js";

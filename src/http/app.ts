@@ -18,7 +18,7 @@ import { createMailer } from "../service/mailer.js";
 import type { RequestsInProgress } from "../service/requests-in-progress.js";
 import { TrafficCounter } from "../service/traffic-counter.js";
 import { UploadGate } from "../service/upload-gate.js";
-import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/index.js";
 import type { QuotaGate } from "./access.js";
 import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import type { AccountPagesDeps } from "./account/account-pages.js";

@@ -5,9 +5,10 @@
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
+import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
 import { ReportProblem } from "../service/report-filing.js";
-import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
+import { StoreUnavailableError } from "../store/index.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";

@@ -8,8 +8,8 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyRequest, onRequestHookHandler } from "fastify";
-import { isPublishableSecret } from "../store/secrets.js";
-import type { AuthenticatedKey } from "../store/types.js";
+import { isPublishableSecret } from "../core/key-formats.js";
+import type { AuthenticatedKey } from "../store/index.js";
 import { subscriberOf } from "./client-networks.js";
 import { requestOrigin } from "./cors.js";
 import { readCredentials } from "./credentials.js";

@@ -10,7 +10,7 @@ import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
 import { normaliseEmail } from "../service/account-access.js";
 import type { Mailer } from "../service/mailer.js";
-import type { Account, AccountRole, Store } from "../store/types.js";
+import type { Account, AccountRole, Store } from "../store/index.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { accountJobsFollow } from "./jobs.js";
 import { KeySchema, keyJson, PlanName } from "./keys.js";

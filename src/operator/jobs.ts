@@ -22,7 +22,8 @@ import {
   UploadTooLarge,
 } from "../service/job-upload.js";
 import type { SpoolBytes } from "../service/upload-gate.js";
-import { JOB_STATUSES, type Job, type JobFiler, type JobOwner, type Store } from "../store/types.js";
+import type { Job, JobFiler, JobOwner, Store } from "../store/index.js";
+import { JOB_STATUSES } from "../store/jobs-types.js";
 import { type Actor, audited, type ChangeNote } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

@@ -13,7 +13,7 @@ import type {
   AccountsRepository,
   LoginThrottleRepository,
   ThrottleRule,
-} from "../store/types.js";
+} from "../store/index.js";
 
 const MINUTE_MS = 60_000;
 

@@ -7,7 +7,7 @@
  * `account.password_reset`, `account.invite_accepted`.
  */
 import { hashPassword } from "../service/account-access.js";
-import type { Account, Store } from "../store/types.js";
+import type { Account, Store } from "../store/index.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
 import { passwordTry, trierOf, trySucceeded, type Wait } from "./login-throttle.js";

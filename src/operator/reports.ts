@@ -17,10 +17,10 @@ import {
   ReportSchema,
   reportJson,
 } from "../service/report-filing.js";
-import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/types.js";
+import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 
-export { REPORT_STATUSES } from "../store/types.js";
+export { REPORT_STATUSES } from "../store/reports-types.js";
 
 /** Reports the queue shows by default, and at most. */
 export const REPORTS_SHOWN = 100;

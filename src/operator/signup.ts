@@ -10,7 +10,7 @@
  */
 import { mailboxOf } from "../core/mailbox.js";
 import { hashPassword } from "../service/account-access.js";
-import type { Account, Store } from "../store/types.js";
+import type { Account, Store } from "../store/index.js";
 import { type OpenedSession, openSession } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
 import { CODE_TTL_MS, isCodeShaped, issueCode, secretDigest, spendCode } from "./one-time-secrets.js";

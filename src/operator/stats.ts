@@ -10,7 +10,7 @@ import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
 import { SURFACES, type Surface } from "../service/traffic-counter.js";
-import type { Store, TrafficCount } from "../store/types.js";
+import type { Store, TrafficCount } from "../store/index.js";
 
 /** The days shown, today included. */
 export const STATS_DAYS = 30;

@@ -5,8 +5,8 @@
  * in the same time (the dummy hash); its throttle is the caller's.
  */
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
+import type { AccountLogin, AccountsRepository } from "../store/index.js";
 import { hashSecret, newToken } from "../store/secrets.js";
-import type { AccountLogin, AccountsRepository } from "../store/types.js";
 
 /** argon2id's cost: memory in KiB, passes, lanes. */
 export interface PasswordCost {

@@ -8,7 +8,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { AccountList, AccountOverride, DomainOverride } from "../core/learned.js";
-import type { AccountListAction, AccountListsRepository } from "../store/types.js";
+import type { AccountListAction, AccountListsRepository } from "../store/index.js";
 import { InFlight } from "./in-flight.js";
 
 /** The accounts' lists held at most, counted in entries (one for an empty list). */

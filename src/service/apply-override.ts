@@ -5,7 +5,7 @@
  * nothing is purged.
  */
 import { overrideProblem } from "../core/learned.js";
-import type { Override, Store } from "../store/types.js";
+import type { Override, Store } from "../store/index.js";
 
 export class InvalidOverrideError extends Error {}
 

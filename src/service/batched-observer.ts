@@ -15,7 +15,7 @@ import { LRUCache } from "lru-cache";
 import type { Evidence } from "../core/learned.js";
 import type { CheckRecord } from "../core/record.js";
 import { DAY_MS } from "../core/time.js";
-import type { InfrastructureRepository, RecentRepository, RecordsRepository } from "../store/types.js";
+import type { InfrastructureRepository, RecentRepository, RecordsRepository } from "../store/index.js";
 import type { CacheOutcome, LaneBudget } from "./checker.js";
 import { PeriodicTask } from "./periodic-task.js";
 

@@ -36,7 +36,7 @@ import { formatTimestamp } from "../core/record.js";
 import { DAY_MS } from "../core/time.js";
 import type { TypoIndex } from "../core/typo.js";
 import type { ResolverLoad } from "../dns/node-dns-resolver.js";
-import type { BlockStatus, FlipNotice, NotedBlock, RecordsRepository, WatchedFacts } from "../store/types.js";
+import type { BlockStatus, FlipNotice, NotedBlock, RecordsRepository, WatchedFacts } from "../store/index.js";
 import type { AccountDomains, AccountListsInMemory } from "./account-lists-in-memory.js";
 import type { LookupResult } from "./age-budget.js";
 import type { EvidenceObservation, Observer } from "./batched-observer.js";

@@ -5,7 +5,9 @@
  * counter moved, drops what this process remembers of it. `settle()` lets the admin API
  * answer only once its own change holds here.
  */
-import { type ChangesRepository, type ChangeTopic, policyVersion, type Store } from "../store/types.js";
+
+import { policyVersion } from "../store/changes-types.js";
+import type { ChangesRepository, ChangeTopic, Store } from "../store/index.js";
 import type { Checker } from "./checker.js";
 import { PeriodicTask } from "./periodic-task.js";
 

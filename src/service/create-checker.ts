@@ -12,7 +12,7 @@ import { TypoIndex } from "../core/typo.js";
 import { domainListData, readListData } from "../data/read-domain-lists.js";
 import { rdapBootstrapFileToRead } from "../data/registry-files.js";
 import { NodeDnsResolver, type ResolverLoad } from "../dns/node-dns-resolver.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { AccountListsInMemory } from "./account-lists-in-memory.js";
 import { AGE_WAIT_MS, lookupWithinAgeBudget } from "./age-budget.js";
 import {

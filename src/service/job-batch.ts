@@ -9,7 +9,7 @@
  */
 import type { CheckRecord } from "../core/record.js";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { FinishedJobBatch, JobCounts, JobResultBatch } from "../store/types.js";
+import type { FinishedJobBatch, JobCounts, JobResultBatch } from "../store/index.js";
 import { type CheckOutcome, type Verdict, verdictOf } from "./check-many.js";
 import { inputProblemDetails, type ProblemBody } from "./problem-codes.js";
 

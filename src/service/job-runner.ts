@@ -16,7 +16,8 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { CheckRecord } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
-import { JOB_STATUSES, type Job, type JobsRepository } from "../store/types.js";
+import type { Job, JobsRepository } from "../store/index.js";
+import { JOB_STATUSES } from "../store/jobs-types.js";
 import { type CheckOutcome, checkMany } from "./check-many.js";
 import type { Checker } from "./checker.js";
 import { encodeOutcomes } from "./job-batch.js";

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Transform } from "node:stream";
-import type { NewJobItem } from "../store/types.js";
+import type { NewJobItem } from "../store/index.js";
 import { CsvError, type CsvLimits } from "./csv/csv-error.js";
 import { findColumn } from "./csv/find-column.js";
 import { LineMeter } from "./csv/line-meter.js";

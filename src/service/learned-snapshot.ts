@@ -21,7 +21,7 @@ import {
   type OverrideKind,
   type OverrideNote,
 } from "../core/learned.js";
-import type { InfrastructureSummary, Store } from "../store/types.js";
+import type { InfrastructureSummary, Store } from "../store/index.js";
 import { OneAtATime } from "./one-at-a-time.js";
 
 export interface LearnedSnapshotOptions {

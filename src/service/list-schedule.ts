@@ -10,7 +10,7 @@
 import type { Logger } from "pino";
 import type { ListSource } from "../config-table.js";
 import { DAY_MS } from "../core/time.js";
-import type { ListSourceState, Store } from "../store/types.js";
+import type { ListSourceState, Store } from "../store/index.js";
 import { bundledGate, syncLists } from "./list-sync.js";
 import { policyIs } from "./lists-in-force.js";
 import { PeriodicTask } from "./periodic-task.js";

@@ -17,7 +17,7 @@ import { DISPOSABLE_PACKAGES } from "../data/generated.js";
 import { type ListGate, listGate, REFUSAL_TEXT } from "../data/list-gate.js";
 import { NotAListError, readListText } from "../data/list-text.js";
 import { DATA_DIR, readBundledDisposable } from "../data/read-domain-lists.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { fetchList, ListFetchError } from "./list-fetch.js";
 
 /** The lock every instance's sync takes. */

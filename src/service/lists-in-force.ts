@@ -18,7 +18,7 @@ import type {
 } from "../core/list-interfaces.js";
 import type { BundledListData } from "../data/read-domain-lists.js";
 import { withSyncedSources } from "../data/synced-lists.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { OneAtATime } from "./one-at-a-time.js";
 
 /** Whether the database's list policy names exactly these sources (LIST_SOURCES' names). */

@@ -6,7 +6,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { DomainCheck } from "../core/check.js";
-import type { StoredFacts } from "../store/types.js";
+import type { StoredFacts } from "../store/index.js";
 
 export const REMEMBER_SECONDS = 30;
 

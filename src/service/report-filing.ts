@@ -10,7 +10,7 @@ import type { ParsedInput } from "../core/input.js";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
-import type { ExpectedAnswer, Report, ReportLimit, Store } from "../store/types.js";
+import type { ExpectedAnswer, Report, ReportLimit, Store } from "../store/index.js";
 import type { Checker } from "./checker.js";
 import type { ProblemCode } from "./problem-codes.js";
 

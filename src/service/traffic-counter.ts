@@ -9,7 +9,7 @@
  * day, the later ones still counted in their surface and reason.
  */
 import { DAY_MS } from "../core/time.js";
-import type { TrafficCount, TrafficKind, TrafficRepository } from "../store/types.js";
+import type { TrafficCount, TrafficKind, TrafficRepository } from "../store/index.js";
 
 /** Where a check was asked for: `POST /v2/` and `GET /`, `POST /v2/bulk`, list jobs, the result pages. */
 export type Surface = "api" | "bulk" | "jobs" | "pages";

@@ -5,7 +5,7 @@
  * with exponential back-off until the event is `giveUpMs` old, when it is marked failed.
  */
 import { DAY_MS } from "../core/time.js";
-import type { DeliveryStatus, DueEvent, WebhooksRepository } from "../store/types.js";
+import type { DeliveryStatus, DueEvent, WebhooksRepository } from "../store/index.js";
 import { PeriodicTask } from "./periodic-task.js";
 import { signWebhook } from "./webhook-signature.js";
 

@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { DAY_MS } from "../core/time.js";
-import type { LocksRepository, RecordsRepository, WatchedFacts, WebhooksRepository } from "../store/types.js";
+import type { LocksRepository, RecordsRepository, WatchedFacts, WebhooksRepository } from "../store/index.js";
 import { PeriodicTask } from "./periodic-task.js";
 
 const LOCK = "webhooks.redecide";

@@ -6,8 +6,9 @@
  * they remember of that kind.
  */
 import { type Kysely, sql } from "kysely";
-import { type Database, toMillis } from "./schema.js";
-import type { ChangesRepository, ChangeTopic } from "./types.js";
+import type { ChangesRepository, ChangeTopic } from "./changes-types.js";
+import { toMillis } from "./columns.js";
+import type { Database } from "./schema.js";
 
 async function raise(db: Kysely<Database>, topic: ChangeTopic): Promise<void> {
   await db

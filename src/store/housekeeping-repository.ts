@@ -5,11 +5,11 @@
  */
 import { type Kysely, sql } from "kysely";
 import { DAY_MS } from "../core/time.js";
+import type { HousekeepingRepository } from "./housekeeping-types.js";
 import { pruneJobs } from "./jobs-repository.js";
 import { deleteRecordsBatch } from "./records-repository.js";
 import type { Database } from "./schema.js";
 import { pruneTraffic } from "./traffic-repository.js";
-import type { HousekeepingRepository } from "./types.js";
 
 /**
  * Usage rows whose period, by the key's current plan, ended at or before `endedBefore`.

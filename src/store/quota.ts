@@ -8,12 +8,13 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { MAX_QUOTA } from "../core/plan-rules.js";
+import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
-import { AccountSuspendedError } from "./errors.js";
-import { MAX_QUOTA } from "./plans-repository.js";
+import { toDate } from "./columns.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
-import { type Database, toDate } from "./schema.js";
-import type { AuthenticatedKey, QuotaState } from "./types.js";
+import type { Database } from "./schema.js";
+import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
 
 /** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
 const COUNTS = {

@@ -19,8 +19,8 @@ import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const DOMAIN = "example-shop.com";
 

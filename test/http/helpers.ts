@@ -14,7 +14,7 @@ import type { OperatorAccess } from "../../src/http/console/operator-access.js";
 import { changeWatcherOf } from "../../src/service/change-watcher.js";
 import type { Checker, CheckResult } from "../../src/service/checker.js";
 import type { RequestsInProgress } from "../../src/service/requests-in-progress.js";
-import type { Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/index.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");
 

@@ -13,8 +13,8 @@ import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
 import type { CachingChecker } from "../../src/service/cached-checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const CHECKED_ON_A_PAGE = "public-bakery.com";
 const CHECKED_BY_KEY = ["acme-confidential-merger.com", "gateway-secret.com", "bulk-secret-one.com"];

@@ -23,8 +23,8 @@ import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import type { LookupResult } from "../../src/service/age-budget.js";
 import { type EvidenceObservation, Observer, recentSink } from "../../src/service/batched-observer.js";
 import { CachingChecker, type CachingCheckerOptions } from "../../src/service/cached-checker.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 /** The checker's settings from CONFIG_TABLE's defaults. */
 const { pageLookupConcurrency, webhookWatchDays, testNames } = configWith();

@@ -10,8 +10,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { ChangeWatcher, changeWatcherOf } from "../../src/service/change-watcher.js";
+import { policyVersion } from "../../src/store/changes-types.js";
+import type { ChangeTopic, Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import { type ChangeTopic, policyVersion, type Store } from "../../src/store/types.js";
 
 const AT = new Date("2026-03-01T00:00:00Z");
 /** Long enough that only the test's own polls run. */

@@ -8,7 +8,7 @@ import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { Checker } from "../../src/service/checker.js";
 import { JobRunner } from "../../src/service/job-runner.js";
-import type { JobsRepository } from "../../src/store/types.js";
+import type { JobsRepository } from "../../src/store/index.js";
 
 const DAY_MS = 86_400_000;
 const ITEMS = 300;

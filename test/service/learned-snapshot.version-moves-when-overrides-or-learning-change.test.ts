@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { LearnedSnapshot } from "../../src/service/learned-snapshot.js";
-import type { InfrastructureSummary, Override } from "../../src/store/types.js";
+import type { InfrastructureSummary, Override } from "../../src/store/index.js";
 
 const AT = new Date("2026-03-01T00:00:00Z");
 

@@ -12,8 +12,8 @@ import { DEFAULT_LIST_MAX_ENTRIES } from "../../src/config-table.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { createMetrics } from "../../src/http/metrics-registry.js";
 import { ListSchedule } from "../../src/service/list-schedule.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const START = new Date("2026-11-02T08:00:00Z");
 let server: ListServer;

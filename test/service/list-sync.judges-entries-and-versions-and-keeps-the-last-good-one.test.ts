@@ -21,8 +21,8 @@ import {
   rollbackLists,
   syncLists,
 } from "../../src/service/list-sync.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const DAY1 = new Date("2026-11-02T08:00:00Z");
 const DAY2 = new Date("2026-11-03T08:00:00Z");

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { domainListData, readListData } from "../../src/data/read-domain-lists.js";
 import { ListsInForce } from "../../src/service/lists-in-force.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const AT = new Date("2026-11-02T08:00:00Z");
 let database: TestDatabase;

@@ -9,8 +9,8 @@ import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { type BundledListData, domainListData, readListData } from "../../src/data/read-domain-lists.js";
 import { describePolicyDifference } from "../../src/service/create-checker.js";
 import { ListsInForce } from "../../src/service/lists-in-force.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const AT = new Date("2026-11-02T08:00:00Z");
 const MINE = "mine-throwaway.com";

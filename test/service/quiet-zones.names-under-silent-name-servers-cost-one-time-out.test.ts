@@ -15,8 +15,8 @@ import { loadConfig } from "../../src/config.js";
 import type { CachingChecker } from "../../src/service/cached-checker.js";
 import { createChecker } from "../../src/service/create-checker.js";
 import { QuietZones } from "../../src/service/quiet-zones.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const TIMEOUT_MS = 400;
 const SILENT_NS = ["ns1.silent-dns.net", "ns2.silent-dns.net"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blockReason, NAMES_PER_DAY, TrafficCounter } from "../../src/service/traffic-counter.js";
-import type { TrafficCount } from "../../src/store/types.js";
+import type { TrafficCount } from "../../src/store/index.js";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 27, 10);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { WebhookRedecider } from "../../src/service/webhook-redecider.js";
-import type { WatchedFacts } from "../../src/store/types.js";
+import type { WatchedFacts } from "../../src/store/index.js";
 
 const NOW = new Date("2026-06-01T00:00:00Z");
 let db: TestStore;

@@ -6,7 +6,7 @@
 import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
 import type { KeyJson } from "../../operator/keys.js";
-import type { Report } from "../../store/types.js";
+import type { Report } from "../../store/index.js";
 import { escapeHtml, renderPage } from "../pages/layout.js";
 import { readableCount, timeHtml } from "../pages/readable.js";
 import { secretCard } from "./secret-views.js";

@@ -9,7 +9,7 @@ import type { OpenedSession } from "../../operator/account-sessions.js";
 import { newFormToken, sessionOf, startSession } from "../../service/account-access.js";
 import type { Mailer } from "../../service/mailer.js";
 import type { UploadGate } from "../../service/upload-gate.js";
-import type { Account, Store } from "../../store/types.js";
+import type { Account, Store } from "../../store/index.js";
 import { HttpProblem } from "../http-problem.js";
 import { NOT_KEPT } from "../pages/cache-control.js";
 import { comesFromOwnOrigin } from "../pages/form-origin.js";

@@ -19,7 +19,7 @@ import {
   turnOnTwoFactor,
   twoFactorOn,
 } from "../../operator/two-factor.js";
-import type { Account } from "../../store/types.js";
+import type { Account } from "../../store/index.js";
 import { prefixOf } from "../client-networks.js";
 import { escapeHtml } from "../pages/layout.js";
 import type { TypedApp } from "../typed-app.js";

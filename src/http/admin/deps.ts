@@ -2,7 +2,7 @@
 import type { Config } from "../../config.js";
 import type { LinkContext } from "../../operator/accounts.js";
 import type { Checker } from "../../service/checker.js";
-import type { Store } from "../../store/types.js";
+import type { Store } from "../../store/index.js";
 
 /** The slice of the store the admin API's services use. */
 export type AdminStore = Pick<

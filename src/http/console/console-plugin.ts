@@ -40,7 +40,7 @@ import {
 import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
 import type { Checker } from "../../service/checker.js";
-import type { Store } from "../../store/types.js";
+import type { Store } from "../../store/index.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { HTML_CONTENT_TYPE } from "../pages/layout.js";

@@ -22,7 +22,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import { parseInput } from "../../core/input.js";
 import type { NameRules } from "../../core/reserved-names.js";
-import type { RecentRepository } from "../../store/types.js";
+import type { RecentRepository } from "../../store/index.js";
 import { type AccountPagesDeps, accountPages } from "../account/account-pages.js";
 import { subscriberOf } from "../client-networks.js";
 import { type ConsoleDeps, consolePlugin } from "../console/console-plugin.js";

@@ -14,7 +14,7 @@ import {
   reportJson,
   reportOfKey,
 } from "../../service/report-filing.js";
-import type { ReportsRepository } from "../../store/types.js";
+import type { ReportsRepository } from "../../store/index.js";
 import type { CheckingDeps } from "../checking-deps.js";
 import { HttpProblem } from "../http-problem.js";
 import { problemFor, sendProblem } from "../problem-response.js";
