@@ -346,9 +346,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       flushTraffic: () => traffic.flush(store.traffic),
     });
   }
-  // The cached checks' fast path in front of Fastify, on the server's sockets (inject() goes to Fastify).
+  // The cached checks' fast path in front of Fastify, on the server's sockets (inject() goes to Fastify);
+  // none with ACCESS_LOG=all, whose two lines a request are Fastify's.
   const [fastify] = app.server.listeners("request") as Parameters<typeof checkingFastPath>[1][];
-  if (fastify) {
+  if (fastify && !(deps.logger && config.accessLog === "all")) {
     app.server.removeListener("request", fastify);
     app.server.on(
       "request",

@@ -24,6 +24,7 @@ import type { Checker } from "../../src/service/checker.js";
 import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
 import { TrafficCounter } from "../../src/service/traffic-counter.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { capturedLogger } from "./helpers.js";
 
 const DOMAIN = "goodshop.com";
 const LISTED = "listed-shop.com";
@@ -91,9 +92,9 @@ afterAll(async () => {
 });
 
 /** One HTTP/1.1 exchange on a fresh keep-alive connection: the answer's bytes as they came, `Date` taken out. */
-function exchange(request: string): Promise<string> {
+function exchange(request: string, to = port): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    const socket = connect(to, "127.0.0.1", () => socket.write(request));
     let answer = Buffer.alloc(0);
     socket.on("data", (chunk: Buffer) => {
       answer = Buffer.concat([answer, chunk]);
@@ -303,5 +304,49 @@ describe("the fast path answers as Fastify does", () => {
       'method="POST",route="/v2/",status="200"': 18,
     });
     expect(viaFastPath).toEqual(viaFastify);
+  });
+});
+
+describe("the request log", () => {
+  /** An app on the same store and checker, logging to `lines` with ACCESS_LOG `accessLog`; its port. */
+  async function loggingApp(accessLog: "sampled" | "all") {
+    const { lines, logger } = capturedLogger();
+    const config = loadConfig({
+      DNS_SERVERS: dns.address,
+      AGE_LOOKUP: "off",
+      TEST_NAMES: "on",
+      ACCESS_LOG: accessLog,
+    });
+    const logged = await buildApp({ store, checker, logger, config, clock: () => NOW });
+    const url = await logged.listen({ host: "127.0.0.1", port: 0 });
+    return { lines, app: logged, port: Number(new URL(url).port) };
+  }
+
+  it("ACCESS_LOG=sampled: the fast path leaves the first request and one in a hundred to Fastify, which logs them", async () => {
+    const { lines, app: logged, port: to } = await loggingApp("sampled");
+    try {
+      const key = await ownKey("plenty");
+      const shape = REQUESTS["GET /?domain="] as Shape;
+      for (let i = 0; i < 2; i++) await exchange(shape(key.secret), to);
+      const before = lines.filter((line) => line.includes('"request completed"')).length;
+      for (let i = 0; i < 200; i++) await exchange(shape(key.secret), to);
+      const completed = lines.filter((line) => line.includes('"request completed"'));
+      expect(completed.length - before).toBe(2);
+      expect(completed.at(-1)).toContain('"sampledOneIn":100');
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it("ACCESS_LOG=all: no fast path, Fastify's two lines for every request", async () => {
+    const { lines, app: logged, port: to } = await loggingApp("all");
+    try {
+      const key = await ownKey("plenty");
+      for (let i = 0; i < 5; i++) await exchange((REQUESTS["POST /v2/ form"] as Shape)(key.secret), to);
+      expect(lines.filter((line) => line.includes('"incoming request"'))).toHaveLength(5);
+      expect(lines.filter((line) => line.includes('"request completed"'))).toHaveLength(5);
+    } finally {
+      await logged.close();
+    }
   });
 });
