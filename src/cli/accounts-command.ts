@@ -19,7 +19,7 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import { createMailer } from "../service/mailer.js";
+import { createMailer } from "../service/accounts/mailer.js";
 import type { Store } from "../store/index.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";

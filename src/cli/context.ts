@@ -17,7 +17,7 @@ export interface CliContext {
   announceDatabase?(): void;
 }
 
-/** What a change made from the CLI says of running servers (the change signal, src/service/change-watcher.ts). */
+/** What a change made from the CLI says of running servers (the change signal, src/service/checking/change-watcher.ts). */
 export const TAKEN_BY_RUNNING_SERVERS = "Running servers take it within a second.";
 
 /** A command other than serve or migrate found no SQLite file where the configuration points. */

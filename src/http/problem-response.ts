@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
-import { ReportProblem } from "../service/report-filing.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
 import { StoreUnavailableError } from "../store/index.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";

@@ -4,7 +4,7 @@
  * everywhere (audited), and by every password change and reset, which end all of them and
  * open a new one for the browser that made the change.
  */
-import { endSession, startSession } from "../service/account-access.js";
+import { endSession, startSession } from "../service/accounts/account-access.js";
 import type { Account, Store } from "../store/index.js";
 import { type Actor, accountActor, audited } from "./audit.js";
 

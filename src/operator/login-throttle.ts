@@ -7,7 +7,7 @@
  * tell nothing.
  */
 import { hash } from "node:crypto";
-import { checkPassword } from "../service/account-access.js";
+import { checkPassword } from "../service/accounts/account-access.js";
 import type {
   AccountLogin,
   AccountsRepository,

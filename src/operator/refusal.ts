@@ -15,9 +15,9 @@ import {
   UnknownKeyError,
   UnknownPlanError,
 } from "../core/refusals.js";
-import { UnknownSourceError } from "../service/list-sync.js";
-import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
-import { ReportProblem } from "../service/report-filing.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
+import { UnknownSourceError } from "../service/lists/list-sync.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/shared/problem-codes.js";
 
 export class Refusal extends Error {
   override name = "Refusal";

@@ -1,5 +1,5 @@
 /**
- * Pruning for the housekeeping task (docs/api.md "Storage and caching"; the schedule is src/housekeeping-schedule.ts).
+ * Pruning for the housekeeping task (docs/api.md "Storage and caching"; the schedule is src/service/housekeeping-schedule.ts).
  * Each call is one delete of at most `limit` rows, found through the indexes of
  * migrations 0002, 0006 and 0010, so no statement holds a lock for long.
  */

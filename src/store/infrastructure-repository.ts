@@ -1,7 +1,7 @@
 /**
  * Evidence of mail infrastructure seen in traffic (docs/verdicts.md, "Learned
- * infrastructure"): written in batches by the evidence observer (src/service/batched-observer.ts),
- * read by the learnt snapshot (src/service/learned-snapshot.ts) and `mailrisk infra list`.
+ * infrastructure"): written in batches by the evidence observer (src/service/checking/batched-observer.ts),
+ * read by the learnt snapshot (src/service/checking/learned-snapshot.ts) and `mailrisk infra list`.
  */
 import { type Kysely, sql } from "kysely";
 import type { InfrastructureKind, ListedStatus } from "../core/learned.js";

@@ -64,7 +64,7 @@ export interface ClaimedJobBatch {
   inputs: string[];
 }
 
-/** A batch's outcomes: their text (opaque to the store, src/service/job-batch.ts) and what they add to the job's counts. */
+/** A batch's outcomes: their text (opaque to the store, src/service/jobs/job-batch.ts) and what they add to the job's counts. */
 export interface FinishedJobBatch {
   results: string;
   counts: JobCounts;

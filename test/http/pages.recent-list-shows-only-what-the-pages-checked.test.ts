@@ -11,8 +11,8 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { Zones } from "../../harness/zones.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
-import type { CachingChecker } from "../../src/service/cached-checker.js";
-import { createChecker } from "../../src/service/create-checker.js";
+import type { CachingChecker } from "../../src/service/checking/cached-checker.js";
+import { createChecker } from "../../src/service/checking/create-checker.js";
 import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 

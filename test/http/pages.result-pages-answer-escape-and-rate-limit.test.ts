@@ -13,7 +13,7 @@ import type { CheckRecord } from "../../src/core/record.js";
 import { TypoIndex } from "../../src/core/typo.js";
 import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import type { AppStore } from "../../src/http/app.js";
-import { CachingChecker } from "../../src/service/cached-checker.js";
+import { CachingChecker } from "../../src/service/checking/cached-checker.js";
 import { type FixtureOptions, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 /** The checker's settings from CONFIG_TABLE's defaults. */

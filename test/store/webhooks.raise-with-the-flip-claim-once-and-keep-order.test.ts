@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { retryDelayMs } from "../../src/service/webhook-delivery.js";
+import { retryDelayMs } from "../../src/service/webhooks/webhook-delivery.js";
 import { policyVersion } from "../../src/store/changes-types.js";
 import type { FlipNotice } from "../../src/store/index.js";
 

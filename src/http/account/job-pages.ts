@@ -33,7 +33,7 @@ import {
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/upload-gate.js";
+import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/jobs/upload-gate.js";
 import { HttpProblem } from "../http-problem.js";
 import { jobQuota } from "../job-quota.js";
 import { pagePolicyWith } from "../pages/security.js";

@@ -19,7 +19,7 @@ import {
 } from "../../operator/account-lists.js";
 import { accountJson } from "../../operator/accounts.js";
 import { type Refusal, refusalOf } from "../../operator/refusal.js";
-import { PROBLEM_STATUS } from "../../service/problem-codes.js";
+import { PROBLEM_STATUS } from "../../service/shared/problem-codes.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";
 import { NOT_KEPT } from "../pages/cache-control.js";

@@ -6,9 +6,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import type { OpenedSession } from "../../operator/account-sessions.js";
-import { newFormToken, sessionOf, startSession } from "../../service/account-access.js";
-import type { Mailer } from "../../service/mailer.js";
-import type { UploadGate } from "../../service/upload-gate.js";
+import { newFormToken, sessionOf, startSession } from "../../service/accounts/account-access.js";
+import type { Mailer } from "../../service/accounts/mailer.js";
+import type { UploadGate } from "../../service/jobs/upload-gate.js";
 import type { Account, Store } from "../../store/index.js";
 import { HttpProblem } from "../http-problem.js";
 import { NOT_KEPT } from "../pages/cache-control.js";

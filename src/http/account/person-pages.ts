@@ -4,7 +4,7 @@ import { logOut } from "../../operator/account-sessions.js";
 import { logInWithPassword } from "../../operator/log-in.js";
 import { linkEmail, requestResetCode, resetPasswordByCode, useLink } from "../../operator/passwords.js";
 import { confirmSignup, signupPassword, startSignup } from "../../operator/signup.js";
-import { normaliseEmail } from "../../service/account-access.js";
+import { normaliseEmail } from "../../service/accounts/account-access.js";
 import { prefixOf } from "../client-networks.js";
 import { HttpProblem } from "../http-problem.js";
 import { checkParsed } from "../run-check.js";

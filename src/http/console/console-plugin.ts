@@ -39,7 +39,7 @@ import {
 } from "../../operator/reports.js";
 import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
-import type { Checker } from "../../service/checker.js";
+import type { Checker } from "../../service/checking/checker.js";
 import type { Store } from "../../store/index.js";
 import { HttpProblem } from "../http-problem.js";
 import { withMethodNotAllowed } from "../method-not-allowed.js";

@@ -5,7 +5,7 @@
  * holds the same figures for a screen reader or a copy.
  */
 import { type DayStats, STATS_DAYS, type Stats } from "../../operator/stats.js";
-import { SURFACES } from "../../service/traffic-counter.js";
+import { SURFACES } from "../../service/checking/traffic-counter.js";
 import { card, escapeHtml } from "../pages/layout.js";
 
 const WIDTH = 640;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser } from "../../../harness/form-browser.js";
-import { hashPassword } from "../../../src/service/account-access.js";
+import { hashPassword } from "../../../src/service/accounts/account-access.js";
 import { type HttpFixture, openHttpFixture } from "../helpers.js";
 import { type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../../harness/databases.js";
 import { type FormBrowser, invitedBrowser, TEST_ORIGIN } from "../../../harness/form-browser.js";
 import { sampleRecord } from "../../../harness/sample-record.js";
-import { JobRunner } from "../../../src/service/job-runner.js";
+import { JobRunner } from "../../../src/service/jobs/job-runner.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../helpers.js";
 
 const BOUNDARY = "----mailrisk-console-job";

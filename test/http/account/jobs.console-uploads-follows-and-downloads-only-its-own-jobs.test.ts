@@ -9,7 +9,7 @@ import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { csrfOf, type FormBrowser, invitedBrowser, TEST_ORIGIN } from "../../../harness/form-browser.js";
 import { sampleRecord } from "../../../harness/sample-record.js";
-import { JobRunner } from "../../../src/service/job-runner.js";
+import { JobRunner } from "../../../src/service/jobs/job-runner.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../helpers.js";
 
 const BOUNDARY = "----mailrisk-test-boundary";

@@ -16,7 +16,7 @@ import { type ServiceWorld, startServiceWorld } from "../../../harness/service-w
 import { Zones } from "../../../harness/zones.js";
 import { inviteAccount } from "../../../src/operator/accounts.js";
 import { CLI_ACTOR } from "../../../src/operator/audit.js";
-import { CANARY_DOMAINS } from "../../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../../src/service/checking/create-checker.js";
 import { openStore } from "../../../src/store/index.js";
 
 const PASSWORD = "a good long password";

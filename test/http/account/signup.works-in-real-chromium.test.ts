@@ -16,8 +16,8 @@ import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loo
 import { fixture } from "../../../harness/loopback-registries.js";
 import { loadConfig } from "../../../src/config.js";
 import { buildApp } from "../../../src/http/app.js";
-import type { Checker } from "../../../src/service/checker.js";
-import { createChecker } from "../../../src/service/create-checker.js";
+import type { Checker } from "../../../src/service/checking/checker.js";
+import { createChecker } from "../../../src/service/checking/create-checker.js";
 
 const PASSWORD = "a good long password";
 

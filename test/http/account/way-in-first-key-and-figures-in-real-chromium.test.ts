@@ -39,9 +39,9 @@ import { run as accountsCli } from "../../../src/cli/accounts-command.js";
 import { run as overridesCli } from "../../../src/cli/overrides-command.js";
 import { loadConfig } from "../../../src/config.js";
 import { buildApp } from "../../../src/http/app.js";
-import { hashPassword } from "../../../src/service/account-access.js";
-import type { Checker } from "../../../src/service/checker.js";
-import { createChecker } from "../../../src/service/create-checker.js";
+import { hashPassword } from "../../../src/service/accounts/account-access.js";
+import type { Checker } from "../../../src/service/checking/checker.js";
+import { createChecker } from "../../../src/service/checking/create-checker.js";
 
 const PASSWORD = "a good long password";
 const OPERATOR = "ops@gmail.com";
