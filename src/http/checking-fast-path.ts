@@ -25,7 +25,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { preParsingHookHandler } from "fastify";
-import type { RequestsInProgress } from "../service/requests-in-progress.js";
+import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
 import { RateLimitTexts } from "./access.js";
 import type { SampledAccessLog } from "./access-log.js";
 import { type AnswerText, JSON_TYPE, type PreparedAnswers } from "./answer-bytes.js";

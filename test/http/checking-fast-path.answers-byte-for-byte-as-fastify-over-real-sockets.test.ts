@@ -20,9 +20,9 @@ import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
 import { createMetrics, type HttpMetrics } from "../../src/http/metrics-registry.js";
 import { addAccountListEntry } from "../../src/operator/account-lists.js";
-import type { Checker } from "../../src/service/checker.js";
-import { CANARY_DOMAINS, createChecker } from "../../src/service/create-checker.js";
-import { TrafficCounter } from "../../src/service/traffic-counter.js";
+import type { Checker } from "../../src/service/checking/checker.js";
+import { CANARY_DOMAINS, createChecker } from "../../src/service/checking/create-checker.js";
+import { TrafficCounter } from "../../src/service/checking/traffic-counter.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { capturedLogger } from "./helpers.js";
 
