@@ -1,14 +1,14 @@
 /**
  * The CLI and every HTTP and web folder (the API's routes, the admin API, the public
- * pages, the account pages and the operator's console) are adapters (docs/architecture.md
+ * pages, the account pages and the operator's desk) are adapters (docs/architecture.md
  * "Operator services"): they reach the store through src/store/index.ts only, and take from
  * it at run time nothing but `openStore`, `describeDatabase` and `StoreUnavailableError`;
  * types aside, everything else they need comes from the services or src/core. Biome's
  * rule in biome.json keeps them to index.ts; this test checks the names. And the pages
- * (src/http/account, src/http/console) call no repository of the store themselves: their
+ * (src/web/member, src/web/desk) call no repository of the store themselves: their
  * rules are the services'.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -22,16 +22,15 @@ const STORE_VALUES = new Set(["openStore", "describeDatabase", "StoreUnavailable
 /** Every folder whose modules adapt the services to a surface. */
 const ADAPTER_FOLDERS = ["src/cli", "src/http", "src/web"];
 /** The page folders, whose handlers call services, never a repository of the store. */
-const PAGE_FOLDERS = ["src/http/account", "src/http/console"];
+const PAGE_FOLDERS = ["src/web/member", "src/web/desk"];
 /** Page files still calling a repository, each with why. */
 const PAGE_REPOSITORY_CALLS: Record<string, string> = {
-  "src/http/account/job-pages.ts":
+  "src/web/member/job-pages.ts":
     "reserves an upload's quota with store.usage (to move into the one quota function the API uses)",
 };
 
-/** The TypeScript files under a folder; none while it does not exist (src/web, until the site moves there). */
+/** The TypeScript files under a folder. */
 function filesUnder(folder: string): string[] {
-  if (!existsSync(join(ROOT, folder))) return [];
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".ts"))
     .map((name) => join(folder, name));

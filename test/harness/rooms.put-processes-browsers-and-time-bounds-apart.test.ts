@@ -19,7 +19,7 @@ const MARK = ["@room", "apart"].join(" ");
 describe("rooms", () => {
   it.each([
     ["test/main.serves-until-sigterm.test.ts", "apart"], // spawns the server
-    ["test/http/pages.work-in-real-chromium.test.ts", "apart"], // drives Chromium
+    ["test/web/public/pages.work-in-real-chromium.test.ts", "apart"], // drives Chromium
     ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "apart"], // through service-world
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so
     ["test/store/plans.create-list-and-refuse-duplicates.test.ts", "integration"], // a database

@@ -1,7 +1,7 @@
 /**
  * `GET /` — the gateway route (docs/api.md "Routes"): key in `X-Gateway-Key`, input in
  * the query, the simple record on success. A browser asking for HTML without a query
- * is routed to the home page instead (pages plugin, `homePage` constraint), so it never
+ * is routed to the home page instead (the site plugin, `homePage` constraint), so it never
  * reaches this route.
  */
 import { Type } from "@fastify/type-provider-typebox";
