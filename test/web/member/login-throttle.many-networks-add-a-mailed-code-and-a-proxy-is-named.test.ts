@@ -4,36 +4,20 @@
  * log-in (a loopback SMTP server takes the mail), never a lock; and a server without
  * TRUST_PROXY that gets a proxy's forwarding headers logs one warning naming the setting.
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FormBrowser, invitedBrowser, TEST_PASSWORD } from "../../../harness/form-browser.js";
 import { capturedLogger, type HttpFixture, openHttpFixture } from "../../http/helpers.js";
+import { codeIn, type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
 
 let fixture: HttpFixture | undefined;
 afterEach(() => fixture?.close());
 
 describe("many failures from many networks", () => {
-  let smtp: SMTPServer;
-  const mails: string[] = [];
+  let smtp: SmtpCapture;
   beforeEach(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, done) {
-        let text = "";
-        stream.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-        });
-        stream.on("end", () => {
-          mails.push(text);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    smtp = await startSmtpCapture();
   });
-  afterEach(() => new Promise<void>((resolve) => smtp.close(resolve)));
+  afterEach(() => smtp.close());
 
   async function logIn(email: string, password: string, from: string) {
     const browser = new FormBrowser(fixture?.app as HttpFixture["app"]);
@@ -43,10 +27,9 @@ describe("many failures from many networks", () => {
   }
 
   it("adds a mailed code to the account's next log-in after 101 failures, and never locks it", async () => {
-    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
     fixture = await openHttpFixture({
       signup: "invite",
-      smtpUrl,
+      smtpUrl: smtp.url,
       mailFrom: "mailrisk@test.example",
       pageRateLimit: 10_000,
     });
@@ -58,14 +41,14 @@ describe("many failures from many networks", () => {
         expect((await logIn("ann@example.com", `wrong ${i}`, `10.0.${network}.1`)).answer.statusCode).toBe(
           401,
         );
-    expect(mails).toEqual([]);
+    expect(smtp.mails).toEqual([]);
 
     const { browser, answer } = await logIn("ann@example.com", TEST_PASSWORD, "10.0.99.1");
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toContain("we mailed you a code");
-    await expect.poll(() => mails.length).toBe(1);
-    expect(mails[0]).toContain("To: ann@example.com");
-    const code = /\b(\d{8})\b/.exec(mails[0]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
+    await expect.poll(() => smtp.mails.length).toBe(1);
+    expect(smtp.mails[0]?.to).toBe("ann@example.com");
+    const code = codeIn(smtp.mails[0]);
     const token = /name="login" value="([^"]+)"/.exec(answer.body)?.[1] ?? "";
     const wrong = String((Number(code) + 1) % 100_000_000).padStart(8, "0");
     const refused = await browser.post(

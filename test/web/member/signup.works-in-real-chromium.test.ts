@@ -4,10 +4,8 @@
  * a good one gets its code by mail, confirms, lands on /account, creates a key and sees
  * its request counted; axe-core finds no violation on the pages for people.
  */
-import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
@@ -18,6 +16,7 @@ import { loadConfig } from "../../../src/config.js";
 import { buildApp } from "../../../src/http/app.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { createChecker } from "../../../src/service/checking/create-checker.js";
+import { codeIn, type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
 
 const PASSWORD = "a good long password";
 
@@ -25,11 +24,9 @@ let network: LoopbackNetwork;
 let testStore: TestStore;
 let checker: Checker;
 let app: FastifyInstance;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let base: string;
 let browser: Browser;
-/** Every mail the SMTP server took, as its raw text. */
-const mails: string[] = [];
 
 beforeAll(async () => {
   [network, browser] = await Promise.all([
@@ -39,22 +36,7 @@ beforeAll(async () => {
     }),
     launchChromium(),
   ]);
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, _session, done) {
-      let text = "";
-      stream.on("data", (chunk: Buffer) => {
-        text += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push(text);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpCapture();
   testStore = await openTestStore("sqlite");
   const config = loadConfig({ ...network.env, DATABASE_URL: testStore.database.url, LIST_SOURCES: "off" });
   checker = createChecker({ config, store: testStore.store });
@@ -63,7 +45,7 @@ beforeAll(async () => {
     accounts: testStore.store,
     checker,
     logger: false,
-    config: configWith({ signup: "open", smtpUrl, mailFrom: "mailrisk@test.example" }),
+    config: configWith({ signup: "open", smtpUrl: smtp.url, mailFrom: "mailrisk@test.example" }),
   });
   base = await app.listen({ host: "127.0.0.1", port: 0 });
 }, 30_000);
@@ -73,7 +55,7 @@ afterAll(async () => {
   await app?.close();
   await checker?.drain();
   await testStore?.cleanup();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await smtp?.close();
   await network?.close();
 });
 
@@ -89,15 +71,15 @@ describe("sign-up in Chromium", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
     await expect.poll(() => page.locator(".field-error").textContent()).toContain("cannot sign up");
-    expect(mails).toEqual([]);
+    expect(smtp.mails).toEqual([]);
 
     await page.getByLabel("Email").fill("person@gmail.com");
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.getByLabel("Code").waitFor();
-    await expect.poll(() => mails.length).toBe(1);
-    const code = /\b(\d{8})\b/.exec(mails[0]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
-    expect(mails[0]).toContain("To: person@gmail.com");
+    await expect.poll(() => smtp.mails.length).toBe(1);
+    const code = codeIn(smtp.mails[0]);
+    expect(smtp.mails[0]?.to).toBe("person@gmail.com");
     await page.getByLabel("Code").fill(code);
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.waitForURL(`${base}/account`);
@@ -127,8 +109,8 @@ describe("sign-up in Chromium", () => {
     await page.getByLabel("Email").fill("person@gmail.com");
     await page.getByRole("button", { name: "Send code" }).click();
     await page.getByLabel("Code").waitFor();
-    await expect.poll(() => mails.length).toBe(2);
-    const resetCode = /\b(\d{8})\b/.exec(mails[1]?.split("\r\n\r\n").slice(1).join("\n") ?? "")?.[1] ?? "";
+    await expect.poll(() => smtp.mails.length).toBe(2);
+    const resetCode = codeIn(smtp.mails[1]);
     await page.getByLabel("Code").fill(resetCode);
     await page.getByLabel("Password", { exact: true }).fill("another good password");
     await page.getByRole("button", { name: "Set password" }).click();

@@ -22,7 +22,6 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { createTestCli } from "../../../harness/cli-context.js";
@@ -42,6 +41,7 @@ import { buildApp } from "../../../src/http/app.js";
 import { hashPassword } from "../../../src/service/accounts/account-access.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { createChecker } from "../../../src/service/checking/create-checker.js";
+import { codeIn, type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
 
 const PASSWORD = "a good long password";
 const OPERATOR = "ops@gmail.com";
@@ -50,11 +50,9 @@ let network: LoopbackNetwork;
 let testStore: TestStore;
 let checker: Checker;
 let app: FastifyInstance;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let base: string;
 let browser: Browser;
-/** Every mail the SMTP server took, as its raw text. */
-const mails: string[] = [];
 
 /** A port free now, so that PUBLIC_URL can name the address the app then listens at. */
 async function freePort(): Promise<number> {
@@ -65,15 +63,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The body of the `index`th mail, its soft line breaks undone. */
-function mailBody(index: number): string {
-  return (mails[index]?.split("\r\n\r\n").slice(1).join("\n") ?? "")
-    .replace(/=\r?\n/g, "")
-    .replace(/=3D/g, "=");
-}
-
-let smtpUrl: string;
-
 beforeAll(async () => {
   [network, browser] = await Promise.all([
     startLoopbackNetwork({
@@ -82,33 +71,18 @@ beforeAll(async () => {
     }),
     launchChromium(),
   ]);
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, _session, done) {
-      let text = "";
-      stream.on("data", (chunk: Buffer) => {
-        text += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push(text);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpCapture();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await smtp?.close();
   await network?.close();
 });
 
 /** The whole app on `kind`, listening at PUBLIC_URL, with an operator account. */
 async function openApp(kind: DatabaseKind): Promise<void> {
-  mails.length = 0;
+  smtp.mails.length = 0;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   testStore = await openTestStore(kind);
@@ -123,7 +97,7 @@ async function openApp(kind: DatabaseKind): Promise<void> {
     // The pages' limit is not what this test is about: it walks every page several times.
     config: configWith({
       signup: "open",
-      smtpUrl,
+      smtpUrl: smtp.url,
       publicUrl: base,
       mailFrom: "mailrisk@test.example",
       pageRateLimit: 10_000,
@@ -248,8 +222,8 @@ describe.each(DATABASE_KINDS)("the console in Chromium, as people meet it, on %s
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.getByLabel("Code").waitFor();
-    await expect.poll(() => mails.length).toBe(1);
-    const code = /\b(\d{8})\b/.exec(mailBody(0))?.[1] ?? "";
+    await expect.poll(() => smtp.mails.length).toBe(1);
+    const code = codeIn(smtp.mails[0]);
     await page.getByLabel("Code").fill(code);
     await press(page, "button", "Confirm");
     expect(page.url()).toBe(`${base}/account`);
@@ -401,9 +375,8 @@ describe.each(DATABASE_KINDS)("the console in Chromium, as people meet it, on %s
     await page.getByLabel("Email", { exact: true }).fill("dan@gmail.com");
     await page.getByLabel("Plan", { exact: true }).selectOption("partner");
     await press(page, "button", "Invite");
-    await expect.poll(() => mails.some((mail) => mail.includes("To: dan@gmail.com"))).toBe(true);
-    const mailed = mails.findIndex((mail) => mail.includes("To: dan@gmail.com"));
-    const link = new RegExp(`${base}/invite/[A-Za-z0-9_-]+`).exec(mailBody(mailed))?.[0] ?? "";
+    await expect.poll(() => smtp.bodyFor("dan@gmail.com")).not.toBe("");
+    const link = new RegExp(`${base}/invite/[A-Za-z0-9_-]+`).exec(smtp.bodyFor("dan@gmail.com"))?.[0] ?? "";
     expect(link).not.toBe("");
     const invited = await person();
     await invited.page.goto(link);
