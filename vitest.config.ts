@@ -10,6 +10,11 @@ const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
  * servers): a file more than there are cores keeps every core busy.
  */
 const SHARED_WORKERS = availableParallelism() + 1;
+/**
+ * The files that start processes or Chromium wait for them far more than they compute
+ * themselves; with no bound on time, a few of them share the cores.
+ */
+const PROCESS_WORKERS = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
@@ -20,14 +25,22 @@ export default defineConfig({
     // TEST_NAMES: the fixtures' `.test` names and documentation MX addresses count as public
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
-    // Three rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`) and the in-process ones share every core; then the tests that
-    // spawn processes, drive Chromium or hold a wall-clock bound run one file at a time,
-    // with the machine to themselves, the service built once for them.
+    // Four rooms (test/projects.ts says which file goes where): the pure tests
+    // (`npm run test:unit`, the files of a worker sharing its modules rather than each
+    // importing them again) and the in-process ones share every core; then the tests that
+    // spawn processes or drive Chromium, a few at a time; then the ones that hold a
+    // wall-clock bound, one file at a time with the machine to themselves. The service is
+    // built once for the last two.
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: byRoom.unit, sequence: { groupOrder: 0 }, maxWorkers: SHARED_WORKERS },
+        test: {
+          name: "unit",
+          include: byRoom.unit,
+          sequence: { groupOrder: 0 },
+          maxWorkers: SHARED_WORKERS,
+          isolate: false,
+        },
       },
       {
         extends: true,
@@ -41,9 +54,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "processes",
+          include: byRoom.processes,
+          sequence: { groupOrder: 1 },
+          maxWorkers: PROCESS_WORKERS,
+          globalSetup: ["harness/build-once.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "apart",
           include: byRoom.apart,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           maxWorkers: 1,
           globalSetup: ["harness/build-once.ts"],
         },
