@@ -18,8 +18,11 @@ import { dirname, join, relative, resolve } from "node:path";
 
 export type Room = "unit" | "integration" | "processes" | "apart";
 
-/** What a file of its own (not through an import) does that binds it to the clock. */
-const TIMED_HERE = [/performance\.now\(\)/, /Date\.now\(\)\s*-/, /process\.hrtime/, /@room apart/];
+/**
+ * What a file of its own (not through an import) does that binds it to the clock: it
+ * measures a time (a past instant made as `new Date(Date.now() - …)` measures nothing).
+ */
+const TIMED_HERE = [/performance\.now\(\)/, /(?<!new Date\()Date\.now\(\)\s*-/, /process\.hrtime/, /@room apart/];
 
 /** What a file of its own does that starts processes or a browser. */
 const PROCESSES_HERE = [/node:child_process/, /playwright-core/];
