@@ -58,6 +58,11 @@ export default defineConfig({
           include: byRoom.processes,
           sequence: { groupOrder: 1 },
           maxWorkers: PROCESS_WORKERS,
+          // No bound on time here: a test waits for its processes as long as the machine
+          // needs, and says so only when that is far beyond what it needs on a quiet one.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          isolate: false,
           globalSetup: ["harness/build-once.ts"],
         },
       },
