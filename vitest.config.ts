@@ -26,11 +26,11 @@ export default defineConfig({
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
     // Four rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`, the files of a worker sharing its modules rather than each
-    // importing them again) and the in-process ones share every core; then the tests that
+    // (`npm run test:unit`) and the in-process ones share every core; then the tests that
     // spawn processes or drive Chromium, a few at a time; then the ones that hold a
     // wall-clock bound, one file at a time with the machine to themselves. The service is
-    // built once for the last two.
+    // built once for the last two. Outside `integration` the files of a worker share its
+    // modules (`isolate: false`) rather than each importing them again: half the CPU.
     projects: [
       {
         extends: true,
@@ -73,6 +73,7 @@ export default defineConfig({
           include: byRoom.apart,
           sequence: { groupOrder: 2 },
           maxWorkers: 1,
+          isolate: false,
           globalSetup: ["harness/build-once.ts"],
         },
       },
