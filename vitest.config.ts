@@ -25,12 +25,14 @@ export default defineConfig({
     // TEST_NAMES: the fixtures' `.test` names and documentation MX addresses count as public
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
-    // Four rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`) and the in-process ones share every core; then the tests that
-    // spawn processes or drive Chromium, a few at a time; then the ones that hold a
-    // wall-clock bound, one file at a time with the machine to themselves. The service is
-    // built once for the last two. Outside `integration` the files of a worker share its
-    // modules (`isolate: false`) rather than each importing them again: half the CPU.
+    // The rooms (test/projects.ts says which file goes where): the pure tests
+    // (`npm run test:unit`), the in-process ones and the few that replace a module share
+    // every core; then the tests that spawn processes or drive Chromium, a few at a time;
+    // then the ones that hold a wall-clock bound, one file at a time with the machine to
+    // themselves. The service is built once for the last two. But for `isolated`, the
+    // files of a worker share its modules (`isolate: false`) rather than each importing
+    // them again in a process of its own: less than half the CPU.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -39,7 +41,6 @@ export default defineConfig({
           include: byRoom.unit,
           sequence: { groupOrder: 0 },
           maxWorkers: SHARED_WORKERS,
-          isolate: false,
         },
       },
       {
@@ -54,6 +55,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "isolated",
+          include: byRoom.isolated,
+          sequence: { groupOrder: 0 },
+          maxWorkers: SHARED_WORKERS,
+          isolate: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "processes",
           include: byRoom.processes,
           sequence: { groupOrder: 1 },
@@ -62,7 +73,6 @@ export default defineConfig({
           // needs, and says so only when that is far beyond what it needs on a quiet one.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          isolate: false,
           globalSetup: ["harness/build-once.ts"],
         },
       },
@@ -73,7 +83,6 @@ export default defineConfig({
           include: byRoom.apart,
           sequence: { groupOrder: 2 },
           maxWorkers: 1,
-          isolate: false,
           globalSetup: ["harness/build-once.ts"],
         },
       },

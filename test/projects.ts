@@ -8,15 +8,17 @@
  * - `processes`: spawns processes (the service, the CLI, `npm start`) or drives Chromium,
  *   with no bound on time: a few files at a time, the service built once for them.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
- *   `npm run test:unit`; every core, the files of a worker sharing their modules.
- * - `integration`: the rest (a database, an app in process, loopback servers), and a pure
- *   file that replaces a module (`vi.mock`), which needs a module registry of its own;
- *   every core, waiting far more than computing.
+ *   `npm run test:unit`; every core.
+ * - `integration`: the rest (a database, an app in process, loopback servers); every
+ *   core, waiting far more than computing.
+ * - `isolated`: replaces a module (`vi.mock`), so it needs modules of its own: a process
+ *   per file, beside `unit` and `integration`. In every other room the files of a worker
+ *   share its modules.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-export type Room = "unit" | "integration" | "processes" | "apart";
+export type Room = "unit" | "integration" | "isolated" | "processes" | "apart";
 
 /**
  * What a file of its own (not through an import) does that binds it to the clock: it
@@ -71,11 +73,12 @@ function localImports(file: string, text: string, root: string): string[] {
 /** The room of one test file (an absolute path), given the repository's root. */
 export function roomOf(testFile: string, root: string): Room {
   const own = readFileSync(testFile, "utf8");
+  if (REPLACES_A_MODULE.test(own)) return "isolated";
   if (TIMED_HERE.some((pattern) => pattern.test(own))) return "apart";
   if (PROCESSES_HERE.some((pattern) => pattern.test(own))) return "processes";
   const seen = new Set<string>([testFile]);
   const queue = [testFile];
-  let pure = !NOT_PURE.some((pattern) => pattern.test(own)) && !REPLACES_A_MODULE.test(own);
+  let pure = !NOT_PURE.some((pattern) => pattern.test(own));
   while (queue.length > 0) {
     const file = queue.shift() as string;
     const text = file === testFile ? own : readFileSync(file, "utf8");
@@ -107,7 +110,7 @@ export function testFiles(root: string, dirs: readonly string[]): string[] {
 
 /** The test files under `dirs` by room, as paths relative to root. */
 export function rooms(root: string, dirs: readonly string[]): Record<Room, string[]> {
-  const byRoom: Record<Room, string[]> = { unit: [], integration: [], processes: [], apart: [] };
+  const byRoom: Record<Room, string[]> = { unit: [], integration: [], isolated: [], processes: [], apart: [] };
   for (const file of testFiles(root, dirs)) byRoom[roomOf(join(root, file), root)].push(file);
   return byRoom;
 }

@@ -24,7 +24,7 @@ describe("rooms", () => {
     ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "processes"], // through service-world
     ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "apart"], // and a clock
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so
-    ["test/http/admin-token.compares-digests-in-constant-time.test.ts", "integration"], // replaces a module
+    ["test/http/admin-token.compares-digests-in-constant-time.test.ts", "isolated"], // replaces a module
     ["test/store/plans.create-list-and-refuse-duplicates.test.ts", "integration"], // a database
     ["test/core/verdict.rows-and-weights.test.ts", "unit"],
     ["test/config.negative-ttl-and-age-lookup.test.ts", "unit"],
@@ -35,7 +35,7 @@ describe("rooms", () => {
   it("puts every test file in exactly one room", () => {
     const all = testFiles(ROOT, DIRS);
     const byRoom = rooms(ROOT, DIRS);
-    expect([...byRoom.unit, ...byRoom.integration, ...byRoom.processes, ...byRoom.apart].sort()).toEqual(all);
+    expect(Object.values(byRoom).flat().sort()).toEqual(all);
     expect(all.length).toBeGreaterThan(200);
   });
 
@@ -50,7 +50,7 @@ describe("rooms", () => {
       [`import { spawn } from "${CHILD_PROCESS}";\n`, "processes"],
       [`import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "apart"],
       [`const started = ${CLOCK};\n`, "apart"],
-      [`${MOCK}("node:crypto");\n`, "integration"],
+      [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],
       ['import { openTestStore } from "../../harness/databases.js";\n', "integration"],
       ['import { createServer } from "node:http";\n', "integration"],
