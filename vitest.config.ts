@@ -26,10 +26,10 @@ export default defineConfig({
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
     // The rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`), the in-process ones and the few that replace a module share
-    // every core; then the tests that spawn processes or drive Chromium, a few at a time;
-    // then the ones that hold a wall-clock bound, one file at a time with the machine to
-    // themselves. The service is built once for the last two. But for `isolated`, the
+    // (`npm run test:unit`), the in-process ones, the few that replace a module and, a few
+    // at a time, the tests that spawn processes or drive Chromium share every core, all of
+    // them waiting more than computing; then the ones that hold a wall-clock bound, one
+    // file at a time with the machine to themselves. The service is built once for the last two. But for `isolated`, the
     // files of a worker share its modules (`isolate: false`) rather than each importing
     // them again in a process of its own: less than half the CPU.
     isolate: false,
@@ -67,7 +67,7 @@ export default defineConfig({
         test: {
           name: "processes",
           include: byRoom.processes,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
           maxWorkers: PROCESS_WORKERS,
           // No bound on time here: a test waits for its processes as long as the machine
           // needs, and says so only when that is far beyond what it needs on a quiet one.
@@ -81,7 +81,7 @@ export default defineConfig({
         test: {
           name: "apart",
           include: byRoom.apart,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           maxWorkers: 1,
           globalSetup: ["harness/build-once.ts"],
         },
