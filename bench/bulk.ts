@@ -26,7 +26,7 @@ import { trafficWorld } from "../harness/traffic-world.js";
 import { run as check } from "../src/cli/check-command.js";
 import { loadConfig } from "../src/config.js";
 import { buildApp } from "../src/http/app.js";
-import { createChecker } from "../src/service/create-checker.js";
+import { createChecker } from "../src/service/checking/create-checker.js";
 import { openStore } from "../src/store/index.js";
 import { finish, formatCount } from "./report.js";
 

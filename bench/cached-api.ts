@@ -14,9 +14,9 @@ import type { FastifyInstance } from "fastify";
 import { mxFacts } from "../harness/sample-facts.js";
 import { loadConfig } from "../src/config.js";
 import { buildApp } from "../src/http/app.js";
-import { createChecker } from "../src/service/create-checker.js";
+import { createChecker } from "../src/service/checking/create-checker.js";
+import type { Store } from "../src/store/index.js";
 import { openStore } from "../src/store/index.js";
-import type { Store } from "../src/store/types.js";
 
 export interface CachedApi {
   app: FastifyInstance;

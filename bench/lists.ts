@@ -34,8 +34,8 @@ import { type ServiceProcess, startServiceProcess } from "../harness/service-pro
 import { loadConfig } from "../src/config.js";
 import { DEFAULT_LIST_MAX_ENTRIES, type ListSource } from "../src/config-table.js";
 import { domainListData, readListData } from "../src/data/read-domain-lists.js";
-import { bundledGate, syncLists } from "../src/service/list-sync.js";
-import { ListsInForce } from "../src/service/lists-in-force.js";
+import { bundledGate, syncLists } from "../src/service/lists/list-sync.js";
+import { ListsInForce } from "../src/service/lists/lists-in-force.js";
 import { openStore } from "../src/store/index.js";
 import { measureChecks } from "./load.js";
 import { type FigureRow, finish, formatCount, formatMegabytes, median } from "./report.js";

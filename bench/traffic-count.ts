@@ -7,7 +7,7 @@
  */
 import { loadavg } from "node:os";
 import { sampleRecord } from "../harness/sample-record.js";
-import { TrafficCounter } from "../src/service/traffic-counter.js";
+import { TrafficCounter } from "../src/service/checking/traffic-counter.js";
 import { median } from "./report.js";
 
 const CALLS = 5_000_000;

@@ -17,7 +17,7 @@ import { watchHealth } from "../harness/health-watcher.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../harness/raw-upload.js";
 import { startServiceWorld } from "../harness/service-world.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 import { type FigureRow, finish, formatCount, formatMegabytes } from "./report.js";
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 50_000);

@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import type { Store } from "../src/store/index.js";
 import { type DatabaseLocation, openStore, type StoreOptions } from "../src/store/index.js";
-import type { Store } from "../src/store/types.js";
 
 export const DATABASE_KINDS = ["sqlite", "postgres"] as const;
 export type DatabaseKind = (typeof DATABASE_KINDS)[number];

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { inviteAccount } from "../src/operator/accounts.js";
 import { CLI_ACTOR } from "../src/operator/audit.js";
-import type { Store } from "../src/store/types.js";
+import type { Store } from "../src/store/index.js";
 
 /** The origin `inject` requests have: this server's own when PUBLIC_URL is not set. */
 export const TEST_ORIGIN = "http://localhost:80";

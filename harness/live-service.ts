@@ -13,9 +13,9 @@ import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../src/config.js";
 import type { DomainLists } from "../src/core/list-interfaces.js";
 import { buildApp } from "../src/http/app.js";
-import { changeWatcherOf } from "../src/service/change-watcher.js";
-import type { Checker, Lane } from "../src/service/checker.js";
-import { createChecker } from "../src/service/create-checker.js";
+import { changeWatcherOf } from "../src/service/checking/change-watcher.js";
+import type { Checker, Lane } from "../src/service/checking/checker.js";
+import { createChecker } from "../src/service/checking/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
 import { configWith } from "./config.js";
 

@@ -4,7 +4,7 @@
  * 125 ms of the service's OWASP parameters). A test of the stored hash's parameters
  * goes through the service, which always hashes with OWASP_ARGON2.
  */
-import { hashPassword, type PasswordCost } from "../src/service/account-access.js";
+import { hashPassword, type PasswordCost } from "../src/service/accounts/account-access.js";
 
 export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 

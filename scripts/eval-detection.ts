@@ -66,9 +66,9 @@ import {
   loadDomainLists,
   readRoleLocalParts,
 } from "../src/data/read-domain-lists.js";
-import type { Checker } from "../src/service/checker.js";
-import { createChecker } from "../src/service/create-checker.js";
-import { learnedDisposable } from "../src/service/learned-snapshot.js";
+import type { Checker } from "../src/service/checking/checker.js";
+import { createChecker } from "../src/service/checking/create-checker.js";
+import { learnedDisposable } from "../src/service/checking/learned-snapshot.js";
 import { openStore } from "../src/store/index.js";
 import { type BuildResult, buildLists, type SourcePackage } from "./data/build-lists.js";
 import { packageVersion, readDisposablePackages } from "./data/packages.js";

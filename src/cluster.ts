@@ -17,7 +17,7 @@
  *   (a worker serves none on PORT), so one scrape sees the whole server.
  * - A change the operator makes (a purge, an override, a plan), through any worker's admin
  *   API or the CLI, reaches every worker within a second through the store's change
- *   signal (src/service/change-watcher.ts), like every other instance sharing the database.
+ *   signal (src/service/checking/change-watcher.ts), like every other instance sharing the database.
  *
  * Quotas stay exact: every worker counts with the same conditional upsert that keeps
  * instances sharing one database exact (docs/http.md, quota counting).

@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { scheduleHousekeeping } from "./housekeeping-schedule.js";
 import { buildApp } from "./http/app.js";
 import {
   type ConnectionLimits,
@@ -20,18 +19,19 @@ import {
 import { REQUEST_TIMEOUT_MS } from "./http/limits.js";
 import { createMetrics } from "./http/metrics-registry.js";
 import { answerPrimaryWithMetrics, type MetricsServer, startMetricsServer } from "./http/metrics-server.js";
-import { type ChangeWatcher, changeWatcherOf } from "./service/change-watcher.js";
-import { createChecker } from "./service/create-checker.js";
-import { JobRunner } from "./service/job-runner.js";
-import { removeStaleSpools, spoolRoot } from "./service/job-upload.js";
-import { ListSchedule } from "./service/list-schedule.js";
-import { PeriodicTask } from "./service/periodic-task.js";
-import { RequestsInProgress } from "./service/requests-in-progress.js";
-import { TrafficCounter } from "./service/traffic-counter.js";
-import { type DeliveryTiming, WebhookDelivery } from "./service/webhook-delivery.js";
-import { WebhookRedecider } from "./service/webhook-redecider.js";
+import { type ChangeWatcher, changeWatcherOf } from "./service/checking/change-watcher.js";
+import { createChecker } from "./service/checking/create-checker.js";
+import { TrafficCounter } from "./service/checking/traffic-counter.js";
+import { scheduleHousekeeping } from "./service/housekeeping-schedule.js";
+import { JobRunner } from "./service/jobs/job-runner.js";
+import { removeStaleSpools, spoolRoot } from "./service/jobs/job-upload.js";
+import { RequestsInProgress } from "./service/jobs/requests-in-progress.js";
+import { ListSchedule } from "./service/lists/list-schedule.js";
+import { PeriodicTask } from "./service/shared/periodic-task.js";
+import { type DeliveryTiming, WebhookDelivery } from "./service/webhooks/webhook-delivery.js";
+import { WebhookRedecider } from "./service/webhooks/webhook-redecider.js";
+import type { KeysRepository, Store } from "./store/index.js";
 import { describeDatabase, openStore } from "./store/index.js";
-import type { KeysRepository, Store } from "./store/types.js";
 
 export interface ServerOptions {
   /** Where the first key is printed; default stdout. */

@@ -1,9 +1,12 @@
 /**
- * The CLI and every HTTP folder (the API's routes, the admin API, the public pages, the
- * account pages and the operator's console) are adapters (docs/architecture.md "Operator
- * services"): no module of theirs imports a run-time value from src/store/, types aside,
- * but the few named below with why. And the pages (src/http/account, src/http/console)
- * call no repository of the store themselves: their rules are the services'.
+ * The CLI and every HTTP and web folder (the API's routes, the admin API, the public
+ * pages, the account pages and the operator's desk) are adapters (docs/architecture.md
+ * "Operator services"): they reach the store through src/store/index.ts only, and take from
+ * it at run time nothing but `openStore`, `describeDatabase` and `StoreUnavailableError`;
+ * types aside, everything else they need comes from the services or src/core. Biome's
+ * rule in biome.json keeps them to index.ts; this test checks the names. And the pages
+ * (src/web/member, src/web/desk) call no repository of the store themselves: their
+ * rules are the services'.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -11,53 +14,65 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
-/** Adapter files allowed a run-time value of the store, each with why. */
-const ALLOWED: Record<string, string> = {
-  "src/cli/context.ts": "opens the configured store",
-  "src/cli/run-cli.ts": "names the database and maps its outage to a message",
-  "src/cli/rdap-bootstrap-command.ts": "writes its file with the state files' private modes",
-  "src/http/problem-response.ts": "maps the store's outage and a suspended account to their problems",
-  "src/http/access.ts":
-    "tells a publishable key by its prefix and bounds a quota, before any look-up (hot path)",
-  "src/http/publishable-keys.ts": "tells a publishable key by its prefix before any look-up",
-};
+/** The store's one door for adapters. */
+const STORE_INDEX = "src/store/index.ts";
+/** What an adapter may take from the store at run time: opening it, naming its database, its outage. */
+const STORE_VALUES = new Set(["openStore", "describeDatabase", "StoreUnavailableError"]);
 
 /** Every folder whose modules adapt the services to a surface. */
-const ADAPTER_FOLDERS = ["src/cli", "src/http"];
+const ADAPTER_FOLDERS = ["src/cli", "src/http", "src/web"];
 /** The page folders, whose handlers call services, never a repository of the store. */
-const PAGE_FOLDERS = ["src/http/account", "src/http/console"];
+const PAGE_FOLDERS = ["src/web/member", "src/web/desk"];
 /** Page files still calling a repository, each with why. */
 const PAGE_REPOSITORY_CALLS: Record<string, string> = {
-  "src/http/account/job-pages.ts":
+  "src/web/member/job-pages.ts":
     "reserves an upload's quota with store.usage (to move into the one quota function the API uses)",
 };
 
+/** The TypeScript files under a folder. */
 function filesUnder(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".ts"))
     .map((name) => join(folder, name));
 }
 
-/** The specifiers of `import …`/`export … from` statements that bring a value, not only types. */
-function valueImports(source: string): string[] {
+/** One `import …`/`export … from` statement: what it names (`*` for a namespace or default) and from where. */
+interface ImportStatement {
+  specifier: string;
+  /** The names it brings as values; type-only names left out. */
+  values: string[];
+}
+
+function importStatements(source: string): ImportStatement[] {
   const statements = source.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s+"([^"]+)";/gms);
-  return [...statements]
-    .filter(([, typeOnly, names = ""]) => {
-      if (typeOnly) return false;
-      const braced = /^\{([^}]*)\}$/.exec(names.trim())?.[1];
-      return braced === undefined || braced.split(",").some((name) => !/^\s*(type\s|$)/.test(name));
-    })
-    .map(([, , , specifier]) => specifier as string);
+  return [...statements].map(([, typeOnly, names = "", specifier = ""]) => {
+    const braced = /^\{([^}]*)\}$/.exec(names.trim())?.[1];
+    const values =
+      braced === undefined
+        ? ["*"]
+        : braced
+            .split(",")
+            .map((name) => name.trim())
+            .filter((name) => name !== "" && !name.startsWith("type "))
+            .map((name) => name.split(/\s+as\s+/)[0] as string);
+    return { specifier, values: typeOnly ? [] : values };
+  });
+}
+
+/** What adapter file `file` (its text `source`) takes from the store but may not: a file past index.ts, a value not allowed. */
+function storeViolations(file: string, source: string): string[] {
+  return importStatements(source).flatMap(({ specifier, values }) => {
+    if (!specifier.startsWith(".")) return [];
+    const target = relative(ROOT, join(ROOT, dirname(file), specifier)).replace(/\.js$/, ".ts");
+    if (!target.startsWith("src/store/")) return [];
+    if (target !== STORE_INDEX) return [`${specifier} (only ${STORE_INDEX})`];
+    return values.filter((name) => !STORE_VALUES.has(name)).map((name) => `${name} from ${specifier}`);
+  });
 }
 
 describe("adapters reach the store through the services", () => {
-  it.each(ADAPTER_FOLDERS.flatMap(filesUnder))("%s imports no value of the store", (file) => {
-    const intoStore = valueImports(readFileSync(join(ROOT, file), "utf8")).filter(
-      (specifier) =>
-        specifier.startsWith(".") &&
-        relative(ROOT, join(ROOT, dirname(file), specifier)).startsWith("src/store/"),
-    );
-    expect(intoStore.length === 0 || ALLOWED[file] !== undefined, intoStore.join(", ")).toBe(true);
+  it.each(ADAPTER_FOLDERS.flatMap(filesUnder))("%s takes from the store only what adapters may", (file) => {
+    expect(storeViolations(file, readFileSync(join(ROOT, file), "utf8"))).toEqual([]);
   });
 
   it.each(PAGE_FOLDERS.flatMap(filesUnder))("%s calls no repository of the store", (file) => {
@@ -74,10 +89,29 @@ describe("adapters reach the store through the services", () => {
     ).toBe(true);
   });
 
-  it("reads a value import as one and a type import as none", () => {
+  it("refuses a value past openStore, describeDatabase and the outage error, and any file but index.ts", () => {
+    const file = "src/http/probe.ts";
     expect(
-      valueImports('import { a, type B } from "../store/x.js";\nimport type { C } from "../store/y.js";'),
-    ).toEqual(["../store/x.js"]);
-    expect(valueImports('import { type A, type B } from "../store/x.js";')).toEqual([]);
+      storeViolations(
+        file,
+        'import { describeDatabase, openStore, StoreUnavailableError, type Store } from "../store/index.js";\n' +
+          'import type { Plan } from "../store/index.js";',
+      ),
+    ).toEqual([]);
+    expect(storeViolations(file, 'import { isPublishableSecret } from "../store/index.js";')).toEqual([
+      "isPublishableSecret from ../store/index.js",
+    ]);
+    expect(storeViolations(file, 'import * as store from "../store/index.js";')).toEqual([
+      "* from ../store/index.js",
+    ]);
+    expect(storeViolations(file, 'export { REPORT_STATUSES } from "../store/index.js";')).toHaveLength(1);
+    expect(storeViolations(file, 'import { MAX_QUOTA } from "../store/plans-repository.js";')).toHaveLength(
+      1,
+    );
+    expect(storeViolations(file, 'import type { Plan } from "../store/plans-types.js";')).toHaveLength(1);
+    expect(
+      storeViolations("src/web/desk/probe.ts", 'import {\n  newToken,\n} from "../../store/secrets.js";'),
+    ).toHaveLength(1);
+    expect(storeViolations(file, 'import { MAX_QUOTA } from "../core/plan-rules.js";')).toEqual([]);
   });
 });

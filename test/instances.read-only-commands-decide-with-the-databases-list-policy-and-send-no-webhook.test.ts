@@ -15,7 +15,7 @@ import { mailZones } from "../harness/mail-zones.js";
 import { requestOnNewConnection } from "../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 import { openStore, type Store } from "../src/store/index.js";
 
 const DOMAIN = "goodshop.com";

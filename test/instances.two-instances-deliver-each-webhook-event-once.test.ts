@@ -9,7 +9,7 @@ import { mailZones } from "../harness/mail-zones.js";
 import { requestOnNewConnection, type ServiceProcess } from "../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 import { openStore } from "../src/store/index.js";
 
 const DOMAINS = Array.from({ length: 40 }, (_, i) => `shop-${i}.com`);

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 import { openStore } from "../src/store/index.js";
 
 const READY_WITHIN_MS = 10_000;

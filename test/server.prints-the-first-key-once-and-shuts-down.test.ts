@@ -9,7 +9,7 @@ import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { loadConfig } from "../src/config.js";
 import { startServer } from "../src/server.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 
 let dir: string;
 /** A resolver that tells the truth about the canary domains, so the server is ready. */

@@ -15,7 +15,7 @@ import type { ServiceProcess } from "../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
 import { Zones } from "../harness/zones.js";
 import type { Stats } from "../src/operator/stats.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 
 const ADMIN_TOKEN = "admin-token-for-the-stats-test-0123456789";
 const ALLOWED = "shop-one.com";

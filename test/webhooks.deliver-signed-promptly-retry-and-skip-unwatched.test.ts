@@ -18,8 +18,8 @@ import { mxFacts } from "../harness/sample-facts.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
 import { loadConfig } from "../src/config.js";
 import { type RunningServer, startServer } from "../src/server.js";
-import { CANARY_DOMAINS } from "../src/service/create-checker.js";
-import { verifyWebhook } from "../src/service/webhook-signature.js";
+import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
+import { verifyWebhook } from "../src/service/webhooks/webhook-signature.js";
 import { openStore, type Store } from "../src/store/index.js";
 
 const DOMAINS = ["prompt-shop.com", "retry-shop.com", "watched-shop.com", "redirect-shop.com"];

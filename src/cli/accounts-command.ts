@@ -19,8 +19,8 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import { createMailer } from "../service/mailer.js";
-import type { Store } from "../store/types.js";
+import { createMailer } from "../service/accounts/mailer.js";
+import type { Store } from "../store/index.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";

@@ -1,7 +1,7 @@
 /** Argument handling shared by the sub-commands: bad arguments say what is wrong, print usage and exit 2. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { refusalOf } from "../operator/refusal.js";
-import type { ProblemCode } from "../service/problem-codes.js";
+import type { ProblemCode } from "../service/shared/problem-codes.js";
 import type { CliContext } from "./context.js";
 
 export const EXIT_USAGE = 2;

@@ -2,7 +2,7 @@
  * `mailrisk check` (docs/api.md "Running it", README "Clean a list"): checks inputs given as
  * arguments, one per line from stdin (`-`), or the address column of a CSV (`--csv`).
  * Inputs are read as they arrive and checked with bounded concurrency
- * (src/service/check-many.ts); each result is written in input order as soon as it and
+ * (src/service/checking/check-many.ts); each result is written in input order as soon as it and
  * the ones before it are ready, and carries its input as given. A blank line is an
  * input too (a problem). Output: a table, JSON Lines (`--json`: the full record or the
  * "Errors" problem object, each with `input` first), or the CSV with result columns.
@@ -15,14 +15,20 @@
  */
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { type Checked, type CheckOutcome, checkMany, keptBy, outcomeBody } from "../service/check-many.js";
-import { createChecker } from "../service/create-checker.js";
+import {
+  type Checked,
+  type CheckOutcome,
+  checkMany,
+  keptBy,
+  outcomeBody,
+} from "../service/checking/check-many.js";
+import { createChecker } from "../service/checking/create-checker.js";
 import { cleanCsv } from "../service/csv/clean-csv.js";
 import { type CsvAdvice, CsvError, csvErrorText } from "../service/csv/csv-error.js";
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";

@@ -1,8 +1,8 @@
 /** What every sub-command gets from the dispatcher (`run-cli.ts`); tests pass their own. */
 import { existsSync } from "node:fs";
 import type { Config } from "../config.js";
+import type { Store } from "../store/index.js";
 import { describeDatabase, openStore } from "../store/index.js";
-import type { Store } from "../store/types.js";
 
 export interface CliContext {
   config: Config;
@@ -17,7 +17,7 @@ export interface CliContext {
   announceDatabase?(): void;
 }
 
-/** What a change made from the CLI says of running servers (the change signal, src/service/change-watcher.ts). */
+/** What a change made from the CLI says of running servers (the change signal, src/service/checking/change-watcher.ts). */
 export const TAKEN_BY_RUNNING_SERVERS = "Running servers take it within a second.";
 
 /** A command other than serve or migrate found no SQLite file where the configuration points. */

@@ -15,7 +15,7 @@ import {
   type SourceStateJson,
   updateLists,
 } from "../operator/lists.js";
-import { everySourceRead, type SourceReport } from "../service/list-sync.js";
+import { everySourceRead, type SourceReport } from "../service/lists/list-sync.js";
 import { parseArguments, runSubcommand, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";

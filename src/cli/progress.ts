@@ -10,7 +10,7 @@
  */
 
 import cliProgress from "cli-progress";
-import { type CheckOutcome, type Verdict, verdictOf } from "../service/check-many.js";
+import { type CheckOutcome, type Verdict, verdictOf } from "../service/checking/check-many.js";
 import { rawStream } from "./terminal-text.js";
 
 type Tally = Record<Verdict, number>;

@@ -8,13 +8,13 @@
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import type { Config } from "../config.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../core/file-modes.js";
 import { stateRdapBootstrapFile } from "../data/registry-files.js";
 import {
   formatRdapBootstrapFile,
   parseRdapBootstrapFile,
   type RdapBootstrapFile,
 } from "../registry/rdap-bootstrap.js";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
 import { EXIT_USAGE, parseArguments } from "./arguments.js";
 import { usageOf } from "./usage-text.js";
 

@@ -14,8 +14,8 @@ import {
   reportQueue,
   reviewReport,
 } from "../operator/reports.js";
-import { createChecker } from "../service/create-checker.js";
-import type { ReportStatus } from "../store/types.js";
+import { createChecker } from "../service/checking/create-checker.js";
+import type { ReportStatus } from "../store/index.js";
 import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { usageOf } from "./usage-text.js";

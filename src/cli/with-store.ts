@@ -1,5 +1,5 @@
 /** Runs a sub-command's work on the configured database, migrated first and closed after. */
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { parseArguments, usageError } from "./arguments.js";
 import type { CliContext } from "./context.js";
 

@@ -4,7 +4,7 @@
  * force when answering (`decideDomain`), then the address's adjustments (`forAddress`: a
  * role account's flag and weight), each verdict made by `decide()`. No HTTP, no
  * database: the API, the pages and the CLI are thin callers (through the record cache in
- * src/service/cached-checker.ts).
+ * src/service/checking/cached-checker.ts).
  */
 
 import { type DomainAgeLookup, domainAgeFields } from "./age.js";
@@ -31,7 +31,7 @@ export interface CheckDeps extends NameRules {
   resolver: DnsResolver;
   age?: DomainAgeLookup;
   clock: () => Date;
-  /** Infrastructure learnt from traffic and the operator's overrides (src/service/learned-snapshot.ts). */
+  /** Infrastructure learnt from traffic and the operator's overrides (src/service/checking/learned-snapshot.ts). */
   learned?: LearnedInfrastructure;
 }
 
@@ -220,7 +220,7 @@ export function isRegistered(domain: string, routing: MailRouting): boolean {
  * Checks a normalised domain: DNS first, then, for a registered domain, its age. The
  * record is the domain's: the per-address adjustments are made by `forAddress()`, so
  * that one cached domain record serves every address at that domain. (The service
- * does not wait for a slow registry: see src/service/age-budget.ts.)
+ * does not wait for a slow registry: see src/service/checking/age-budget.ts.)
  */
 export async function checkDomain(domain: string, deps: CheckDeps): Promise<DomainCheck> {
   const routing = await lookupRouting(domain, deps.resolver, deps);

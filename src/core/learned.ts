@@ -3,7 +3,7 @@
  * infrastructure"): what a fresh check saw of a domain's mail routing (`Evidence`), the
  * rule by which infrastructure becomes disposable (`isLearnedDisposable`), and what was
  * learnt as the check sees it (`LearnedInfrastructure`, data the service passes in:
- * src/service/learned-snapshot.ts). Pure: no store, no clock.
+ * src/service/checking/learned-snapshot.ts). Pure: no store, no clock.
  */
 import { isIP } from "node:net";
 

@@ -67,7 +67,7 @@ export interface DomainLists {
   listedSince(entry: string, source: string): Date | null;
 }
 
-/** Lists that change while the service runs (synced upstream sources, src/service/lists-in-force.ts). */
+/** Lists that change while the service runs (synced upstream sources, src/service/lists/lists-in-force.ts). */
 export interface ChangingDomainLists extends DomainLists {
   /** Raised whenever the lists in force change. */
   readonly version: number;

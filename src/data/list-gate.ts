@@ -1,6 +1,6 @@
 /**
  * Which names may be disposable, the one rule for the bundled build (scripts/data/) and
- * for lists synced while the service runs (src/service/list-sync.ts): never a public
+ * for lists synced while the service runs (src/service/lists/list-sync.ts): never a public
  * suffix (private ones included), a reserved name, a relay service (a forwarder, not a
  * throwaway mailbox), a known-good domain or anything under an academic or government
  * suffix that admits only institutions (`edu`, `ac.uk`), a named institution under a

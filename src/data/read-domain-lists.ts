@@ -92,7 +92,7 @@ export function readListData(dataDir: string = DATA_DIR): ListData {
   };
 }
 
-/** The bundled disposable list alone, entry → its sources (a sync's baseline, src/service/list-sync.ts). */
+/** The bundled disposable list alone, entry → its sources (a sync's baseline, src/service/lists/list-sync.ts). */
 export function readBundledDisposable(dataDir: string = DATA_DIR): ReadonlyMap<string, readonly string[]> {
   return readGenerated(dataDir, GENERATED_FILES.disposable).sources;
 }

@@ -2,8 +2,8 @@
  * Builds the Fastify app from its dependencies; never listens and never calls `ready()`
  * (that is `server.ts`, or `inject` in tests). Three encapsulated plugins, each with
  * its own hooks and 405 routes: the checking plugin (the API routes: key, quota,
- * rate-limit headers), the pages plugin (HTML, its own HTML error handlers) and the
- * ops routes. The root's error handler answers problem JSON for all but the pages.
+ * rate-limit headers), the site plugin (src/web/site-plugin.ts: the HTML for people,
+ * its own HTML error handlers; docs/architecture.md "The site") and the ops routes. The root's error handler answers problem JSON for all but the pages.
  */
 import type { IncomingMessage } from "node:http";
 import formbody from "@fastify/formbody";
@@ -12,23 +12,28 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import type { ChangeWatcher } from "../service/change-watcher.js";
-import type { Checker } from "../service/checker.js";
-import { createMailer } from "../service/mailer.js";
-import type { RequestsInProgress } from "../service/requests-in-progress.js";
-import { TrafficCounter } from "../service/traffic-counter.js";
-import { UploadGate } from "../service/upload-gate.js";
-import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/types.js";
+import { createMailer } from "../service/accounts/mailer.js";
+import type { ChangeWatcher } from "../service/checking/change-watcher.js";
+import type { Checker } from "../service/checking/checker.js";
+import { TrafficCounter } from "../service/checking/traffic-counter.js";
+import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
+import { UploadGate } from "../service/jobs/upload-gate.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/index.js";
+import {
+  type AccountPagesDeps,
+  type DeskStore,
+  homePageConstraint,
+  isResultPageUrl,
+  type OperatorAccess,
+  sitePlugin,
+} from "../web/site-plugin.js";
 import type { QuotaGate } from "./access.js";
 import { accessLogOptions, sampledAccessLog } from "./access-log.js";
-import type { AccountPagesDeps } from "./account/account-pages.js";
-import { operatorSessions } from "./account/operator-sessions.js";
-import { pageSession } from "./account/page-session.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
+import { checkingAnswers } from "./answer-bytes.js";
 import { checkingPlugin } from "./checking.js";
+import { checkingFastPath } from "./checking-fast-path.js";
 import { clientErrorHandler } from "./client-errors.js";
-import type { ConsoleStore } from "./console/console-plugin.js";
-import type { OperatorAccess } from "./console/operator-access.js";
 import { forwardedHeadersWarning } from "./forwarded-headers-warning.js";
 import { HttpProblem, shuttingDown } from "./http-problem.js";
 import {
@@ -42,8 +47,6 @@ import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics-registry.js";
 import { addMultipartParser } from "./multipart.js";
-import { homePageConstraint } from "./pages/home-page-constraint.js";
-import { isResultPageUrl, pagesPlugin } from "./pages/pages-plugin.js";
 import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
 import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
 import { healthRoutes } from "./routes/health.js";
@@ -85,7 +88,7 @@ export interface AppDeps {
   console?: {
     /** Default: the accounts' sessions (an active account with the `operator` role). */
     access?: OperatorAccess;
-    store: ConsoleStore;
+    store: DeskStore;
     changes: Pick<ChangeWatcher, "settle">;
   };
   /** The store of the pages for people, served unless SIGNUP is `off` (docs/accounts.md). */
@@ -231,11 +234,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true;
   });
   // Without TRUST_PROXY, one warning when a proxy's forwarding headers arrive (forwarded-headers-warning.ts).
-  const proxyUnseen = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
+  const proxyWarning = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
   app.addHook("onRequest", (request, reply, done) => {
     if (closing) sendProblem(reply, shuttingDown());
     else {
-      proxyUnseen?.(request);
+      proxyWarning?.check(request);
       done();
     }
   });
@@ -271,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
-    accessLog?.(request, reply);
+    accessLog?.answered(request, reply);
     done();
   });
 
@@ -280,7 +283,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsPerOwner: config.jobUploadsPerAccount,
     spoolMaxBytes: config.jobSpoolMaxBytes,
   });
+  const answers = checkingAnswers();
   await app.register(checkingPlugin, {
+    answers,
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
@@ -299,23 +304,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.accounts && config.signup !== "off"
       ? { ...pagesDeps, store: deps.accounts, config, mailer: links.mailer, clock, uploadGate }
       : undefined;
-  const access = desk?.access ?? (accounts && operatorSessions(pageSession(accounts)));
-  await app.register(pagesPlugin, {
+  await app.register(sitePlugin, {
     ...pagesDeps,
     recent: deps.store.recent,
     config,
-    console: desk &&
-      access && {
-        access,
-        store: desk.store,
-        checker: deps.checker,
-        clock,
-        settle: () => desk.changes.settle(),
-        links,
-        listSources: config.listSources,
-        testNames: config.testNames,
-        flushTraffic: () => traffic.flush(desk.store.traffic),
-      },
+    desk: desk && {
+      access: desk.access,
+      store: desk.store,
+      checker: deps.checker,
+      clock,
+      settle: () => desk.changes.settle(),
+      links,
+      listSources: config.listSources,
+      testNames: config.testNames,
+      flushTraffic: () => traffic.flush(desk.store.traffic),
+    },
     ...(accounts ? { accounts } : {}),
   });
   await app.register(async (ops) =>
@@ -341,6 +344,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       links,
       flushTraffic: () => traffic.flush(store.traffic),
     });
+  }
+  // The cached checks' fast path in front of Fastify, on the server's sockets (inject() goes to Fastify);
+  // none with ACCESS_LOG=all, whose two lines a request are Fastify's.
+  const [fastify] = app.server.listeners("request") as Parameters<typeof checkingFastPath>[1][];
+  if (fastify && !(deps.logger && config.accessLog === "all")) {
+    app.server.removeListener("request", fastify);
+    app.server.on(
+      "request",
+      checkingFastPath(
+        {
+          answers,
+          usage: deps.store.usage,
+          checker: deps.checker,
+          metrics,
+          traffic,
+          clock,
+          testNames: config.testNames,
+          requests: deps.requests,
+          closing: () => closing,
+          accessLog,
+          proxyWarning,
+        },
+        fastify,
+      ),
+    );
   }
   return app;
 }

@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { onRequestAsyncHookHandler } from "fastify";
-import type { ProblemCode } from "../service/problem-codes.js";
+import type { ProblemCode } from "../service/shared/problem-codes.js";
 import { readBearer } from "./credentials.js";
 import { HttpProblem } from "./http-problem.js";
 

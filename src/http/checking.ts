@@ -19,9 +19,9 @@
  */
 import type { onRequestHookHandler, onResponseHookHandler, RouteOptions } from "fastify";
 import type { Config } from "../config.js";
-import type { RequestsInProgress } from "../service/requests-in-progress.js";
-import type { UploadGate } from "../service/upload-gate.js";
-import type { JobsRepository } from "../store/types.js";
+import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
+import type { UploadGate } from "../service/jobs/upload-gate.js";
+import type { JobsRepository } from "../store/index.js";
 import { accessHook, rateLimitHeadersHook } from "./access.js";
 import { BulkGate } from "./bulk-gate.js";
 import type { CheckingDeps } from "./checking-deps.js";

@@ -10,11 +10,11 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
+import { renderErrorPage } from "../web/kit/error-page.js";
+import { HTML_CONTENT_TYPE } from "../web/kit/layout.js";
+import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
-import { renderErrorPage } from "./pages/error-page.js";
-import { HTML_CONTENT_TYPE } from "./pages/layout.js";
-import { BASIC_PAGE_HEADERS } from "./pages/security.js";
 
 /** Node's default `maxHeaderSize`: the request line and every header together. */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -46,7 +46,7 @@ export function rawRequestWantsHtml(raw: Buffer | undefined): boolean {
 
 /** The raw HTTP/1.1 answer carrying a problem (as JSON, or as the HTML error page), with `Connection: close`. */
 export function rawProblemResponse(problem: HttpProblem, html = false): string {
-  const body = html ? renderErrorPage(problem) : JSON.stringify(problem.body());
+  const body = html ? renderErrorPage(problem).toString() : JSON.stringify(problem.body());
   const headers = html
     ? [
         `Content-Type: ${HTML_CONTENT_TYPE}`,

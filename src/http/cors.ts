@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, onSendHookHandler } from "fastify";
 import { parseOrigin } from "../core/origin.js";
-import type { UsageRepository } from "../store/types.js";
+import type { UsageRepository } from "../store/index.js";
 import type { TypedApp } from "./typed-app.js";
 
 declare module "fastify" {

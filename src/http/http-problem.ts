@@ -1,9 +1,14 @@
 /**
  * The one error model of the HTTP API (docs/api.md, "Errors"): the codes and bodies of
- * src/service/problem-codes.ts, raised as `HttpProblem` by any module. A leaf: rendering it
+ * src/service/shared/problem-codes.ts, raised as `HttpProblem` by any module. A leaf: rendering it
  * as problem JSON or an HTML page is src/http/problem-response.ts.
  */
-import { PROBLEM_STATUS, type ProblemBody, type ProblemCode, problemBody } from "../service/problem-codes.js";
+import {
+  PROBLEM_STATUS,
+  type ProblemBody,
+  type ProblemCode,
+  problemBody,
+} from "../service/shared/problem-codes.js";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 

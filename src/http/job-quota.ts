@@ -4,7 +4,7 @@
  * counted all or nothing once it is stored, and the 429 of an upload that needs more.
  */
 import type { JobQuota } from "../operator/jobs.js";
-import type { QuotaState, UsageRepository } from "../store/types.js";
+import type { QuotaState, UsageRepository } from "../store/index.js";
 import { quotaExceeded } from "./access.js";
 import { HttpProblem } from "./http-problem.js";
 

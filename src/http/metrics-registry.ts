@@ -4,9 +4,9 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isTemporaryFailure } from "../core/verdict.js";
-import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "../service/checker.js";
-import type { ListGauges } from "../service/list-schedule.js";
-import type { DeliveryCounts } from "../service/webhook-delivery.js";
+import type { CacheOutcome, Checker, CheckerLoad, CheckResult } from "../service/checking/checker.js";
+import type { ListGauges } from "../service/lists/list-schedule.js";
+import type { DeliveryCounts } from "../service/webhooks/webhook-delivery.js";
 import type { ConnectionLimit } from "./connection-limits.js";
 
 export interface HttpMetrics {

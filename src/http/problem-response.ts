@@ -5,15 +5,16 @@
  * leaks internals.
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
+import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
-import { ReportProblem } from "../service/report-filing.js";
-import { AccountSuspendedError, StoreUnavailableError } from "../store/errors.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
+import { StoreUnavailableError } from "../store/index.js";
+import { renderErrorPage } from "../web/kit/error-page.js";
+import { sendPage } from "../web/kit/layout.js";
+import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";
-import { renderErrorPage } from "./pages/error-page.js";
-import { HTML_CONTENT_TYPE } from "./pages/layout.js";
-import { BASIC_PAGE_HEADERS } from "./pages/security.js";
 
 const FASTIFY_PROBLEMS: Record<string, () => HttpProblem> = {
   FST_ERR_BAD_URL: () => new HttpProblem("invalid_url", "The URL is not valid (check its percent-encoding)."),
@@ -137,9 +138,9 @@ export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyR
 
 /** The problem as the HTML error page, with the pages' essential security headers. */
 export function sendProblemPage(reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  return reply
-    .code(problem.status)
-    .headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" })
-    .type(HTML_CONTENT_TYPE)
-    .send(renderErrorPage(problem));
+  return sendPage(
+    reply.headers({ ...BASIC_PAGE_HEADERS, ...problem.headers, vary: "Accept" }),
+    renderErrorPage(problem),
+    problem.status,
+  );
 }

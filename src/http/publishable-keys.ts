@@ -8,8 +8,8 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyRequest, onRequestHookHandler } from "fastify";
-import { isPublishableSecret } from "../store/secrets.js";
-import type { AuthenticatedKey } from "../store/types.js";
+import { isPublishableSecret } from "../core/key-formats.js";
+import type { AuthenticatedKey } from "../store/index.js";
 import { subscriberOf } from "./client-networks.js";
 import { requestOrigin } from "./cors.js";
 import { readCredentials } from "./credentials.js";
@@ -30,11 +30,16 @@ export function publishableKeyNotAllowed(): HttpProblem {
   );
 }
 
+/** Whether any of a key header's candidate secrets is a publishable key's. */
+export function namesPublishableKey(candidates: readonly string[]): boolean {
+  return candidates.some(isPublishableSecret);
+}
+
 /** Whether the request carries a publishable key in `X-Gateway-Key` or `Authorization: Bearer`. */
 export function carriesPublishableKey(headers: IncomingHttpHeaders): boolean {
   return (["gateway", "bearer"] as const).some((scheme) => {
     const credentials = readCredentials(scheme, headers);
-    return credentials.kind === "present" && credentials.candidates.some(isPublishableSecret);
+    return credentials.kind === "present" && namesPublishableKey(credentials.candidates);
   });
 }
 

@@ -9,8 +9,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type EvidenceItem, EvidenceSchema } from "../core/evidence.js";
 import { type ParsedInput, type ParseResult, parseDomain, parseEmail } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
-import type { Checker, CheckResult, Lane } from "../service/checker.js";
-import type { TrafficCounter } from "../service/traffic-counter.js";
+import type { Checker, CheckResult, Lane } from "../service/checking/checker.js";
+import type { TrafficCounter } from "../service/checking/traffic-counter.js";
 import { HttpProblem } from "./http-problem.js";
 import type { HttpMetrics } from "./metrics-registry.js";
 

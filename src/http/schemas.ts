@@ -7,7 +7,7 @@ import { type TSchema, Type } from "@fastify/type-provider-typebox";
 import { EvidenceSchema } from "../core/evidence.js";
 import { MAX_INPUT_LENGTH } from "../core/input.js";
 import { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";
-import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/shared/problem-codes.js";
 import { PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 
 export { CheckRecordSchema, SimpleRecordSchema } from "../core/record.js";

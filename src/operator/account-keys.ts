@@ -5,8 +5,8 @@
  * `unknown_key`, as an unknown id.
  */
 import { DAY_MS } from "../core/time.js";
+import type { Account, Store } from "../store/index.js";
 import { accountUsageRow } from "../store/quota.js";
-import type { Account, Store } from "../store/types.js";
 import { type Actor, accountActor, audited } from "./audit.js";
 import { keyUsage } from "./key-usage.js";
 import { type CreatedKey, createdKeyJson, keyJson, revokeKey } from "./keys.js";

@@ -17,7 +17,7 @@ import type { NameRules } from "../core/reserved-names.js";
 import { Timestamp } from "../core/schema-types.js";
 import { CsvTooLarge, DEFAULT_CSV_LIMITS } from "../service/csv/csv-error.js";
 import { LineMeter } from "../service/csv/line-meter.js";
-import type { Account, AccountListAction, AccountListEntry, Store } from "../store/types.js";
+import type { Account, AccountListAction, AccountListEntry, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

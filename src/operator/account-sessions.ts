@@ -4,8 +4,8 @@
  * everywhere (audited), and by every password change and reset, which end all of them and
  * open a new one for the browser that made the change.
  */
-import { endSession, startSession } from "../service/account-access.js";
-import type { Account, Store } from "../store/types.js";
+import { endSession, startSession } from "../service/accounts/account-access.js";
+import type { Account, Store } from "../store/index.js";
 import { type Actor, accountActor, audited } from "./audit.js";
 
 /** A session just opened: the cookie's token and the CSRF token of its forms. */

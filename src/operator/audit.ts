@@ -6,7 +6,7 @@
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
-import type { AuditEntry, Store } from "../store/types.js";
+import type { AuditEntry, Store } from "../store/index.js";
 import { Refusal } from "./refusal.js";
 
 /** Who makes a change: the CLI, the admin API's token, or an account of the console. */

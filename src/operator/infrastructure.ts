@@ -6,7 +6,7 @@
 import { type Static, Type } from "typebox";
 import { isLearnedDisposable, LEARNING_THRESHOLDS } from "../core/learned.js";
 import { nullable } from "../core/schema-types.js";
-import type { InfrastructureSummary, Store } from "../store/types.js";
+import type { InfrastructureSummary, Store } from "../store/index.js";
 
 const InfrastructureSchema = Type.Object({
   kind: Type.Union([Type.Literal("mx_host"), Type.Literal("mx_ip"), Type.Literal("ns")]),

@@ -7,10 +7,10 @@
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
-import type { Verdict } from "../service/check-many.js";
+import type { Verdict } from "../service/checking/check-many.js";
 import { type CsvAdvice, CsvError, CsvTooLarge, csvErrorText } from "../service/csv/csv-error.js";
 import { csvWriter } from "../service/csv/write-csv.js";
-import { decodeBatch } from "../service/job-batch.js";
+import { decodeBatch } from "../service/jobs/job-batch.js";
 import {
   QuotaPassed,
   readUpload,
@@ -20,9 +20,10 @@ import {
   type UploadLimits,
   type UploadShape,
   UploadTooLarge,
-} from "../service/job-upload.js";
-import type { SpoolBytes } from "../service/upload-gate.js";
-import { JOB_STATUSES, type Job, type JobFiler, type JobOwner, type Store } from "../store/types.js";
+} from "../service/jobs/job-upload.js";
+import type { SpoolBytes } from "../service/jobs/upload-gate.js";
+import type { Job, JobFiler, JobOwner, Store } from "../store/index.js";
+import { JOB_STATUSES } from "../store/jobs-types.js";
 import { type Actor, audited, type ChangeNote } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

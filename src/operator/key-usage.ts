@@ -2,7 +2,7 @@
 import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { KeySchema, keyJson } from "./keys.js";
 import { Quota } from "./plans.js";
 import { Refusal } from "./refusal.js";

@@ -7,8 +7,8 @@ import { type Static, Type } from "typebox";
 import { MAX_ORIGIN_LENGTH } from "../core/origin.js";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
+import type { ApiKey, Store } from "../store/index.js";
 import { MAX_KEY_ORIGINS } from "../store/keys-repository.js";
-import type { ApiKey, Store } from "../store/types.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

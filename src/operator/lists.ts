@@ -6,8 +6,8 @@ import { type Static, Type } from "typebox";
 import type { Config, ListSource } from "../config-table.js";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
-import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/list-sync.js";
-import type { ListSourceState, ListVersionSummary, Store } from "../store/types.js";
+import { bundledGate, rollbackLists, type SyncReport, syncLists } from "../service/lists/list-sync.js";
+import type { ListSourceState, ListVersionSummary, Store } from "../store/index.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

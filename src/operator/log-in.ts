@@ -7,7 +7,7 @@
  * (one-time-secrets.ts), and the pending log-in's token and its code are stored as HMACs.
  */
 import { randomBytes } from "node:crypto";
-import type { Account, Store } from "../store/types.js";
+import type { Account, Store } from "../store/index.js";
 import {
   needsMailedCode,
   passwordTry,

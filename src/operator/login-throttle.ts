@@ -7,13 +7,13 @@
  * tell nothing.
  */
 import { hash } from "node:crypto";
-import { checkPassword } from "../service/account-access.js";
+import { checkPassword } from "../service/accounts/account-access.js";
 import type {
   AccountLogin,
   AccountsRepository,
   LoginThrottleRepository,
   ThrottleRule,
-} from "../store/types.js";
+} from "../store/index.js";
 
 const MINUTE_MS = 60_000;
 

@@ -9,8 +9,8 @@
 import { createHmac } from "node:crypto";
 import { mailboxOf } from "../core/mailbox.js";
 import { DAY_MS } from "../core/time.js";
+import type { AccountsRepository, AccountTicket } from "../store/index.js";
 import { newCode, newToken } from "../store/secrets.js";
-import type { AccountsRepository, AccountTicket } from "../store/types.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -9,8 +9,8 @@ import { infrastructureValue, type OverrideKind } from "../core/learned.js";
 import { formatTimestamp } from "../core/record.js";
 import type { NameRules } from "../core/reserved-names.js";
 import { noteOptions, nullable, Timestamp } from "../core/schema-types.js";
-import { applyOverride, InvalidOverrideError } from "../service/apply-override.js";
-import type { Override, Store } from "../store/types.js";
+import { applyOverride, InvalidOverrideError } from "../service/checking/apply-override.js";
+import type { Override, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

@@ -6,8 +6,8 @@
  * audited in the change's own transaction: `account.password_change`,
  * `account.password_reset`, `account.invite_accepted`.
  */
-import { hashPassword } from "../service/account-access.js";
-import type { Account, Store } from "../store/types.js";
+import { hashPassword } from "../service/accounts/account-access.js";
+import type { Account, Store } from "../store/index.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
 import { passwordTry, trierOf, trySucceeded, type Wait } from "./login-throttle.js";

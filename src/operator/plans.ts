@@ -1,7 +1,7 @@
 /** Plans (docs/api.md "Keys, plans, quotas"); a plan's period is 30 days unless told otherwise. */
 import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
-import type { Plan, Store } from "../store/types.js";
+import type { Plan, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 import { PlanName } from "./keys.js";
 

@@ -2,7 +2,7 @@
 import { type Static, Type } from "typebox";
 import { parseDomain } from "../core/input.js";
 import type { NameRules } from "../core/reserved-names.js";
-import type { Store } from "../store/types.js";
+import type { Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

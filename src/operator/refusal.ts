@@ -4,9 +4,6 @@
  * the CLI exits 2 with the usage for a 400, else 1.
  */
 
-import { UnknownSourceError } from "../service/list-sync.js";
-import { PROBLEM_STATUS, type ProblemCode } from "../service/problem-codes.js";
-import { ReportProblem } from "../service/report-filing.js";
 import {
   AccountExistsError,
   AccountListFullError,
@@ -17,7 +14,10 @@ import {
   UnknownAccountError,
   UnknownKeyError,
   UnknownPlanError,
-} from "../store/errors.js";
+} from "../core/refusals.js";
+import { ReportProblem } from "../service/checking/report-filing.js";
+import { UnknownSourceError } from "../service/lists/list-sync.js";
+import { PROBLEM_STATUS, type ProblemCode } from "../service/shared/problem-codes.js";
 
 export class Refusal extends Error {
   override name = "Refusal";

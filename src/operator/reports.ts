@@ -2,25 +2,25 @@
  * The operator's queue of reports of wrong answers (docs/api.md "Reports of wrong
  * answers"), each beside today's answer for its domain with its evidence, and the
  * review: accepting sets the matching allow or deny override, rejecting closes the
- * report. Filing is the keys' side (src/service/report-filing.ts).
+ * report. Filing is the keys' side (src/service/checking/report-filing.ts).
  */
 import pLimit from "p-limit";
 import { type Static, Type } from "typebox";
 import { EvidenceSchema } from "../core/evidence.js";
 import { noteOptions, nullable } from "../core/schema-types.js";
-import { applyOverride } from "../service/apply-override.js";
-import type { Checker, CheckResult } from "../service/checker.js";
+import { applyOverride } from "../service/checking/apply-override.js";
+import type { Checker, CheckResult } from "../service/checking/checker.js";
 import {
   answerOf,
   MAX_NOTE_LENGTH,
   ReportProblem,
   ReportSchema,
   reportJson,
-} from "../service/report-filing.js";
-import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/types.js";
+} from "../service/checking/report-filing.js";
+import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
 
-export { REPORT_STATUSES } from "../store/types.js";
+export { REPORT_STATUSES } from "../store/reports-types.js";
 
 /** Reports the queue shows by default, and at most. */
 export const REPORTS_SHOWN = 100;

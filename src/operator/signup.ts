@@ -9,8 +9,8 @@
  * confirmed account has the password of the person who confirmed it.
  */
 import { mailboxOf } from "../core/mailbox.js";
-import { hashPassword } from "../service/account-access.js";
-import type { Account, Store } from "../store/types.js";
+import { hashPassword } from "../service/accounts/account-access.js";
+import type { Account, Store } from "../store/index.js";
 import { type OpenedSession, openSession } from "./account-sessions.js";
 import { accountActor, recordChange } from "./audit.js";
 import { CODE_TTL_MS, isCodeShaped, issueCode, secretDigest, spendCode } from "./one-time-secrets.js";

@@ -2,15 +2,15 @@
  * The service's traffic over the last 30 days (docs/console.md "Traffic"): checks per day
  * by surface, blocks per day by reason, the disposable providers and blocked domains
  * seen most, and the accounts and keys that used the most. Read from the daily counters
- * every instance adds to (src/service/traffic-counter.ts) and the requests per key and
+ * every instance adds to (src/service/checking/traffic-counter.ts) and the requests per key and
  * day, never from the records. One wire shape for the desk, `GET /admin/stats` and
  * `mailrisk stats --json`.
  */
 import { type Static, Type } from "typebox";
 import { nullable } from "../core/schema-types.js";
 import { DAY_MS } from "../core/time.js";
-import { SURFACES, type Surface } from "../service/traffic-counter.js";
-import type { Store, TrafficCount } from "../store/types.js";
+import { SURFACES, type Surface } from "../service/checking/traffic-counter.js";
+import type { Store, TrafficCount } from "../store/index.js";
 
 /** The days shown, today included. */
 export const STATS_DAYS = 30;

@@ -8,8 +8,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
+import type { Account, Store } from "../store/index.js";
 import { newCode } from "../store/secrets.js";
-import type { Account, Store } from "../store/types.js";
 import { type AccountJson, accountJson, findAccount } from "./accounts.js";
 import { type Actor, audited } from "./audit.js";
 import { passwordTry, trierOf, tryFailed, trySucceeded, type Wait } from "./login-throttle.js";

@@ -6,15 +6,9 @@ import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import { parseWebUrl } from "../core/web-url.js";
-import { newWebhookSecret } from "../service/webhook-signature.js";
-import {
-  DEFAULT_WEBHOOK_EVENTS,
-  type Delivery,
-  type Store,
-  WEBHOOK_EVENT_TYPES,
-  type Webhook,
-  type WebhookEventType,
-} from "../store/types.js";
+import { newWebhookSecret } from "../service/webhooks/webhook-signature.js";
+import type { Delivery, Store, Webhook, WebhookEventType } from "../store/index.js";
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from "../store/webhooks-types.js";
 import { type Actor, audited } from "./audit.js";
 import { Refusal } from "./refusal.js";
 

@@ -5,10 +5,11 @@
  * a time anyway.
  */
 import { type Kysely, sql } from "kysely";
+import { AccountListFullError } from "../core/refusals.js";
+import type { AccountListAction, AccountListEntry, AccountListsRepository } from "./account-lists-types.js";
 import { inTransaction } from "./changes.js";
-import { AccountListFullError } from "./errors.js";
-import { type Database, likeLiteral, toDate, toMillis } from "./schema.js";
-import type { AccountListAction, AccountListEntry, AccountListsRepository } from "./types.js";
+import { likeLiteral, toDate, toMillis } from "./columns.js";
+import type { Database } from "./schema.js";
 
 async function raiseVersion(db: Kysely<Database>, accountId: string): Promise<void> {
   await db

@@ -5,8 +5,10 @@
  * browser chose at sign-up; the mail budget of a mailbox; the server's own secrets.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
-import { type AccountTicketsTable, type Database, toDate } from "./schema.js";
-import type { AccountsRepository, AccountTicket, PendingSignup } from "./types.js";
+import type { AccountTicketsTable } from "./account-schema.js";
+import type { AccountsRepository, AccountTicket, PendingSignup } from "./accounts-types.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
 
 type TicketMethods = Pick<
   AccountsRepository,

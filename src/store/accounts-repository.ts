@@ -4,13 +4,21 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { mailboxOf } from "../core/mailbox.js";
+import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "../core/refusals.js";
+import type { AccountsTable } from "./account-schema.js";
 import { ticketMethods } from "./account-tickets-repository.js";
+import type {
+  Account,
+  AccountLogin,
+  AccountRole,
+  AccountState,
+  AccountsRepository,
+} from "./accounts-types.js";
 import { inTransaction } from "./changes.js";
-import { AccountExistsError, UnknownAccountError, UnknownPlanError } from "./errors.js";
+import { likeLiteral, toDate } from "./columns.js";
 import { createKey } from "./keys-repository.js";
-import { type AccountsTable, type Database, likeLiteral, toDate } from "./schema.js";
+import type { Database } from "./schema.js";
 import { newAccountId } from "./secrets.js";
-import type { Account, AccountLogin, AccountRole, AccountState, AccountsRepository } from "./types.js";
 
 const ACCOUNT_COLUMNS = ["id", "email", "role", "plan", "state", "created_at"] as const;
 type AccountRow = Pick<Selectable<AccountsTable>, (typeof ACCOUNT_COLUMNS)[number]>;

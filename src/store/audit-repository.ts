@@ -1,8 +1,9 @@
 /** The audit log (docs/console.md "The audit log"): operators' changes, searched newest first. */
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { type Database, toDate } from "./schema.js";
-import type { AuditEntry, AuditRepository, AuditSearch } from "./types.js";
+import type { AuditEntry, AuditRepository, AuditSearch } from "./audit-types.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
 
 /** An id that sorts as its time does (to the millisecond), then at random. */
 function newAuditId(at: Date): string {

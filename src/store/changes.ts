@@ -2,12 +2,13 @@
  * The change signal (docs/api.md, "Storage and caching"): one counter per kind of change,
  * raised by the store itself in the transaction of every change of that kind, from the
  * admin API, the CLI or another instance alike: a change and its signal commit together
- * or not at all. Servers poll the counters (src/service/change-watcher.ts) and drop what
+ * or not at all. Servers poll the counters (src/service/checking/change-watcher.ts) and drop what
  * they remember of that kind.
  */
 import { type Kysely, sql } from "kysely";
-import { type Database, toMillis } from "./schema.js";
-import type { ChangesRepository, ChangeTopic } from "./types.js";
+import type { ChangesRepository, ChangeTopic } from "./changes-types.js";
+import { toMillis } from "./columns.js";
+import type { Database } from "./schema.js";
 
 async function raise(db: Kysely<Database>, topic: ChangeTopic): Promise<void> {
   await db

@@ -1,15 +1,15 @@
 /**
- * Pruning for the housekeeping task (docs/api.md "Storage and caching"; the schedule is src/housekeeping-schedule.ts).
+ * Pruning for the housekeeping task (docs/api.md "Storage and caching"; the schedule is src/service/housekeeping-schedule.ts).
  * Each call is one delete of at most `limit` rows, found through the indexes of
  * migrations 0002, 0006 and 0010, so no statement holds a lock for long.
  */
 import { type Kysely, sql } from "kysely";
 import { DAY_MS } from "../core/time.js";
+import type { HousekeepingRepository } from "./housekeeping-types.js";
 import { pruneJobs } from "./jobs-repository.js";
 import { deleteRecordsBatch } from "./records-repository.js";
 import type { Database } from "./schema.js";
 import { pruneTraffic } from "./traffic-repository.js";
-import type { HousekeepingRepository } from "./types.js";
 
 /**
  * Usage rows whose period, by the key's current plan, ended at or before `endedBefore`.

@@ -1,12 +1,16 @@
 /**
  * Evidence of mail infrastructure seen in traffic (docs/verdicts.md, "Learned
- * infrastructure"): written in batches by the evidence observer (src/service/batched-observer.ts),
- * read by the learnt snapshot (src/service/learned-snapshot.ts) and `mailrisk infra list`.
+ * infrastructure"): written in batches by the evidence observer (src/service/checking/batched-observer.ts),
+ * read by the learnt snapshot (src/service/checking/learned-snapshot.ts) and `mailrisk infra list`.
  */
 import { type Kysely, sql } from "kysely";
 import type { InfrastructureKind, ListedStatus } from "../core/learned.js";
+import type {
+  EvidenceEntry,
+  InfrastructureRepository,
+  InfrastructureSummary,
+} from "./infrastructure-types.js";
 import type { Database } from "./schema.js";
-import type { EvidenceEntry, InfrastructureRepository, InfrastructureSummary } from "./types.js";
 
 /** Rows per insert statement: far below the variable limits (SQLite 32,766, PostgreSQL 65,535), and short enough that a synchronous SQLite write holds the event loop only briefly. */
 export const EVIDENCE_CHUNK = 100;

@@ -5,52 +5,19 @@
  * died) is taken again, and a batch's outcomes are written once, by its holder.
  */
 import { randomBytes } from "node:crypto";
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { inTransaction } from "./changes.js";
+import { toDate } from "./columns.js";
+import { toJob } from "./job-rows.js";
+import type { FinishedJobBatch, Job, JobFiler, JobsRepository } from "./jobs-types.js";
 import { refundUnits } from "./quota.js";
-import { type Database, type JobsTable, toDate } from "./schema.js";
-import type { FinishedJobBatch, Job, JobFiler, JobHolder, JobStatus, JobsRepository } from "./types.js";
+import type { Database } from "./schema.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 
 /** Statuses of a job whose batches are claimed. */
 const ACTIVE = ["queued", "running"] as const;
 /** Statuses of a job whose items are still to be checked: a paused one waits for its account's resume. */
 const UNFINISHED = [...ACTIVE, "paused"] as const;
-
-type JobRow = Selectable<JobsTable>;
-
-/** The owner a job's `owner` column names (`account:<id>` or `key:<id>`, migration 0018). */
-function holderOf(owner: string): JobHolder {
-  const at = owner.indexOf(":");
-  const id = owner.slice(at + 1);
-  return owner.slice(0, at) === "account" ? { kind: "account", id } : { kind: "key", id };
-}
-
-function toJob(row: JobRow): Job {
-  const date = (value: number | string | null) => (value === null ? null : toDate(value));
-  return {
-    id: row.id,
-    keyId: row.key_id,
-    owner: holderOf(row.owner),
-    status: row.status as JobStatus,
-    items: Number(row.items),
-    done: Number(row.done),
-    counts: {
-      allow: Number(row.allow_count),
-      block: Number(row.block_count),
-      invalid: Number(row.invalid_count),
-      unknown: Number(row.unknown_count),
-    },
-    periodStart: toDate(row.period_start),
-    header: row.header,
-    layout: row.layout,
-    filename: row.filename ?? null,
-    createdAt: toDate(row.created_at),
-    startedAt: date(row.started_at),
-    finishedAt: date(row.finished_at),
-    expiresAt: date(row.expires_at),
-  };
-}
 
 /** What a job's webhook event says of it. */
 function eventJob(job: Job) {

@@ -5,11 +5,13 @@
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import { parseOrigin } from "../core/origin.js";
+import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "../core/refusals.js";
 import { inTransaction } from "./changes.js";
-import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "./errors.js";
-import { type ApiKeysTable, type Database, type PlansTable, toDate } from "./schema.js";
+import { toDate } from "./columns.js";
+import type { ApiKey, KeysRepository } from "./keys-types.js";
+import type { ApiKeysTable, Database, PlansTable } from "./schema.js";
 import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
-import type { ApiKey, AuthenticatedKey, KeysRepository } from "./types.js";
+import type { AuthenticatedKey } from "./usage-types.js";
 
 const KEY_COLUMNS = [
   "id",

@@ -8,7 +8,7 @@ import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { withoutCredentials } from "../core/web-url.js";
 import { inTransaction } from "./changes.js";
-import { type Database, type ListVersionsTable, toDate } from "./schema.js";
+import { toDate } from "./columns.js";
 import type {
   ListPolicy,
   ListSourceState,
@@ -16,7 +16,8 @@ import type {
   ListVersion,
   ListVersionInForce,
   ListVersionSummary,
-} from "./types.js";
+} from "./lists-types.js";
+import type { Database, ListVersionsTable } from "./schema.js";
 
 function encodeEntries(entries: ReadonlyMap<string, number>): string {
   return [...entries.keys()]

@@ -1,7 +1,7 @@
 /** Named locks that expire: one instance at a time does a job (the scheduled list sync). */
 import type { Kysely } from "kysely";
+import type { LocksRepository } from "./locks-types.js";
 import type { Database } from "./schema.js";
-import type { LocksRepository } from "./types.js";
 
 /** One conditional upsert: taken when free, expired, or already ours. */
 async function tryLock(db: Kysely<Database>, name: string, holder: string, now: Date, until: Date) {

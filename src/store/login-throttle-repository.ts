@@ -4,8 +4,9 @@
  * are counted exactly and a waiting subject's tries change nothing.
  */
 import { type Kysely, sql } from "kysely";
-import { type Database, toDate } from "./schema.js";
-import type { LoginThrottleRepository, ThrottleRule, ThrottleTry } from "./types.js";
+import { toDate } from "./columns.js";
+import type { LoginThrottleRepository, ThrottleRule, ThrottleTry } from "./login-throttle-types.js";
+import type { Database } from "./schema.js";
 
 async function countTry(
   db: Kysely<Database>,

@@ -1,8 +1,9 @@
 /** The operator's overrides (docs/api.md "Administration"): a domain allowed or denied, infrastructure never disposable. */
 import type { Kysely } from "kysely";
 import type { OverrideAction, OverrideKind } from "../core/learned.js";
-import { type Database, toDate } from "./schema.js";
-import type { Override, OverridesRepository } from "./types.js";
+import { toDate } from "./columns.js";
+import type { Override, OverridesRepository } from "./overrides-types.js";
+import type { Database } from "./schema.js";
 
 async function setOverride(db: Kysely<Database>, override: Override): Promise<Override> {
   await db

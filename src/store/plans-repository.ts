@@ -1,40 +1,16 @@
 /** Plans (docs/api.md "Keys, plans, quotas"): a name, a quota (null: unlimited) and the length of its period in days. */
 import type { Kysely, Selectable } from "kysely";
-import { InvalidPlanError, PlanExistsError, PlanInUseError, UnknownPlanError } from "./errors.js";
+import { validatePeriodDays, validatePlanName, validateQuota } from "../core/plan-rules.js";
+import { PlanExistsError, PlanInUseError, UnknownPlanError } from "../core/refusals.js";
+import type { Plan, PlanChanges, PlansRepository } from "./plans-types.js";
 import type { Database, PlansTable } from "./schema.js";
-import type { Plan, PlanChanges, PlansRepository } from "./types.js";
-
-const PLAN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** The quota and usage columns are 32-bit integers; an unlimited plan's count stops here too. */
-export const MAX_QUOTA = 2_147_483_647;
-const MAX_PERIOD_DAYS = 3650;
-
-function validateName(name: string): void {
-  if (!PLAN_NAME.test(name)) {
-    throw new InvalidPlanError(
-      `plan name "${name}" must be 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit`,
-    );
-  }
-}
-
-function validateQuota(quota: number | null): void {
-  if (quota !== null && (!Number.isInteger(quota) || quota < 0 || quota > MAX_QUOTA)) {
-    throw new InvalidPlanError(`quota must be a whole number from 0 to ${MAX_QUOTA}, or unlimited`);
-  }
-}
-
-function validatePeriodDays(periodDays: number): void {
-  if (!Number.isInteger(periodDays) || periodDays < 1 || periodDays > MAX_PERIOD_DAYS) {
-    throw new InvalidPlanError(`period must be a whole number of days from 1 to ${MAX_PERIOD_DAYS}`);
-  }
-}
 
 function toPlan(row: Pick<Selectable<PlansTable>, "name" | "quota" | "period_days">): Plan {
   return { name: row.name, quota: row.quota, periodDays: row.period_days };
 }
 
 async function createPlan(db: Kysely<Database>, plan: Plan, now: Date): Promise<Plan> {
-  validateName(plan.name);
+  validatePlanName(plan.name);
   validateQuota(plan.quota);
   validatePeriodDays(plan.periodDays);
   const inserted = await db

@@ -1,11 +1,9 @@
 /**
- * State the service creates is its own: files 0600, directories 0700, whatever the umask
- * (docs/security.md, "State files"). A file that exists keeps the mode its owner gave it.
+ * Creates the store's state files with the private modes of src/core/file-modes.ts. A file
+ * that exists keeps the mode its owner gave it.
  */
 import { closeSync, mkdirSync, openSync } from "node:fs";
-
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIRECTORY_MODE = 0o700;
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../core/file-modes.js";
 
 /**
  * Creates `path` empty with mode 0600 unless something exists there. Nothing is thrown:

@@ -5,7 +5,7 @@
  * arrival order, and costs its own number of units; the wait is one `setImmediate`.
  */
 import { countingPeriod } from "./quota.js";
-import type { AuthenticatedKey, QuotaState } from "./types.js";
+import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
 
 /** Counts requests of one key made at `now`, request i costing `units[i]`; one state per request, in order. */
 export type CountRequests = (

@@ -8,12 +8,13 @@
  * builder would cost more than the query itself on SQLite.
  */
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { MAX_QUOTA } from "../core/plan-rules.js";
+import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
-import { AccountSuspendedError } from "./errors.js";
-import { MAX_QUOTA } from "./plans-repository.js";
+import { toDate } from "./columns.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
-import { type Database, toDate } from "./schema.js";
-import type { AuthenticatedKey, QuotaState } from "./types.js";
+import type { Database } from "./schema.js";
+import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
 
 /** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
 const COUNTS = {
@@ -23,14 +24,25 @@ const COUNTS = {
 
 /** Where a key's requests are counted: its account's row when it has one, else its own. */
 function counter(key: AuthenticatedKey) {
-  return key.account
-    ? { ...COUNTS.account, id: key.account.id, anchor: key.account.createdAt }
-    : { ...COUNTS.key, id: key.id, anchor: key.createdAt };
+  return key.account ? { ...COUNTS.account, id: key.account.id } : { ...COUNTS.key, id: key.id };
 }
+
+/** Where the key's periods are anchored: its account's creation when it has one, else its own. */
+function anchorOf(key: AuthenticatedKey): Date {
+  return key.account ? key.account.createdAt : key.createdAt;
+}
+
+/** Each key's last counting period: every request of a period asks for it (twice, with the batch's grouping). */
+const lastPeriods = new WeakMap<AuthenticatedKey, QuotaPeriod>();
 
 /** The period of the key's count that contains `now` (anchored at the account's creation for an account's key). */
 export function countingPeriod(key: AuthenticatedKey, now: Date): QuotaPeriod {
-  return quotaPeriod(counter(key).anchor, key.periodDays, now);
+  const last = lastPeriods.get(key);
+  const at = now.getTime();
+  if (last !== undefined && last.start.getTime() <= at && at < last.end.getTime()) return last;
+  const period = quotaPeriod(anchorOf(key), key.periodDays, now);
+  lastPeriods.set(key, period);
+  return period;
 }
 
 /** What one counting statement is given. */

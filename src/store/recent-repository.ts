@@ -1,7 +1,8 @@
 /** Recently checked domains (docs/api.md "Result pages"): domains only, never addresses; bounded by pruning. */
 import type { Kysely } from "kysely";
-import { type Database, toDate } from "./schema.js";
-import type { RecentEntry, RecentRepository } from "./types.js";
+import { toDate } from "./columns.js";
+import type { RecentEntry, RecentRepository } from "./recent-types.js";
+import type { Database } from "./schema.js";
 
 /** One upsert for the whole batch; a domain keeps its newest time. */
 async function addRecent(db: Kysely<Database>, entries: readonly RecentEntry[]): Promise<void> {

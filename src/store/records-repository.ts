@@ -6,16 +6,17 @@
 import { type Kysely, sql } from "kysely";
 import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
-import { type Database, toDate, toMillis } from "./schema.js";
-import {
-  type BlockStatus,
-  type FlipNotice,
-  type NotedBlock,
-  POLICY_TOPICS,
-  type RecordsRepository,
-  type StoredFacts,
-  type WatchedFacts,
-} from "./types.js";
+import { POLICY_TOPICS } from "./changes-types.js";
+import { toDate, toMillis } from "./columns.js";
+import type {
+  BlockStatus,
+  FlipNotice,
+  NotedBlock,
+  RecordsRepository,
+  StoredFacts,
+  WatchedFacts,
+} from "./records-types.js";
+import type { Database } from "./schema.js";
 import { enqueueFlipEvents } from "./webhooks-repository.js";
 
 /** The facts as stored. */

@@ -9,8 +9,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { inTransaction } from "./changes.js";
-import { type Database, type ReportsTable, toDate, toMillis } from "./schema.js";
-import { newReportId } from "./secrets.js";
+import { toDate, toMillis } from "./columns.js";
 import type {
   ClosedReports,
   ExpectedAnswer,
@@ -20,7 +19,9 @@ import type {
   ReportLimit,
   ReportStatus,
   ReportsRepository,
-} from "./types.js";
+} from "./reports-types.js";
+import type { Database, ReportsTable } from "./schema.js";
+import { newReportId } from "./secrets.js";
 
 type ReportRow = Selectable<ReportsTable>;
 

@@ -1,5 +1,6 @@
 /** API key secrets (docs/api.md "Keys, plans, quotas"): random, prefixed, shown once; only their sha-256 is stored. */
 import { hash, randomBytes } from "node:crypto";
+import { PUBLISHABLE_PREFIX, SECRET_KEY_PREFIX } from "../core/key-formats.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** Lower-case letters and digits without 0/1/l/o, 32 symbols: 5 bits per character. */
@@ -22,20 +23,12 @@ function randomString(alphabet: string, length: number): string {
   return out;
 }
 
-/** How a publishable key's secret begins; a secret key's begins with `mr_`. */
-export const PUBLISHABLE_PREFIX = "mrp_";
-
 /**
  * A new secret: `mr_` (secret key) or `mrp_` (publishable key) and 32 base62 characters
  * (letters and digits, easy to select and copy).
  */
 export function newSecret(publishable = false): string {
-  return `${publishable ? PUBLISHABLE_PREFIX : "mr_"}${randomString(BASE62, SECRET_LENGTH)}`;
-}
-
-/** Whether a presented secret is a publishable key's, told by its prefix before any look-up. */
-export function isPublishableSecret(secret: string): boolean {
-  return secret.startsWith(PUBLISHABLE_PREFIX);
+  return `${publishable ? PUBLISHABLE_PREFIX : SECRET_KEY_PREFIX}${randomString(BASE62, SECRET_LENGTH)}`;
 }
 
 /** The part of a secret that may be shown and logged, e.g. `mr_3kP9q`. */

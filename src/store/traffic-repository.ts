@@ -7,8 +7,9 @@
  * own units (console uploads) from `account_daily_usage`.
  */
 import { type Kysely, sql } from "kysely";
-import { type Database, toDate } from "./schema.js";
-import type { TrafficCount, TrafficKind, TrafficRepository } from "./types.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
+import type { TrafficCount, TrafficKind, TrafficRepository } from "./traffic-types.js";
 
 /** Rows per statement: 4 values each, far below SQLite's bound on placeholders. */
 const ROWS_PER_STATEMENT = 500;

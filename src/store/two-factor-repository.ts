@@ -5,8 +5,9 @@
  */
 import { type Kysely, sql } from "kysely";
 import { inTransaction } from "./changes.js";
-import { type Database, toDate } from "./schema.js";
-import type { PendingLogin, TwoFactorRepository } from "./types.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
+import type { PendingLogin, TwoFactorRepository } from "./two-factor-types.js";
 
 export function createTwoFactorRepository(db: Kysely<Database>): TwoFactorRepository {
   return {

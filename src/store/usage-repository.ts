@@ -13,8 +13,9 @@
  */
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
+import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
-import { AccountSuspendedError } from "./errors.js";
+import { toDate } from "./columns.js";
 import {
   authenticateHash,
   authenticateId,
@@ -32,9 +33,9 @@ import {
   storedPeriods,
 } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
-import { type Database, toDate } from "./schema.js";
+import type { Database } from "./schema.js";
 import { hashSecret } from "./secrets.js";
-import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./types.js";
+import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
 const KNOWN_KEYS = 10_000;

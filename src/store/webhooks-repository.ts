@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { withoutCredentials } from "../core/web-url.js";
 import { inTransaction } from "./changes.js";
-import { type Database, toDate } from "./schema.js";
+import { toDate } from "./columns.js";
+import type { Database } from "./schema.js";
 import type {
   Delivery,
   DeliveryStatus,
@@ -15,7 +16,7 @@ import type {
   Webhook,
   WebhookEventType,
   WebhooksRepository,
-} from "./types.js";
+} from "./webhooks-types.js";
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`;

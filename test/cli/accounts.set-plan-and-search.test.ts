@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestCli } from "../../harness/cli-context.js";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { run } from "../../src/cli/accounts-command.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
 
 let database: TestDatabase;
 beforeEach(async () => {

@@ -17,8 +17,8 @@ import { run as reports } from "../../src/cli/reports-command.js";
 import { run as stats } from "../../src/cli/stats-command.js";
 import { run as webhooks } from "../../src/cli/webhooks-command.js";
 import { useLink } from "../../src/operator/passwords.js";
-import type { Checker } from "../../src/service/checker.js";
-import { createChecker } from "../../src/service/create-checker.js";
+import type { Checker } from "../../src/service/checking/checker.js";
+import { createChecker } from "../../src/service/checking/create-checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "../http/helpers.js";
 
 const TOKEN = "admin-token-for-tests-0123456789abcdef";

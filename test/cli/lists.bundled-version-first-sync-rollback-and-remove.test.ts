@@ -10,7 +10,7 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../har
 import { type ListServer, startListServer } from "../../harness/list-server.js";
 import { run } from "../../src/cli/lists-command.js";
 import { domainListData, readBundledDisposable, readListData } from "../../src/data/read-domain-lists.js";
-import { ListsInForce } from "../../src/service/lists-in-force.js";
+import { ListsInForce } from "../../src/service/lists/lists-in-force.js";
 import { openStore } from "../../src/store/index.js";
 
 const BUNDLED = domainListData(readListData());

@@ -11,8 +11,8 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { fixtureZones } from "../../harness/zones.js";
 import { run as reports } from "../../src/cli/reports-command.js";
 import { DAY_MS } from "../../src/core/time.js";
+import type { ExpectedAnswer } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import type { ExpectedAnswer } from "../../src/store/types.js";
 
 let dns: DnsTestServer;
 let database: TestDatabase;

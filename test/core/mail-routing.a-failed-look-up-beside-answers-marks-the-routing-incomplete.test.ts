@@ -2,7 +2,7 @@
  * A look-up that fails for the time being beside others that answered (the name
  * servers, the domain's AAAA, one MX host's addresses) leaves the status to what was
  * found and marks the routing `incomplete`, so the record cache keeps it only 60 s
- * (src/service/freshness.ts); a routing whose status already says the failure, or
+ * (src/service/checking/freshness.ts); a routing whose status already says the failure, or
  * where nothing failed, carries no mark.
  */
 

@@ -20,7 +20,7 @@ const MOCK = ["vi", "mock"].join(".");
 describe("rooms", () => {
   it.each([
     ["test/main.serves-until-sigterm.test.ts", "processes"], // spawns the server
-    ["test/http/pages.work-in-real-chromium.test.ts", "processes"], // drives Chromium
+    ["test/web/public/pages.work-in-real-chromium.test.ts", "processes"], // drives Chromium
     ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "processes"], // through service-world
     ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "apart"], // and a clock
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so

@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import { RequestsInProgress } from "../../src/service/requests-in-progress.js";
+import { RequestsInProgress } from "../../src/service/jobs/requests-in-progress.js";
 import { directCheck, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 let fixture: HttpFixture;

@@ -17,7 +17,7 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/server.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 let dns: DnsTestServer;
 let dir: string;

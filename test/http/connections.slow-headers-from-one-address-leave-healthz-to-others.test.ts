@@ -19,7 +19,7 @@ import { mailZones } from "../../harness/mail-zones.js";
 import { startServiceProcess } from "../../harness/service-process.js";
 import { soakSize } from "../../harness/soak.js";
 import { connectionCap, openFileLimit } from "../../src/http/connection-limits.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const ATTACKER = "127.0.0.2";
 const VISITOR = "127.0.0.3";

@@ -27,9 +27,9 @@ import { EVIDENCE_EXAMPLES, type EvidenceItem, type EvidenceKind } from "../../s
 import { FULL_FIELDS, SIMPLE_FIELDS } from "../../src/core/record.js";
 import { DAY_MS } from "../../src/core/time.js";
 import { buildApp } from "../../src/http/app.js";
-import { changeWatcherOf } from "../../src/service/change-watcher.js";
-import type { Checker } from "../../src/service/checker.js";
-import { createChecker } from "../../src/service/create-checker.js";
+import { changeWatcherOf } from "../../src/service/checking/change-watcher.js";
+import type { Checker } from "../../src/service/checking/checker.js";
+import { createChecker } from "../../src/service/checking/create-checker.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { expectExplained } from "../core/explained.js";
 

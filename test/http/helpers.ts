@@ -10,11 +10,11 @@ import { type DatabaseKind, openTestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import type { ParsedInput } from "../../src/core/input.js";
 import { type AppConfig, type AppStore, buildApp } from "../../src/http/app.js";
-import type { OperatorAccess } from "../../src/http/console/operator-access.js";
-import { changeWatcherOf } from "../../src/service/change-watcher.js";
-import type { Checker, CheckResult } from "../../src/service/checker.js";
-import type { RequestsInProgress } from "../../src/service/requests-in-progress.js";
-import type { Store } from "../../src/store/types.js";
+import { changeWatcherOf } from "../../src/service/checking/change-watcher.js";
+import type { Checker, CheckResult } from "../../src/service/checking/checker.js";
+import type { RequestsInProgress } from "../../src/service/jobs/requests-in-progress.js";
+import type { Store } from "../../src/store/index.js";
+import type { OperatorAccess } from "../../src/web/desk/operator-access.js";
 
 export const START = new Date("2025-01-01T00:00:00Z");
 

@@ -13,7 +13,7 @@ import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js"
 import { mailZones } from "../../harness/mail-zones.js";
 import { loadConfig } from "../../src/config.js";
 import { startServer } from "../../src/server.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 import { capturedLogger } from "./helpers.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";

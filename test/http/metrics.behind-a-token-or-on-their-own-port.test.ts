@@ -16,7 +16,7 @@ import { requestOnNewConnection, startServiceProcess } from "../../harness/servi
 import { loadConfig } from "../../src/config.js";
 import { buildMetricsApp } from "../../src/http/metrics-server.js";
 import { startServer } from "../../src/server.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 const TOKEN = "metrics-token-0123456789abcdefghijklmnop";

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
-import type { CacheOutcome } from "../../src/service/checker.js";
+import type { CacheOutcome } from "../../src/service/checking/checker.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
 /** `/metrics` open on the app, as with METRICS_PUBLIC=on. */

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { sampleRecord } from "../../harness/sample-record.js";
 import { createMetrics } from "../../src/http/metrics-registry.js";
-import type { CacheOutcome, CheckResult } from "../../src/service/checker.js";
+import type { CacheOutcome, CheckResult } from "../../src/service/checking/checker.js";
 
 function result(cache: CacheOutcome): CheckResult {
   return { record: sampleRecord(), status: "ok", cache };

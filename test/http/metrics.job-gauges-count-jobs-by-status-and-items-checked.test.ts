@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
 import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
 import { createMetrics } from "../../src/http/metrics-registry.js";
-import type { Checker } from "../../src/service/checker.js";
-import { JobRunner } from "../../src/service/job-runner.js";
-import type { Store } from "../../src/store/types.js";
+import type { Checker } from "../../src/service/checking/checker.js";
+import { JobRunner } from "../../src/service/jobs/job-runner.js";
+import type { Store } from "../../src/store/index.js";
 
 const DAY_MS = 86_400_000;
 

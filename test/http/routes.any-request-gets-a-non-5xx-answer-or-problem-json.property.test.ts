@@ -11,7 +11,7 @@ import fc from "fast-check";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prefersHtml } from "../../src/http/accept.js";
-import { PROBLEM_STATUS } from "../../src/service/problem-codes.js";
+import { PROBLEM_STATUS } from "../../src/service/shared/problem-codes.js";
 import { type HttpFixture, openHttpFixture } from "./helpers.js";
 
 const RUNS = { numRuns: 200, interruptAfterTimeLimit: 20_000 };

@@ -17,7 +17,7 @@ import {
 import { mailZones } from "../../harness/mail-zones.js";
 import { requestOnNewConnection } from "../../harness/service-process.js";
 import { startServiceWorld } from "../../harness/service-world.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const CHECKS = 100;
 const DOMAINS = Array.from({ length: CHECKS }, (_, index) => `aged-shop-${index}.com`);

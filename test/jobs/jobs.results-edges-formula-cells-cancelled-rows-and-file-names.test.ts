@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyIn } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const DOMAINS = Array.from({ length: 50 }, (_, i) => `shop-${i}.com`);
 

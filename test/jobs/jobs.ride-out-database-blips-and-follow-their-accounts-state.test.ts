@@ -13,7 +13,7 @@ import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 import { openStore } from "../../src/store/index.js";
 
 const TOKEN = "admin-token-for-tests-0123456789abcdef";

@@ -12,8 +12,8 @@ import { mailZones } from "../../harness/mail-zones.js";
 import { soakSize } from "../../harness/soak.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../../harness/webhook-receiver.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
-import { verifyWebhook } from "../../src/service/webhook-signature.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
+import { verifyWebhook } from "../../src/service/webhooks/webhook-signature.js";
 import { openStore } from "../../src/store/index.js";
 
 const ROWS = soakSize(20_000, 100_000);

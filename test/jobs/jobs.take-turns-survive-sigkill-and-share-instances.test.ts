@@ -11,7 +11,7 @@ import { mailZones } from "../../harness/mail-zones.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { soakSize } from "../../harness/soak.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const DOMAINS = Array.from({ length: 200 }, (_, i) => `shop-${i}.com`);
 const ZONES = mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server");

@@ -15,7 +15,7 @@ import { watchHealth } from "../../harness/health-watcher.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../../harness/raw-upload.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
-import { CANARY_DOMAINS } from "../../src/service/create-checker.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const MB = 1024 * 1024;
 

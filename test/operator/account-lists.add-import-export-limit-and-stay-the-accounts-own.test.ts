@@ -22,8 +22,8 @@ import {
 } from "../../src/operator/account-lists.js";
 import { searchAudit } from "../../src/operator/audit.js";
 import { Refusal, refusalOf } from "../../src/operator/refusal.js";
-import { AccountListsInMemory } from "../../src/service/account-lists-in-memory.js";
-import type { Account } from "../../src/store/types.js";
+import { AccountListsInMemory } from "../../src/service/accounts/account-lists-in-memory.js";
+import type { Account } from "../../src/store/index.js";
 
 const NOW = new Date("2026-11-26T12:00:00+00:00");
 const RULES = { testNames: false };

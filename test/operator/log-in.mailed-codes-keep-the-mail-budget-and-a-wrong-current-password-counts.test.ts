@@ -14,8 +14,8 @@ import { type LogIn, logInWithCode, logInWithPassword } from "../../src/operator
 import { MAIL_CODE_AFTER, trierOf, tryFailed } from "../../src/operator/login-throttle.js";
 import { CODES_PER_HOUR, issueLink, secretDigest } from "../../src/operator/one-time-secrets.js";
 import { changePassword, useLink } from "../../src/operator/passwords.js";
-import { hashPassword } from "../../src/service/account-access.js";
-import type { Account } from "../../src/store/types.js";
+import { hashPassword } from "../../src/service/accounts/account-access.js";
+import type { Account } from "../../src/store/index.js";
 
 const NOW = new Date("2026-03-01T10:00:00Z");
 const EMAIL = "ann@example.com";

@@ -10,7 +10,7 @@ import {
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
 import { RegistryDomainAgeLookup } from "../../src/registry/registry-domain-age-lookup.js";
-import { createDomainAgeLookup } from "../../src/service/domain-age.js";
+import { createDomainAgeLookup } from "../../src/service/checking/domain-age.js";
 
 const RDAP_REPLIES: Record<string, RdapReply> = {
   "registered.rdaptest": { status: 200, body: fixture("rdap/registered.json") },

@@ -9,7 +9,7 @@ import {
   startWhoisServer,
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
-import { createDomainAgeLookup } from "../../src/service/domain-age.js";
+import { createDomainAgeLookup } from "../../src/service/checking/domain-age.js";
 
 let limitedRdap: LoopbackRdap;
 let otherRdap: LoopbackRdap;

@@ -9,7 +9,7 @@ import {
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
 import type { DomainAgeLookup } from "../../src/core/age.js";
-import { createDomainAgeLookup } from "../../src/service/domain-age.js";
+import { createDomainAgeLookup } from "../../src/service/checking/domain-age.js";
 
 const DAY_MS = 86_400_000;
 

@@ -7,7 +7,7 @@ import {
   startWhoisServer,
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
-import { createDomainAgeLookup } from "../../src/service/domain-age.js";
+import { createDomainAgeLookup } from "../../src/service/checking/domain-age.js";
 
 const DEADLINE_MS = 300;
 const MARGIN_MS = 150;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { logInWithPassword } from "../../src/operator/log-in.js";
 import { issueCode, issueLink, peekLink } from "../../src/operator/one-time-secrets.js";
-import { sessionOf, startSession } from "../../src/service/account-access.js";
+import { sessionOf, startSession } from "../../src/service/accounts/account-access.js";
 
 const START = new Date("2026-01-01T00:00:00Z");
 const DAY = 86_400_000;

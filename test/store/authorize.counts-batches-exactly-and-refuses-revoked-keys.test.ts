@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { Authorization } from "../../src/store/types.js";
+import type { Authorization } from "../../src/store/index.js";
 import { CREATED, NOW, secretOnPlan } from "./quota-keys.js";
 
 function remaining(results: (Authorization | undefined)[]): number[] {

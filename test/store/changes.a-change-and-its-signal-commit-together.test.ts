@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
 import { openDatabase } from "../../src/store/database.js";
-import type { ChangeTopic, ListVersion, Store } from "../../src/store/types.js";
+import type { ChangeTopic, ListVersion, Store } from "../../src/store/index.js";
 
 const NOW = new Date("2025-03-01T00:00:00Z");
 

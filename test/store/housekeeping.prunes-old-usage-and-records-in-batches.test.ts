@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
-import type { DeliveryStatus, EvidenceEntry } from "../../src/store/types.js";
+import type { DeliveryStatus, EvidenceEntry } from "../../src/store/index.js";
 
 const DAY = 86_400_000;
 const CREATED = new Date("2024-01-01T00:00:00Z");

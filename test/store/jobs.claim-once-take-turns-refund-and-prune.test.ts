@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { FinishedJobBatch, Store } from "../../src/store/types.js";
+import type { FinishedJobBatch, Store } from "../../src/store/index.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

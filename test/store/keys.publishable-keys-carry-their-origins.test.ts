@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import { InvalidOriginsError, UnknownKeyError } from "../../src/store/index.js";
+import { InvalidOriginsError, UnknownKeyError } from "../../src/core/refusals.js";
 import { KNOWN_KEY_TTL_MS } from "../../src/store/usage-repository.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { UnknownPlanError } from "../../src/core/refusals.js";
 import { openDatabase } from "../../src/store/database.js";
-import { UnknownPlanError } from "../../src/store/index.js";
 
 const NOW = new Date("2024-09-16T00:39:22.123Z");
 

@@ -2,9 +2,9 @@ import { type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { openDatabase } from "../../src/store/database.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore, StoreUnavailableError } from "../../src/store/index.js";
 import { migrations } from "../../src/store/migrations/index.js";
-import type { Store } from "../../src/store/types.js";
 
 describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
   let database: TestDatabase;

@@ -9,9 +9,9 @@ import { type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
 import { openDatabase } from "../../src/store/database.js";
+import type { Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 import { migrations } from "../../src/store/migrations/index.js";
-import type { Store } from "../../src/store/types.js";
 
 const ADDING = "0019_account_secrets";
 

@@ -7,11 +7,11 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../harness/databases.js";
-import { decodeBatch } from "../../src/service/job-batch.js";
+import { decodeBatch } from "../../src/service/jobs/job-batch.js";
 import { openDatabase } from "../../src/store/database.js";
+import type { JobResultBatch, Store } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 import { migrations } from "../../src/store/migrations/index.js";
-import type { JobResultBatch, Store } from "../../src/store/types.js";
 
 const MOVING = "0018_job_batches";
 

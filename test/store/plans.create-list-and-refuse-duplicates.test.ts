@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import { InvalidPlanError, PlanExistsError } from "../../src/store/index.js";
+import { InvalidPlanError, PlanExistsError } from "../../src/core/refusals.js";
 
 describe.each(DATABASE_KINDS)("plans on %s", (kind) => {
   let db: TestStore;

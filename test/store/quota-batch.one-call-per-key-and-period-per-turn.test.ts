@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { AuthenticatedKey, QuotaState } from "../../src/store/index.js";
 import { batchQuotaCounting, type CountRequests } from "../../src/store/quota-batch.js";
-import type { AuthenticatedKey, QuotaState } from "../../src/store/types.js";
 
 const CREATED = new Date("2024-03-01T00:00:00.000Z");
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 /** Keys on plans of a given quota for the usage tests, and their quota states. */
-import type { Authorization, QuotaState, Store } from "../../src/store/types.js";
+import type { Authorization, QuotaState, Store } from "../../src/store/index.js";
 
 /** When the keys of these tests are created, and when their requests are made (same period). */
 export const CREATED = new Date("2024-03-01T10:00:00.000Z");

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { QuotaState, Store } from "../../src/store/types.js";
+import type { QuotaState, Store } from "../../src/store/index.js";
 import { CREATED, NOW, quotaOf, secretOnPlan } from "./quota-keys.js";
 
 function allowed(states: QuotaState[]): QuotaState[] {

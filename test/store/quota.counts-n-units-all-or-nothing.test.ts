@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/index.js";
 import { CREATED, NOW, quotaOf, secretOnPlan } from "./quota-keys.js";
 
 /** A request of n units (as `POST /v2/bulk` will make), answered by its quota state. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import type { Authorization } from "../../src/store/types.js";
+import type { Authorization } from "../../src/store/index.js";
 
 const CREATED = new Date("2024-05-01T00:00:00.000Z");
 const NOW = new Date("2024-05-02T00:00:00.000Z");

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { DAY_MS } from "../../src/core/time.js";
-import type { ExpectedAnswer, FiledReport, Store } from "../../src/store/types.js";
+import type { ExpectedAnswer, FiledReport, Store } from "../../src/store/index.js";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const LIMIT = { max: 5, windowMs: DAY_MS };

@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import { scheduleHousekeeping, TRAFFIC_RETENTION_DAYS } from "../../src/housekeeping-schedule.js";
 import { trafficStats } from "../../src/operator/stats.js";
-import { TrafficCounter } from "../../src/service/traffic-counter.js";
+import { TrafficCounter } from "../../src/service/checking/traffic-counter.js";
+import { scheduleHousekeeping, TRAFFIC_RETENTION_DAYS } from "../../src/service/housekeeping-schedule.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-27T12:00:00Z");

@@ -5,8 +5,9 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
-import { openStore, StoreUnavailableError, UnknownPlanError } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { UnknownPlanError } from "../../src/core/refusals.js";
+import type { Store } from "../../src/store/index.js";
+import { openStore, StoreUnavailableError } from "../../src/store/index.js";
 import { toStoreError } from "../../src/store/unavailable.js";
 
 const NOW = new Date("2024-03-02T10:00:00.000Z");

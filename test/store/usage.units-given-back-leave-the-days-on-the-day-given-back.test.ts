@@ -1,5 +1,5 @@
 /**
- * The charts' use per day agrees with the quota (docs/accounts.md "The console"), on both
+ * The charts' use per day agrees with the quota (docs/accounts.md "The account's pages"), on both
  * databases: units given back (a 5xx's, a cancelled job's) are subtracted on the day they
  * are given back, so a period's days add up to its `used`; a refund that gives nothing
  * back (a period that has ended) changes no day either.

@@ -8,8 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { mxFacts } from "../../harness/sample-facts.js";
-import { retryDelayMs } from "../../src/service/webhook-delivery.js";
-import { type FlipNotice, policyVersion } from "../../src/store/types.js";
+import { retryDelayMs } from "../../src/service/webhooks/webhook-delivery.js";
+import { policyVersion } from "../../src/store/changes-types.js";
+import type { FlipNotice } from "../../src/store/index.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

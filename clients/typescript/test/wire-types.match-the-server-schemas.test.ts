@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { generatedWireTypes } from "../../../scripts/client-types/generate.js";
 import type { EvidenceItem as ServerEvidenceItem } from "../../../src/core/evidence.js";
 import type { CheckRecord as ServerRecord } from "../../../src/core/record.js";
-import type { ProblemCode as ServerProblemCode } from "../../../src/service/problem-codes.js";
+import type { ProblemCode as ServerProblemCode } from "../../../src/service/shared/problem-codes.js";
 import type { CheckRecord, EvidenceItem, ProblemCode, Usage } from "../src/index.js";
 
 describe("the client's wire types", () => {

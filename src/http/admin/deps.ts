@@ -1,8 +1,8 @@
 /** What the admin routes receive. */
 import type { Config } from "../../config.js";
 import type { LinkContext } from "../../operator/accounts.js";
-import type { Checker } from "../../service/checker.js";
-import type { Store } from "../../store/types.js";
+import type { Checker } from "../../service/checking/checker.js";
+import type { Store } from "../../store/index.js";
 
 /** The slice of the store the admin API's services use. */
 export type AdminStore = Pick<
@@ -29,7 +29,7 @@ export interface AdminDeps
   extends Pick<Config, "listSources" | "listMaxEntries" | "testNames" | "jobRetentionSeconds"> {
   store: AdminStore;
   clock: () => Date;
-  /** Resolves once every change made so far holds on this server (src/service/change-watcher.ts). */
+  /** Resolves once every change made so far holds on this server (src/service/checking/change-watcher.ts). */
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;

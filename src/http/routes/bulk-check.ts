@@ -12,7 +12,7 @@
  * go once, when the answer is built or the response ends, whichever comes first: an
  * answer of any status, a body refused or cut off, a client gone mid-body or mid-check.
  * Checks run through `checkMany`, like the CLI's, with bounded concurrency, in the API's
- * look-up budget with the key's share (src/service/lookup-budget.ts); a client gone
+ * look-up budget with the key's share (src/service/checking/lookup-budget.ts); a client gone
  * mid-check stops the taking of more. Each result is serialised as soon as it is taken,
  * so a request holds text, not records, and the gate bounds how many requests hold a
  * body or any results (docs/security.md, "Bounded bulk").
@@ -22,7 +22,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { EvidenceSchema } from "../../core/evidence.js";
 import { MAX_INPUT_LENGTH } from "../../core/input.js";
 import { SAMPLE_RECORD } from "../../core/record-example.js";
-import { type CheckOutcome, checkMany, outcomeBody } from "../../service/check-many.js";
+import { type CheckOutcome, checkMany, outcomeBody } from "../../service/checking/check-many.js";
 import { countUnitsOfBody } from "../access.js";
 import type { BulkGate } from "../bulk-gate.js";
 import type { CheckingDeps } from "../checking-deps.js";

@@ -4,7 +4,7 @@
  * `database_unavailable` or `dns_unavailable`.
  */
 import { Type } from "@fastify/type-provider-typebox";
-import type { ResolverHealth } from "../../service/resolver-health.js";
+import type { ResolverHealth } from "../../service/checking/resolver-health.js";
 import { HttpProblem, PROBLEM_CONTENT_TYPE, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../http-problem.js";
 import { ProblemSchema, StatusSchema } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";

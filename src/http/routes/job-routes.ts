@@ -29,8 +29,8 @@ import {
   type Upload,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { DOWNLOADS_PER_OWNER, type UploadGate } from "../../service/upload-gate.js";
-import type { JobsRepository, UsageRepository } from "../../store/types.js";
+import { DOWNLOADS_PER_OWNER, type UploadGate } from "../../service/jobs/upload-gate.js";
+import type { JobsRepository, UsageRepository } from "../../store/index.js";
 import type { AccessDeps } from "../access.js";
 import { HttpProblem } from "../http-problem.js";
 import { jobQuota } from "../job-quota.js";

@@ -3,7 +3,7 @@
  * answer it expected otherwise, and reads what became of its report. Declared inside the
  * checking plugin with `units: 0`: authenticated like `POST /v2/` and carrying the
  * rate-limit headers, but never counted against the quota; a key whose quota is used up
- * files none (429). Reports have a limit of their own (src/service/report-filing.ts).
+ * files none (429). Reports have a limit of their own (src/service/checking/report-filing.ts).
  */
 import { Type } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
@@ -13,8 +13,8 @@ import {
   ReportSchema,
   reportJson,
   reportOfKey,
-} from "../../service/report-filing.js";
-import type { ReportsRepository } from "../../store/types.js";
+} from "../../service/checking/report-filing.js";
+import type { ReportsRepository } from "../../store/index.js";
 import type { CheckingDeps } from "../checking-deps.js";
 import { HttpProblem } from "../http-problem.js";
 import { problemFor, sendProblem } from "../problem-response.js";

@@ -4,7 +4,7 @@
  * A row of the wrong shape is not checked: "" is a problem without a look-up, and the
  * writer says why.
  */
-import { type Checked, type CheckManyOptions, checkMany } from "../check-many.js";
+import { type Checked, type CheckManyOptions, checkMany } from "../checking/check-many.js";
 import type { CsvInput, CsvRow } from "./read-csv.js";
 import { csvWriter } from "./write-csv.js";
 

@@ -8,7 +8,7 @@ import { isUtf8 } from "node:buffer";
 import iconv from "iconv-lite";
 import { CsvError } from "./csv-error.js";
 
-/** What `--encoding` takes, and the decoder each one names. */
+/** The encodings a caller may name (each surface in its words), and the decoder each one names. */
 export const CSV_ENCODINGS = {
   "utf-8": "utf-8",
   utf8: "utf-8",
@@ -33,7 +33,7 @@ export function newlines(bytes: Buffer, from = 0, to = bytes.length): number {
   return count;
 }
 
-/** Whether the bytes start with a BOM, and the decoder: a BOM decides, else `--encoding`, else UTF-8. */
+/** Whether the bytes start with a BOM, and the decoder: a BOM decides, else the encoding the caller named, else UTF-8. */
 export function encodingOf(head: Buffer, given: CsvEncoding | undefined): { bom: boolean; encoding: string } {
   if (head.subarray(0, 3).equals(UTF8_BOM)) return { bom: true, encoding: "utf-8" };
   if (head[0] === 0xff && head[1] === 0xfe) return { bom: true, encoding: "utf-16le" };

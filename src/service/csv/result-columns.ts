@@ -1,6 +1,6 @@
 /** The `mr_` result columns a cleaned CSV adds to every row (docs/cleaning.md "CSV files"). */
 import type { CheckRecord } from "../../core/record.js";
-import type { CheckOutcome } from "../check-many.js";
+import type { CheckOutcome } from "../checking/check-many.js";
 import type { CsvRow } from "./read-csv.js";
 
 /** A record field a CSV cell can show: a scalar, or a list of strings. */

@@ -7,7 +7,7 @@
  * would start a formula gets a `'` in front (formula-cells.ts).
  */
 import { stringify } from "csv-stringify/sync";
-import type { CheckOutcome } from "../check-many.js";
+import type { CheckOutcome } from "../checking/check-many.js";
 import { inertCell } from "./formula-cells.js";
 import type { CsvLayout, CsvRow } from "./read-csv.js";
 import { RESULT_COLUMNS, resultCells, shapeCells } from "./result-columns.js";

@@ -18,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`insert into plans (name, quota, period_days, created_at) values ('unlimited', null, 30, ${Date.now()})
     on conflict (name) do nothing`.execute(db);
 
-  // Housekeeping deletes by age (src/housekeeping-schedule.ts): records by checked_at, usage by period_start.
+  // Housekeeping deletes by age (src/service/housekeeping-schedule.ts): records by checked_at, usage by period_start.
   await db.schema.createIndex("records_checked_at").on("records").column("checked_at").execute();
   await db.schema.createIndex("usage_period_start").on("usage").column("period_start").execute();
 }

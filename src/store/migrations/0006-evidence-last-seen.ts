@@ -1,6 +1,6 @@
 /**
  * Housekeeping prunes evidence no fresh look-up has seen for EVIDENCE_RETENTION_DAYS
- * (src/housekeeping-schedule.ts): the index lets each batch find its rows by age instead of
+ * (src/service/housekeeping-schedule.ts): the index lets each batch find its rows by age instead of
  * scanning the table, which grows with every distinct domain checked.
  */
 import type { Kysely } from "kysely";

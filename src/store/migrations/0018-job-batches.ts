@@ -40,7 +40,7 @@ function bodyOf(result: string): string {
   return JSON.stringify(body);
 }
 
-/** The batch's results as src/service/job-batch.ts writes them: verdicts, refs, then one body per item. */
+/** The batch's results as src/service/jobs/job-batch.ts writes them: verdicts, refs, then one body per item. */
 function resultsOf(items: readonly OldItem[]): string {
   const verdicts = items.map((item) => (item.verdict ?? "allow").charAt(0)).join("");
   const refs = items.map((_, index) => index).join(",");
@@ -101,7 +101,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("rows", "text", (col) => col.notNull())
     .addColumn("claimed_by", "text")
     .addColumn("claimed_until", "bigint")
-    /** The outcomes (src/service/job-batch.ts); null while pending. */
+    /** The outcomes (src/service/jobs/job-batch.ts); null while pending. */
     .addColumn("results", "text")
     .addPrimaryKeyConstraint("job_batches_pk", ["job_id", "first_seq"])
     .execute();

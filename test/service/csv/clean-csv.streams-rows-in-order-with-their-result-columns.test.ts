@@ -9,7 +9,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { sampleRecord } from "../../../harness/sample-record.js";
 import type { ParsedInput } from "../../../src/core/input.js";
-import type { CheckResult } from "../../../src/service/checker.js";
+import type { CheckResult } from "../../../src/service/checking/checker.js";
 import { cleanCsv } from "../../../src/service/csv/clean-csv.js";
 import { CsvError } from "../../../src/service/csv/csv-error.js";
 import { type CsvRow, readCsv } from "../../../src/service/csv/read-csv.js";

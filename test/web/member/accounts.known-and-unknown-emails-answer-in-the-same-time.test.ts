@@ -1,0 +1,105 @@
+/**
+ * `/reset`, `/login` and `/signup` answer a known and an unknown email in the same time
+ * (docs/security.md "What a stranger learns"): 40 requests of each, in pairs, and the
+ * median of the pairs' differences compared. A known address's work (its code, its mail) happens after the answer;
+ * log-in verifies the dummy hash for an unknown one; sign-up hashes the password either way.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FormBrowser } from "../../../harness/form-browser.js";
+import { hashPassword } from "../../../src/service/accounts/account-access.js";
+import { type HttpFixture, openHttpFixture } from "../../http/helpers.js";
+import { type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
+
+const ROUNDS = 40;
+const PASSWORD = "a person's own long password";
+
+let fixture: HttpFixture;
+let smtp: SmtpCapture;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  // The page limiter out of the way: each request here must reach its handler.
+  fixture = await openHttpFixture({ signup: "open", smtpUrl: smtp.url, pageRateLimit: 1_000_000 });
+  await fixture.store.accounts.createAccount({
+    email: "known@example.com",
+    passwordHash: await hashPassword(PASSWORD),
+    role: "member",
+    plan: "free",
+    now: fixture.clock.now(),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await fixture?.close();
+  await smtp?.close();
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return ((sorted[(sorted.length - 1) >> 1] as number) + (sorted[sorted.length >> 1] as number)) / 2;
+}
+
+/**
+ * ROUNDS pairs of posts of `fields(email, i)` to `path`, a known and an unknown email back
+ * to back (in turn first), each answered `status`: the median time of each, and the median
+ * of the pairs' differences (which the machine's load, slow and shared by both, cancels).
+ * With `apart`, the clock moves that far on before each pair.
+ */
+async function timings(
+  path: string,
+  status: number,
+  fields: (email: string, i: number) => Record<string, string>,
+  apart = 0,
+) {
+  const browser = new FormBrowser(fixture.app);
+  const page = await browser.get(path);
+  const times = { known: [] as number[], unknown: [] as number[] };
+  for (let i = 0; i < ROUNDS; i++) {
+    fixture.clock.set(new Date(fixture.clock.now().getTime() + apart));
+    for (const which of i % 2 ? (["known", "unknown"] as const) : (["unknown", "known"] as const)) {
+      const email = which === "known" ? "known@example.com" : `nobody-${i}@example.com`;
+      const start = performance.now();
+      const answer = await browser.post(path, fields(email, i), page.body);
+      times[which].push(performance.now() - start);
+      expect(answer.statusCode, answer.body).toBe(status);
+    }
+  }
+  return {
+    known: median(times.known),
+    unknown: median(times.unknown),
+    difference: median(times.known.map((known, i) => known - (times.unknown[i] as number))),
+  };
+}
+
+/** The pairs differ by a median of at most 2 ms or a tenth of the slower median, whichever is more. */
+function expectSameTime({
+  known,
+  unknown,
+  difference,
+}: {
+  known: number;
+  unknown: number;
+  difference: number;
+}) {
+  const allowed = Math.max(2, 0.1 * Math.max(known, unknown));
+  const medians = `known ${known.toFixed(2)} ms, unknown ${unknown.toFixed(2)} ms, pairs differ by ${difference.toFixed(2)} ms`;
+  expect(Math.abs(difference), medians).toBeLessThan(allowed);
+}
+
+describe("known and unknown emails", () => {
+  it("take the same time to ask /reset for a code", async () => {
+    expectSameTime(await timings("/reset", 200, (email) => ({ email })));
+  }, 120_000);
+
+  it("take the same time to fail /login", async () => {
+    // Each pair an hour and a minute after the last: every try is the first of the log-in
+    // throttle's windows (its own test: login-throttle.*), so each answer is a wrong password.
+    const apart = 61 * 60_000;
+    const wrong = (email: string) => ({ email, password: "a wrong long password" });
+    expectSameTime(await timings("/login", 401, wrong, apart));
+  }, 120_000);
+
+  it("take the same time to ask /signup", async () => {
+    expectSameTime(await timings("/signup", 200, (email, i) => ({ email, password: `${PASSWORD} ${i}` })));
+  }, 120_000);
+});
