@@ -6,15 +6,11 @@ import { rooms } from "./test/projects.js";
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
 /**
- * The pure and in-process tests wait more than they compute (a database, loopback
- * servers): a file more than there are cores keeps every core busy.
+ * The tests with no bound on time wait more than they compute (a database, loopback
+ * servers, the processes and browsers they start): in each room, a file more than there
+ * are cores keeps every core busy.
  */
 const SHARED_WORKERS = availableParallelism() + 1;
-/**
- * The files that start processes or Chromium wait for them far more than they compute
- * themselves; with no bound on time, a few of them share the cores.
- */
-const PROCESS_WORKERS = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
@@ -26,22 +22,17 @@ export default defineConfig({
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
     // The rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`), the in-process ones, the few that replace a module and, a few
-    // at a time, the tests that spawn processes or drive Chromium share every core, all of
-    // them waiting more than computing; then the ones that hold a wall-clock bound, one
-    // file at a time with the machine to themselves. The service is built once for the last two. But for `isolated`, the
-    // files of a worker share its modules (`isolate: false`) rather than each importing
-    // them again in a process of its own: less than half the CPU.
+    // (`npm run test:unit`), the in-process ones, the few that replace a module and the
+    // tests that spawn processes or drive Chromium share every core; then the ones that
+    // hold a wall-clock bound, one file at a time with the machine to themselves. The
+    // service the last two spawn is built once. But for `isolated`, the files of a worker
+    // share its modules (`isolate: false`) rather than each importing them again in a
+    // process of its own: less than half the CPU.
     isolate: false,
     projects: [
       {
         extends: true,
-        test: {
-          name: "unit",
-          include: byRoom.unit,
-          sequence: { groupOrder: 0 },
-          maxWorkers: SHARED_WORKERS,
-        },
+        test: { name: "unit", include: byRoom.unit, sequence: { groupOrder: 0 }, maxWorkers: SHARED_WORKERS },
       },
       {
         extends: true,
@@ -68,7 +59,7 @@ export default defineConfig({
           name: "processes",
           include: byRoom.processes,
           sequence: { groupOrder: 0 },
-          maxWorkers: PROCESS_WORKERS,
+          maxWorkers: SHARED_WORKERS,
           // No bound on time here: a test waits for its processes as long as the machine
           // needs, and says so only when that is far beyond what it needs on a quiet one.
           testTimeout: 60_000,
