@@ -30,7 +30,7 @@ import { trafficWorld } from "../harness/traffic-world.js";
 import { run as check } from "../src/cli/check-command.js";
 import { loadConfig } from "../src/config.js";
 import { openStore } from "../src/store/index.js";
-import { finish, formatCount, formatMegabytes, percentile } from "./report.js";
+import { type FigureRow, finish, formatCount, formatMegabytes, percentile } from "./report.js";
 
 const ROWS = Number(process.env.BENCH_JOB_ROWS ?? 1_000_000);
 const DOMAINS = 2_000;
@@ -114,72 +114,21 @@ async function untilDone(url: string, secret: string, id: string, items: number,
   }
 }
 
-/**
- * Cached `POST /v2/` checks at PROBE_RATE a second, each sent on time whatever the
- * answers before it, until `stop` resolves; each answer's time in ms (a non-200 throws).
- */
-async function probe(url: string, secret: string, domains: readonly string[], stop: Promise<unknown>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const { hostname, port } = new URL(url);
-  const times: number[] = [];
-  const sent: Promise<void>[] = [];
-  let stopped = false;
-  void stop.then(() => {
-    stopped = true;
-  });
-  const check = (domain: string) =>
-    new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({ domain });
-      const started = performance.now();
-      const call = request(
-        {
-          agent,
-          hostname,
-          port,
-          path: "/v2/",
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${secret}`,
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
-          },
-        },
-        (response) => {
-          response.resume();
-          response.on("end", () => {
-            if (response.statusCode !== 200) reject(new Error(`POST /v2/ answered ${response.statusCode}`));
-            times.push(performance.now() - started);
-            resolve();
-          });
-        },
-      );
-      call.on("error", reject);
-      call.end(body);
-    });
-  const started = performance.now();
-  for (let i = 0; !stopped; i++) {
-    const wait = started + (i * 1000) / PROBE_RATE - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (!stopped) sent.push(check(domains[i % domains.length] as string));
-  }
-  await Promise.all(sent);
-  agent.destroy();
-  return times.sort((a, b) => a - b);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Keyed cached `POST /v2/` checks one after another (each sent when the last answered),
- * until `stop` resolves; each answer's time in ms, sorted (a non-200 throws).
+ * Keyed cached `POST /v2/` checks of `domains` until `stop` resolves: at `pace` a second,
+ * each sent on time whatever the answers before it, or `"sequential"`, each sent when the
+ * last answered. Each answer's time in ms, sorted (a non-200 throws).
  */
-async function sequentialProbe(
+async function probe(
   url: string,
   secret: string,
   domains: readonly string[],
   stop: Promise<unknown>,
+  pace: number | "sequential",
 ) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: pace === "sequential" ? 1 : 8 });
   const { hostname, port } = new URL(url);
   const times: number[] = [];
   let stopped = false;
@@ -215,9 +164,49 @@ async function sequentialProbe(
       call.on("error", reject);
       call.end(body);
     });
-  for (let i = 0; !stopped; i++) await check(domains[i % domains.length] as string);
+  const domainAt = (i: number) => domains[i % domains.length] as string;
+  if (pace === "sequential") {
+    for (let i = 0; !stopped; i++) await check(domainAt(i));
+  } else {
+    const sent: Promise<void>[] = [];
+    const started = performance.now();
+    for (let i = 0; !stopped; i++) {
+      const wait = started + (i * 1000) / pace - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (!stopped) sent.push(check(domainAt(i)));
+    }
+    await Promise.all(sent);
+  }
   agent.destroy();
   return times.sort((a, b) => a - b);
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** One case's probe rows: p99 idle, p99 during the job, and their ratio against the target. */
+function latencyRows(label: string, idle: number[], during: number[]): FigureRow[] {
+  const [idleP99, duringP99] = [percentile(idle, 99), percentile(during, 99)];
+  const ratio = duringP99 / idleP99;
+  return [
+    [
+      `${label}, idle (${formatCount(idle.length)})`,
+      `${ms(idleP99)} (p50 ${ms(percentile(idle, 50))})`,
+      "",
+      null,
+    ],
+    [
+      `${label}, during the job (${formatCount(during.length)})`,
+      `${ms(duringP99)} (p50 ${ms(percentile(during, 50))})`,
+      "",
+      null,
+    ],
+    [
+      `${label}: p99 during / idle`,
+      `${ratio.toFixed(2)} ×`,
+      `≤ ${TARGET_P99_RATIO} ×`,
+      ratio <= TARGET_P99_RATIO,
+    ],
+  ];
 }
 
 /**
@@ -240,8 +229,14 @@ async function freshRun(env: Record<string, string>, domains: readonly string[])
       string,
     ];
     // The probe's domains are looked up once, so every probe answer is a cached one.
-    await sequentialProbe(first.url, probeKey, probeDomains, sleep(2000));
-    const idle = await sequentialProbe(first.url, probeKey, probeDomains, sleep(FRESH_IDLE_SECONDS * 1000));
+    await probe(first.url, probeKey, probeDomains, sleep(2000), "sequential");
+    const idle = await probe(
+      first.url,
+      probeKey,
+      probeDomains,
+      sleep(FRESH_IDLE_SECONDS * 1000),
+      "sequential",
+    );
     const lines = Array.from(
       { length: FRESH_ROWS },
       (_, i) => `fresh${i}@${jobDomains[i % jobDomains.length]}`,
@@ -249,7 +244,7 @@ async function freshRun(env: Record<string, string>, domains: readonly string[])
     const started = performance.now();
     const id = await upload(first.url, job, "text/plain", lines);
     const done = untilDone(first.url, job, id, FRESH_ROWS, 200);
-    const during = await sequentialProbe(first.url, probeKey, probeDomains, done);
+    const during = await probe(first.url, probeKey, probeDomains, done, "sequential");
     await done;
     const rate = FRESH_ROWS / ((performance.now() - started) / 1000);
     return { idle, during, rate };
@@ -273,7 +268,7 @@ async function jobRun(
   const id = await upload(url, keys.job, "text/csv", csv);
   const uploadSeconds = (performance.now() - started) / 1000;
   const done = untilDone(url, keys.job, id, ROWS, 100);
-  const during = probe(url, keys.probe, domains, done);
+  const during = probe(url, keys.probe, domains, done, PROBE_RATE);
   const small = (async () => {
     await sleep(SMALL_AFTER_SECONDS * 1000);
     const running = await showJob(url, keys.job, id);
@@ -338,17 +333,12 @@ async function main(): Promise<void> {
       const location = { dialect: "sqlite", path: join(dir, "mailrisk.db") } as const;
       const [job, probeKey] = (await createKeysIn(location, "bench", 1_000_000_000, 2)) as [string, string];
       const small = await accountKey(location);
-      const idle = await probe(service.url, probeKey, domains, sleep(IDLE_SECONDS * 1000));
+      const idle = await probe(service.url, probeKey, domains, sleep(IDLE_SECONDS * 1000), PROBE_RATE);
       const run = await jobRun(service.url, { job, probe: probeKey, small }, csv, domains);
       const peak = peakBytes(pid);
       const ratio = run.rate / csvRate;
-      const [idleP99, duringP99] = [percentile(idle, 99), percentile(run.during, 99)];
-      const p99Ratio = duringP99 / idleP99;
-      const ms = (value: number) => `${value.toFixed(1)} ms`;
       await service.stop();
       const fresh = await freshRun(env, world.domains.slice(DOMAINS));
-      const [freshIdleP99, freshDuringP99] = [percentile(fresh.idle, 99), percentile(fresh.during, 99)];
-      const freshRatio = freshDuringP99 / freshIdleP99;
       finish({
         title: "mailrisk list jobs",
         script: "bench:jobs",
@@ -366,48 +356,14 @@ async function main(): Promise<void> {
             `≤ ${SMALL_TARGET_SECONDS} s`,
             run.small.bigRunning && run.small.seconds <= SMALL_TARGET_SECONDS,
           ],
-          [
-            `cached POST /v2/ p99, idle (${formatCount(idle.length)} at ${PROBE_RATE}/s)`,
-            `${ms(idleP99)} (p50 ${ms(percentile(idle, 50))})`,
-            "",
-            null,
-          ],
-          [
-            `same, during the job (${formatCount(run.during.length)})`,
-            `${ms(duringP99)} (p50 ${ms(percentile(run.during, 50))})`,
-            "",
-            null,
-          ],
-          [
-            "p99 during / idle",
-            `${p99Ratio.toFixed(2)} ×`,
-            `≤ ${TARGET_P99_RATIO} ×`,
-            p99Ratio <= TARGET_P99_RATIO,
-          ],
+          ...latencyRows(`cached POST /v2/ p99 at ${PROBE_RATE}/s`, idle, run.during),
           [
             `fresh: job of ${formatCount(FRESH_ROWS)} items over ${formatCount(FRESH_DOMAINS)} new domains, 2 instances on PostgreSQL`,
             `${formatCount(fresh.rate)} items/s`,
             "",
             null,
           ],
-          [
-            `fresh: keyed cached POST /v2/ p99, sequential, idle (${formatCount(fresh.idle.length)})`,
-            `${ms(freshIdleP99)} (p50 ${ms(percentile(fresh.idle, 50))})`,
-            "",
-            null,
-          ],
-          [
-            `fresh: same, during the job (${formatCount(fresh.during.length)})`,
-            `${ms(freshDuringP99)} (p50 ${ms(percentile(fresh.during, 50))})`,
-            "",
-            null,
-          ],
-          [
-            "fresh: p99 during / idle",
-            `${freshRatio.toFixed(2)} ×`,
-            `≤ ${TARGET_P99_RATIO} ×`,
-            freshRatio <= TARGET_P99_RATIO,
-          ],
+          ...latencyRows("fresh: keyed cached POST /v2/ p99, sequential", fresh.idle, fresh.during),
         ],
         knobs: { BENCH_JOB_ROWS: ROWS, BENCH_FRESH_ROWS: FRESH_ROWS, BENCH_FRESH_DOMAINS: FRESH_DOMAINS },
         notes: [

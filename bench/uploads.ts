@@ -4,18 +4,26 @@
  * 100,000- and a 1,000,000-column header, a 40 MB and a 90 MB one-line file, 1,000,000
  * lines with no unit left — the answer, the growth of the server's resident memory
  * (sampled every 20 ms; target < 100 MB) and the longest `/healthz` answer meanwhile
- * (asked every 50 ms from a process of its own; target < 500 ms). Around them, a normal
- * upload (BENCH_UPLOAD_ROWS, default 50,000 lines) is timed from its first byte to its
- * 202, before and after (target: after ≥ 0.95 × before, the best of three each, after a
- * first upload that warms the server). An upload must end within the server's request
- * timeout (30 s): keep the rows to what this machine sends in that time. The
- * service is `mailrisk serve` on a SQLite file, DNS the loopback test server.
+ * (asked every 50 ms from a process of its own; target < 500 ms). First, a normal upload
+ * (BENCH_UPLOAD_ROWS, default 50,000 lines) is timed from its first byte to its 202 on
+ * this build and on the build before the bounded uploads (BENCH_UPLOAD_BASELINE, a commit,
+ * default b3a5271: harness/baseline-build.ts builds it once), the two taking turns
+ * (target: this ≥ 0.95 × before, the best of two rounds of three each, after a round
+ * that warms each). An upload must end within the server's request timeout (30 s): keep the rows to
+ * what this machine sends in that time. Each service is `mailrisk serve` from its dist/
+ * (run `npm run build` first) on a SQLite file of its own, DNS the one loopback server.
  */
-import { loadavg } from "node:os";
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildBaseline, runBaselineCli } from "../harness/baseline-build.js";
 import { createKeyIn } from "../harness/databases.js";
 import { watchHealth } from "../harness/health-watcher.js";
+import { manyLines, normalCsv, oneLine, wideCsv } from "../harness/hostile-files.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../harness/raw-upload.js";
+import { startServiceProcess } from "../harness/service-process.js";
 import { startServiceWorld } from "../harness/service-world.js";
 import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
 import { type FigureRow, finish, formatCount, formatMegabytes } from "./report.js";
@@ -25,46 +33,73 @@ const MB = 1024 * 1024;
 const TARGET_GROWTH = 100 * MB;
 const TARGET_PAUSE_MS = 500;
 const TARGET_RATIO = 0.95;
+/** The commit before the bounded uploads (CSV_MAX_COLUMNS and the rest). */
+const BASELINE = process.env.BENCH_UPLOAD_BASELINE ?? "b3a5271";
+/** The pause after deleting a round's jobs, for their rows' removal. */
+const CLEAN_UP_MS = 3000;
 
-function* wideCsv(columns: number): Generator<Buffer> {
-  const names: string[] = [];
-  for (let i = 0; i < columns; i++) {
-    names.push(i === 0 ? "email" : `c${i}`);
-    if (names.length === 10_000) {
-      yield Buffer.from(`${names.join(",")},`);
-      names.length = 0;
-    }
+/**
+ * The best rows/s of three normal uploads to `url`, each cancelled once stored (so no job
+ * checks meanwhile); deleted after the three, and a pause for the rows' removal, so that
+ * no upload is timed beside another's clean-up.
+ */
+async function normalRate(url: string, secret: string): Promise<number> {
+  const headers = { authorization: `Bearer ${secret}` };
+  const ids: string[] = [];
+  let best = 0;
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    const answer = await rawUpload(
+      `${url}/v2/jobs`,
+      { ...headers, "content-type": "text/csv" },
+      normalCsv(ROWS),
+    );
+    if (answer.status !== 202) throw new Error(`a normal upload answered ${answer.status}: ${answer.text}`);
+    best = Math.max(best, ROWS / ((performance.now() - started) / 1000));
+    const { id } = JSON.parse(answer.text) as { id: string };
+    ids.push(id);
+    await fetch(`${url}/v2/jobs/${id}`, { method: "DELETE", headers });
   }
-  yield Buffer.from(`${names.join(",")}\n`);
-  for (let i = 0; i < 300; i++) yield Buffer.from(`user${i}@shop-1.com,x\n`);
+  for (const id of ids) await fetch(`${url}/v2/jobs/${id}`, { method: "DELETE", headers });
+  await new Promise((resolve) => setTimeout(resolve, CLEAN_UP_MS));
+  return best;
 }
 
-function* oneLine(bytes: number): Generator<Buffer> {
-  yield Buffer.from("email\n");
-  const piece = Buffer.alloc(64 * 1024, 0x61);
-  for (let sent = 0; sent < bytes; sent += piece.length) yield piece;
-  yield Buffer.from("\n");
-}
-
-function* manyLines(lines: number): Generator<Buffer> {
-  const block = Buffer.from("user@shop-1.com\n".repeat(10_000));
-  for (let sent = 0; sent < lines; sent += 10_000) yield block;
-}
-
-function* normalCsv(rows: number): Generator<Buffer> {
-  yield Buffer.from("id,name,email\r\n");
-  for (let start = 0; start < rows; start += 10_000) {
-    const lines: string[] = [];
-    for (let i = start; i < Math.min(rows, start + 10_000); i++)
-      lines.push(`${i},"Person ${i}",user${i}@shop-${i % 50}.com`);
-    yield Buffer.from(`${lines.join("\r\n")}\r\n`);
-  }
+/**
+ * The baseline's service on a database of its own beside `env` (DNS and the rest), with
+ * a key its own CLI made; `stop` ends it and removes its database.
+ */
+async function startBaseline(env: Record<string, string>) {
+  const checkout = buildBaseline(BASELINE);
+  const dir = await mkdtemp(join(tmpdir(), "mailrisk-bench-baseline-"));
+  const baselineEnv = { ...env, DATABASE_URL: `sqlite:${join(dir, "mailrisk.db")}`, LOG_LEVEL: "silent" };
+  runBaselineCli(checkout, ["migrate"], baselineEnv);
+  runBaselineCli(checkout, ["plans", "create", "bench", "--quota", "unlimited"], baselineEnv);
+  const made = JSON.parse(
+    runBaselineCli(checkout, ["keys", "create", "--plan", "bench", "--json"], baselineEnv),
+  ) as { key: string };
+  const service = await startServiceProcess({
+    workers: 1,
+    checkout,
+    env: { ...baselineEnv, LOG_LEVEL: "info" },
+  });
+  return {
+    url: service.url,
+    secret: made.key,
+    stop: async () => {
+      await service.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const domains = Array.from({ length: 50 }, (_, i) => `shop-${i}.com`);
-  const world = await startServiceWorld({ zones: mailZones([...CANARY_DOMAINS, ...domains], "own-server") });
+  const world = await startServiceWorld({
+    zones: mailZones([...CANARY_DOMAINS, ...domains], "own-server"),
+    built: true,
+  });
   const rows: FigureRow[] = [];
   try {
     const url = world.service.url;
@@ -76,24 +111,33 @@ async function main(): Promise<void> {
     if ((await send(spent, "text/plain", [Buffer.from("shop-1.com\n")])).status !== 202)
       throw new Error("could not spend the spent key's unit");
 
-    /** The best rows/s of three normal uploads, each cancelled and deleted once stored. */
-    const normal = async (): Promise<number> => {
-      let best = 0;
-      for (let round = 0; round < 3; round++) {
-        const started = performance.now();
-        const answer = await send(secret, "text/csv", normalCsv(ROWS));
-        if (answer.status !== 202)
-          throw new Error(`a normal upload answered ${answer.status}: ${answer.text}`);
-        best = Math.max(best, ROWS / ((performance.now() - started) / 1000));
-        const { id } = JSON.parse(answer.text) as { id: string };
-        const headers = { authorization: `Bearer ${secret}` };
-        await fetch(`${url}/v2/jobs/${id}`, { method: "DELETE", headers });
-        await fetch(`${url}/v2/jobs/${id}`, { method: "DELETE", headers });
+    // Before and after take turns, each warmed by an upload first, so that both meet the same load.
+    const baseline = await startBaseline(world.env);
+    let [before, after] = [0, 0];
+    try {
+      await normalRate(baseline.url, baseline.secret);
+      await normalRate(url, secret);
+      for (let turn = 0; turn < 2; turn++) {
+        before = Math.max(before, await normalRate(baseline.url, baseline.secret));
+        after = Math.max(after, await normalRate(url, secret));
       }
-      return best;
-    };
-    await normal();
-    const before = await normal();
+    } finally {
+      await baseline.stop();
+    }
+    rows.push(
+      [
+        `normal upload (${formatCount(ROWS)} rows), ${BASELINE} (before)`,
+        `${formatCount(before)} rows/s`,
+        "",
+        null,
+      ],
+      [
+        "normal upload, this build",
+        `${formatCount(after)} rows/s (${(after / before).toFixed(2)} ×)`,
+        `≥ ${TARGET_RATIO} ×`,
+        after >= TARGET_RATIO * before,
+      ],
+    );
 
     const hostile: [string, string, string, () => Iterable<Buffer>][] = [
       ["100,000-column header (0.7 MB)", secret, "text/csv", () => wideCsv(100_000)],
@@ -141,17 +185,6 @@ async function main(): Promise<void> {
         ],
       );
     }
-
-    const after = await normal();
-    rows.push(
-      [`normal upload (${formatCount(ROWS)} rows) before`, `${formatCount(before)} rows/s`, "", null],
-      [
-        `normal upload after`,
-        `${formatCount(after)} rows/s (${(after / before).toFixed(2)} ×)`,
-        `≥ ${TARGET_RATIO} ×`,
-        after >= TARGET_RATIO * before,
-      ],
-    );
   } finally {
     await world.stop();
   }
@@ -160,7 +193,7 @@ async function main(): Promise<void> {
     script: "bench:uploads",
     loadBefore,
     rows,
-    knobs: { BENCH_UPLOAD_ROWS: String(ROWS) },
+    knobs: { BENCH_UPLOAD_ROWS: String(ROWS), BENCH_UPLOAD_BASELINE: BASELINE },
   });
 }
 

@@ -4,7 +4,9 @@
  * is busy generating load. `watchHealth` resolves once the watcher's first, untimed
  * request has been answered: that one pays for the child's own start (loading Node's
  * fetch, opening the connection), which is no part of the service's answer time.
- * `stop()` ends the watch and gives the time of every answer, in ms, ascending.
+ * With `keyedCheck`, each round also sends a `POST /v2/` of its domain with its key (a
+ * non-200 ends the watch with an error). `stop()` ends the watch and gives the time of
+ * every answer, in ms, ascending.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -18,10 +20,17 @@ export interface HealthWatch {
   stop(): Promise<number[]>;
 }
 
-export async function watchHealth(url: string, everyMs = 50): Promise<HealthWatch> {
+/** A keyed check the watcher sends beside each `/healthz`. */
+export interface KeyedCheck {
+  secret: string;
+  domain: string;
+}
+
+export async function watchHealth(url: string, everyMs = 50, keyedCheck?: KeyedCheck): Promise<HealthWatch> {
   // Under vitest the sources are not loaded through tsx: the child needs it to run this file.
   const tsx = process.execArgv.some((arg) => arg.includes("tsx")) ? [] : ["--import", "tsx"];
-  const child = fork(MODULE, [url, String(everyMs)], { execArgv: [...process.execArgv, ...tsx] });
+  const check = keyedCheck ? [keyedCheck.secret, keyedCheck.domain] : [];
+  const child = fork(MODULE, [url, String(everyMs), ...check], { execArgv: [...process.execArgv, ...tsx] });
   const [first] = await Promise.race([
     once(child, "message"),
     once(child, "exit").then(([code]) => Promise.reject(new Error(`health watcher exited with ${code}`))),
@@ -41,18 +50,36 @@ async function ask(url: string): Promise<void> {
   await fetch(`${url}/healthz`).then((response) => response.arrayBuffer());
 }
 
-async function watch(url: string, everyMs: number): Promise<void> {
+async function askKeyed(url: string, { secret, domain }: KeyedCheck): Promise<void> {
+  const response = await fetch(`${url}/v2/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ domain }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`the keyed check answered ${response.status}`);
+}
+
+/** Times `asked`, adding its milliseconds to `took`. */
+async function timed(took: number[], asked: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await asked();
+  took.push(performance.now() - started);
+}
+
+async function watch(url: string, everyMs: number, keyedCheck: KeyedCheck | undefined): Promise<void> {
   const took: number[] = [];
   let running = true;
   process.once("message", () => {
     running = false;
   });
   await ask(url);
+  // The keyed check's first answer looks its domain up; the rounds then time cached ones.
+  if (keyedCheck) await askKeyed(url, keyedCheck);
   process.send?.("watching");
   while (running) {
-    const started = performance.now();
-    await ask(url);
-    took.push(performance.now() - started);
+    await timed(took, () => ask(url));
+    if (keyedCheck) await timed(took, () => askKeyed(url, keyedCheck));
     await sleep(everyMs);
   }
   process.send?.(
@@ -62,5 +89,6 @@ async function watch(url: string, everyMs: number): Promise<void> {
 }
 
 if (process.argv[1] === MODULE && process.send !== undefined) {
-  void watch(process.argv[2] ?? "", Number(process.argv[3] ?? 50));
+  const [url = "", everyMs = "50", secret, domain] = process.argv.slice(2);
+  void watch(url, Number(everyMs), secret && domain ? { secret, domain } : undefined);
 }

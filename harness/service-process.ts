@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { builtForThisRun, cliArguments } from "./entry-points.js";
 
@@ -39,12 +40,16 @@ export interface ServiceProcessOptions {
    * sources through tsx. Default: built when this test run built dist/ (harness/build-once.ts).
    */
   built?: boolean;
+  /** Another checkout whose built `dist/` runs, in its own folder (a baseline: harness/baseline-build.ts). */
+  checkout?: string;
 }
 
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const node = [
     process.execPath,
-    ...cliArguments(options.built ?? builtForThisRun()),
+    ...(options.checkout
+      ? [join(options.checkout, "dist/cli/main.js")]
+      : cliArguments(options.built ?? builtForThisRun())),
     "serve",
     "--workers",
     String(options.workers),
@@ -54,7 +59,7 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
       ? node
       : ["sh", "-c", `ulimit -n ${options.openFileLimit} && exec "$@"`, "sh", ...node];
   const child = spawn(command as string, args, {
-    cwd: ROOT,
+    cwd: options.checkout ?? ROOT,
     // No synced lists unless a test names its loopback sources: a test never fetches from the internet.
     env: {
       ...process.env,

@@ -52,6 +52,8 @@ export type ServiceWorldOptions = WorldDns & {
   instances?: number;
   /** The test's own variables, on top of the base. */
   env?: WorldEnv;
+  /** Runs the built `dist/` (default: as harness/service-process.ts decides). */
+  built?: boolean;
 };
 
 export interface ServiceWorld {
@@ -142,6 +144,7 @@ export async function startServiceWorld(options: ServiceWorldOptions): Promise<S
       const service = await startServiceProcess({
         workers: more.workers ?? options.workers ?? 1,
         env: merge(env, more.env),
+        ...(options.built === undefined ? {} : { built: options.built }),
       });
       services.push(service);
       return service;

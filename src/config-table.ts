@@ -120,50 +120,65 @@ function wholeNumber(raw: string, variable: string, min: number, max: number): n
   return value;
 }
 
-/** A whole number within [min, max]; `fallback` when unset. */
 /** LIST_MAX_ENTRIES unset (the admin API of tests and tools without a configuration takes it too). */
 export const DEFAULT_LIST_MAX_ENTRIES = 500_000;
 
-function integer(fallback: number, min: number, max: number): Parser<number> {
-  return (raw, { variable }) => (raw === null ? fallback : wholeNumber(raw, variable, min, max));
-}
-
-/** Duration in seconds; accepts plain seconds or a unit suffix (s, m, h, d). */
-function duration(fallback: number): Parser<number> {
-  return (raw, { variable }) => {
-    if (raw === null) return fallback;
-    const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
-    if (!match)
-      throw new ConfigError(`${variable} must be seconds or a duration like 30m, 12h, 1d; got "${raw}"`);
-    const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
-    const value = Number(match[1]) * unit;
-    if (value < 1) throw new ConfigError(`${variable} must be at least one second`);
-    return value;
+/**
+ * An entry's default and parser with the default written once: the docs show `text` (and
+ * a `note`), and the parser reads `text` when the variable is unset.
+ */
+function defaulting<T>(
+  text: string,
+  parse: (raw: string, context: ParseContext) => T,
+  note?: string,
+): Pick<ConfigEntry<T>, "default" | "parse"> {
+  return {
+    default: `\`${text}\`${note ? ` (${note})` : ""}`,
+    parse: (raw, context) => parse(raw ?? text, context),
   };
 }
 
+/** A whole number within [min, max]; `fallback` when unset. */
+function integer(fallback: number, min: number, max: number) {
+  return defaulting(String(fallback), (raw, { variable }) => wholeNumber(raw, variable, min, max));
+}
+
+/** Duration in seconds; accepts plain seconds or a unit suffix (s, m, h, d). */
+function seconds(raw: string, variable: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
+  if (!match)
+    throw new ConfigError(`${variable} must be seconds or a duration like 30m, 12h, 1d; got "${raw}"`);
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
+  const value = Number(match[1]) * unit;
+  if (value < 1) throw new ConfigError(`${variable} must be at least one second`);
+  return value;
+}
+
+/** A duration (`seconds`); `fallback`, as the docs write it, when unset. */
+function duration(fallback: string, note?: string) {
+  return defaulting(fallback, (raw, { variable }) => seconds(raw, variable), note);
+}
+
 /** A size in bytes: a whole number, or with a decimal unit (`100MB`, `2 GB`, `512kB`); `fallback` when unset. */
-function byteSize(fallback: number, max: number): Parser<number> {
-  return (raw, { variable }) => {
-    if (raw === null) return fallback;
+function byteSize(fallback: string, max: number) {
+  return defaulting(fallback, (raw, { variable }) => {
     const match = /^(\d+)\s*(b|kb|mb|gb|kib|mib|gib)?$/i.exec(raw.trim());
     if (!match)
       throw new ConfigError(`${variable} must be bytes or a size like 100MB, 64KiB, 2GB; got "${raw}"`);
     const units = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
     const unit = units[(match[2] ?? "b").toLowerCase() as keyof typeof units];
     return wholeNumber(String(Number(match[1]) * unit), variable, 1, max);
-  };
+  });
 }
 
 /** `on` or `off` in any case; `fallback` when unset. */
-function onOff(fallback: boolean): Parser<boolean> {
-  return (raw, { variable }) => {
-    if (raw === null) return fallback;
+function onOff(fallback: "on" | "off") {
+  return defaulting(fallback, (raw, { variable }) => {
     const value = raw.toLowerCase();
     if (value === "on") return true;
     if (value === "off") return false;
     throw new ConfigError(`${variable} must be on or off; got "${value}"`);
-  };
+  });
 }
 
 /** Validates one DNS server entry: `ip`, `ip:port`, `[ipv6]:port` or a bare IPv6 address. */
@@ -269,15 +284,13 @@ const trustProxy: Parser<false | number | string[]> = (raw, { variable }) => {
 export const CONFIG_TABLE = {
   port: {
     variable: "PORT",
-    default: "`8080`",
+    ...integer(8080, 0, 65_535),
     meaning: "HTTP port (0–65535)",
-    parse: integer(8080, 0, 65_535),
   },
   host: {
     variable: "HOST",
-    default: "`127.0.0.1`",
     meaning: "address the HTTP server binds",
-    parse: (raw) => raw ?? "127.0.0.1",
+    ...defaulting("127.0.0.1", (raw) => raw),
   },
   publicUrl: {
     variable: "PUBLIC_URL",
@@ -288,10 +301,9 @@ export const CONFIG_TABLE = {
   },
   stateDir: {
     variable: "STATE_DIR",
-    default: "`./var`",
     meaning:
       "directory for runtime state, relative to the working directory: the default SQLite database and a refreshed RDAP bootstrap; created when first needed (by the server or `mailrisk migrate`: every other `mailrisk` command refuses to create a database, so run them where the server runs, or set this or `DATABASE_URL`)",
-    parse: (raw, { cwd }) => resolve(cwd, raw ?? "./var"),
+    ...defaulting("./var", (raw, { cwd }) => resolve(cwd, raw)),
   },
   database: {
     variable: "DATABASE_URL",
@@ -308,24 +320,21 @@ export const CONFIG_TABLE = {
   },
   dnsTimeoutMs: {
     variable: "DNS_TIMEOUT_MS",
-    default: "`1500`",
+    ...integer(1500, 50, 60_000),
     meaning:
       "deadline of one DNS query in milliseconds (50–60000; a timer of its own, not c-ares'); a check makes two rounds (MX/NS/A, then the MX hosts' addresses), so its DNS part takes at most twice this",
-    parse: integer(1500, 50, 60_000),
   },
   recordTtlSeconds: {
     variable: "RECORD_TTL",
-    default: "`86400` (1 day)",
+    ...duration("86400", "1 day"),
     meaning:
       "seconds (or `30m`, `12h`, `1d`) a cached record stays fresh; a record made while any of its DNS look-ups failed for the time being (timeout, SERVFAIL, REFUSED) stays fresh 60 s",
-    parse: duration(86_400),
   },
   negativeTtlSeconds: {
     variable: "NEGATIVE_TTL",
-    default: "`3600` (1 hour)",
+    ...duration("3600", "1 hour"),
     meaning:
       "seconds (or `30m`, `1h`) a record saying the domain does not exist or takes no mail stays fresh, like DNS negative caching: a domain registered a minute ago is valid within this time",
-    parse: duration(3_600),
   },
   rdapBootstrapFile: {
     variable: "RDAP_BOOTSTRAP_FILE",
@@ -350,17 +359,15 @@ export const CONFIG_TABLE = {
   },
   ageTimeoutMs: {
     variable: "AGE_TIMEOUT_MS",
-    default: "`3000`",
+    ...integer(3000, 50, 60_000),
     meaning:
       "deadline of one domain-age look-up in milliseconds, RDAP then WHOIS together (50–60000); it runs beside the check, never in front of it: a check waits at most 200 ms for it",
-    parse: integer(3000, 50, 60_000),
   },
   ageLookup: {
     variable: "AGE_LOOKUP",
-    default: "`on`",
+    ...onOff("on"),
     meaning:
       "`off` (any case): no registry is ever asked; `domain_age_days` and `domain_created_at` stay `null`",
-    parse: onOff(true),
   },
   adminToken: {
     variable: "ADMIN_TOKEN",
@@ -370,115 +377,99 @@ export const CONFIG_TABLE = {
   },
   pageRateLimit: {
     variable: "PAGE_RATE_LIMIT",
-    default: "`60`",
+    ...integer(60, 1, 1_000_000),
     meaning:
       "HTML page requests (home and result pages) per minute per client address, per instance (1–1,000,000), and 4 × this per /24 (IPv4) or /64 (IPv6) prefix; more get a 429 page with `Retry-After` (§7, [security.md](security.md#the-page-limiter)). The API is limited by its keys' quotas instead",
-    parse: integer(60, 1, 1_000_000),
   },
   pageGlobalRateLimit: {
     variable: "PAGE_GLOBAL_RATE_LIMIT",
-    default: "`6000`",
+    ...integer(6000, 1, 10_000_000),
     meaning:
       "HTML page requests per minute from all clients together, per instance (1–10,000,000); more get a 503 page with `Retry-After`. It also bounds the limiter's memory: it remembers at most this many addresses and prefixes a minute",
-    parse: integer(6000, 1, 10_000_000),
   },
   pageLookupConcurrency: {
     variable: "PAGE_LOOKUP_CONCURRENCY",
-    default: "`16`",
+    ...integer(16, 1, 1000),
     meaning:
       "DNS look-ups at a time for the pages (1–1,000), a budget of their own beside the API's 64; one client address holds at most half of it ([security.md](security.md#fair-look-ups))",
-    parse: integer(16, 1, 1000),
   },
   recentFromApi: {
     variable: "RECENT_FROM_API",
-    default: "`off`",
+    ...onOff("off"),
     meaning:
       "`on`: domains checked through the API, `/v2/bulk` and the CLI join the recently checked list of the pages too; `off`: only domains checked through the pages themselves ([security.md](security.md#privacy-of-the-recently-checked-list))",
-    parse: onOff(false),
   },
   publishableRateLimit: {
     variable: "PUBLISHABLE_RATE_LIMIT",
-    default: "`30`",
+    ...integer(30, 1, 1_000_000),
     meaning:
       "requests per minute one client address may make with one publishable key, per worker process (1–1,000,000); more get 429 `rate_limited` with `Retry-After`; the key's quota counts as well ([security.md](security.md#publishable-keys))",
-    parse: integer(30, 1, 1_000_000),
   },
   bulkMaxItems: {
     variable: "BULK_MAX_ITEMS",
-    default: "`1000`",
+    ...integer(1000, 1, 10_000),
     meaning:
       "most items one `POST /v2/bulk` takes (1–10,000); its body limit follows, about 330 bytes an item (§3.1)",
-    parse: integer(1000, 1, 10_000),
   },
   bulkConcurrentPerKey: {
     variable: "BULK_CONCURRENT_PER_KEY",
-    default: "`2`",
+    ...integer(2, 1, 1000),
     meaning:
       "`POST /v2/bulk` requests one key may have in progress at once, per instance (1–1,000); one more gets 429 `too_many_concurrent_requests` with `Retry-After` (§3.1)",
-    parse: integer(2, 1, 1000),
   },
   bulkConcurrentTotal: {
     variable: "BULK_CONCURRENT_TOTAL",
-    default: "`8`",
+    ...integer(8, 1, 10_000),
     meaning:
       "`POST /v2/bulk` requests in progress at once from all keys, per instance (1–10,000); one more gets 503 `server_busy` with `Retry-After` (§3.1)",
-    parse: integer(8, 1, 10_000),
   },
   jobMaxItems: {
     variable: "JOB_MAX_ITEMS",
-    default: "`1000000`",
+    ...integer(1_000_000, 1, 100_000_000),
     meaning:
       "most input lines one list job (`POST /v2/jobs`) takes (1–100,000,000); one more: 413, nothing kept ([jobs.md](jobs.md))",
-    parse: integer(1_000_000, 1, 100_000_000),
   },
   jobMaxBytes: {
     variable: "JOB_MAX_BYTES",
-    default: "`100MB`",
+    ...byteSize("100MB", 100_000_000_000),
     meaning:
       "largest upload of a list job, in bytes or `100MB`, `2GB` (1 byte–100 GB); over it: 413, nothing kept ([jobs.md](jobs.md))",
-    parse: byteSize(100_000_000, 100_000_000_000),
   },
   csvMaxColumns: {
     variable: "CSV_MAX_COLUMNS",
-    default: "`1000`",
+    ...integer(1000, 1, 100_000),
     meaning:
       "most columns a CSV's header or row may have (`check --csv`, list jobs; 1–100,000); a wider file is refused whole, naming its line: 413 on the API, exit 2 on the CLI ([cleaning.md](cleaning.md#limits))",
-    parse: integer(1000, 1, 100_000),
   },
   csvMaxRecordBytes: {
     variable: "CSV_MAX_RECORD_BYTES",
-    default: "`64KiB`",
+    ...byteSize("64KiB", 16_000_000),
     meaning:
       "largest CSV record (or line of a text list), in bytes or `64KiB`, `1MB` (1 byte–16 MB); a longer one refuses the file whole, naming its line, before anything is stored ([cleaning.md](cleaning.md#limits))",
-    parse: byteSize(64 * 1024, 16_000_000),
   },
   jobUploadsPerAccount: {
     variable: "JOB_UPLOADS_PER_ACCOUNT",
-    default: "`2`",
+    ...integer(2, 1, 1000),
     meaning:
       "list-job uploads one account (or a key without one) may send at once, per server; beyond: 429 `too_many_uploads` ([jobs.md](jobs.md#limits))",
-    parse: integer(2, 1, 1000),
   },
   jobSpoolMaxBytes: {
     variable: "JOB_SPOOL_MAX_BYTES",
-    default: "`1GiB`",
+    ...byteSize("1GiB", 1_000_000_000_000),
     meaning:
       "bytes all uploads being received may hold in the server's spool at once; an upload that would pass it: 503 with `Retry-After` ([jobs.md](jobs.md#limits))",
-    parse: byteSize(1024 * 1024 * 1024, 1_000_000_000_000),
   },
   jobRetentionSeconds: {
     variable: "JOB_RETENTION",
-    default: "`7d`",
+    ...duration("7d"),
     meaning:
       "how long a list job and its results are kept after it ended (seconds, or `12h`, `7d`); then housekeeping deletes them ([jobs.md](jobs.md))",
-    parse: duration(7 * 86_400),
   },
   jobFailAfterSeconds: {
     variable: "JOB_FAIL_AFTER",
-    default: "`5m`",
+    ...duration("5m"),
     meaning:
       "how long a list job's batches may keep failing (the database or the resolver unreachable) without one success before the job ends `failed` (seconds, or `90s`, `5m`); a shorter fault pauses it and it resumes, every row once ([jobs.md](jobs.md))",
-    parse: duration(300),
   },
   metricsToken: {
     variable: "METRICS_TOKEN",
@@ -500,10 +491,9 @@ export const CONFIG_TABLE = {
   },
   metricsPublic: {
     variable: "METRICS_PUBLIC",
-    default: "`off`",
+    ...onOff("off"),
     meaning:
       "`on`: `/metrics` is open on `PORT` without a token (before 2026-11 the default). Off, `/metrics` on `PORT` needs `METRICS_TOKEN`, and is a 404 without it (§3.4)",
-    parse: onOff(false),
   },
   trustProxy: {
     variable: "TRUST_PROXY",
@@ -535,51 +525,47 @@ export const CONFIG_TABLE = {
   },
   testNames: {
     variable: "TEST_NAMES",
-    default: "`off`",
+    ...onOff("off"),
     meaning:
       "**for test set-ups only**: `on` accepts names under `.test` and `.example` (RFC 6761 reserves them for testing and documentation) and MX addresses in the documentation and benchmarking ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15, 2001:db8::/32) as public. Names such as `.local`, `.internal`, `home.arpa`, and loopback, private and link-local MX addresses stay refused ([security.md](security.md#public-names-only)). Never set it on a public instance",
-    parse: onOff(false),
   },
   listSyncIntervalSeconds: {
     variable: "LIST_SYNC_INTERVAL",
-    default: "`24h`",
     meaning:
       "how often a server syncs `LIST_SOURCES` (seconds, or `30m`, `24h`, `2s`; one instance fetches for all, under a lock in the database), or `off`: only `mailrisk lists update` and `POST /admin/lists/update` sync",
-    parse: (raw, context) => (raw?.toLowerCase() === "off" ? null : duration(86_400)(raw, context)),
+    ...defaulting("24h", (raw, { variable }) =>
+      raw.toLowerCase() === "off" ? null : seconds(raw, variable),
+    ),
   },
   listMaxEntries: {
     variable: "LIST_MAX_ENTRIES",
-    default: "`500000`",
+    ...integer(DEFAULT_LIST_MAX_ENTRIES, 1_000, 5_000_000),
     meaning:
       "the most entries a synced source's version may hold once gated (1,000–5,000,000): a bigger one is refused as a whole and the version in force stays ([data.md](data.md#synced-lists))",
-    parse: integer(DEFAULT_LIST_MAX_ENTRIES, 1_000, 5_000_000),
   },
   webhookWatchDays: {
     variable: "WEBHOOK_WATCH_DAYS",
-    default: "`30`",
+    ...integer(30, 1, 3650),
     meaning:
       "a domain is watched by the webhooks while it was checked through the service within this many days (1–3650): a flip of its answered block status raises `domain.blocked` or `domain.unblocked` ([webhooks.md](webhooks.md))",
-    parse: integer(30, 1, 3650),
   },
   signup: {
     variable: "SIGNUP",
-    default: "`off`",
     meaning:
       "who may create an account ([accounts.md](accounts.md)): `off` nobody (no account pages), `invite` only people `mailrisk accounts invite` names, `open` anyone at `/signup` (needs SMTP_URL for the confirmation code)",
-    parse: (raw, { variable, value }) => {
-      const mode = raw?.toLowerCase() ?? "off";
+    ...defaulting("off", (raw, { variable, value }) => {
+      const mode = raw.toLowerCase();
       if (mode !== "off" && mode !== "invite" && mode !== "open")
         throw new ConfigError(`${variable} must be off, invite or open; got "${raw}"`);
       if (mode === "open" && value("smtpUrl") === null)
         throw new ConfigError("SIGNUP=open needs SMTP_URL: the confirmation code is mailed");
       return mode as "off" | "invite" | "open";
-    },
+    }),
   },
   signupPlan: {
     variable: "SIGNUP_PLAN",
-    default: "`free`",
     meaning: "the plan a new account gets; all its keys draw from one count of it",
-    parse: (raw) => raw ?? "free",
+    ...defaulting("free", (raw) => raw),
   },
   smtpUrl: {
     variable: "SMTP_URL",
@@ -599,34 +585,30 @@ export const CONFIG_TABLE = {
   },
   mailFrom: {
     variable: "MAIL_FROM",
-    default: "`mailrisk@localhost`",
     meaning: "the sender of the mails to people (`From:`)",
-    parse: (raw) => raw ?? "mailrisk@localhost",
+    ...defaulting("mailrisk@localhost", (raw) => raw),
   },
   sessionTtlSeconds: {
     variable: "SESSION_TTL",
-    default: "`30d`",
+    ...duration("30d"),
     meaning: "a log-in session ends after this long unused (seconds, or `12h`, `30d`)",
-    parse: duration(30 * 86_400),
   },
   sessionMaxAgeSeconds: {
     variable: "SESSION_MAX_AGE",
-    default: "`30d`",
+    ...duration("30d"),
     meaning:
       "a log-in session ends this long after it began, however often used (seconds, or `12h`, `30d`); beside the idle SESSION_TTL ([security.md](security.md#sessions))",
-    parse: duration(30 * 86_400),
   },
   require2fa: {
     variable: "REQUIRE_2FA",
-    default: "`off`",
     meaning:
       "who must log in with two-factor ([accounts.md](accounts.md#two-factor-log-in)): `off` nobody (anyone may turn it on), `operators` accounts with the `operator` role, `all` every account; a person who must and has not set it up is sent to `/account/security` before any other page",
-    parse: (raw, { variable }) => {
-      const mode = raw?.toLowerCase() ?? "off";
+    ...defaulting("off", (raw, { variable }) => {
+      const mode = raw.toLowerCase();
       if (mode !== "off" && mode !== "operators" && mode !== "all")
         throw new ConfigError(`${variable} must be off, operators or all; got "${raw}"`);
       return mode as "off" | "operators" | "all";
-    },
+    }),
   },
   supportEmail: {
     variable: "SUPPORT_EMAIL",
@@ -642,28 +624,24 @@ export const CONFIG_TABLE = {
   },
   accessLog: {
     variable: "ACCESS_LOG",
-    default: "`sampled`",
     meaning:
       "the request log at LOG_LEVEL `info`: `sampled` one line for one request in 100 and for every 5xx answer; `all` two lines per request (received, completed), which cost about what a cached check does; `off` none (errors are still logged) ([http.md](http.md#the-request-log))",
-    parse: (raw, { variable }) => {
-      const choice = raw ?? "sampled";
+    ...defaulting("sampled", (choice, { variable }) => {
       if (!(ACCESS_LOG_CHOICES as readonly string[]).includes(choice)) {
         throw new ConfigError(`${variable} must be one of ${ACCESS_LOG_CHOICES.join(", ")}; got "${choice}"`);
       }
       return choice as AccessLogChoice;
-    },
+    }),
   },
   logLevel: {
     variable: "LOG_LEVEL",
-    default: "`info`",
     meaning: `pino's level: ${LOG_LEVELS.map((level) => `\`${level}\``).join(", ")}`,
-    parse: (raw, { variable }) => {
-      const level = raw ?? "info";
+    ...defaulting("info", (level, { variable }) => {
       if (!(LOG_LEVELS as readonly string[]).includes(level)) {
         throw new ConfigError(`${variable} must be one of ${LOG_LEVELS.join(", ")}; got "${level}"`);
       }
       return level as LogLevel;
-    },
+    }),
   },
 } satisfies { readonly [field: string]: ConfigEntry<unknown> };
 

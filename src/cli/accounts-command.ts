@@ -9,7 +9,7 @@ import {
   type AccountWithKeys,
   deleteAccount,
   inviteAccount,
-  type LinkContext,
+  linkContextOf,
   listAccounts,
   type OneTimeLink,
   resetPasswordLink,
@@ -19,18 +19,11 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import { createMailer } from "../service/accounts/mailer.js";
 import type { Store } from "../store/index.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { commandRunner, type Given, type Handler } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { withStore, writeJson } from "./with-store.js";
-
-function linkContext(ctx: CliContext): LinkContext {
-  const { signup, publicUrl, signupPlan } = ctx.config;
-  return { signup, publicUrl, signupPlan, mailer: createMailer(ctx.config) };
-}
+import { answer, withStore } from "./with-store.js";
 
 function accountText(account: AccountJson): string {
   return `${account.email} (${account.id}): ${account.role}, plan ${account.plan}, ${account.state}, created ${account.created_at}`;
@@ -51,82 +44,26 @@ function linkText(link: OneTimeLink, ctx: CliContext): string {
 
 /** A form taking one account (id or email) and `--json`: the service's answer, as JSON or as `text`. */
 function onAccount<T>(
-  command: string,
   work: (store: Store, which: string, ctx: CliContext) => Promise<T>,
   text: (found: T, ctx: CliContext) => string,
-) {
-  return async (args: string[], ctx: CliContext): Promise<number> => {
-    const usage = usageOf("accounts", command);
-    const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-    if (!result.ok) return usageError(ctx, result.message, usage);
-    const [which, ...extra] = result.parsed.positionals;
-    if (which === undefined)
-      return usageError(ctx, `accounts ${command} needs an account id or email`, usage);
-    if (extra.length > 0)
-      return usageError(
-        ctx,
-        `accounts ${command} takes one account; "${extra.join(" ")}" is too much`,
-        usage,
-      );
-    const found = await withStore(ctx, (store) => work(store, which, ctx));
-    if (result.parsed.values.json) writeJson(ctx, found);
-    else ctx.stdout.write(text(found, ctx));
-    return 0;
+): Handler<CliContext> {
+  return async (given, ctx) => {
+    const found = await withStore(ctx, (store) => work(store, given.words[0] ?? "", ctx));
+    return answer(ctx, given, found, (value) => text(value, ctx));
   };
 }
 
-async function invite(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("accounts", "invite");
-  const options = {
-    plan: { type: "string" },
-    operator: { type: "boolean" },
-    json: { type: "boolean" },
-  } as const;
-  const result = parseArguments({ args, options, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [email, ...extra] = result.parsed.positionals;
-  if (email === undefined) return usageError(ctx, "accounts invite needs an email address", usage);
-  if (extra.length > 0)
-    return usageError(ctx, `accounts invite takes one email; "${extra.join(" ")}" is too much`, usage);
-  const { plan, operator, json } = result.parsed.values;
-  const body = { email, ...(plan !== undefined ? { plan } : {}), ...(operator ? { operator } : {}) };
+async function invite(given: Given, ctx: CliContext): Promise<number> {
+  const plan = given.text("plan");
+  const body = {
+    email: given.words[0] ?? "",
+    ...(plan !== undefined ? { plan } : {}),
+    ...(given.flag("operator") ? { operator: true } : {}),
+  };
   const link = await withStore(ctx, (store) =>
-    inviteAccount(store, body, linkContext(ctx), ctx.clock(), CLI_ACTOR),
+    inviteAccount(store, body, linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
   );
-  if (json) writeJson(ctx, link);
-  else ctx.stdout.write(linkText(link, ctx));
-  return 0;
-}
-
-async function list(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("accounts", "list");
-  const options = { search: { type: "string" }, json: { type: "boolean" } } as const;
-  const result = parseArguments({ args, options, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const { search, json } = result.parsed.values;
-  const found = await withStore(ctx, (store) => listAccounts(store, search));
-  if (json) writeJson(ctx, found);
-  else ctx.stdout.write(accountsText(found));
-  return 0;
-}
-
-async function setPlan(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("accounts", "set-plan");
-  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [which, plan, ...extra] = result.parsed.positionals;
-  if (which === undefined || plan === undefined)
-    return usageError(ctx, "accounts set-plan needs an account id or email and a plan", usage);
-  if (extra.length > 0)
-    return usageError(
-      ctx,
-      `accounts set-plan takes an account and a plan; "${extra.join(" ")}" is too much`,
-      usage,
-    );
-  const account = await withStore(ctx, (store) => setAccountPlan(store, which, plan, CLI_ACTOR));
-  if (result.parsed.values.json) writeJson(ctx, account);
-  else ctx.stdout.write(`Moved ${accountText(account)}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
+  return answer(ctx, given, link, (value) => linkText(value, ctx));
 }
 
 function accountsText(accounts: AccountJson[]): string {
@@ -142,37 +79,39 @@ function showText(account: AccountWithKeys): string {
   return `${accountText(account)}\nkeys:\n${keys.join("") || "  none\n"}own list: ${entries}\n`;
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const subcommands = {
-    invite,
-    list,
-    show: onAccount("show", (store, which) => showAccount(store, which), showText),
-    "set-plan": setPlan,
-    suspend: onAccount(
-      "suspend",
-      (store, which) => setAccountState(store, which, "suspended", CLI_ACTOR),
-      (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+export const run = commandRunner("accounts", {
+  invite,
+  list: async (given, ctx) =>
+    answer(
+      ctx,
+      given,
+      await withStore(ctx, (store) => listAccounts(store, given.text("search"))),
+      accountsText,
     ),
-    resume: onAccount(
-      "resume",
-      (store, which) => setAccountState(store, which, "active", CLI_ACTOR),
-      (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
-    ),
-    delete: onAccount(
-      "delete",
-      (store, which) => deleteAccount(store, which, CLI_ACTOR),
-      (a) => `Deleted ${accountText(a)}.\n`,
-    ),
-    "reset-password": onAccount(
-      "reset-password",
-      (store, which, c) => resetPasswordLink(store, which, linkContext(c), c.clock(), CLI_ACTOR),
-      linkText,
-    ),
-    "reset-2fa": onAccount(
-      "reset-2fa",
-      (store, which) => resetTwoFactor(store, which, CLI_ACTOR),
-      (a) => `Two-factor log-in is off for ${accountText(a)}.\n`,
-    ),
-  };
-  return runSubcommand("accounts", subcommands, usageOf("accounts"), args, ctx);
-}
+  show: onAccount((store, which) => showAccount(store, which), showText),
+  "set-plan": async (given, ctx) => {
+    const [which = "", plan = ""] = given.words;
+    const account = await withStore(ctx, (store) => setAccountPlan(store, which, plan, CLI_ACTOR));
+    return answer(ctx, given, account, (a) => `Moved ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+  },
+  suspend: onAccount(
+    (store, which) => setAccountState(store, which, "suspended", CLI_ACTOR),
+    (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  resume: onAccount(
+    (store, which) => setAccountState(store, which, "active", CLI_ACTOR),
+    (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  delete: onAccount(
+    (store, which) => deleteAccount(store, which, CLI_ACTOR),
+    (a) => `Deleted ${accountText(a)}.\n`,
+  ),
+  "reset-password": onAccount(
+    (store, which, c) => resetPasswordLink(store, which, linkContextOf(c.config), c.clock(), CLI_ACTOR),
+    linkText,
+  ),
+  "reset-2fa": onAccount(
+    (store, which) => resetTwoFactor(store, which, CLI_ACTOR),
+    (a) => `Two-factor log-in is off for ${accountText(a)}.\n`,
+  ),
+});

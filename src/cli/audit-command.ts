@@ -4,11 +4,9 @@
  * Exit codes: 0 done, 2 bad arguments.
  */
 import { type AuditEntryJson, searchAudit } from "../operator/audit.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { withStore, writeJson } from "./with-store.js";
+import { answer, withStore } from "./with-store.js";
 
 function auditText(entries: AuditEntryJson[]): string {
   if (entries.length === 0) return "No changes recorded.\n";
@@ -22,29 +20,15 @@ function auditText(entries: AuditEntryJson[]): string {
   return `${formatTable([["AT", "ACTOR", "ACTION", "ENTITY", "DETAIL"], ...rows])}\n`;
 }
 
-async function list(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("audit", "list");
-  const result = parseArguments({
-    args,
-    options: {
-      actor: { type: "string" },
-      action: { type: "string" },
-      entity: { type: "string" },
-      limit: { type: "string" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: false,
-  });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const { json, limit, ...filter } = result.parsed.values;
-  const entries = await withStore(ctx, (store) =>
-    searchAudit(store, { ...filter, limit: limit === undefined ? undefined : Number(limit) }),
-  );
-  if (json) writeJson(ctx, entries);
-  else ctx.stdout.write(auditText(entries));
-  return 0;
-}
-
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand("audit", { list }, usageOf("audit"), args, ctx);
-}
+export const run = commandRunner("audit", {
+  list: async (given, ctx) => {
+    const limit = given.text("limit");
+    const filter = {
+      actor: given.text("actor"),
+      action: given.text("action"),
+      entity: given.text("entity"),
+      limit: limit === undefined ? undefined : Number(limit),
+    };
+    return answer(ctx, given, await withStore(ctx, (store) => searchAudit(store, filter)), auditText);
+  },
+});

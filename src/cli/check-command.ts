@@ -29,28 +29,13 @@ import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
 import type { Store } from "../store/index.js";
-import { EXIT_USAGE, type ParsedArguments, parseArguments, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, EXIT_USAGE, type Given, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress } from "./progress.js";
 import { formatRow, formatStreamedRow, formatTable } from "./table.js";
 import { rawStream } from "./terminal-text.js";
-import { usageOf } from "./usage-text.js";
 import { withStore } from "./with-store.js";
-
-const USAGE = usageOf("check");
-
-const OPTIONS = {
-  json: { type: "boolean" },
-  csv: { type: "boolean" },
-  column: { type: "string" },
-  delimiter: { type: "string" },
-  encoding: { type: "string" },
-  only: { type: "string" },
-  concurrency: { type: "string" },
-  progress: { type: "boolean" },
-  raw: { type: "boolean" },
-} as const;
 
 /** A CSV problem's advice in the command's words. */
 function cliAdvice(advice: CsvAdvice): string {
@@ -59,8 +44,6 @@ function cliAdvice(advice: CsvAdvice): string {
     return "if the file is in another encoding, name it with --encoding latin1, --encoding windows-1252 (Excel on Windows) or --encoding utf-16";
   return `say so with --delimiter '${advice.delimiter === "\t" ? "tab" : advice.delimiter}'`;
 }
-
-type Values = ParsedArguments<{ options: typeof OPTIONS; allowPositionals: true }>["values"];
 
 const COLUMNS = ["input", "valid", "block", "risk", "reason", "mx_host", "provider"];
 /** The narrowest table columns; a streamed table (stdin) keeps these widths and cuts a wider cell. */
@@ -102,36 +85,38 @@ interface Settings {
   raw: boolean;
 }
 
-function settings(values: Values, ctx: CliContext): Settings | string {
-  const concurrency = wholeNumber(values.concurrency ?? "16");
+function settings(given: Given, ctx: CliContext): Settings | string {
+  const only = given.text("only");
+  const csv = given.flag("csv");
+  const concurrency = wholeNumber(given.text("concurrency") ?? "16");
   if (concurrency === undefined || concurrency < 1 || concurrency > 1024) {
     return "--concurrency must be a whole number from 1 to 1024";
   }
-  if (values.only !== undefined && values.only !== "block" && values.only !== "allow") {
-    return "--only takes block or allow";
+  if (only !== undefined && only !== "block" && only !== "allow") return "--only takes block or allow";
+  if (given.flag("json") && csv) return "--json and --csv exclude each other";
+  for (const option of ["column", "delimiter", "encoding"]) {
+    if (!csv && given.text(option) !== undefined) return `--${option} goes with --csv`;
   }
-  if (values.json && values.csv) return "--json and --csv exclude each other";
-  for (const option of ["column", "delimiter", "encoding", "raw"] as const) {
-    if (!values.csv && values[option] !== undefined) return `--${option} goes with --csv`;
-  }
-  const delimiter = values.delimiter === "tab" || values.delimiter === "\\t" ? "\t" : values.delimiter;
+  if (!csv && given.flag("raw")) return "--raw goes with --csv";
+  const text = given.text("delimiter");
+  const delimiter = text === "tab" || text === "\\t" ? "\t" : text;
   if (
     delimiter !== undefined &&
     ([...delimiter].length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n")
   ) {
     return `--delimiter takes one character (or tab), not a quote or a line break; got ${JSON.stringify(delimiter)}`;
   }
-  const encoding = values.encoding?.toLowerCase();
+  const encoding = given.text("encoding")?.toLowerCase();
   if (encoding !== undefined && !Object.hasOwn(CSV_ENCODINGS, encoding)) {
-    return `--encoding takes utf-8, latin1, windows-1252 or utf-16; got "${values.encoding}"`;
+    return `--encoding takes utf-8, latin1, windows-1252 or utf-16; got "${given.text("encoding")}"`;
   }
   const stderr = ctx.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   return {
-    format: values.csv ? "csv" : values.json ? "json" : "table",
-    only: values.only as Settings["only"],
+    format: csv ? "csv" : given.flag("json") ? "json" : "table",
+    only,
     concurrency,
-    progress: values.progress === true || stderr.isTTY === true,
-    raw: values.raw === true,
+    progress: given.flag("progress") || stderr.isTTY === true,
+    raw: given.flag("raw"),
     csv: {
       limits: { maxColumns: ctx.config.csvMaxColumns, maxRecordBytes: ctx.config.csvMaxRecordBytes },
       ...(delimiter !== undefined ? { delimiter } : {}),
@@ -163,6 +148,17 @@ interface RunState {
   progress: Progress | undefined;
   rejected: number;
   written: number;
+}
+
+/** A run writing to `stream`, with progress on stderr when asked for (`totalBytes`: the input's, when known). */
+function runState(
+  ctx: CliContext,
+  options: Settings,
+  stream: NodeJS.WritableStream,
+  totalBytes?: number,
+): RunState {
+  const progress = options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined;
+  return { output: new Output(stream), progress, rejected: 0, written: 0 };
 }
 
 /** Writes each outcome in order until the inputs end or the output closes. */
@@ -212,8 +208,12 @@ function finish(ctx: CliContext, state: RunState): number {
   return state.rejected > 0 ? 1 : 0;
 }
 
-async function runList(ctx: CliContext, positionals: string[], options: Settings): Promise<number> {
-  if (positionals.length === 0) return usageError(ctx, "check needs inputs, or - for stdin", USAGE);
+async function runList(
+  ctx: CliContext,
+  { words: positionals, usage }: Given,
+  options: Settings,
+): Promise<number> {
+  if (positionals.length === 0) return usageError(ctx, "check needs inputs, or - for stdin", usage);
   const fromStdin = positionals.includes("-");
   const reader = fromStdin
     ? createInterface({ input: ctx.stdin, crlfDelay: Number.POSITIVE_INFINITY })
@@ -224,14 +224,7 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
   try {
     return await withStore(ctx, async (store) => {
       const checker = checkerFor(store, ctx, options.concurrency);
-      const state: RunState = {
-        output: new Output(ctx.stdout),
-        progress: options.progress
-          ? new Progress({ stream: ctx.stderr, totalBytes: fromStdin ? sizeOf(ctx.stdin) : undefined })
-          : undefined,
-        rejected: 0,
-        written: 0,
-      };
+      const state = runState(ctx, options, ctx.stdout, fromStdin ? sizeOf(ctx.stdin) : undefined);
       let count = 0;
       const inputs = (async function* () {
         for await (const input of listInputs(positionals, lines, read)) {
@@ -272,7 +265,7 @@ async function runList(ctx: CliContext, positionals: string[], options: Settings
       }
       if (count === 0 && !state.output.closed) {
         state.progress?.stop(false);
-        return usageError(ctx, "stdin held no input for -", USAGE);
+        return usageError(ctx, "stdin held no input for -", usage);
       }
       return finish(ctx, state);
     });
@@ -311,16 +304,17 @@ function describeLayout(ctx: CliContext, { layout }: CsvInput): void {
   }
 }
 
-async function runCsv(ctx: CliContext, positionals: string[], options: Settings, column: string | undefined) {
+async function runCsv(ctx: CliContext, given: Given, options: Settings) {
+  const { words: positionals, usage } = given;
   if (positionals.length > 1) {
-    return usageError(ctx, `--csv reads one file (or - for stdin), not ${positionals.length}`, USAGE);
+    return usageError(ctx, `--csv reads one file (or - for stdin), not ${positionals.length}`, usage);
   }
   const path = positionals[0] ?? "-";
   let stream = ctx.stdin;
   let totalBytes = sizeOf(ctx.stdin);
   if (path !== "-") {
     const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return usageError(ctx, `${path} is not a readable file`, USAGE);
+    if (!stat?.isFile()) return usageError(ctx, `${path} is not a readable file`, usage);
     try {
       await readThrough(path, options.csv);
     } catch (error) {
@@ -335,10 +329,10 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
   } catch (error) {
     return unreadable(ctx, error);
   }
-  const index = findColumn(csv.header, column);
+  const index = findColumn(csv.header, given.text("column"));
   if (index instanceof CsvError) {
     csv.close();
-    return usageError(ctx, csvErrorText(index, cliAdvice), USAGE);
+    return usageError(ctx, csvErrorText(index, cliAdvice), usage);
   }
   describeLayout(ctx, csv);
   return withStore(ctx, async (store) => {
@@ -349,13 +343,8 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
       testNames: ctx.config.testNames,
       raw: options.raw,
     });
-    const state: RunState = {
-      // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
-      output: new Output(rawStream(ctx.stdout)),
-      progress: options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined,
-      rejected: 0,
-      written: 0,
-    };
+    // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+    const state = runState(ctx, options, rawStream(ctx.stdout), totalBytes);
     try {
       await state.output.write(cleaned.header);
       await writeAll(
@@ -376,16 +365,11 @@ async function runCsv(ctx: CliContext, positionals: string[], options: Settings,
   });
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, allowPositionals: true, options: OPTIONS });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const { values, positionals } = result.parsed;
-  const options = settings(values, ctx);
-  if (typeof options === "string") return usageError(ctx, options, USAGE);
-  if (positionals.filter((positional) => positional === "-").length > 1) {
-    return usageError(ctx, "- (stdin) may be given once", USAGE);
+export const run = commandRunner("check", async (given, ctx) => {
+  const options = settings(given, ctx);
+  if (typeof options === "string") return usageError(ctx, options, given.usage);
+  if (given.words.filter((word) => word === "-").length > 1) {
+    return usageError(ctx, "- (stdin) may be given once", given.usage);
   }
-  return options.format === "csv"
-    ? runCsv(ctx, positionals, options, values.column)
-    : runList(ctx, positionals, options);
-}
+  return options.format === "csv" ? runCsv(ctx, given, options) : runList(ctx, given, options);
+});

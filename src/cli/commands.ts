@@ -70,21 +70,21 @@ const TABLE = [
         args: "create --plan P [--name N] [--publishable --origin O…] [--json]",
         summary: "create an API key on plan P; its secret is shown once",
         details:
-          'creates a key on plan P and prints its secret once (`mr_…`); with `--publishable` and one `--origin` per site (exact `scheme://host[:port]`, no wildcard) a publishable key (`mrp_…`) for browser pages of those origins only ([security.md](security.md#publishable-keys)); `--json`: the `POST /admin/keys` body, `{"id","key","plan","prefix","name","created_at","publishable","origins"}`',
+          'creates a key on plan P and prints its secret once (`mr_…`); with `--publishable` and one `--origin` per site (exact `scheme://host[:port]`, no wildcard) a publishable key (`mrp_…`) for browser pages of those origins only ([security.md](security.md#publishable-keys)); `--json`: the body of `POST /admin/keys`, `{"id","key","plan","prefix","name","created_at","publishable","origins"}`',
         exitCodes: "0, 1 unknown plan, 2 usage or invalid origins",
       },
       {
         args: "list [--json]",
         summary: "list keys, never their secrets",
         details:
-          'lists keys, never secrets; `--json`: array of `{"id","prefix","name","plan","created_at","revoked_at","publishable","origins"}`',
+          'lists keys, never secrets; `--json`: the body of `GET /admin/keys`, an array of `{"id","prefix","name","plan","created_at","revoked_at","publishable","origins"}`',
         exitCodes: "0, 2 usage",
       },
       {
         args: "show <id> [--json]",
         summary: "show a key with its plan and usage",
         details:
-          "a key with its plan and usage: the current period (used, remaining, reset) and every stored period; reading counts nothing; `--json`: the admin API's `GET /admin/keys/{id}` body",
+          "a key with its plan and usage: the current period (used, remaining, reset) and every stored period; reading counts nothing; `--json`: the body of `GET /admin/keys/{id}`",
         exitCodes: "0, 1 unknown key, 2 usage",
       },
       {
@@ -127,7 +127,8 @@ const TABLE = [
       {
         args: "list [--json]",
         summary: "list plans",
-        details: 'lists plans; `--json`: array of `{"name","quota","period_days"}`',
+        details:
+          'lists plans; `--json`: the body of `GET /admin/plans`, an array of `{"name","quota","period_days"}`',
         exitCodes: "0, 2 usage",
       },
       {
@@ -146,61 +147,63 @@ const TABLE = [
         args: "invite <email> [--plan P] [--operator] [--json]",
         summary: "print a one-time link where a person sets a password",
         details:
-          'prints a one-time link `/invite/<token>`, valid 7 days, where the person sets a password and the account is made (plan P, default SIGNUP_PLAN; role `operator` with `--operator`, else `member`); mailed too when SMTP_URL is set ([accounts.md](accounts.md)); `--json`: `{"email","url","expires_at","mailed"}`',
+          'prints a one-time link `/invite/<token>`, valid 7 days, where the person sets a password and the account is made (plan P, default SIGNUP_PLAN; role `operator` with `--operator`, else `member`); mailed too when SMTP_URL is set ([accounts.md](accounts.md)); `--json`: the body of `POST /admin/accounts/invite`, `{"email","url","expires_at","mailed"}`',
         exitCodes: "0, 1 the account exists, the plan is unknown or SIGNUP is off, 2 usage or not an email",
       },
       {
         args: "list [--search S] [--json]",
         summary: "list accounts, newest first",
         details:
-          'lists the newest accounts (at most 1,000), with `--search` those whose email contains S; `--json`: array of `{"id","email","role","plan","state","created_at"}`',
+          'lists the newest accounts (at most 1,000), with `--search` those whose email contains S; `--json`: the body of `GET /admin/accounts`, an array of `{"id","email","role","plan","state","created_at"}`',
         exitCodes: "0, 2 usage",
       },
       {
         args: "show <account> [--json]",
         summary: "show an account (id or email) and its keys",
         details:
-          "an account (by id or email) with its keys and how many entries its own list holds; `--json`: the account with `keys` and `list_entries`",
+          "an account (by id or email) with its keys and how many entries its own list holds; `--json`: the body of `GET /admin/accounts/{account}`, the account with `keys` and `list_entries`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {
         args: "set-plan <account> <plan> [--json]",
         summary: "move an account and its keys to another plan",
         details:
-          "moves an account (id or email) and its keys to a plan: they count against its quota at once, running servers within a second; `--json`: the account",
+          "moves an account (id or email) and its keys to a plan: they count against its quota at once, running servers within a second; `--json`: the body of `PATCH /admin/accounts/{account}`, the account",
         exitCodes: "0, 1 unknown account or plan, 2 usage",
       },
       {
         args: "suspend <account> [--json]",
         summary: "suspend an account: its keys answer 401, it cannot log in",
         details:
-          "suspends an account: its keys answer 401 `account_suspended`, its sessions end, it cannot log in; running servers take it within a second",
+          "suspends an account: its keys answer 401 `account_suspended`, its sessions end, it cannot log in; running servers take it within a second; `--json`: the body of `POST /admin/accounts/{account}/suspend`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {
         args: "resume <account> [--json]",
         summary: "resume a suspended account",
-        details: "makes a suspended account active again",
+        details:
+          "makes a suspended account active again; `--json`: the body of `POST /admin/accounts/{account}/resume`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {
         args: "delete <account> [--json]",
         summary: "delete an account with its keys",
-        details: "deletes an account with its keys, counts and sessions",
+        details:
+          "deletes an account with its keys, counts and sessions; `--json`: the body of `DELETE /admin/accounts/{account}`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {
         args: "reset-password <account> [--json]",
         summary: "print a one-time link where the account's owner sets a new password",
         details:
-          "prints a one-time link, valid 7 days, where the owner sets a new password (every session ends); mailed too when SMTP_URL is set",
+          "prints a one-time link, valid 7 days, where the owner sets a new password (every session ends); mailed too when SMTP_URL is set; `--json`: the body of `POST /admin/accounts/{account}/reset-password`",
         exitCodes: "0, 1 unknown account or SIGNUP is off, 2 usage",
       },
       {
         args: "reset-2fa <account> [--json]",
         summary: "turn off an account's two-factor log-in",
         details:
-          "clears the account's two-factor secret and recovery codes (a person who lost the device and the codes): the next log-in asks for the password alone (audited `account.2fa_reset`; nothing is recorded when it was off)",
+          "clears the account's two-factor secret and recovery codes (a person who lost the device and the codes): the next log-in asks for the password alone (audited `account.2fa_reset`; nothing is recorded when it was off); `--json`: the body of `POST /admin/accounts/{account}/reset-2fa`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
     ],
@@ -230,7 +233,7 @@ const TABLE = [
         args: "update [--json]",
         summary: "sync the upstream disposable lists of LIST_SOURCES now",
         details:
-          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 % against the version in force, or the bundled entries before a first sync, is empty, holds more than `LIST_MAX_ENTRIES` entries, is not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Its `LIST_SOURCES` become the list policy every process decides with (with `off`: no synced source is in force; [data.md](data.md#who-sets-the-policy)). Running servers take an accepted version or a new policy within a second. One process syncs at a time (a lock in the database)",
+          "fetches every source of `LIST_SOURCES`, judges each entry (never a provider, a known-good, public-suffix or reserved name) and each new version as a whole (refused when it shrinks by more than 30 % against the version in force, or the bundled entries before a first sync, is empty, holds more than `LIST_MAX_ENTRIES` entries, is not text or JSON, over 50 MB, redirects to another host or takes over 30 s), and puts accepted versions in force; prints per source what was added, removed and refused, and why ([data.md](data.md#synced-lists)). Its `LIST_SOURCES` become the list policy every process decides with (with `off`: no synced source is in force; [data.md](data.md#who-sets-the-policy)). Running servers take an accepted version or a new policy within a second. One process syncs at a time (a lock in the database); `--json`: the body of `POST /admin/lists/update`",
         exitCodes:
           "0 every source fetched and judged, 1 a source failed (the others applied) or another process is syncing, 2 usage",
       },
@@ -238,7 +241,7 @@ const TABLE = [
         args: "status [--json]",
         summary: "each synced source: URL, last attempt and success, entries, version, age, last error",
         details:
-          "each source of `LIST_SOURCES` (and each of the list policy or with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list. Then the list policy: the sources every process decides with ([data.md](data.md#who-sets-the-policy)); `--json`: `in_policy` per source, null before a sync set the policy",
+          "each source of `LIST_SOURCES` (and each of the list policy or with stored versions): its URL, last attempt and last success, the version in force (hash, entries, when accepted) and the one before it, the age of the data in force (since the source last confirmed it) and the last error; a source never synced runs on the bundled list. Then the list policy: the sources every process decides with ([data.md](data.md#who-sets-the-policy)); `--json`: the body of `GET /admin/lists`, with `in_policy` per source, null before a sync set the policy",
         exitCodes: "0, 2 usage",
       },
       {
@@ -283,7 +286,7 @@ const TABLE = [
       {
         args: "list [--json]",
         summary: "list the operator's overrides",
-        details: "lists the operator's overrides (§10)",
+        details: "lists the operator's overrides (§10); `--json`: the body of `GET /admin/overrides`",
         exitCodes: "0, 2 usage",
       },
     ],
@@ -295,7 +298,7 @@ const TABLE = [
         args: "list [--status open|accepted|rejected] [--limit N] [--json]",
         summary: "reports of wrong answers, each beside today's answer and its evidence",
         details:
-          "the reports keys filed of answers they expected otherwise (§3.5), `open` by default: open ones first by how many distinct keys reported the same domain, then oldest first; accepted and rejected ones newest review first; at most `--limit` (1–1,000, default 100). Each with today's answer for its domain and the evidence behind it (§4.3). `--json`: the admin API's `GET /admin/reports` body",
+          "the reports keys filed of answers they expected otherwise (§3.5), `open` by default: open ones first by how many distinct keys reported the same domain, then oldest first; accepted and rejected ones newest review first; at most `--limit` (1–1,000, default 100). Each with today's answer for its domain and the evidence behind it (§4.3). `--json`: the body of `GET /admin/reports`",
         exitCodes: "0, 2 usage",
       },
       {
@@ -333,13 +336,14 @@ const TABLE = [
         args: "add <url> [--events domain.blocked,domain.unblocked] [--secret S] [--json]",
         summary: "send block status flips of watched domains to a URL",
         details:
-          'subscribes an http(s) URL to flips of watched domains\' answered block status (default both events); without `--secret` a 32-byte secret is generated and shown once (a given one has at least 16 characters). Events are signed with it, retried for 24 h and never follow a redirect ([webhooks.md](webhooks.md)); `--json`: `{"id","url","events","created_at"}` with `"secret"` when generated',
+          'subscribes an http(s) URL to flips of watched domains\' answered block status (default both events); without `--secret` a 32-byte secret is generated and shown once (a given one has at least 16 characters). Events are signed with it, retried for 24 h and never follow a redirect ([webhooks.md](webhooks.md)); `--json`: the body of `POST /admin/webhooks`, `{"id","url","events","created_at"}` with `"secret"` when generated',
         exitCodes: "0, 2 usage or invalid URL or events",
       },
       {
         args: "list [--json]",
         summary: "list webhooks, never their secrets",
-        details: 'lists webhooks, never secrets; `--json`: array of `{"id","url","events","created_at"}`',
+        details:
+          'lists webhooks, never secrets; `--json`: the body of `GET /admin/webhooks`, an array of `{"id","url","events","created_at"}`',
         exitCodes: "0, 2 usage",
       },
       {
@@ -364,7 +368,7 @@ const TABLE = [
         args: "list [--actor A] [--action A] [--entity E] [--limit N] [--json]",
         summary: "the audit log: who changed what, newest first",
         details:
-          "every change made through the CLI, the admin API or the console, newest first ([console.md](console.md#the-audit-log)): when, who (`cli`, `admin-token` or an account's email), the action (`key.revoke`, `override.set`, …), the entity and a detail that never holds a secret. `--actor`, `--action` (`key` is every `key.*`) and `--entity` (`<kind>` or `<kind>:<id>`) narrow it; at most `--limit` (1–1,000, default 100). `--json`: the admin API's `GET /admin/audit` body",
+          "every change made through the CLI, the admin API or the console, newest first ([console.md](console.md#the-audit-log)): when, who (`cli`, `admin-token` or an account's email), the action (`key.revoke`, `override.set`, …), the entity and a detail that never holds a secret. `--actor`, `--action` (`key` is every `key.*`) and `--entity` (`<kind>` or `<kind>:<id>`) narrow it; at most `--limit` (1–1,000, default 100). `--json`: the body of `GET /admin/audit`",
         exitCodes: "0, 2 usage",
       },
     ],
@@ -382,14 +386,14 @@ const TABLE = [
       {
         args: "show <id> [--json]",
         summary: "one list job's progress and counts",
-        details: "one job as `GET /v2/jobs/<id>` answers it; `--json`: the body of `GET /admin/jobs/<id>`",
+        details: "one job as `GET /v2/jobs/<id>` answers it; `--json`: the body of `GET /admin/jobs/{id}`",
         exitCodes: "0, 1 unknown job, 2 usage",
       },
       {
         args: "cancel <id> [--json]",
         summary: "cancel a queued or running list job",
         details:
-          "cancels a queued or running job; the units of its items not checked go back to its key (an ended job is shown as it is); `--json`: the body of `POST /admin/jobs/<id>/cancel`",
+          "cancels a queued or running job; the units of its items not checked go back to its key (an ended job is shown as it is); `--json`: the body of `POST /admin/jobs/{id}/cancel`",
         exitCodes: "0, 1 unknown job, 2 usage",
       },
     ],
@@ -446,5 +450,13 @@ const TABLE = [
 
 /** The name of a command of the table. */
 export type CommandName = (typeof TABLE)[number]["name"];
+
+type FirstWord<Args extends string> = Args extends `${infer Word} ${string}` ? Word : Args;
+type PlainWord<Word extends string> = Word extends "" | `${"-" | "[" | "<"}${string}` ? never : Word;
+
+/** The sub-commands of a command, as `subcommandOf` (src/cli/form-grammar.ts) reads them; never when it has none. */
+export type SubcommandOf<Name extends CommandName> = PlainWord<
+  FirstWord<Extract<(typeof TABLE)[number], { name: Name }>["forms"][number]["args"]>
+>;
 
 export const COMMANDS: readonly (Command & { name: CommandName })[] = TABLE;

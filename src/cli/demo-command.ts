@@ -8,11 +8,7 @@
  */
 import { once } from "node:events";
 import { checkDemoKey, DEMO_HOST, type DemoServer, startDemoServer } from "../demo/demo-server.js";
-import { parseArguments, usageError, wholeNumber } from "./arguments.js";
-import type { CliContext } from "./context.js";
-import { usageOf } from "./usage-text.js";
-
-const USAGE = usageOf("demo");
+import { commandRunner, usageError, wholeNumber } from "./arguments.js";
 export const DEFAULT_DEMO_PORT = 8081;
 
 /** `--service` as an http(s) base URL ending in `/`, or undefined. */
@@ -25,30 +21,24 @@ function serviceUrl(text: string): string | undefined {
   }
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseArguments({
-    args,
-    options: { port: { type: "string" }, service: { type: "string" }, key: { type: "string" } },
-    allowPositionals: false,
-  });
-  if (!parsed.ok) return usageError(ctx, `demo: ${parsed.message}`, USAGE);
-  const values = parsed.parsed.values;
-  const port = values.port === undefined ? DEFAULT_DEMO_PORT : wholeNumber(values.port);
+export const run = commandRunner("demo", async (given, ctx) => {
+  const portText = given.text("port");
+  const port = portText === undefined ? DEFAULT_DEMO_PORT : wholeNumber(portText);
   if (port === undefined || port < 1 || port > 65535) {
-    return usageError(ctx, "demo: --port must be a whole number from 1 to 65535", USAGE);
+    return usageError(ctx, "demo: --port must be a whole number from 1 to 65535", given.usage);
   }
   const origin = `http://${DEMO_HOST}:${port}`;
   const create = `mailrisk keys create --plan free --publishable --origin ${origin}`;
-  const key = values.key;
+  const key = given.text("key");
   if (key === undefined || !key.startsWith("mrp_")) {
     const why =
       key === undefined
         ? "demo needs a publishable key"
         : "demo takes only a publishable key (mrp_…): a secret key must never be put in a web page";
-    return usageError(ctx, `${why}; create one for the demo's origin with\n  ${create}`, USAGE);
+    return usageError(ctx, `${why}; create one for the demo's origin with\n  ${create}`, given.usage);
   }
-  const service = serviceUrl(values.service ?? `http://127.0.0.1:${ctx.config.port}`);
-  if (service === undefined) return usageError(ctx, "demo: --service must be an http(s) URL", USAGE);
+  const service = serviceUrl(given.text("service") ?? `http://127.0.0.1:${ctx.config.port}`);
+  if (service === undefined) return usageError(ctx, "demo: --service must be an http(s) URL", given.usage);
 
   const check = await checkDemoKey(service, key, origin);
   if (!check.ok && check.answered) {
@@ -72,4 +62,4 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   await Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
   await demo.close();
   return 0;
-}
+});

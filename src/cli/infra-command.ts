@@ -5,13 +5,9 @@
  */
 import { LEARNING_THRESHOLDS } from "../core/learned.js";
 import { type InfrastructureJson, listInfrastructure } from "../operator/infrastructure.js";
-import { parseArguments, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { withStore, writeJson } from "./with-store.js";
-
-const USAGE = usageOf("infra");
+import { answer, withStore } from "./with-store.js";
 
 function infrastructureText(shown: InfrastructureJson[]): string {
   const header = ["KIND", "VALUE", "STATE", "DISPOSABLE", "GOOD", "UNKNOWN", "SERVICE", "EXAMPLES"];
@@ -32,20 +28,12 @@ function infrastructureText(shown: InfrastructureJson[]): string {
   );
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const [command, ...rest] = args;
-  if (command !== "list") {
-    const got = command === undefined ? "" : ` (got "${command}")`;
-    return usageError(ctx, `infra needs the command list${got}`, USAGE);
-  }
-  const result = parseArguments({
-    args: rest,
-    options: { all: { type: "boolean" }, json: { type: "boolean" } },
-    allowPositionals: false,
-  });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const shown = await withStore(ctx, (store) => listInfrastructure(store, result.parsed.values.all === true));
-  if (result.parsed.values.json) writeJson(ctx, shown);
-  else ctx.stdout.write(infrastructureText(shown));
-  return 0;
-}
+export const run = commandRunner("infra", {
+  list: async (given, ctx) =>
+    answer(
+      ctx,
+      given,
+      await withStore(ctx, (store) => listInfrastructure(store, given.flag("all"))),
+      infrastructureText,
+    ),
+});

@@ -5,11 +5,11 @@
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { cancelJob, type JobJson, listJobs, OPERATOR, showJob } from "../operator/jobs.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import type { Store } from "../store/index.js";
+import { commandRunner, type Handler } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { listing, withStore, writeJson } from "./with-store.js";
+import { answer, listing, withStore } from "./with-store.js";
 
 function jobsText({ jobs }: { jobs: JobJson[] }): string {
   const rows = jobs.map((job) => [
@@ -23,35 +23,24 @@ function jobsText({ jobs }: { jobs: JobJson[] }): string {
   return `${formatTable([["ID", "STATUS", "DONE", "ALLOW/BLOCK/INVALID/UNKNOWN", "CREATED", "FINISHED"], ...rows])}\n`;
 }
 
-/** `show` and `cancel`: one id, then the job as text or `--json`. */
-function oneJob(form: "show" | "cancel", work: (id: string, ctx: CliContext) => Promise<JobJson>) {
-  return async (args: string[], ctx: CliContext): Promise<number> => {
-    const usage = usageOf("jobs", form);
-    const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-    if (!result.ok) return usageError(ctx, result.message, usage);
-    const [id, ...extra] = result.parsed.positionals;
-    if (id === undefined || extra.length > 0) return usageError(ctx, `jobs ${form} takes one id`, usage);
-    const job = await work(id, ctx);
-    if (result.parsed.values.json) writeJson(ctx, job);
-    else ctx.stdout.write(jobsText({ jobs: [job] }));
-    return 0;
+/** `show` and `cancel`: the job as text or `--json`. */
+function oneJob(work: (store: Store, id: string, ctx: CliContext) => Promise<JobJson>): Handler<CliContext> {
+  return async (given, ctx) => {
+    const job = await withStore(ctx, (store) => work(store, given.words[0] ?? "", ctx));
+    return answer(ctx, given, job, (one) => jobsText({ jobs: [one] }));
   };
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const list = (rest: string[], c: CliContext) =>
-    listing(rest, c, usageOf("jobs", "list"), (store) => listJobs(store, OPERATOR), jobsText);
-  const show = oneJob("show", (id, c) => withStore(c, (store) => showJob(store, OPERATOR, id)));
-  const cancel = oneJob("cancel", (id, c) =>
-    withStore(c, (store) =>
-      cancelJob(
-        store,
-        OPERATOR,
-        id,
-        { now: c.clock(), retentionMs: c.config.jobRetentionSeconds * 1000 },
-        { actor: CLI_ACTOR, store },
-      ),
+export const run = commandRunner("jobs", {
+  list: listing((store) => listJobs(store, OPERATOR), jobsText),
+  show: oneJob((store, id) => showJob(store, OPERATOR, id)),
+  cancel: oneJob((store, id, ctx) =>
+    cancelJob(
+      store,
+      OPERATOR,
+      id,
+      { now: ctx.clock(), retentionMs: ctx.config.jobRetentionSeconds * 1000 },
+      { actor: CLI_ACTOR, store },
     ),
-  );
-  return runSubcommand("jobs", { list, show, cancel }, usageOf("jobs"), args, ctx);
-}
+  ),
+});

@@ -9,42 +9,31 @@ import { DAY_MS } from "../core/time.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { type KeyWithUsage, keyUsage } from "../operator/key-usage.js";
 import { createKey, type KeyJson, listKeys, revokeKey, setKeyOrigins, setKeyPlan } from "../operator/keys.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { commandRunner, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { listing, withStore, writeJson } from "./with-store.js";
+import { answer, listing, withStore } from "./with-store.js";
 
-async function create(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({
-    args,
-    options: {
-      plan: { type: "string" },
-      name: { type: "string" },
-      publishable: { type: "boolean" },
-      origin: { type: "string", multiple: true },
-      json: { type: "boolean" },
-    },
-    allowPositionals: false,
-  });
-  const usage = usageOf("keys", "create");
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const { plan, name, publishable, origin: origins, json } = result.parsed.values;
+async function create(given: Given, ctx: CliContext): Promise<number> {
+  const plan = given.text("plan");
   if (plan === undefined)
-    return usageError(ctx, 'keys create needs --plan P (see "mailrisk plans list")', usage);
-  const key = await withStore(ctx, (store) =>
-    createKey(store, { plan, name, publishable, origins }, ctx.clock(), CLI_ACTOR),
-  );
-  if (json) {
-    writeJson(ctx, key);
-    return 0;
-  }
-  const kind = key.publishable ? `publishable key ${key.id} for ${key.origins.join(", ")}` : `key ${key.id}`;
-  ctx.stdout.write(
-    `Created ${kind} on plan ${key.plan}${key.name ? ` (${key.name})` : ""}.\n` +
-      `The key is shown only this once; store it now:\n\n  ${key.key}\n\n`,
-  );
-  return 0;
+    return usageError(ctx, 'keys create needs --plan P (see "mailrisk plans list")', given.usage);
+  const body = {
+    plan,
+    name: given.text("name"),
+    publishable: given.flag("publishable"),
+    origins: given.list("origin"),
+  };
+  const key = await withStore(ctx, (store) => createKey(store, body, ctx.clock(), CLI_ACTOR));
+  return answer(ctx, given, key, () => {
+    const kind = key.publishable
+      ? `publishable key ${key.id} for ${key.origins.join(", ")}`
+      : `key ${key.id}`;
+    return (
+      `Created ${kind} on plan ${key.plan}${key.name ? ` (${key.name})` : ""}.\n` +
+      `The key is shown only this once; store it now:\n\n  ${key.key}\n\n`
+    );
+  });
 }
 
 function status(key: KeyJson): string {
@@ -96,70 +85,29 @@ function usageText(key: KeyWithUsage): string {
   return `${formatTable(rows)}\n\n${formatTable([["PERIOD START", "USED"], ...history])}\n`;
 }
 
-/** `keys <sub> <id>` and, when `more` names them, the words after the id; else a usage error (exit 2). */
-function keyArguments(args: string[], ctx: CliContext, sub: string, more?: string) {
-  const usage = usageOf("keys", sub);
-  const options: { json?: { type: "boolean" } } = sub === "show" ? { json: { type: "boolean" } } : {};
-  const result = parseArguments({ args, options, allowPositionals: true });
-  if (!result.ok) return { code: usageError(ctx, result.message, usage) };
-  const [id, ...rest] = result.parsed.positionals;
-  const problem =
-    id === undefined
-      ? `keys ${sub} needs a key id${more ? ` and ${more}` : ""} (see "mailrisk keys list")`
-      : more && rest.length === 0
-        ? `keys ${sub} ${id} needs ${more}`
-        : !more && rest.length > 0
-          ? `keys ${sub} takes one key id; "${rest.join(" ")}" is too much`
-          : undefined;
-  if (problem !== undefined || id === undefined) return { code: usageError(ctx, problem ?? "", usage) };
-  return { id, rest, json: result.parsed.values.json === true };
-}
-
-async function show(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = keyArguments(args, ctx, "show");
-  if (parsed.id === undefined) return parsed.code;
-  const key = await withStore(ctx, (store) => keyUsage(store, parsed.id, ctx.clock()));
-  if (parsed.json) writeJson(ctx, key);
-  else ctx.stdout.write(usageText(key));
-  return 0;
-}
-
-async function setPlan(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = keyArguments(args, ctx, "set-plan", "the plan to move it to");
-  if (parsed.id === undefined) return parsed.code;
-  const [plan, ...extra] = parsed.rest;
-  if (extra.length > 0) {
-    const usage = usageOf("keys", "set-plan");
-    return usageError(
+export const run = commandRunner("keys", {
+  create,
+  list: listing(listKeys, keysText),
+  show: async (given, ctx) =>
+    answer(
       ctx,
-      `keys set-plan takes a key id and a plan; "${extra.join(" ")}" is too much`,
-      usage,
-    );
-  }
-  const key = await withStore(ctx, (store) => setKeyPlan(store, parsed.id, plan as string, CLI_ACTOR));
-  ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
-}
-
-async function setOrigins(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = keyArguments(args, ctx, "set-origins", "at least one origin (e.g. https://shop.example)");
-  if (parsed.id === undefined) return parsed.code;
-  const key = await withStore(ctx, (store) => setKeyOrigins(store, parsed.id, parsed.rest, CLI_ACTOR));
-  ctx.stdout.write(`Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
-}
-
-async function revoke(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = keyArguments(args, ctx, "revoke");
-  if (parsed.id === undefined) return parsed.code;
-  await withStore(ctx, (store) => revokeKey(store, parsed.id, ctx.clock(), CLI_ACTOR));
-  ctx.stdout.write(`Revoked key ${parsed.id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
-}
-
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const list = (rest: string[], c: CliContext) =>
-    listing(rest, c, usageOf("keys", "list"), listKeys, keysText);
-  const subcommands = { create, list, show, "set-plan": setPlan, "set-origins": setOrigins, revoke };
-  return runSubcommand("keys", subcommands, usageOf("keys"), args, ctx);
-}
+      given,
+      await withStore(ctx, (store) => keyUsage(store, given.words[0] ?? "", ctx.clock())),
+      usageText,
+    ),
+  "set-plan": async ({ words: [id = "", plan = ""] }, ctx) => {
+    const key = await withStore(ctx, (store) => setKeyPlan(store, id, plan, CLI_ACTOR));
+    ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    return 0;
+  },
+  "set-origins": async ({ words: [id = "", ...origins] }, ctx) => {
+    const key = await withStore(ctx, (store) => setKeyOrigins(store, id, origins, CLI_ACTOR));
+    ctx.stdout.write(`Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    return 0;
+  },
+  revoke: async ({ words: [id = ""] }, ctx) => {
+    await withStore(ctx, (store) => revokeKey(store, id, ctx.clock(), CLI_ACTOR));
+    ctx.stdout.write(`Revoked key ${id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
+    return 0;
+  },
+});

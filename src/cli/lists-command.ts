@@ -16,13 +16,10 @@ import {
   updateLists,
 } from "../operator/lists.js";
 import { everySourceRead, type SourceReport } from "../service/lists/list-sync.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { commandRunner, type Given } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { listing, withStore, writeJson } from "./with-store.js";
-
-const USAGE = usageOf("lists");
+import { answer, listing, withStore } from "./with-store.js";
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;
@@ -41,9 +38,7 @@ function reportText(report: SourceReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function update(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
+async function update(given: Given, ctx: CliContext): Promise<number> {
   const { config } = ctx;
   const report = await withStore(ctx, (store) =>
     updateLists(store, config, ctx.clock, `cli ${process.pid}`, CLI_ACTOR),
@@ -52,14 +47,12 @@ async function update(args: string[], ctx: CliContext): Promise<number> {
     ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
     return 1;
   }
-  if (result.parsed.values.json) writeJson(ctx, report);
-  else {
-    for (const source of report.sources) ctx.stdout.write(reportText(source));
-    if (report.sources.length === 0)
-      ctx.stdout.write(`LIST_SOURCES is off: no synced list is in force now. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-    else if (report.sources.some((s) => s.outcome === "accepted"))
-      ctx.stdout.write(`${TAKEN_BY_RUNNING_SERVERS}\n`);
-  }
+  answer(ctx, given, report, ({ sources }) => {
+    const said = sources.map(reportText).join("");
+    if (sources.length === 0)
+      return `LIST_SOURCES is off: no synced list is in force now. ${TAKEN_BY_RUNNING_SERVERS}\n`;
+    return sources.some((s) => s.outcome === "accepted") ? `${said}${TAKEN_BY_RUNNING_SERVERS}\n` : said;
+  });
   return everySourceRead(report) ? 0 : 1;
 }
 
@@ -87,11 +80,7 @@ function statusText(states: SourceStateJson[]): string {
   return `${formatTable([header, ...rows])}\n${policyLine(states)}\n`;
 }
 
-async function rollback(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const [source, ...extra] = result.parsed.positionals;
-  if (extra.length > 0) return usageError(ctx, "lists rollback takes at most one source", USAGE);
+async function rollback({ words: [source] }: Given, ctx: CliContext): Promise<number> {
   const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source, CLI_ACTOR));
   if (rolled.length === 0) {
     ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
@@ -103,19 +92,15 @@ async function rollback(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-async function remove(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const [source, ...extra] = result.parsed.positionals;
-  if (source === undefined || extra.length > 0)
-    return usageError(ctx, "lists remove takes one source", USAGE);
+async function remove({ words: [source = ""] }: Given, ctx: CliContext): Promise<number> {
   await withStore(ctx, (store) => removeSource(store, source, CLI_ACTOR));
   ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const status = (rest: string[], c: CliContext) =>
-    listing(rest, c, USAGE, (store) => listStatus(store, c.config.listSources, ctx.clock()), statusText);
-  return runSubcommand("lists", { update, status, rollback, remove }, USAGE, args, ctx);
-}
+export const run = commandRunner("lists", {
+  update,
+  status: listing((store, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
+  rollback,
+  remove,
+});

@@ -1,13 +1,7 @@
 /** `mailrisk migrate` (docs/api.md "Running it"): applies pending database migrations. */
-import { parseArguments, usageError } from "./arguments.js";
-import type { CliContext } from "./context.js";
-import { usageOf } from "./usage-text.js";
+import { commandRunner } from "./arguments.js";
 
-const USAGE = usageOf("migrate");
-
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseArguments({ args, options: {}, allowPositionals: false });
-  if (!parsed.ok) return usageError(ctx, parsed.message, USAGE);
+export const run = commandRunner("migrate", async (_, ctx) => {
   const store = await ctx.openStore();
   try {
     const applied = await store.migrate();
@@ -19,4 +13,4 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   } finally {
     await store.close();
   }
-}
+});

@@ -9,10 +9,9 @@
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { listOverrides, type OverrideJson, removeOverride, setOverride } from "../operator/overrides.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { commandRunner, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
 import { listing, withStore } from "./with-store.js";
 
 const INFRASTRUCTURE: Record<string, InfrastructureKind> = {
@@ -38,20 +37,17 @@ function overrideRow(override: OverrideJson): string[] {
   return [override.kind, override.value, override.action, override.created_at, override.note ?? ""];
 }
 
-async function add(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("overrides", "add");
-  const result = parseArguments({ args, options: { note: { type: "string" } }, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [verb, ...rest] = result.parsed.positionals;
+async function add(given: Given, ctx: CliContext): Promise<number> {
+  const [verb, ...rest] = given.words;
   const action =
     verb === "allow" || verb === "deny" ? verb : verb === "never-disposable" ? "never_disposable" : undefined;
   if (action === undefined) {
     const got = verb === undefined ? "" : ` (got "${verb}")`;
-    return usageError(ctx, `overrides add needs allow, deny or never-disposable${got}`, usage);
+    return usageError(ctx, `overrides add needs allow, deny or never-disposable${got}`, given.usage);
   }
   const what = target(rest);
-  if (typeof what === "string") return usageError(ctx, `overrides add ${verb} ${what}`, usage);
-  const { note } = result.parsed.values;
+  if (typeof what === "string") return usageError(ctx, `overrides add ${verb} ${what}`, given.usage);
+  const note = given.text("note");
   const saved = await withStore(ctx, (store) =>
     setOverride(store, { ...what, action, note }, ctx.clock(), ctx.config, CLI_ACTOR),
   );
@@ -59,12 +55,9 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-async function remove(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("overrides", "remove");
-  const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const what = target(result.parsed.positionals);
-  if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, usage);
+async function remove(given: Given, ctx: CliContext): Promise<number> {
+  const what = target(given.words);
+  if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, given.usage);
   if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed) {
     ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
     return 1;
@@ -77,8 +70,4 @@ function overridesText(overrides: OverrideJson[]): string {
   return `${formatTable([["KIND", "VALUE", "ACTION", "SINCE", "NOTE"], ...overrides.map(overrideRow)])}\n`;
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const list = (rest: string[], c: CliContext) =>
-    listing(rest, c, usageOf("overrides", "list"), listOverrides, overridesText);
-  return runSubcommand("overrides", { add, remove, list }, usageOf("overrides"), args, ctx);
-}
+export const run = commandRunner("overrides", { add, remove, list: listing(listOverrides, overridesText) });

@@ -11,6 +11,7 @@
 
 import cliProgress from "cli-progress";
 import { type CheckOutcome, type Verdict, verdictOf } from "../service/checking/check-many.js";
+import { formatCount } from "./table.js";
 import { rawStream } from "./terminal-text.js";
 
 type Tally = Record<Verdict, number>;
@@ -25,10 +26,6 @@ export interface ProgressOptions {
 const WITH_SIZE =
   "{bar} {percentage}% | {count} checked | {rate}/s | ETA {eta_formatted} | block {block}  allow {allow}  invalid {invalid}";
 const WITHOUT_SIZE = "{count} checked | {rate}/s | block {block}  allow {allow}  invalid {invalid}";
-
-function formatCount(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
-}
 
 export class Progress {
   readonly tally: Tally = { block: 0, allow: 0, invalid: 0 };

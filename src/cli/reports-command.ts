@@ -6,22 +6,12 @@
  * unknown report or one reviewed already, 2 bad arguments.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
-import {
-  MAX_REPORTS_SHOWN,
-  type QueueEntryJson,
-  REPORT_STATUSES,
-  REPORTS_SHOWN,
-  reportQueue,
-  reviewReport,
-} from "../operator/reports.js";
+import { type QueueEntryJson, REPORT_STATUSES, reportQueue, reviewReport } from "../operator/reports.js";
 import { createChecker } from "../service/checking/create-checker.js";
 import type { ReportStatus } from "../store/index.js";
-import { parseArguments, runSubcommand, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, type Given, type Handler, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
-import { usageOf } from "./usage-text.js";
-import { withStore, writeJson } from "./with-store.js";
-
-const USAGE = usageOf("reports");
+import { answer, withStore } from "./with-store.js";
 
 /** One report as a block of lines: what was reported, today's answer, and its evidence. */
 function reportLines(entry: QueueEntryJson): string {
@@ -42,21 +32,12 @@ function reportLines(entry: QueueEntryJson): string {
   return lines.join("\n");
 }
 
-async function list(args: string[], ctx: CliContext): Promise<number> {
-  const result = parseArguments({
-    args,
-    options: { status: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" } },
-    allowPositionals: false,
-  });
-  if (!result.ok) return usageError(ctx, result.message, USAGE);
-  const { values } = result.parsed;
-  const status = (values.status ?? "open") as ReportStatus;
+async function list(given: Given, ctx: CliContext): Promise<number> {
+  const status = (given.text("status") ?? "open") as ReportStatus;
   if (!REPORT_STATUSES.includes(status))
-    return usageError(ctx, "--status takes open, accepted or rejected", USAGE);
-  const limit = values.limit === undefined ? REPORTS_SHOWN : wholeNumber(values.limit);
-  if (limit === undefined || limit < 1 || limit > MAX_REPORTS_SHOWN) {
-    return usageError(ctx, `--limit must be a whole number from 1 to ${MAX_REPORTS_SHOWN}`, USAGE);
-  }
+    return usageError(ctx, "--status takes open, accepted or rejected", given.usage);
+  const text = given.text("limit");
+  const limit = text === undefined ? undefined : Number(text);
   const entries = await withStore(ctx, async (store) => {
     const checker = createChecker({
       config: ctx.config,
@@ -69,20 +50,15 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
       await checker.close();
     }
   });
-  if (values.json) writeJson(ctx, entries);
-  else if (entries.length === 0) ctx.stdout.write(`No ${status} reports.\n`);
-  else ctx.stdout.write(`${entries.map(reportLines).join("\n\n")}\n`);
-  return 0;
+  return answer(ctx, given, entries, (found) =>
+    found.length === 0 ? `No ${status} reports.\n` : `${found.map(reportLines).join("\n\n")}\n`,
+  );
 }
 
-function review(decision: "accept" | "reject"): (args: string[], ctx: CliContext) => Promise<number> {
-  return async (args, ctx) => {
-    const result = parseArguments({ args, options: { note: { type: "string" } }, allowPositionals: true });
-    if (!result.ok) return usageError(ctx, result.message, USAGE);
-    const [id, ...extra] = result.parsed.positionals;
-    if (id === undefined || extra.length > 0)
-      return usageError(ctx, `reports ${decision} needs one report id`, USAGE);
-    const note = result.parsed.values.note ?? null;
+function review(decision: "accept" | "reject"): Handler<CliContext> {
+  return async (given, ctx) => {
+    const id = given.words[0] ?? "";
+    const note = given.text("note") ?? null;
     const done = await withStore(ctx, (store) =>
       reviewReport({ store, clock: ctx.clock }, id, decision, note, CLI_ACTOR),
     );
@@ -97,12 +73,4 @@ function review(decision: "accept" | "reject"): (args: string[], ctx: CliContext
   };
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand(
-    "reports",
-    { list, accept: review("accept"), reject: review("reject") },
-    USAGE,
-    args,
-    ctx,
-  );
-}
+export const run = commandRunner("reports", { list, accept: review("accept"), reject: review("reject") });

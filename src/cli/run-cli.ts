@@ -1,6 +1,6 @@
 /**
  * The `mailrisk` command line (src/cli/main.ts runs it): global options, help, the
- * version, the configuration, then one module per sub-command (src/cli/commands.ts).
+ * version, the configuration, then the command's module, `<name>-command.ts` (src/cli/commands.ts).
  *
  * - `--help` (or `-h`) anywhere before `--` prints the command's (or sub-command's) help;
  *   `mailrisk help [<command> [<sub-command>]]` too. `--version` prints the version.
@@ -16,7 +16,7 @@ import { EXIT_USAGE } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
 import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
-import { commandHelp, isSubcommand, overallHelp } from "./usage-text.js";
+import { commandHelp, overallHelp } from "./usage-text.js";
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream;
@@ -37,26 +37,11 @@ export function packageVersion(): string {
 /** Runs a command on its arguments; resolves to the exit code. */
 type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
 
-/** Each command's module, loaded only when it runs. */
-const COMMAND_MODULES: { readonly [Name in CommandName]: () => Promise<CommandRun> } = {
-  serve: async () => (await import("./serve-command.js")).run,
-  check: async () => (await import("./check-command.js")).run,
-  keys: async () => (await import("./keys-command.js")).run,
-  plans: async () => (await import("./plans-command.js")).run,
-  accounts: async () => (await import("./accounts-command.js")).run,
-  records: async () => (await import("./records-command.js")).run,
-  lists: async () => (await import("./lists-command.js")).run,
-  overrides: async () => (await import("./overrides-command.js")).run,
-  reports: async () => (await import("./reports-command.js")).run,
-  infra: async () => (await import("./infra-command.js")).run,
-  webhooks: async () => (await import("./webhooks-command.js")).run,
-  audit: async () => (await import("./audit-command.js")).run,
-  jobs: async () => (await import("./jobs-command.js")).run,
-  stats: async () => (await import("./stats-command.js")).run,
-  demo: async () => (await import("./demo-command.js")).run,
-  migrate: async () => (await import("./migrate-command.js")).run,
-  "rdap-bootstrap": async () => (await import("./rdap-bootstrap-command.js")).run,
-};
+/** A command's module, `src/cli/<name>-command.ts`, loaded only when it runs (by a path no bundler expands). */
+async function commandModule(name: CommandName): Promise<CommandRun> {
+  const path = `./${name}-command.js`;
+  return ((await import(path)) as { run: CommandRun }).run;
+}
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 const VERSION_FLAGS = new Set(["--version", "-V"]);
@@ -94,7 +79,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     if (topic === undefined) io.stdout.write(overallHelp());
     else if (!names.includes(topic))
       return usage(io, `unknown command "${topic}" (commands: ${names.join(", ")})`);
-    else io.stdout.write(commandHelp(topic, sub !== undefined && isSubcommand(topic, sub) ? sub : undefined));
+    else io.stdout.write(commandHelp(topic, sub));
     return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
@@ -103,7 +88,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   if (rest.some((arg) => HELP_FLAGS.has(arg))) {
     const sub = rest.find((arg) => !arg.startsWith("-"));
-    io.stdout.write(commandHelp(name, sub !== undefined && isSubcommand(name, sub) ? sub : undefined));
+    io.stdout.write(commandHelp(name, sub));
     return 0;
   }
   let config: ReturnType<typeof loadConfig>;
@@ -119,7 +104,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     { mayCreateDatabase: command.createsDatabase === true, verbose, cwd: io.cwd },
   );
   try {
-    return await (await COMMAND_MODULES[command.name]())([...rest, ...tail], ctx);
+    return await (await commandModule(command.name))([...rest, ...tail], ctx);
   } catch (error) {
     if (error instanceof NoDatabaseError) return usage(io, error.message);
     if (error instanceof StoreUnavailableError) {

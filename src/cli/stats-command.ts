@@ -3,16 +3,9 @@
  * src/operator/stats.ts. Exit codes: 0 done, 2 bad arguments.
  */
 import { type Stats, trafficStats } from "../operator/stats.js";
-import type { CliContext } from "./context.js";
-import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
+import { commandRunner } from "./arguments.js";
+import { formatCount, formatTable } from "./table.js";
 import { listing } from "./with-store.js";
-
-const numbers = new Intl.NumberFormat("en-US");
-
-function count(value: number): string {
-  return numbers.format(value);
-}
 
 /** A list of the most seen, or a line saying there is none. */
 function top(heading: string, header: string[], rows: string[][]): string {
@@ -23,20 +16,20 @@ function top(heading: string, header: string[], rows: string[][]): string {
 function statsText(stats: Stats): string {
   const days = stats.days.map((day) => [
     day.day,
-    count(day.checks.api),
-    count(day.checks.bulk),
-    count(day.checks.jobs),
-    count(day.checks.pages),
-    count(day.checks.total),
-    count(day.blocked),
+    formatCount(day.checks.api),
+    formatCount(day.checks.bulk),
+    formatCount(day.checks.jobs),
+    formatCount(day.checks.pages),
+    formatCount(day.checks.total),
+    formatCount(day.blocked),
     Object.entries(day.blocks)
-      .map(([reason, blocked]) => `${reason} ${count(blocked)}`)
+      .map(([reason, blocked]) => `${reason} ${formatCount(blocked)}`)
       .join(", "),
   ]);
   const { checks, blocked } = stats.totals;
   const totals = [
     "total",
-    ...[checks.api, checks.bulk, checks.jobs, checks.pages, checks.total, blocked].map(count),
+    ...[checks.api, checks.bulk, checks.jobs, checks.pages, checks.total, blocked].map(formatCount),
     "",
   ];
   return [
@@ -45,17 +38,17 @@ function statsText(stats: Stats): string {
     top(
       "Disposable providers seen most",
       ["PROVIDER", "ANSWERS"],
-      stats.top_disposable_providers.map((row) => [row.provider, count(row.count)]),
+      stats.top_disposable_providers.map((row) => [row.provider, formatCount(row.count)]),
     ),
     top(
       "Domains blocked most",
       ["DOMAIN", "BLOCKS"],
-      stats.top_blocked_domains.map((row) => [row.domain, count(row.count)]),
+      stats.top_blocked_domains.map((row) => [row.domain, formatCount(row.count)]),
     ),
     top(
       "Accounts that used the most",
       ["ACCOUNT", "EMAIL", "UNITS"],
-      stats.top_accounts.map((row) => [row.id, row.email, count(row.used)]),
+      stats.top_accounts.map((row) => [row.id, row.email, formatCount(row.used)]),
     ),
     top(
       "Keys that used the most",
@@ -65,12 +58,13 @@ function statsText(stats: Stats): string {
         row.prefix,
         row.name ?? "",
         row.account_id ?? "",
-        count(row.used),
+        formatCount(row.used),
       ]),
     ),
   ].join("");
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  return listing(args, ctx, usageOf("stats"), (store) => trafficStats(store, ctx.clock()), statsText);
-}
+export const run = commandRunner(
+  "stats",
+  listing((store, ctx) => trafficStats(store, ctx.clock()), statsText),
+);

@@ -7,6 +7,11 @@
  */
 import { terminalText } from "./terminal-text.js";
 
+/** A count for a person: whole, with thousands separated by commas (1,234). */
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
 /** Columns a cell takes: its code points (a terminal shows most as one column each). */
 function widthOf(cell: string): number {
   let width = 0;

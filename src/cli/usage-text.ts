@@ -4,6 +4,7 @@
  * `mailrisk <command> <sub-command> --help`, and the usage lines after a usage error.
  */
 import { COMMANDS, type Command, type CommandForm, commandUsage } from "./commands.js";
+import { commandNamed, subcommandOf } from "./form-grammar.js";
 
 /** Options every command takes (handled by the dispatcher, src/cli/run-cli.ts). */
 const GLOBAL_OPTIONS = `global options: --help (this text, for any command or sub-command), --verbose (name the
@@ -12,26 +13,10 @@ configuration comes from the environment (docs/api.md, “Running it”): DATABA
 
 const WIDTH = 88;
 
-function commandNamed(name: string): Command {
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) throw new Error(`no command "${name}" in COMMANDS`);
-  return command;
-}
-
-/** The sub-command a form belongs to: the first word of its arguments, when that is a plain word. */
-function subcommandOf(form: CommandForm): string | undefined {
-  return /^[a-z][a-z-]*(?=\s|$)/.exec(form.args)?.[0];
-}
-
 /** The forms of a command, or only those of one of its sub-commands (all of them when it has no such one). */
 function formsOf(command: Command, subcommand?: string): readonly CommandForm[] {
   const forms = command.forms.filter((form) => subcommandOf(form) === subcommand);
   return subcommand === undefined || forms.length === 0 ? command.forms : forms;
-}
-
-/** Whether `word` names a sub-command of the command. */
-export function isSubcommand(name: string, word: string): boolean {
-  return commandNamed(name).forms.some((form) => subcommandOf(form) === word);
 }
 
 /** `usage: mailrisk keys create …` and one aligned line per further form. */

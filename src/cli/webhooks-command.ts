@@ -13,34 +13,22 @@ import {
   removeWebhook,
   type WebhookJson,
 } from "../operator/webhooks.js";
-import { parseArguments, runSubcommand, usageError } from "./arguments.js";
+import { commandRunner, type Given } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
-import { usageOf } from "./usage-text.js";
-import { listing, withStore, writeJson } from "./with-store.js";
+import { answer, listing, withStore } from "./with-store.js";
 
-async function add(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("webhooks", "add");
-  const result = parseArguments({
-    args,
-    options: { events: { type: "string" }, secret: { type: "string" }, json: { type: "boolean" } },
-    allowPositionals: true,
-  });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [url, ...extra] = result.parsed.positionals;
-  if (url === undefined || extra.length > 0) return usageError(ctx, "webhooks add takes one URL", usage);
-  const { events, secret, json } = result.parsed.values;
-  const webhook = await withStore(ctx, (store) =>
-    addWebhook(store, { url, events, secret }, ctx.clock(), CLI_ACTOR),
+async function add(given: Given, ctx: CliContext): Promise<number> {
+  const body = { url: given.words[0] ?? "", events: given.text("events"), secret: given.text("secret") };
+  const webhook = await withStore(ctx, (store) => addWebhook(store, body, ctx.clock(), CLI_ACTOR));
+  return answer(
+    ctx,
+    given,
+    webhook,
+    ({ id, events, url, secret }) =>
+      `Created webhook ${id} for ${events.join(", ")} to ${url}\n` +
+      (secret ? `Its signing secret, shown only this once:\n\n    ${secret}\n\n` : ""),
   );
-  if (json) {
-    writeJson(ctx, webhook);
-    return 0;
-  }
-  ctx.stdout.write(`Created webhook ${webhook.id} for ${webhook.events.join(", ")} to ${webhook.url}\n`);
-  if (webhook.secret)
-    ctx.stdout.write(`Its signing secret, shown only this once:\n\n    ${webhook.secret}\n\n`);
-  return 0;
 }
 
 function webhooksText(webhooks: WebhookJson[]): string {
@@ -48,12 +36,7 @@ function webhooksText(webhooks: WebhookJson[]): string {
   return `${formatTable([["ID", "EVENTS", "CREATED", "URL"], ...rows])}\n`;
 }
 
-async function remove(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("webhooks", "remove");
-  const result = parseArguments({ args, options: {}, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [id, ...extra] = result.parsed.positionals;
-  if (id === undefined || extra.length > 0) return usageError(ctx, "webhooks remove takes one id", usage);
+async function remove({ words: [id = ""] }: Given, ctx: CliContext): Promise<number> {
   if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed) {
     ctx.stderr.write(`mailrisk: unknown webhook ${id}\n`);
     return 1;
@@ -75,21 +58,14 @@ function deliveriesText(events: DeliveryJson[]): string {
   return `${formatTable([["EVENT", "WEBHOOK", "TYPE", "DOMAIN", "STATUS", "ATTEMPTS", "NEXT TRY"], ...rows])}\n`;
 }
 
-async function deliveriesOf(args: string[], ctx: CliContext): Promise<number> {
-  const usage = usageOf("webhooks", "deliveries");
-  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const [id, ...extra] = result.parsed.positionals;
-  if (extra.length > 0) return usageError(ctx, "webhooks deliveries takes at most one id", usage);
-  const events = await withStore(ctx, (store) => deliveries(store, id ?? null));
-  if (result.parsed.values.json) writeJson(ctx, events);
-  else ctx.stdout.write(deliveriesText(events));
-  return 0;
+async function deliveriesOf(given: Given, ctx: CliContext): Promise<number> {
+  const events = await withStore(ctx, (store) => deliveries(store, given.words[0] ?? null));
+  return answer(ctx, given, events, deliveriesText);
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const list = (rest: string[], c: CliContext) =>
-    listing(rest, c, usageOf("webhooks", "list"), listWebhooks, webhooksText);
-  const subcommands = { add, list, remove, deliveries: deliveriesOf };
-  return runSubcommand("webhooks", subcommands, usageOf("webhooks"), args, ctx);
-}
+export const run = commandRunner("webhooks", {
+  add,
+  list: listing(listWebhooks, webhooksText),
+  remove,
+  deliveries: deliveriesOf,
+});

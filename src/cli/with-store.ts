@@ -1,6 +1,6 @@
-/** Runs a sub-command's work on the configured database, migrated first and closed after. */
+/** Runs a sub-command's work on the configured database, migrated first and closed after, and writes its answer. */
 import type { Store } from "../store/index.js";
-import { parseArguments, usageError } from "./arguments.js";
+import type { Given, Handler } from "./arguments.js";
 import type { CliContext } from "./context.js";
 
 export async function withStore<T>(ctx: CliContext, work: (store: Store) => Promise<T>): Promise<T> {
@@ -13,23 +13,16 @@ export async function withStore<T>(ctx: CliContext, work: (store: Store) => Prom
   }
 }
 
-/** Writes a service's answer as one line of JSON: the body the matching admin route answers. */
-export function writeJson(ctx: CliContext, value: unknown): void {
-  ctx.stdout.write(`${JSON.stringify(value)}\n`);
+/** A service's answer: with `--json` one line of JSON, the body the matching admin route answers; else as `text` renders it. */
+export function answer<T>(ctx: CliContext, given: Given, found: T, text: (found: T) => string): number {
+  ctx.stdout.write(given.flag("json") ? `${JSON.stringify(found)}\n` : text(found));
+  return 0;
 }
 
-/** A `list [--json]` form: what `work` finds, as JSON with --json, else as `text` renders it. */
-export async function listing<T>(
-  args: string[],
-  ctx: CliContext,
-  usage: string,
-  work: (store: Store) => Promise<T>,
+/** A `list [--json]` form: what `work` finds, answered. */
+export function listing<T>(
+  work: (store: Store, ctx: CliContext) => Promise<T>,
   text: (found: T) => string,
-): Promise<number> {
-  const result = parseArguments({ args, options: { json: { type: "boolean" } }, allowPositionals: false });
-  if (!result.ok) return usageError(ctx, result.message, usage);
-  const found = await withStore(ctx, work);
-  if (result.parsed.values.json) writeJson(ctx, found);
-  else ctx.stdout.write(text(found));
-  return 0;
+): Handler<CliContext> {
+  return async (given, ctx) => answer(ctx, given, await withStore(ctx, (store) => work(store, ctx)), text);
 }

@@ -12,7 +12,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import { createMailer } from "../service/accounts/mailer.js";
+import { linkContextOf } from "../operator/accounts.js";
 import type { ChangeWatcher } from "../service/checking/change-watcher.js";
 import type { Checker } from "../service/checking/checker.js";
 import { TrafficCounter } from "../service/checking/traffic-counter.js";
@@ -46,7 +46,7 @@ import {
 import { requestLogger } from "./logging.js";
 import { withMethodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type HttpMetrics } from "./metrics-registry.js";
-import { addMultipartParser } from "./multipart.js";
+import { addFieldsOnlyMultipartParser } from "./multipart-form.js";
 import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
 import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
 import { healthRoutes } from "./routes/health.js";
@@ -192,8 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? (() => new Date());
   const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
   const { config } = deps;
-  const { signup, publicUrl, signupPlan } = config;
-  const links = { signup, publicUrl, signupPlan, mailer: createMailer(config) };
+  const links = linkContextOf(config);
   const app: TypedApp = Fastify({
     ...(deps.logger
       ? {
@@ -258,7 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Bodies: form, multipart and JSON, each under the body limit; nothing else (415).
   app.removeContentTypeParser("text/plain");
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
-  addMultipartParser(app);
+  addFieldsOnlyMultipartParser(app);
   await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
 
   app.setErrorHandler((error, request, reply) => sendProblem(reply, problemFor(error, request.log)));

@@ -5,11 +5,12 @@
  * account returns the account as changed: the audit log's hook.
  */
 import { type Static, Type } from "typebox";
+import type { Config } from "../config.js";
 import { mailboxOf } from "../core/mailbox.js";
 import { formatTimestamp } from "../core/record.js";
 import { Timestamp } from "../core/schema-types.js";
 import { normaliseEmail } from "../service/accounts/account-access.js";
-import type { Mailer } from "../service/accounts/mailer.js";
+import { createMailer, type Mailer } from "../service/accounts/mailer.js";
 import type { Account, AccountRole, Store } from "../store/index.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { accountJobsFollow } from "./jobs.js";
@@ -73,6 +74,14 @@ export interface LinkContext {
   publicUrl: string | null;
   signupPlan: string;
   mailer: Mailer | undefined;
+}
+
+/** The links' context of a configuration: its SIGNUP, PUBLIC_URL, SIGNUP_PLAN and mailer. */
+export function linkContextOf(
+  config: Pick<Config, "signup" | "publicUrl" | "signupPlan" | "smtpUrl" | "mailFrom">,
+): LinkContext {
+  const { signup, publicUrl, signupPlan } = config;
+  return { signup, publicUrl, signupPlan, mailer: createMailer(config) };
 }
 
 export function accountJson(account: Account): AccountJson {

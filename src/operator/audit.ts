@@ -7,7 +7,7 @@ import { type Static, Type } from "typebox";
 import { formatTimestamp } from "../core/record.js";
 import { nullable, Timestamp } from "../core/schema-types.js";
 import type { AuditEntry, Store } from "../store/index.js";
-import { Refusal } from "./refusal.js";
+import { shownLimit } from "./refusal.js";
 
 /** Who makes a change: the CLI, the admin API's token, or an account of the console. */
 export type Actor = { kind: "cli" } | { kind: "admin-token" } | { kind: "account"; email: string };
@@ -158,9 +158,7 @@ export function audited<T>(
 
 /** The changes matching `filter`, newest first; `invalid_body` for a limit outside 1 to MAX_AUDIT_SHOWN. */
 export async function searchAudit(store: AuditStore, filter: AuditFilter): Promise<AuditEntryJson[]> {
-  const limit = filter.limit ?? AUDIT_SHOWN;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_AUDIT_SHOWN)
-    throw new Refusal("invalid_body", `limit is a whole number from 1 to ${MAX_AUDIT_SHOWN}`);
+  const limit = shownLimit(filter.limit, AUDIT_SHOWN, MAX_AUDIT_SHOWN);
   const [entityKind, ...id] = filter.entity?.split(":") ?? [];
   const entries = await store.audit.search({
     actor: filter.actor || undefined,

@@ -34,6 +34,14 @@ export class Refusal extends Error {
   }
 }
 
+/** How many of a list to show: `fallback` when not given, else a whole number from 1 to `max` (`invalid_body`). */
+export function shownLimit(limit: number | undefined, fallback: number, max: number): number {
+  if (limit === undefined) return fallback;
+  if (!Number.isInteger(limit) || limit < 1 || limit > max)
+    throw new Refusal("invalid_body", `limit is a whole number from 1 to ${max}`);
+  return limit;
+}
+
 const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
   [UnknownKeyError, "unknown_key"],
   [UnknownPlanError, "unknown_plan"],

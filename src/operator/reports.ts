@@ -19,6 +19,7 @@ import {
 } from "../service/checking/report-filing.js";
 import type { Override, Report, ReportForReview, ReportStatus, Store } from "../store/index.js";
 import { type Actor, audited } from "./audit.js";
+import { shownLimit } from "./refusal.js";
 
 export { REPORT_STATUSES } from "../store/reports-types.js";
 
@@ -145,14 +146,14 @@ export async function openReportCount(reports: Pick<Store["reports"], "listRepor
 /**
  * The operator's queue: reports of a status (open: by how many distinct keys reported
  * the domain, most first), each with today's answer for its domain (each domain checked
- * once, through the record cache).
+ * once, through the record cache); `invalid_body` for a limit outside 1 to MAX_REPORTS_SHOWN.
  */
 export async function reportQueue(
   deps: { reports: Pick<Store["reports"], "listReports">; checker: Pick<Checker, "check"> },
   status: ReportStatus,
-  limit: number = REPORTS_SHOWN,
+  limit?: number,
 ): Promise<QueueEntryJson[]> {
-  const reports = await deps.reports.listReports(status, limit);
+  const reports = await deps.reports.listReports(status, shownLimit(limit, REPORTS_SHOWN, MAX_REPORTS_SHOWN));
   const limitChecks = pLimit(QUEUE_CHECKS);
   const answers = new Map<string, Promise<CheckResult>>();
   for (const { domain } of reports) {

@@ -10,7 +10,7 @@ import { newWebhookSecret } from "../service/webhooks/webhook-signature.js";
 import type { Delivery, Store, Webhook, WebhookEventType } from "../store/index.js";
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from "../store/webhooks-types.js";
 import { type Actor, audited } from "./audit.js";
-import { Refusal } from "./refusal.js";
+import { Refusal, shownLimit } from "./refusal.js";
 
 /** Deliveries shown by default, and at most. */
 export const DELIVERIES_SHOWN = 100;
@@ -166,9 +166,10 @@ export function removeWebhook(
 export async function deliveries(
   store: WebhookStore,
   webhookId: string | null,
-  limit = DELIVERIES_SHOWN,
+  limit?: number,
 ): Promise<DeliveryJson[]> {
+  const shown = shownLimit(limit, DELIVERIES_SHOWN, MAX_DELIVERIES_SHOWN);
   if (webhookId !== null && !(await store.webhooks.listWebhooks()).some((w) => w.id === webhookId))
     throw new Refusal("unknown_webhook", `unknown webhook ${webhookId}`);
-  return (await store.webhooks.deliveries(webhookId, limit)).map(deliveryJson);
+  return (await store.webhooks.deliveries(webhookId, shown)).map(deliveryJson);
 }

@@ -119,6 +119,29 @@ describe("filing", () => {
     expect(await used(secret)).toBe(1);
   });
 
+  it("takes a multipart form, keeping the fields the route declares (`expected`, `note`)", async () => {
+    const { secret } = await service.store.keys.createKey({ plan: "tests", now: new Date() });
+    const boundary = "----mailrisk-report-boundary";
+    const fields = { domain: "nx-42.test", expected: "allow", note: "ours", other: "dropped" };
+    const body = `${Object.entries(fields)
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join("")}--${boundary}--\r\n`;
+    const filed = await service.app.inject({
+      method: "POST",
+      url: "/v2/reports",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: body,
+    });
+    expect(filed.statusCode, filed.body).toBe(202);
+    expect(filed.json()).toMatchObject({ domain: "nx-42.test", expected: "allow", note: "ours" });
+  });
+
   it("refuses an expected answer that is today's, whatever the key has open, and returns the open one of the same answer", async () => {
     const { secret } = await service.store.keys.createKey({ plan: "tests", now: new Date() });
     const open = await file({ domain: "guerrillamail.com", expected: "allow" }, secret);

@@ -12,40 +12,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
 import { watchHealth } from "../../harness/health-watcher.js";
+import { manyLines, oneLine, wideCsv } from "../../harness/hostile-files.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../../harness/raw-upload.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const MB = 1024 * 1024;
-
-/** A header of `columns` columns, then 300 short rows. */
-function* wideCsv(columns: number): Generator<Buffer> {
-  const names: string[] = [];
-  for (let i = 0; i < columns; i++) {
-    names.push(i === 0 ? "email" : `c${i}`);
-    if (names.length === 10_000) {
-      yield Buffer.from(`${names.join(",")},`);
-      names.length = 0;
-    }
-  }
-  yield Buffer.from(`${names.join(",")}\n`);
-  for (let i = 0; i < 300; i++) yield Buffer.from(`user${i}@shop-1.com,x\n`);
-}
-
-/** One line of `bytes` bytes (after an `email` header), in 64 KiB pieces. */
-function* oneLine(bytes: number): Generator<Buffer> {
-  yield Buffer.from("email\n");
-  const piece = Buffer.alloc(64 * 1024, 0x61);
-  for (let sent = 0; sent < bytes; sent += piece.length) yield piece;
-  yield Buffer.from("\n");
-}
-
-/** `lines` lines of text, 10,000 at a time. */
-function* manyLines(lines: number): Generator<Buffer> {
-  const block = Buffer.from("user@shop-1.com\n".repeat(10_000));
-  for (let sent = 0; sent < lines; sent += 10_000) yield block;
-}
 
 describe.each(DATABASE_KINDS)("uploads on %s", (kind) => {
   let world: ServiceWorld;

@@ -10,6 +10,7 @@
  *   bodies       strict: no type coercion (the app's ajv), no unknown field (the schemas)
  *   errors       the services' refusals as problems (src/operator/refusal.ts), a schema
  *                violation as `invalid_body` naming the field
+ *   changes      a change holds on this server before its answer is sent (`settle`)
  *   routes       keys, plans, records, overrides, reports, lists, webhooks, audit, accounts, jobs, stats (*-routes.ts)
  */
 import type { FastifyBaseLogger, FastifyError, RouteOptions } from "fastify";
@@ -75,6 +76,10 @@ export async function adminPlugin(app: TypedApp, options: AdminPluginOptions): P
   });
   app.addHook("onResponse", async (request, reply) => requestLog.record(request, reply));
   app.setErrorHandler((error, request, reply) => sendProblem(reply, adminProblem(error, request.log)));
+  app.addHook("preSerialization", async (request, _reply, answer) => {
+    if (request.method !== "GET") await options.settle();
+    return answer;
+  });
   await withMethodNotAllowed(app, () => {
     adminKeyRoutes(app, options);
     adminPlanRoutes(app, options);

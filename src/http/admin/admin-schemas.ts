@@ -3,7 +3,8 @@
  * its service's, in src/operator/.
  */
 import { type TSchema, Type } from "@fastify/type-provider-typebox";
-import { HttpProblem, PROBLEM_CONTENT_TYPE } from "../http-problem.js";
+import type { preHandlerAsyncHookHandler } from "fastify";
+import { PROBLEM_CONTENT_TYPE } from "../http-problem.js";
 import { ProblemSchema } from "../schemas.js";
 
 const PROBLEMS: Record<number, string> = {
@@ -23,7 +24,7 @@ function problem(status: number) {
 }
 
 /** The responses of an admin route: `success` under its status, and the problems it can answer. */
-export function adminResponses(
+function adminResponses(
   status: 200 | 201,
   success: TSchema & { description?: string },
   problems: readonly number[],
@@ -38,7 +39,39 @@ export function adminResponses(
 }
 
 /** What every admin route's schema shares. */
-export const ADMIN_ROUTE = { tags: ["admin"], security: [{ adminToken: [] }] };
+const ADMIN_ROUTE = { tags: ["admin"], security: [{ adminToken: [] }] };
+
+/** What an admin route's schema says besides its answers: a summary, and its description, parameters and body. */
+interface RouteParts {
+  summary: string;
+  description?: string;
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+}
+
+/**
+ * An admin route's options: its schema, made of `parts` (or only a summary), the `answer`
+ * under `status` (a 201 is set before the handler runs), and the problems it can answer
+ * besides those every admin route can.
+ */
+export function adminRoute<const Parts extends RouteParts>(
+  parts: Parts | string,
+  answer: TSchema & { description?: string },
+  problems: readonly number[] = [],
+  status: 200 | 201 = 200,
+): {
+  schema: typeof ADMIN_ROUTE & Parts & { response: ReturnType<typeof adminResponses> };
+  preHandler?: preHandlerAsyncHookHandler;
+} {
+  const described = typeof parts === "string" ? { summary: parts } : parts;
+  const schema = {
+    ...ADMIN_ROUTE,
+    ...(described as Parts),
+    response: adminResponses(status, answer, problems),
+  };
+  return status === 200 ? { schema } : { schema, preHandler: async (_, reply) => void reply.code(status) };
+}
 
 /** A `limit` query parameter: digits, as text (query strings hold text, and types are never coerced). */
 export function limitQuery(max: number, fallback: number) {
@@ -50,10 +83,7 @@ export function limitQuery(max: number, fallback: number) {
   );
 }
 
-/** The number a `limitQuery` parameter holds (`fallback` when absent), or a 400 outside 1 to `max`. */
-export function limitOf(text: string | undefined, max: number, fallback: number): number {
-  const limit = text === undefined ? fallback : Number(text);
-  if (limit < 1 || limit > max)
-    throw new HttpProblem("invalid_body", `\`limit\` is a whole number from 1 to ${max}.`);
-  return limit;
+/** The number a `limitQuery` parameter holds, or undefined: its service bounds it. */
+export function limitOf(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
 }

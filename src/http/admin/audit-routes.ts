@@ -8,7 +8,7 @@ import {
   searchAudit,
 } from "../../operator/audit.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 const AuditQuery = Type.Object({ ...AuditSearchFields, limit: limitQuery(MAX_AUDIT_SHOWN, AUDIT_SHOWN) });
@@ -16,16 +16,15 @@ const AuditQuery = Type.Object({ ...AuditSearchFields, limit: limitQuery(MAX_AUD
 export function adminAuditRoutes(app: TypedApp, { store }: AdminDeps): void {
   app.get(
     "/admin/audit",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "The audit log: every change made through the CLI, the admin API or the console",
         description: "Newest first; each given parameter narrows the search. A detail never holds a secret.",
         querystring: AuditQuery,
-        response: adminResponses(200, Type.Array(AuditEntrySchema), [400]),
       },
-    },
-    ({ query: { limit, ...filter } }) =>
-      searchAudit(store, { ...filter, limit: limit === undefined ? undefined : Number(limit) }),
+      Type.Array(AuditEntrySchema),
+      [400],
+    ),
+    ({ query: { limit, ...filter } }) => searchAudit(store, { ...filter, limit: limitOf(limit) }),
   );
 }

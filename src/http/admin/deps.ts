@@ -29,7 +29,7 @@ export interface AdminDeps
   extends Pick<Config, "listSources" | "listMaxEntries" | "testNames" | "jobRetentionSeconds"> {
   store: AdminStore;
   clock: () => Date;
-  /** Resolves once every change made so far holds on this server (src/service/checking/change-watcher.ts). */
+  /** Resolves once every change made so far holds on this server (src/service/checking/change-watcher.ts): before a change's answer. */
   settle: () => Promise<void>;
   /** Today's answers for the report queue's domains. */
   checker: Pick<Checker, "check">;
@@ -37,11 +37,4 @@ export interface AdminDeps
   links: LinkContext;
   /** Writes what this server counted of the traffic so far (its next read sees it at once). */
   flushTraffic: () => Promise<void>;
-}
-
-/** The answer of a change once it holds on this server. */
-export async function settled<T>(settle: () => Promise<void>, change: Promise<T>): Promise<T> {
-  const answer = await change;
-  await settle();
-  return answer;
 }

@@ -3,48 +3,33 @@ import { Type } from "@fastify/type-provider-typebox";
 import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
 import { cancelJob, JobListSchema, JobSchema, listJobs, OPERATOR, showJob } from "../../operator/jobs.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
+import { adminRoute } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 const JobParams = Type.Object({ id: Type.String() });
 
 export function adminJobRoutes(app: TypedApp, { store, clock, jobRetentionSeconds }: AdminDeps): void {
-  app.get(
-    "/admin/jobs",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "Every key's list jobs, newest first",
-        response: adminResponses(200, JobListSchema, []),
-      },
-    },
-    () => listJobs(store, OPERATOR),
+  app.get("/admin/jobs", adminRoute("Every key's list jobs, newest first", JobListSchema), () =>
+    listJobs(store, OPERATOR),
   );
 
   app.get(
     "/admin/jobs/:id",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "A list job's progress",
-        params: JobParams,
-        response: adminResponses(200, JobSchema, [404]),
-      },
-    },
+    adminRoute({ summary: "A list job's progress", params: JobParams }, JobSchema, [404]),
     (request) => showJob(store, OPERATOR, request.params.id),
   );
 
   app.post(
     "/admin/jobs/:id/cancel",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "Cancel a queued or running list job (an ended one is answered as it is)",
         description: "The units of the items not checked are given back to the job's key.",
         params: JobParams,
-        response: adminResponses(200, JobSchema, [404]),
       },
-    },
+      JobSchema,
+      [404],
+    ),
     (request) =>
       cancelJob(
         store,

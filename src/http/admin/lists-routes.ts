@@ -16,47 +16,40 @@ import {
 } from "../../operator/lists.js";
 import { HttpProblem } from "../http-problem.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
-import { type AdminDeps, settled } from "./deps.js";
+import { adminRoute } from "./admin-schemas.js";
+import type { AdminDeps } from "./deps.js";
 
 export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
-  const { store, clock, settle, listSources } = deps;
+  const { store, clock, listSources } = deps;
   app.get(
     "/admin/lists",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "Each synced list: URL, last attempt and success, version in force, age, last error",
-        response: adminResponses(200, Type.Array(SourceStateSchema), []),
-      },
-    },
+    adminRoute(
+      "Each synced list: URL, last attempt and success, version in force, age, last error",
+      Type.Array(SourceStateSchema),
+    ),
     () => listStatus(store, listSources, clock()),
   );
 
   app.post(
     "/admin/lists/update",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "Sync the upstream lists of LIST_SOURCES now",
         description:
           "Fetches and judges every source; accepted versions hold on this server before the answer, on every other process within a second. `ran` is false when another process was syncing.",
-        response: adminResponses(200, SyncReportSchema, []),
       },
-    },
-    () => settled(settle, updateLists(store, deps, clock, `admin ${process.pid}`, ADMIN_TOKEN_ACTOR)),
+      SyncReportSchema,
+    ),
+    () => updateLists(store, deps, clock, `admin ${process.pid}`, ADMIN_TOKEN_ACTOR),
   );
 
   app.post(
     "/admin/lists/rollback",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "Return a synced list (default: every one) to its previous version",
-        body: RollbackBody,
-        response: adminResponses(200, RolledBackSchema, [400, 404]),
-      },
-    },
+    adminRoute(
+      { summary: "Return a synced list (default: every one) to its previous version", body: RollbackBody },
+      RolledBackSchema,
+      [400, 404],
+    ),
     async (request) => {
       const answer = await rollback(store, request.body?.source, ADMIN_TOKEN_ACTOR);
       if (answer.rolled_back.length === 0) {
@@ -65,21 +58,20 @@ export function adminListRoutes(app: TypedApp, deps: AdminDeps): void {
           `${request.body?.source ?? "No source"} has no previous version.`,
         );
       }
-      await settle();
       return answer;
     },
   );
 
   app.post(
     "/admin/lists/remove",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "Delete a source's stored versions: its bundled entries, or none, are in force again",
         body: RemoveBody,
-        response: adminResponses(200, RemovedSchema, [400, 404]),
       },
-    },
-    (request) => settled(settle, removeSource(store, request.body.source, ADMIN_TOKEN_ACTOR)),
+      RemovedSchema,
+      [400, 404],
+    ),
+    (request) => removeSource(store, request.body.source, ADMIN_TOKEN_ACTOR),
   );
 }

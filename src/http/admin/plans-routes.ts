@@ -12,51 +12,36 @@ import {
   updatePlan,
 } from "../../operator/plans.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses } from "./admin-schemas.js";
-import { type AdminDeps, settled } from "./deps.js";
+import { adminRoute } from "./admin-schemas.js";
+import type { AdminDeps } from "./deps.js";
 
-export function adminPlanRoutes(app: TypedApp, { store, settle }: AdminDeps): void {
-  app.get(
-    "/admin/plans",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "List the plans",
-        response: adminResponses(200, Type.Array(PlanSchema), []),
-      },
-    },
-    () => listPlans(store),
-  );
+export function adminPlanRoutes(app: TypedApp, { store }: AdminDeps): void {
+  app.get("/admin/plans", adminRoute("List the plans", Type.Array(PlanSchema)), () => listPlans(store));
 
   app.post(
     "/admin/plans",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "Create a plan (quota null: unlimited)",
-        body: CreatePlanBody,
-        response: adminResponses(201, PlanSchema, [400, 409]),
-      },
-    },
-    async (request, reply) => {
-      reply.code(201);
-      return createPlan(store, request.body, ADMIN_TOKEN_ACTOR);
-    },
+    adminRoute(
+      { summary: "Create a plan (quota null: unlimited)", body: CreatePlanBody },
+      PlanSchema,
+      [400, 409],
+      201,
+    ),
+    (request) => createPlan(store, request.body, ADMIN_TOKEN_ACTOR),
   );
 
   app.patch(
     "/admin/plans/:name",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "Change a plan's quota or period",
         description:
           "Keys on the plan count against the new quota at once on this server, within a second on every other process and instance. A new period length starts new periods for every key on the plan.",
         params: PlanNameParams,
         body: UpdatePlanBody,
-        response: adminResponses(200, PlanSchema, [400, 404]),
       },
-    },
-    (request) => settled(settle, updatePlan(store, request.params.name, request.body, ADMIN_TOKEN_ACTOR)),
+      PlanSchema,
+      [400, 404],
+    ),
+    (request) => updatePlan(store, request.params.name, request.body, ADMIN_TOKEN_ACTOR),
   );
 }

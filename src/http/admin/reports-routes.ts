@@ -14,7 +14,7 @@ import {
   reviewReport,
 } from "../../operator/reports.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 const QueueQuery = Type.Object({
@@ -26,24 +26,24 @@ const QueueQuery = Type.Object({
   limit: limitQuery(MAX_REPORTS_SHOWN, REPORTS_SHOWN),
 });
 
-export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker }: AdminDeps): void {
+export function adminReportRoutes(app: TypedApp, { store, clock, checker }: AdminDeps): void {
   app.get(
     "/admin/reports",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "The reports of wrong answers, each beside today's answer and its evidence",
         description:
           "Open reports first by how many distinct keys reported the same domain, then oldest first; accepted and rejected ones newest review first.",
         querystring: QueueQuery,
-        response: adminResponses(200, Type.Array(QueueEntrySchema), [400]),
       },
-    },
+      Type.Array(QueueEntrySchema),
+      [400],
+    ),
     (request) =>
       reportQueue(
         { reports: store.reports, checker },
         request.query.status ?? "open",
-        limitOf(request.query.limit, MAX_REPORTS_SHOWN, REPORTS_SHOWN),
+        limitOf(request.query.limit),
       ),
   );
 
@@ -51,20 +51,22 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
     app.post(
       `/admin/reports/:id/${decision}`,
       {
-        schema: {
-          ...ADMIN_ROUTE,
-          summary:
-            decision === "accept"
-              ? "Accept a report: set the allow or deny override it asks for"
-              : "Reject a report",
-          description:
-            decision === "accept"
-              ? "Sets the domain's allow (expected allow) or deny (expected block) override, with the report's id in its note, and closes the report and every open report of the domain expecting the same answer. The next answer on this server reflects it, on every other process and instance within a second."
-              : "Closes the report and every open report of the domain expecting the same answer; the answer stays as it is.",
-          params: Type.Object({ id: Type.String() }),
-          body: ReviewBody,
-          response: adminResponses(200, ReviewSchema, [400, 404, 409]),
-        },
+        ...adminRoute(
+          {
+            summary:
+              decision === "accept"
+                ? "Accept a report: set the allow or deny override it asks for"
+                : "Reject a report",
+            description:
+              decision === "accept"
+                ? "Sets the domain's allow (expected allow) or deny (expected block) override, with the report's id in its note, and closes the report and every open report of the domain expecting the same answer. The next answer on this server reflects it, on every other process and instance within a second."
+                : "Closes the report and every open report of the domain expecting the same answer; the answer stays as it is.",
+            params: Type.Object({ id: Type.String() }),
+            body: ReviewBody,
+          },
+          ReviewSchema,
+          [400, 404, 409],
+        ),
         // A review without a body is one without a note.
         preValidation: (request, _reply, done) => {
           request.body ??= {};
@@ -79,7 +81,6 @@ export function adminReportRoutes(app: TypedApp, { store, clock, settle, checker
           request.body?.note ?? null,
           ADMIN_TOKEN_ACTOR,
         );
-        if (review.override) await settle();
         return review;
       },
     );

@@ -14,75 +14,54 @@ import {
   WebhookSchema,
 } from "../../operator/webhooks.js";
 import type { TypedApp } from "../typed-app.js";
-import { ADMIN_ROUTE, adminResponses, limitOf, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
   app.get(
     "/admin/webhooks",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "List webhooks, never their secrets",
-        response: adminResponses(200, Type.Array(WebhookSchema), []),
-      },
-    },
+    adminRoute("List webhooks, never their secrets", Type.Array(WebhookSchema)),
     () => listWebhooks(store),
   );
 
   app.post(
     "/admin/webhooks",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "Add a webhook for block status flips of watched domains",
         description:
           "Flips of watched domains (checked within WEBHOOK_WATCH_DAYS) are POSTed signed to the URL, retried for 24 h (docs/webhooks.md). Without `secret` one is generated and answered once.",
         body: CreateWebhookBody,
-        response: adminResponses(201, CreatedWebhookSchema, [400]),
       },
-    },
-    async (request, reply) => {
-      reply.code(201);
-      return addWebhook(store, request.body, clock(), ADMIN_TOKEN_ACTOR);
-    },
+      CreatedWebhookSchema,
+      [400],
+      201,
+    ),
+    (request) => addWebhook(store, request.body, clock(), ADMIN_TOKEN_ACTOR),
   );
 
   app.delete(
     "/admin/webhooks/:id",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
-        summary: "Remove a webhook with its events",
-        params: Type.Object({ id: Type.String() }),
-        response: adminResponses(
-          200,
-          Type.Object({ removed: Type.Boolean({ description: "Whether there was a webhook to remove." }) }),
-          [],
-        ),
-      },
-    },
+    adminRoute(
+      { summary: "Remove a webhook with its events", params: Type.Object({ id: Type.String() }) },
+      Type.Object({ removed: Type.Boolean({ description: "Whether there was a webhook to remove." }) }),
+    ),
     (request) => removeWebhook(store, request.params.id, ADMIN_TOKEN_ACTOR),
   );
 
   app.get(
     "/admin/webhooks/deliveries",
-    {
-      schema: {
-        ...ADMIN_ROUTE,
+    adminRoute(
+      {
         summary: "The latest events with their attempts, status codes and next try",
         querystring: Type.Object({
           webhook: Type.Optional(Type.String({ description: "One webhook's events only." })),
           limit: limitQuery(MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
         }),
-        response: adminResponses(200, Type.Array(DeliverySchema), [400, 404]),
       },
-    },
-    (request) =>
-      deliveries(
-        store,
-        request.query.webhook ?? null,
-        limitOf(request.query.limit, MAX_DELIVERIES_SHOWN, DELIVERIES_SHOWN),
-      ),
+      Type.Array(DeliverySchema),
+      [400, 404],
+    ),
+    (request) => deliveries(store, request.query.webhook ?? null, limitOf(request.query.limit)),
   );
 }

@@ -34,10 +34,10 @@ import type { JobsRepository, UsageRepository } from "../../store/index.js";
 import type { AccessDeps } from "../access.js";
 import { HttpProblem } from "../http-problem.js";
 import { jobQuota } from "../job-quota.js";
+import { fileField, uploadMultipart } from "../multipart-form.js";
 import { problemFor, refusalProblem, sendProblem } from "../problem-response.js";
 import { checkingResponses } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";
-import { fileField, uploadMultipart } from "../upload-file-field.js";
 
 export interface JobRoutesDeps extends AccessDeps {
   jobs: JobsRepository;
@@ -267,7 +267,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
   const store = { jobs: deps.jobs };
   const schemas = responses();
   // The upload reaches the handler as a stream; the API's parsers (and their 16 KiB) stay outside this scope.
-  await uploadMultipart(app, deps.config.jobMaxBytes);
+  uploadMultipart(app);
   app.addContentTypeParser(["text/csv", "text/plain"], (_request, payload, done) => done(null, payload));
   app.setErrorHandler((error, request, reply) => {
     const refusal = refusalOf(error);
@@ -307,7 +307,7 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
       response: schemas.created,
     },
     preValidation: async (request) => {
-      if (!(request.body instanceof Readable) && !request.isMultipart()) {
+      if (!(request.body instanceof Readable)) {
         throw new HttpProblem(
           "unsupported_media_type",
           "Send the list as text/csv, text/plain or multipart/form-data with a `file` field.",

@@ -21,6 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
 import { HttpProblem } from "../../http/http-problem.js";
 import { jobQuota } from "../../http/job-quota.js";
+import { isMultipart, uploadMultipart } from "../../http/multipart-form.js";
 import {
   sendResults,
   spoolFull,
@@ -29,7 +30,6 @@ import {
   uploadOf,
 } from "../../http/routes/job-routes.js";
 import type { TypedApp } from "../../http/typed-app.js";
-import { uploadMultipart } from "../../http/upload-file-field.js";
 import { accountJson } from "../../operator/accounts.js";
 import {
   cancelJob,
@@ -156,8 +156,8 @@ export async function jobPages(app: TypedApp, deps: AccountPagesDeps, pages: Pag
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
 
-  // The upload's body stays a stream: it is read by `uploadOf` (@fastify/multipart), after the CSRF check.
-  await uploadMultipart(app, config.jobMaxBytes);
+  // The upload's body stays a stream: it is read by `uploadOf` (multipart-form.ts), after the CSRF check.
+  uploadMultipart(app);
 
   const jobsPage = async (reply: FastifyReply, found: Session, error?: string, status = 200) => {
     const { jobs } = await listJobs(store, ownerOf(found));
@@ -177,7 +177,7 @@ ${card("jobs-heading", "Your list jobs", jobsTable(jobs, found.csrf))}`;
     const found = await session(request);
     checkCsrf(request, found?.csrf, "query");
     if (!found) return reply.redirect("/login", 303);
-    if (!request.isMultipart()) return jobsPage(reply, found, "Choose a file to upload.", 415);
+    if (!isMultipart(request)) return jobsPage(reply, found, "Choose a file to upload.", 415);
     const entered = gate.enterUpload(`account:${found.account.id}`);
     try {
       if (!entered) throw tooManyAtOnce("uploads", config.jobUploadsPerAccount);

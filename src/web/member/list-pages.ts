@@ -9,9 +9,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpProblem } from "../../http/http-problem.js";
 import { withMethodNotAllowed } from "../../http/method-not-allowed.js";
+import { isMultipart, readSmallForm, uploadMultipart } from "../../http/multipart-form.js";
 import { refusalProblem } from "../../http/problem-response.js";
 import type { TypedApp } from "../../http/typed-app.js";
-import { readSmallForm, uploadMultipart } from "../../http/upload-file-field.js";
 import {
   addAccountListEntry,
   csvTooLarge,
@@ -137,17 +137,17 @@ export function listPages(app: TypedApp, deps: AccountPagesDeps, pages: PageSess
       .send(await exportAccountList(store, found.account));
   });
 
-  // The import takes a file: a scope of its own with @fastify/multipart, the file at most the largest list.
+  // The import takes a file: a scope of its own that leaves the body unread, the file at most the largest list.
   void app.register((scope: TypedApp) =>
     withMethodNotAllowed(scope, async (imports) => {
-      await uploadMultipart(imports, MAX_ACCOUNT_LIST_CSV_BYTES);
+      uploadMultipart(imports);
       imports.post(
         "/account/lists/import",
         {
           schema: { hide: true },
           // The form is read before its CSRF token can be checked (a field of it); nothing it carries is stored before.
           preHandler: async (request, reply) => {
-            if (!request.isMultipart()) return;
+            if (!isMultipart(request)) return;
             const form = await readSmallForm(request, MAX_ACCOUNT_LIST_CSV_BYTES);
             if ("fields" in form) {
               request.body = form.fields;
