@@ -26,6 +26,9 @@ export type Room = "unit" | "integration" | "isolated" | "processes" | "apart";
  */
 const TIMED_HERE = [/performance\.now\(\)/, /(?<!new Date\()Date\.now\(\)\s*-/, /process\.hrtime/, /@room apart/];
 
+/** Modules whose importers hold a bound on time (the latency of polls during a load). */
+const TIMED_MODULES = [/harness\/health-watcher\.ts$/];
+
 /** What a file of its own does that starts processes or a browser. */
 const PROCESSES_HERE = [/node:child_process/, /playwright-core/];
 
@@ -75,15 +78,16 @@ export function roomOf(testFile: string, root: string): Room {
   const own = readFileSync(testFile, "utf8");
   if (REPLACES_A_MODULE.test(own)) return "isolated";
   if (TIMED_HERE.some((pattern) => pattern.test(own))) return "apart";
-  if (PROCESSES_HERE.some((pattern) => pattern.test(own))) return "processes";
   const seen = new Set<string>([testFile]);
   const queue = [testFile];
   let pure = !NOT_PURE.some((pattern) => pattern.test(own));
+  let spawns = PROCESSES_HERE.some((pattern) => pattern.test(own));
   while (queue.length > 0) {
     const file = queue.shift() as string;
     const text = file === testFile ? own : readFileSync(file, "utf8");
     if (file !== testFile) {
-      if (PROCESS_MODULES.some((pattern) => pattern.test(file))) return "processes";
+      if (TIMED_MODULES.some((pattern) => pattern.test(file))) return "apart";
+      if (PROCESS_MODULES.some((pattern) => pattern.test(file))) spawns = true;
       if (NOT_PURE.some((pattern) => pattern.test(text))) pure = false;
     }
     for (const next of localImports(file, text, root)) {
@@ -93,6 +97,7 @@ export function roomOf(testFile: string, root: string): Room {
       }
     }
   }
+  if (spawns) return "processes";
   return pure ? "unit" : "integration";
 }
 
