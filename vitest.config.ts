@@ -6,8 +6,9 @@ import { rooms } from "./test/projects.js";
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
 /**
- * The pure and in-process tests wait more than they compute (a database, loopback
- * servers): a file more than there are cores keeps every core busy.
+ * The tests with no bound on time wait more than they compute (a database, loopback
+ * servers, the processes and browsers they start): in each room, a file more than there
+ * are cores keeps every core busy.
  */
 const SHARED_WORKERS = availableParallelism() + 1;
 
@@ -20,10 +21,14 @@ export default defineConfig({
     // TEST_NAMES: the fixtures' `.test` names and documentation MX addresses count as public
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
     env: { LIST_SOURCES: "off", TEST_NAMES: "on" },
-    // Three rooms (test/projects.ts says which file goes where): the pure tests
-    // (`npm run test:unit`) and the in-process ones share every core; then the tests that
-    // spawn processes, drive Chromium or hold a wall-clock bound run one file at a time,
-    // with the machine to themselves, the service built once for them.
+    // The rooms (test/projects.ts says which file goes where): the pure tests
+    // (`npm run test:unit`), the in-process ones, the few that replace a module and the
+    // tests that spawn processes or drive Chromium share every core; then the ones that
+    // hold a wall-clock bound, one file at a time with the machine to themselves. The
+    // service the last two spawn is built once. But for `isolated`, the files of a worker
+    // share its modules (`isolate: false`) rather than each importing them again in a
+    // process of its own: less than half the CPU.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -36,6 +41,30 @@ export default defineConfig({
           include: byRoom.integration,
           sequence: { groupOrder: 0 },
           maxWorkers: SHARED_WORKERS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "isolated",
+          include: byRoom.isolated,
+          sequence: { groupOrder: 0 },
+          maxWorkers: SHARED_WORKERS,
+          isolate: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "processes",
+          include: byRoom.processes,
+          sequence: { groupOrder: 0 },
+          maxWorkers: SHARED_WORKERS,
+          // No bound on time here: a test waits for its processes as long as the machine
+          // needs, and says so only when that is far beyond what it needs on a quiet one.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          globalSetup: ["harness/build-once.ts"],
         },
       },
       {

@@ -3,6 +3,8 @@
  * and the CLI run as a third process: an override set with `mailrisk overrides add` holds
  * on both instances within 2 s, with no purge and no restart, and both answer the same
  * `block_status_changed_at` for the flip. Real DNS over the wire to a loopback server.
+ *
+ * @room apart: the change must reach the other instance within 2 s (test/projects.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createKeyIn } from "../harness/databases.js";

@@ -6,6 +6,8 @@
  * accepts it with the CLI, and both instances answer the new verdict within 2 s, with
  * one changed time and the override in their evidence; the key reads "accepted" on
  * either. A rejection through the admin API leaves the answer as it is.
+ *
+ * @room apart: the new verdict must reach both instances within 2 s (test/projects.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createKeyIn } from "../harness/databases.js";

@@ -6,6 +6,8 @@
  * while B's key still gets the normal answer; an operator's allow override, set with the
  * CLI, wins over A's list. A list job of A's key follows A's list as well. Real DNS over
  * the wire to a loopback server.
+ *
+ * @room apart: the entry must reach the other instance within 2 s (test/projects.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";

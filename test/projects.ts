@@ -3,31 +3,37 @@
  * file and the test/ and harness/ modules it imports use, so that a new test lands in
  * the right room without a list to keep:
  *
- * - `apart`: spawns processes (the service, the CLI, `npm start`), drives Chromium, or
- *   holds a wall-clock bound (a file says so with `@room apart` when nothing above shows
- *   it). One file at a time, after the rest, on a quiet machine.
+ * - `apart`: holds a wall-clock bound (a file says so with `@room apart` when its text
+ *   does not show it). One file at a time, after the rest, on a quiet machine.
+ * - `processes`: spawns processes (the service, the CLI, `npm start`) or drives Chromium,
+ *   with no bound on time: a few files at a time, the service built once for them.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
  *   `npm run test:unit`; every core.
  * - `integration`: the rest (a database, an app in process, loopback servers); every
  *   core, waiting far more than computing.
+ * - `isolated`: replaces a module (`vi.mock`), so it needs modules of its own: a process
+ *   per file, beside `unit` and `integration`. In every other room the files of a worker
+ *   share its modules.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-export type Room = "unit" | "integration" | "apart";
+export type Room = "unit" | "integration" | "isolated" | "processes" | "apart";
 
-/** What a file of its own (not through an import) does that puts it apart. */
-const APART_HERE = [
-  /node:child_process/,
-  /performance\.now\(\)/,
-  /Date\.now\(\)\s*-/,
-  /process\.hrtime/,
-  /@room apart/,
-  /playwright-core/,
-];
+/**
+ * What a file of its own (not through an import) does that binds it to the clock: it
+ * measures a time (a past instant made as `new Date(Date.now() - …)` measures nothing).
+ */
+const TIMED_HERE = [/performance\.now\(\)/, /(?<!new Date\()Date\.now\(\)\s*-/, /process\.hrtime/, /@room apart/];
 
-/** Modules whose importers run apart: processes and browsers. */
-const APART_MODULES = [
+/** Modules whose importers hold a bound on time (the latency of polls during a load). */
+const TIMED_MODULES = [/harness\/health-watcher\.ts$/];
+
+/** What a file of its own does that starts processes or a browser. */
+const PROCESSES_HERE = [/node:child_process/, /playwright-core/];
+
+/** Modules whose importers start processes or browsers. */
+const PROCESS_MODULES = [
   /harness\/service-process\.ts$/,
   /harness\/service-world\.ts$/,
   /harness\/instances\.ts$/,
@@ -46,6 +52,9 @@ const NOT_PURE = [
   /\b(writeFile|mkdtemp|appendFile|createWriteStream)\b/,
   /\blisten\(/,
 ];
+
+/** A file that replaces a module cannot share a worker's modules with other files. */
+const REPLACES_A_MODULE = /\bvi\.(mock|doMock)\(/;
 
 const IMPORT =
   /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|import\s+["'](\.{1,2}\/[^"']+)["']/g;
@@ -67,15 +76,18 @@ function localImports(file: string, text: string, root: string): string[] {
 /** The room of one test file (an absolute path), given the repository's root. */
 export function roomOf(testFile: string, root: string): Room {
   const own = readFileSync(testFile, "utf8");
-  if (APART_HERE.some((pattern) => pattern.test(own))) return "apart";
+  if (REPLACES_A_MODULE.test(own)) return "isolated";
+  if (TIMED_HERE.some((pattern) => pattern.test(own))) return "apart";
   const seen = new Set<string>([testFile]);
   const queue = [testFile];
   let pure = !NOT_PURE.some((pattern) => pattern.test(own));
+  let spawns = PROCESSES_HERE.some((pattern) => pattern.test(own));
   while (queue.length > 0) {
     const file = queue.shift() as string;
     const text = file === testFile ? own : readFileSync(file, "utf8");
     if (file !== testFile) {
-      if (APART_MODULES.some((pattern) => pattern.test(file))) return "apart";
+      if (TIMED_MODULES.some((pattern) => pattern.test(file))) return "apart";
+      if (PROCESS_MODULES.some((pattern) => pattern.test(file))) spawns = true;
       if (NOT_PURE.some((pattern) => pattern.test(text))) pure = false;
     }
     for (const next of localImports(file, text, root)) {
@@ -85,6 +97,7 @@ export function roomOf(testFile: string, root: string): Room {
       }
     }
   }
+  if (spawns) return "processes";
   return pure ? "unit" : "integration";
 }
 
@@ -102,7 +115,7 @@ export function testFiles(root: string, dirs: readonly string[]): string[] {
 
 /** The test files under `dirs` by room, as paths relative to root. */
 export function rooms(root: string, dirs: readonly string[]): Record<Room, string[]> {
-  const byRoom: Record<Room, string[]> = { unit: [], integration: [], apart: [] };
+  const byRoom: Record<Room, string[]> = { unit: [], integration: [], isolated: [], processes: [], apart: [] };
   for (const file of testFiles(root, dirs)) byRoom[roomOf(join(root, file), root)].push(file);
   return byRoom;
 }

@@ -3,6 +3,8 @@
  * intervals: an override that flips a watched domain is delivered within 10 s, signed; a
  * receiver answering 500 twice gets the same event a third time and it is delivered; a
  * domain not answered within WEBHOOK_WATCH_DAYS raises nothing.
+ *
+ * @room apart: the delivery must come within 10 s (test/projects.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -6,6 +6,8 @@
  * line is out before stdin closes; a reader that goes away (`| head -1`) ends the run
  * with exit code 0 and nothing on stderr; stderr is silent when it is not a terminal,
  * unless `--progress` asks for progress and the summary.
+ *
+ * @room apart: each look-up against the resolver's time-out (test/projects.ts).
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { once } from "node:events";

@@ -11,17 +11,21 @@ import { roomOf, rooms, testFiles } from "../projects.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DIRS = ["test", "clients/typescript/test"];
-/** Spelled in pieces, so that this file's own text does not put it apart. */
+/** Spelled in pieces, so that this file's own text does not put it in another room. */
 const CHILD_PROCESS = ["node", "child_process"].join(":");
 const CLOCK = ["performance", "now()"].join(".");
 const MARK = ["@room", "apart"].join(" ");
+const MOCK = ["vi", "mock"].join(".");
 
 describe("rooms", () => {
   it.each([
-    ["test/main.serves-until-sigterm.test.ts", "apart"], // spawns the server
-    ["test/web/public/pages.work-in-real-chromium.test.ts", "apart"], // drives Chromium
-    ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "apart"], // through service-world
+    ["test/main.serves-until-sigterm.test.ts", "processes"], // spawns the server
+    ["test/web/public/pages.work-in-real-chromium.test.ts", "processes"], // drives Chromium
+    ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "processes"], // through service-world
+    ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "apart"], // and a clock
+    ["test/jobs/downloads.three-at-once-stream-in-bounded-memory.test.ts", "apart"], // polls timed by health-watcher
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so
+    ["test/http/admin-token.compares-digests-in-constant-time.test.ts", "isolated"], // replaces a module
     ["test/store/plans.create-list-and-refuse-duplicates.test.ts", "integration"], // a database
     ["test/core/verdict.rows-and-weights.test.ts", "unit"],
     ["test/config.negative-ttl-and-age-lookup.test.ts", "unit"],
@@ -32,7 +36,7 @@ describe("rooms", () => {
   it("puts every test file in exactly one room", () => {
     const all = testFiles(ROOT, DIRS);
     const byRoom = rooms(ROOT, DIRS);
-    expect([...byRoom.unit, ...byRoom.integration, ...byRoom.apart].sort()).toEqual(all);
+    expect(Object.values(byRoom).flat().sort()).toEqual(all);
     expect(all.length).toBeGreaterThan(200);
   });
 
@@ -44,8 +48,10 @@ describe("rooms", () => {
     afterAll(() => rm(dir, { recursive: true, force: true }));
 
     it.each([
-      [`import { spawn } from "${CHILD_PROCESS}";\n`, "apart"],
+      [`import { spawn } from "${CHILD_PROCESS}";\n`, "processes"],
+      [`import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "apart"],
       [`const started = ${CLOCK};\n`, "apart"],
+      [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],
       ['import { openTestStore } from "../../harness/databases.js";\n', "integration"],
       ['import { createServer } from "node:http";\n', "integration"],

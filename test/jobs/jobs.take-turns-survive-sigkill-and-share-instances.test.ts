@@ -127,7 +127,7 @@ describe("two instances on PostgreSQL", () => {
     });
     worlds.push(world);
     const key = await createKeyIn(world.database.location, "team", 1_000_000);
-    const ITEMS = 30_000;
+    const ITEMS = soakSize(10_000, 30_000);
     const id = await upload(world.service, key, lines(ITEMS, "pg"));
     const ended = await until(
       () => job(world.service, key, id),

@@ -6,6 +6,8 @@
  * by less than 100 MB and no /healthz answer taking 500 ms; a 1,000,000-line upload with
  * no unit left is refused (429) within a second for under half a second of the server's
  * CPU; of 20 uploads of one account at once, 2 are taken and 18 refused (429).
+ *
+ * @room apart: /healthz within 500 ms and a refusal within a second (test/projects.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
