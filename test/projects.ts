@@ -24,7 +24,12 @@ export type Room = "unit" | "integration" | "isolated" | "processes" | "apart";
  * What a file of its own (not through an import) does that binds it to the clock: it
  * measures a time (a past instant made as `new Date(Date.now() - …)` measures nothing).
  */
-const TIMED_HERE = [/performance\.now\(\)/, /(?<!new Date\()Date\.now\(\)\s*-/, /process\.hrtime/, /@room apart/];
+const TIMED_HERE = [
+  /performance\.now\(\)/,
+  /(?<!new Date\()Date\.now\(\)\s*-/,
+  /process\.hrtime/,
+  /@room apart/,
+];
 
 /** Modules whose importers hold a bound on time (the latency of polls during a load). */
 const TIMED_MODULES = [/harness\/health-watcher\.ts$/];
@@ -115,7 +120,13 @@ export function testFiles(root: string, dirs: readonly string[]): string[] {
 
 /** The test files under `dirs` by room, as paths relative to root. */
 export function rooms(root: string, dirs: readonly string[]): Record<Room, string[]> {
-  const byRoom: Record<Room, string[]> = { unit: [], integration: [], isolated: [], processes: [], apart: [] };
+  const byRoom: Record<Room, string[]> = {
+    unit: [],
+    integration: [],
+    isolated: [],
+    processes: [],
+    apart: [],
+  };
   for (const file of testFiles(root, dirs)) byRoom[roomOf(join(root, file), root)].push(file);
   return byRoom;
 }
