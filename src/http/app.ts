@@ -51,6 +51,7 @@ import { healthRoutes } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { openapiRoute } from "./routes/openapi.js";
 import { widgetRoute } from "./routes/widget.js";
+import { silentConnections } from "./silent-connections.js";
 import type { TypedApp } from "./typed-app.js";
 
 /** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
@@ -227,8 +228,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The hooks that run on every request take Fastify's `done` callback rather than being
   // async: nothing in them waits, and a promise per hook per request is measurable.
   let closing = false;
+  const closeSilentConnections = silentConnections(app.server);
   app.addHook("preClose", async () => {
     closing = true;
+    closeSilentConnections();
   });
   // Without TRUST_PROXY, one warning when a proxy's forwarding headers arrive (forwarded-headers-warning.ts).
   const proxyUnseen = config.trustProxy === false ? forwardedHeadersWarning() : undefined;

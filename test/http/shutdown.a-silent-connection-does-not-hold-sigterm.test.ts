@@ -1,0 +1,40 @@
+/**
+ * A connection that sends nothing, or only half its headers, does not hold the server's
+ * close (src/http/silent-connections.ts): `mailrisk serve` with two such connections open
+ * exits 0 within a few seconds of SIGTERM, where Node's own close would wait for the
+ * client to let go.
+ */
+import { connect, type Socket } from "node:net";
+import { expect, it } from "vitest";
+import { mailZones } from "../../harness/mail-zones.js";
+import { startServiceWorld } from "../../harness/service-world.js";
+import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
+
+function open(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+it("exits 0 within a few seconds of SIGTERM while a silent and a half-sent connection are open", async () => {
+  const world = await startServiceWorld({ zones: mailZones([...CANARY_DOMAINS], "own-server") });
+  const { service } = world;
+  const silent = await open(service.url);
+  const halfSent = await open(service.url);
+  halfSent.write("POST /v2/ HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  const closedByServer = Promise.all(
+    [silent, halfSent].map((socket) => new Promise<void>((resolve) => socket.once("close", () => resolve()))),
+  );
+  try {
+    const started = Date.now();
+    expect(await service.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await closedByServer;
+  } finally {
+    silent.destroy();
+    halfSent.destroy();
+    await world.stop();
+  }
+});
