@@ -6,6 +6,8 @@ declare module "autocannon" {
     duration?: number;
     /** Requests to send in all (instead of a duration). */
     amount?: number;
+    /** Requests a second over all connections (a fixed rate instead of as fast as answered). */
+    overallRate?: number;
     /** Seconds before a request counts as timed out. */
     timeout?: number;
     method?: string;

@@ -36,16 +36,35 @@ export function accessLogOptions(
   };
 }
 
-/** What `sampled` does once a request is answered (undefined for the other choices): a line for one request in SAMPLE_EVERY and for every 5xx. */
-export function sampledAccessLog(
-  choice: AccessLogChoice,
-): ((request: FastifyRequest, reply: FastifyReply) => void) | undefined {
-  if (choice !== "sampled") return undefined;
-  let countdown = 1;
-  return (request, reply) => {
-    countdown--;
-    if (countdown === 0 || reply.statusCode >= 500) {
-      if (countdown <= 0) countdown = SAMPLE_EVERY;
+/**
+ * What `sampled` does once a request is answered: a line for one request in SAMPLE_EVERY
+ * and for every 5xx. The fast path (checking-fast-path.ts) answers only 200s and writes no
+ * line: it hands a request that is due for a line to Fastify, and counts the others.
+ */
+export class SampledAccessLog {
+  private countdown = 1;
+  /** Whether a request due for its line was handed to Fastify and has not been answered yet. */
+  private claimed = false;
+
+  /**
+   * Whether this request is to be the one of SAMPLE_EVERY that gets its line (the next
+   * one answered is due, and no other request took that turn): the fast path hands it
+   * to Fastify. The others take the fast path meanwhile.
+   */
+  claimLine(): boolean {
+    if (this.countdown > 1 || this.claimed) return false;
+    this.claimed = true;
+    return true;
+  }
+
+  /** Counts a request answered with a line of its own only if it is a 5xx or due. */
+  answered(request: FastifyRequest, reply: FastifyReply): void {
+    this.countdown--;
+    if (this.countdown === 0 || reply.statusCode >= 500) {
+      if (this.countdown <= 0) {
+        this.countdown = SAMPLE_EVERY;
+        this.claimed = false;
+      }
       request.log.info(
         {
           reqId: request.id,
@@ -57,5 +76,15 @@ export function sampledAccessLog(
         "request completed",
       );
     }
-  };
+  }
+
+  /** Counts a 200 the fast path answered, never the one due for a line. */
+  answeredWithoutLine(): void {
+    if (this.countdown > 1) this.countdown--;
+  }
+}
+
+/** The sampler of `sampled`; undefined for the other choices. */
+export function sampledAccessLog(choice: AccessLogChoice): SampledAccessLog | undefined {
+  return choice === "sampled" ? new SampledAccessLog() : undefined;
 }

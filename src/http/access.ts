@@ -229,6 +229,42 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
 }
 
 /**
+ * The text of the rate-limit headers, from prepared values: a plan's limit and the
+ * seconds until a reset change rarely, so their text is kept while they stand (no
+ * object per answer). An unlimited plan reports MAX_QUOTA: the headers stay whole numbers.
+ */
+export class RateLimitTexts {
+  private limitOf: number | null | undefined;
+  private limitText = "";
+  private resetSeconds = Number.NaN;
+  private resetText = "";
+
+  /** `x-ratelimit-requests-remaining`: the requests left (null: an unlimited plan). */
+  remaining(remaining: number | null): string {
+    return String(remaining ?? MAX_QUOTA);
+  }
+
+  /** `x-ratelimit-requests-limit`. */
+  limit(quota: QuotaState): string {
+    if (quota.limit !== this.limitOf) {
+      this.limitOf = quota.limit;
+      this.limitText = String(quota.limit ?? MAX_QUOTA);
+    }
+    return this.limitText;
+  }
+
+  /** `x-ratelimit-requests-reset`: whole seconds from the request's time until the period resets. */
+  reset(quota: QuotaState, now: Date): string {
+    const seconds = secondsUntil(quota.resetAt, now);
+    if (seconds !== this.resetSeconds) {
+      this.resetSeconds = seconds;
+      this.resetText = String(seconds);
+    }
+    return this.resetText;
+  }
+}
+
+/**
  * The `onSend` hook of every answer on a checking path. The headers describe a key's
  * quota, so they go on answers to a request whose key was found (200, 4xx after the key,
  * 429, a 5xx of a check); a 401 says only `remaining: 0`, and a 405 or
@@ -236,26 +272,11 @@ async function refund(deps: AccessDeps, request: FastifyRequest, caller: Caller)
  * its limit and remaining requests: the headers stay whole numbers.
  */
 export function rateLimitHeadersHook(deps: AccessDeps): onSendHookHandler {
-  // Prepared values: a plan's limit and the seconds until a reset change rarely, so their
-  // text is kept while they stand (one header call each, no object per answer).
-  let limit: number | null | undefined;
-  let limitText = "";
-  let reset = Number.NaN;
-  let resetText = "";
+  const texts = new RateLimitTexts();
   const setHeaders = (reply: FastifyReply, caller: Caller, remaining: number | null) => {
-    const { quota, now } = caller;
-    if (quota.limit !== limit) {
-      limit = quota.limit;
-      limitText = String(limit ?? MAX_QUOTA);
-    }
-    const seconds = secondsUntil(quota.resetAt, now);
-    if (seconds !== reset) {
-      reset = seconds;
-      resetText = String(seconds);
-    }
-    reply.header("x-ratelimit-requests-remaining", String(remaining ?? MAX_QUOTA));
-    reply.header("x-ratelimit-requests-limit", limitText);
-    reply.header("x-ratelimit-requests-reset", resetText);
+    reply.header("x-ratelimit-requests-remaining", texts.remaining(remaining));
+    reply.header("x-ratelimit-requests-limit", texts.limit(caller.quota));
+    reply.header("x-ratelimit-requests-reset", texts.reset(caller.quota, caller.now));
   };
   // Synchronous unless a 5xx has units to give back: the hook runs on every answer.
   return (request, reply, payload, done) => {

@@ -5,29 +5,63 @@
  * `POST /v2/`, the simple record of `GET /`) is written on its first answer and kept
  * beside the record, weakly: it goes when the record goes. A cached check then costs no
  * serialisation and no shaping. The text is what the route's response schema writes;
- * Fastify sends a JSON string as it is.
+ * Fastify sends a JSON string as it is. The fast path (checking-fast-path.ts) answers
+ * only a record whose text its route has already written.
  */
 import type { TSchema } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
-import type { CheckRecord } from "../core/record.js";
+import { type CheckRecord, toSimpleRecord } from "../core/record.js";
+import { ExplainableRecordSchema, ExplainableSimpleRecordSchema } from "./schemas.js";
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Sends a record in one shape (`schema`, built from the record by `shape`) from its prepared text. */
+/** A record's answer text in one shape, and its length in bytes as the `content-length` header says it. */
+export interface AnswerText {
+  text: string;
+  length: string;
+}
+
+export interface PreparedAnswers {
+  /** Sends the record from its prepared text (writing it on its first answer). */
+  send(reply: FastifyReply, record: CheckRecord): FastifyReply;
+  /** The record's text when one of its answers wrote it already. */
+  prepared(record: CheckRecord): AnswerText | undefined;
+}
+
+/** The answers of one shape (`schema`, built from the record by `shape`) from their prepared text. */
 export function preparedAnswers(
   schema: TSchema,
   shape: (record: CheckRecord) => object = (record) => record,
-): (reply: FastifyReply, record: CheckRecord) => FastifyReply {
-  const written = new WeakMap<CheckRecord, string>();
+): PreparedAnswers {
+  const written = new WeakMap<CheckRecord, AnswerText>();
   // Compiled once per route and schema, and kept, by Fastify.
   let serialise: ((data: unknown) => string) | undefined;
-  return (reply, record) => {
-    let text = written.get(record);
-    if (text === undefined) {
-      serialise ??= reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
-      text = serialise(shape(record));
-      written.set(record, text);
-    }
-    return reply.type(JSON_TYPE).send(text);
+  return {
+    send(reply, record) {
+      let answer = written.get(record);
+      if (answer === undefined) {
+        serialise ??= reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
+        const text = serialise(shape(record));
+        answer = { text, length: String(Buffer.byteLength(text)) };
+        written.set(record, answer);
+      }
+      return reply.type(JSON_TYPE).send(answer.text);
+    },
+    prepared: (record) => written.get(record),
+  };
+}
+
+/** The prepared answers of the two cached checking routes, shared by the routes and the fast path. */
+export interface CheckingAnswers {
+  /** `POST /v2/`: the full record. */
+  direct: PreparedAnswers;
+  /** `GET /`: the simple record. */
+  gateway: PreparedAnswers;
+}
+
+export function checkingAnswers(): CheckingAnswers {
+  return {
+    direct: preparedAnswers(ExplainableRecordSchema),
+    gateway: preparedAnswers(ExplainableSimpleRecordSchema, toSimpleRecord),
   };
 }

@@ -30,7 +30,9 @@ import {
 import type { QuotaGate } from "./access.js";
 import { accessLogOptions, sampledAccessLog } from "./access-log.js";
 import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
+import { checkingAnswers } from "./answer-bytes.js";
 import { checkingPlugin } from "./checking.js";
+import { checkingFastPath } from "./checking-fast-path.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { forwardedHeadersWarning } from "./forwarded-headers-warning.js";
 import { HttpProblem, shuttingDown } from "./http-problem.js";
@@ -234,11 +236,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closeSilentConnections();
   });
   // Without TRUST_PROXY, one warning when a proxy's forwarding headers arrive (forwarded-headers-warning.ts).
-  const proxyUnseen = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
+  const proxyWarning = config.trustProxy === false ? forwardedHeadersWarning() : undefined;
   app.addHook("onRequest", (request, reply, done) => {
     if (closing) sendProblem(reply, shuttingDown());
     else {
-      proxyUnseen?.(request);
+      proxyWarning?.check(request);
       done();
     }
   });
@@ -274,7 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
-    accessLog?.(request, reply);
+    accessLog?.answered(request, reply);
     done();
   });
 
@@ -283,7 +285,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsPerOwner: config.jobUploadsPerAccount,
     spoolMaxBytes: config.jobSpoolMaxBytes,
   });
+  const answers = checkingAnswers();
   await app.register(checkingPlugin, {
+    answers,
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
@@ -342,6 +346,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       links,
       flushTraffic: () => traffic.flush(store.traffic),
     });
+  }
+  // The cached checks' fast path in front of Fastify, on the server's sockets (inject() goes to Fastify);
+  // none with ACCESS_LOG=all, whose two lines a request are Fastify's.
+  const [fastify] = app.server.listeners("request") as Parameters<typeof checkingFastPath>[1][];
+  if (fastify && !(deps.logger && config.accessLog === "all")) {
+    app.server.removeListener("request", fastify);
+    app.server.on(
+      "request",
+      checkingFastPath(
+        {
+          answers,
+          usage: deps.store.usage,
+          checker: deps.checker,
+          metrics,
+          traffic,
+          clock,
+          testNames: config.testNames,
+          requests: deps.requests,
+          closing: () => closing,
+          accessLog,
+          proxyWarning,
+        },
+        fastify,
+      ),
+    );
   }
   return app;
 }

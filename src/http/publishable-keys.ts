@@ -30,11 +30,16 @@ export function publishableKeyNotAllowed(): HttpProblem {
   );
 }
 
+/** Whether any of a key header's candidate secrets is a publishable key's. */
+export function namesPublishableKey(candidates: readonly string[]): boolean {
+  return candidates.some(isPublishableSecret);
+}
+
 /** Whether the request carries a publishable key in `X-Gateway-Key` or `Authorization: Bearer`. */
 export function carriesPublishableKey(headers: IncomingHttpHeaders): boolean {
   return (["gateway", "bearer"] as const).some((scheme) => {
     const credentials = readCredentials(scheme, headers);
-    return credentials.kind === "present" && credentials.candidates.some(isPublishableSecret);
+    return credentials.kind === "present" && namesPublishableKey(credentials.candidates);
   });
 }
 

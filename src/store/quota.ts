@@ -24,14 +24,25 @@ const COUNTS = {
 
 /** Where a key's requests are counted: its account's row when it has one, else its own. */
 function counter(key: AuthenticatedKey) {
-  return key.account
-    ? { ...COUNTS.account, id: key.account.id, anchor: key.account.createdAt }
-    : { ...COUNTS.key, id: key.id, anchor: key.createdAt };
+  return key.account ? { ...COUNTS.account, id: key.account.id } : { ...COUNTS.key, id: key.id };
 }
+
+/** Where the key's periods are anchored: its account's creation when it has one, else its own. */
+function anchorOf(key: AuthenticatedKey): Date {
+  return key.account ? key.account.createdAt : key.createdAt;
+}
+
+/** Each key's last counting period: every request of a period asks for it (twice, with the batch's grouping). */
+const lastPeriods = new WeakMap<AuthenticatedKey, QuotaPeriod>();
 
 /** The period of the key's count that contains `now` (anchored at the account's creation for an account's key). */
 export function countingPeriod(key: AuthenticatedKey, now: Date): QuotaPeriod {
-  return quotaPeriod(counter(key).anchor, key.periodDays, now);
+  const last = lastPeriods.get(key);
+  const at = now.getTime();
+  if (last !== undefined && last.start.getTime() <= at && at < last.end.getTime()) return last;
+  const period = quotaPeriod(anchorOf(key), key.periodDays, now);
+  lastPeriods.set(key, period);
+  return period;
 }
 
 /** What one counting statement is given. */

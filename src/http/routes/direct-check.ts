@@ -4,8 +4,8 @@
  * record on success.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import { preparedAnswers } from "../answer-bytes.js";
 import type { CheckingDeps } from "../checking-deps.js";
+import { replayReadBody } from "../checking-fast-path.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
   CheckInputSchema,
@@ -25,7 +25,7 @@ function emptyBodyAsForm(request: FastifyRequest, _reply: FastifyReply, done: Ho
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   const explained = explainedAnswers();
-  const answer = preparedAnswers(ExplainableRecordSchema);
+  const answer = deps.answers.direct;
   app.route({
     method: "POST",
     url: "/v2/",
@@ -40,10 +40,12 @@ export function directCheckRoute(app: TypedApp, deps: CheckingDeps): void {
       body: CheckInputSchema,
       response: checkingResponses(ExplainableRecordSchema, { readsBody: true, challenges: true }),
     },
+    // A body the fast path read before handing the request over (checking-fast-path.ts).
+    preParsing: replayReadBody,
     preValidation: emptyBodyAsForm,
     handler: async (request, reply) => {
       const result = await runCheck(deps, request, request.body);
-      if (!explains(request.body.explain)) return answer(reply, result.record);
+      if (!explains(request.body.explain)) return answer.send(reply, result.record);
       return reply.send(explained(reply, CheckRecordSchema, result.record, result));
     },
   });

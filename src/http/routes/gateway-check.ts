@@ -6,7 +6,6 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import { toSimpleRecord } from "../../core/record.js";
-import { preparedAnswers } from "../answer-bytes.js";
 import type { CheckingDeps } from "../checking-deps.js";
 import { explainedAnswers, runCheck } from "../run-check.js";
 import {
@@ -21,7 +20,7 @@ import type { TypedApp } from "../typed-app.js";
 /** Declared inside the checking plugin, which authenticates, counts and adds the rate-limit headers. */
 export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
   const explained = explainedAnswers();
-  const answer = preparedAnswers(ExplainableSimpleRecordSchema, toSimpleRecord);
+  const answer = deps.answers.gateway;
   app.route({
     method: "GET",
     url: "/",
@@ -43,7 +42,7 @@ export function gatewayCheckRoute(app: TypedApp, deps: CheckingDeps): void {
       // The same URL serves the home page to browsers.
       reply.header("vary", "Accept");
       const result = await runCheck(deps, request, request.query);
-      if (!explains(request.query.explain)) return answer(reply, result.record);
+      if (!explains(request.query.explain)) return answer.send(reply, result.record);
       return reply.send(explained(reply, SimpleRecordSchema, toSimpleRecord(result.record), result));
     },
   });

@@ -47,7 +47,15 @@ import type { AccountDomains, AccountListsInMemory } from "../accounts/account-l
 import { InFlight } from "../shared/in-flight.js";
 import type { LookupResult } from "./age-budget.js";
 import type { EvidenceObservation, Observer } from "./batched-observer.js";
-import type { CacheOutcome, Checker, CheckerLoad, CheckResult, Lane, SourcesKind } from "./checker.js";
+import type {
+  CacheOutcome,
+  Checker,
+  CheckerLoad,
+  CheckResult,
+  Lane,
+  MemoryAnswer,
+  SourcesKind,
+} from "./checker.js";
 import { failedForNow, freshForMs, isNegative } from "./freshness.js";
 import type { LearnedSnapshot } from "./learned-snapshot.js";
 import { type GivesWayTo, LookupBudget } from "./lookup-budget.js";
@@ -177,6 +185,40 @@ export class CachingChecker implements Checker {
       return this.answerToAccount(account, this.options.accountLists, check, known, input, now, cache);
     }
     return this.resultOf(check, input, cache);
+  }
+
+  answerFromMemory(input: ParsedInput, lane: Lane): MemoryAnswer | undefined {
+    if (this.sourcesLoading()) return undefined;
+    const { domain } = input;
+    const now = this.options.clock();
+    const known = this.remembered.get(domain, now);
+    if (known === undefined) return undefined;
+    const check = this.decided(known, now);
+    if (now.getTime() - known.checkedAt.getTime() >= freshForMs(known.facts, check.status, this.freshness)) {
+      return undefined;
+    }
+    if (check.record.block !== known.block && this.recordsFlipsOf(lane)) return undefined;
+    const { account } = lane;
+    const { accountLists } = this.options;
+    let answer = check;
+    if (account !== undefined && accountLists !== undefined) {
+      const list = accountLists.held(account);
+      if (list === undefined) return undefined;
+      answer = this.forAccount(check, known, list, now);
+    }
+    return {
+      result: this.resultOf(answer, input, "hit"),
+      answered: () => {
+        this.options.learned?.refreshIfOld(now);
+        this.options.observer?.observe({
+          domain,
+          at: now,
+          cache: "hit",
+          record: check.record,
+          via: lane.budget,
+        });
+      },
+    };
   }
 
   /** What the caller is answered: the domain's check for the input (an address's role, say). */

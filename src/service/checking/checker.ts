@@ -49,9 +49,22 @@ export interface CheckerLoad {
 /** What decides verdicts and can change while serving: the operator's overrides, the lists in force, the accounts' own lists. */
 export type SourcesKind = "overrides" | "lists" | "account_lists";
 
+/** A check answered from memory (`Checker.answerFromMemory`). */
+export interface MemoryAnswer {
+  result: CheckResult;
+  /** What `check` does once its answer is given (the recent domains, the evidence); call it when the answer is sent. */
+  answered(): void;
+}
+
 export interface Checker {
   /** Without a lane: the process's own work (the CLI), in the API budget, capped by the budget alone. */
   check(input: ParsedInput, lane?: Lane): Promise<CheckResult>;
+  /**
+   * The answer `check` would give now when it needs no waiting: the domain's facts held
+   * here and fresh ("hit"), no block-status flip to record, the account's list held; else
+   * undefined (nothing done). Absent in test fakes.
+   */
+  answerFromMemory?(input: ParsedInput, lane: Lane): MemoryAnswer | undefined;
   /** How full the bounded queues are; absent in test fakes. */
   load?(): CheckerLoad;
   /** Waits for background refreshes to finish (graceful shutdown, tests). */

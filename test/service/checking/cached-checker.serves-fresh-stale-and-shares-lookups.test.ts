@@ -337,6 +337,23 @@ describe("CachingChecker", () => {
     },
   );
 
+  it("answers from memory, without waiting, only what check would answer as a fresh hit", async () => {
+    const input = domainInput(DOMAIN);
+    expect(checker.answerFromMemory(input, API), "not looked up yet").toBeUndefined();
+    const first = await checker.check(input, API);
+    const memory = checker.answerFromMemory(input, API);
+    expect(memory?.result).toMatchObject({ cache: "hit", status: first.status });
+    // The decided record itself, the same object answer after answer (its text is kept beside it).
+    expect(memory?.result.record).toBe((await checker.check(input, API)).record);
+    expect(script.calls).toEqual([DOMAIN]);
+    now = since(TTL_SECONDS * 1000 + 1);
+    expect(checker.answerFromMemory(input, API), "stale: check refreshes it").toBeUndefined();
+    // A flip to record is check's: the block status of an API answer is noted first.
+    const flipping = checkerWith({ recordsFlips: true });
+    await flipping.check(input, { budget: "pages", client: "a visitor" });
+    expect(flipping.answerFromMemory(input, API)).toBeUndefined();
+  });
+
   it("lists the checked domain as recently checked", async () => {
     await checker.check({ kind: "email", domain: DOMAIN, localPart: "jane.doe" });
     await checker.drain();
