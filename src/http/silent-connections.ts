@@ -1,15 +1,16 @@
 /**
- * Connections that have carried no request yet are closed when the server starts
- * closing. Node's `server.close()` closes keep-alive connections between requests, but
- * not one that was opened and has sent nothing, or only part of its headers: their
- * headers time-out is checked by an interval that `close()` stops. Left open, a client
- * that connects and stays silent would hold the close, and so the process's exit on
- * SIGTERM, for as long as it likes.
+ * Connections that have sent nothing yet are closed when the server starts closing.
+ * Node's `server.close()` closes keep-alive connections between requests, but not one
+ * that was opened and has sent nothing: its headers time-out is checked by an interval
+ * that `close()` stops. Left open, a client that connects and stays silent would hold
+ * the close, and so the process's exit on SIGTERM, for as long as it likes. A request
+ * already under way (part of its headers sent) is left to complete: it is answered
+ * 503 `shutting_down`.
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Socket } from "node:net";
 
-/** Tracks `server`'s connections until their first request; the function returned closes those still silent. */
+/** Tracks `server`'s connections until their first request; the function returned closes those that sent no byte. */
 export function silentConnections(server: Server): () => void {
   const silent = new Set<Socket>();
   server.on("connection", (socket: Socket) => {
@@ -20,7 +21,6 @@ export function silentConnections(server: Server): () => void {
     silent.delete(request.socket);
   });
   return () => {
-    for (const socket of silent) socket.destroy();
-    silent.clear();
+    for (const socket of silent) if (socket.bytesRead === 0) socket.destroy();
   };
 }

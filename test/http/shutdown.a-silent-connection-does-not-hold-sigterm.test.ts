@@ -1,8 +1,8 @@
 /**
- * A connection that sends nothing, or only half its headers, does not hold the server's
- * close (src/http/silent-connections.ts): `mailrisk serve` with two such connections open
- * exits 0 within a few seconds of SIGTERM, where Node's own close would wait for the
- * client to let go.
+ * A connection that sends nothing does not hold the server's close
+ * (src/http/silent-connections.ts): `mailrisk serve` with two such connections open exits
+ * 0 within a few seconds of SIGTERM, where Node's own close would wait for the client to
+ * let go.
  */
 import { connect, type Socket } from "node:net";
 import { expect, it } from "vitest";
@@ -18,14 +18,13 @@ function open(url: string): Promise<Socket> {
   });
 }
 
-it("exits 0 within a few seconds of SIGTERM while a silent and a half-sent connection are open", async () => {
+it("exits 0 within a few seconds of SIGTERM while two silent connections are open", async () => {
   const world = await startServiceWorld({ zones: mailZones([...CANARY_DOMAINS], "own-server") });
   const { service } = world;
   const silent = await open(service.url);
-  const halfSent = await open(service.url);
-  halfSent.write("POST /v2/ HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  const second = await open(service.url);
   const closedByServer = Promise.all(
-    [silent, halfSent].map((socket) => new Promise<void>((resolve) => socket.once("close", () => resolve()))),
+    [silent, second].map((socket) => new Promise<void>((resolve) => socket.once("close", () => resolve()))),
   );
   try {
     const started = Date.now();
@@ -34,7 +33,7 @@ it("exits 0 within a few seconds of SIGTERM while a silent and a half-sent conne
     await closedByServer;
   } finally {
     silent.destroy();
-    halfSent.destroy();
+    second.destroy();
     await world.stop();
   }
 });
