@@ -6,8 +6,8 @@
  * `comesFromOwnOrigin`), so a browser that posts `Origin: null` is refused here too.
  */
 import type { FastifyRequest } from "fastify";
+import { comesFromOwnOrigin } from "../src/page-kit/form-origin.js";
 import type { OperatorAccess } from "../src/web/desk/operator-access.js";
-import { comesFromOwnOrigin } from "../src/web/kit/form-origin.js";
 
 export const TEST_CSRF_TOKEN = "csrf-token-for-tests";
 

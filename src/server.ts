@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
+import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { buildApp } from "./http/app.js";
 import {
   type ConnectionLimits,
   connectionCap,

@@ -10,9 +10,9 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { renderErrorPage } from "../web/kit/error-page.js";
-import { HTML_CONTENT_TYPE } from "../web/kit/layout.js";
-import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
+import { renderErrorPage } from "../page-kit/error-page.js";
+import { HTML_CONTENT_TYPE } from "../page-kit/layout.js";
+import { BASIC_PAGE_HEADERS } from "../page-kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 

@@ -7,11 +7,11 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { AccountSuspendedError } from "../core/refusals.js";
 import type { Refusal } from "../operator/refusal.js";
+import { renderErrorPage } from "../page-kit/error-page.js";
+import { sendPage } from "../page-kit/layout.js";
+import { BASIC_PAGE_HEADERS } from "../page-kit/page-headers.js";
 import { ReportProblem } from "../service/checking/report-filing.js";
 import { StoreUnavailableError } from "../store/index.js";
-import { renderErrorPage } from "../web/kit/error-page.js";
-import { sendPage } from "../web/kit/layout.js";
-import { BASIC_PAGE_HEADERS } from "../web/kit/page-headers.js";
 import { prefersHtml } from "./accept.js";
 import { databaseUnavailable, HttpProblem, internalError, PROBLEM_CONTENT_TYPE } from "./http-problem.js";
 import { BODY_LIMIT_BYTES } from "./limits.js";

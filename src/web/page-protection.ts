@@ -8,8 +8,8 @@
  */
 import helmet from "@fastify/helmet";
 import type { TypedApp } from "../http/typed-app.js";
-import type { PageProblem } from "./kit/error-page.js";
-import { CSP_DIRECTIVES, REFERRER_POLICY } from "./kit/page-headers.js";
+import type { PageProblem } from "../page-kit/error-page.js";
+import { CSP_DIRECTIVES, REFERRER_POLICY } from "../page-kit/page-headers.js";
 import { PageLimiter, type PageLimits, type PageRefusal } from "./page-limiter.js";
 
 const REFUSED_BY: Record<PageRefusal["over"], string> = {

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { configWith } from "../../harness/config.js";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
-import { buildApp } from "../../src/http/app.js";
+import { buildApp } from "../../src/app.js";
 import { fakeChecker, START } from "./helpers.js";
 
 describe.each(DATABASE_KINDS)("on %s", (kind) => {

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest";
-import type { AppStore } from "../../src/http/app.js";
+import type { AppStore } from "../../src/app.js";
 import { StoreUnavailableError } from "../../src/store/errors.js";
 import { capturedLogger, fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 

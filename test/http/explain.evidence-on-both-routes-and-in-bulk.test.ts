@@ -22,11 +22,11 @@ import {
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
 import { fixtureZones } from "../../harness/zones.js";
+import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { EVIDENCE_EXAMPLES, type EvidenceItem, type EvidenceKind } from "../../src/core/evidence.js";
 import { FULL_FIELDS, SIMPLE_FIELDS } from "../../src/core/record.js";
 import { DAY_MS } from "../../src/core/time.js";
-import { buildApp } from "../../src/http/app.js";
 import { changeWatcherOf } from "../../src/service/checking/change-watcher.js";
 import type { Checker } from "../../src/service/checking/checker.js";
 import { createChecker } from "../../src/service/checking/create-checker.js";

@@ -43,10 +43,10 @@ import {
 } from "../../operator/reports.js";
 import { trafficStats } from "../../operator/stats.js";
 import { deliveries, listWebhooks } from "../../operator/webhooks.js";
+import type { Html } from "../../page-kit/html.js";
+import { sendPage } from "../../page-kit/layout.js";
 import type { Checker } from "../../service/checking/checker.js";
 import type { Store } from "../../store/index.js";
-import type { Html } from "../kit/html.js";
-import { sendPage } from "../kit/layout.js";
 import { TooManyPageRequests } from "../page-protection.js";
 import {
   type DeskContext,

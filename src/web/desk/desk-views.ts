@@ -12,9 +12,9 @@ import type { PlanJson } from "../../operator/plans.js";
 import type { QueueEntryJson } from "../../operator/reports.js";
 import type { Stats } from "../../operator/stats.js";
 import type { DeliveryJson, WebhookJson } from "../../operator/webhooks.js";
-import { type Html, type HtmlValue, html, joinHtml } from "../kit/html.js";
-import { areaPage, card, type FieldOptions, field, form, hidden, table } from "../kit/layout.js";
-import { readableCount, timeHtml } from "../kit/readable.js";
+import { type Html, type HtmlValue, html, joinHtml } from "../../page-kit/html.js";
+import { areaPage, card, type FieldOptions, field, form, hidden, table } from "../../page-kit/layout.js";
+import { readableCount, timeHtml } from "../../page-kit/readable.js";
 import { trafficCards } from "./traffic-charts.js";
 
 /** The desk's pages, in the order its navigation lists them. */

@@ -5,9 +5,9 @@
  * holds the same figures for a screen reader or a copy.
  */
 import { type DayStats, STATS_DAYS, type Stats } from "../../operator/stats.js";
+import { type Html, html, joinHtml } from "../../page-kit/html.js";
+import { card, table } from "../../page-kit/layout.js";
 import { SURFACES } from "../../service/checking/traffic-counter.js";
-import { type Html, html, joinHtml } from "../kit/html.js";
-import { card, table } from "../kit/layout.js";
 
 const WIDTH = 640;
 const HEIGHT = 180;

@@ -6,10 +6,10 @@
 import type { AccountJson } from "../../operator/accounts.js";
 import type { KeyWithUsage } from "../../operator/key-usage.js";
 import type { KeyJson } from "../../operator/keys.js";
+import { type Html, type HtmlValue, html } from "../../page-kit/html.js";
+import { areaPage, field, form, renderPage } from "../../page-kit/layout.js";
+import { readableCount, timeHtml } from "../../page-kit/readable.js";
 import type { Report } from "../../store/index.js";
-import { type Html, type HtmlValue, html } from "../kit/html.js";
-import { areaPage, field, form, renderPage } from "../kit/layout.js";
-import { readableCount, timeHtml } from "../kit/readable.js";
 import { secretCard } from "./secret-views.js";
 
 /** The email field of the person pages. */

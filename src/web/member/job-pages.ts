@@ -44,10 +44,10 @@ import {
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
+import { html } from "../../page-kit/html.js";
+import { card } from "../../page-kit/layout.js";
+import { pagePolicyWith } from "../../page-kit/page-headers.js";
 import { DOWNLOADS_PER_OWNER, UploadGate } from "../../service/jobs/upload-gate.js";
-import { html } from "../kit/html.js";
-import { card } from "../kit/layout.js";
-import { pagePolicyWith } from "../kit/page-headers.js";
 import { accountPage } from "./account-views.js";
 import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";

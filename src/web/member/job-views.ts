@@ -5,9 +5,9 @@
  * hides by status carries `data-downloads`, `data-cancel`, `data-delete`.
  */
 import type { JobJson } from "../../operator/jobs.js";
-import { type Html, html } from "../kit/html.js";
-import { field, form } from "../kit/layout.js";
-import { readableCount, timeHtml } from "../kit/readable.js";
+import { type Html, html } from "../../page-kit/html.js";
+import { field, form } from "../../page-kit/layout.js";
+import { readableCount, timeHtml } from "../../page-kit/readable.js";
 
 const ACTIVE: readonly string[] = ["queued", "running", "paused"];
 

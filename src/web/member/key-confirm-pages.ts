@@ -11,8 +11,8 @@ import type { TypedApp } from "../../http/typed-app.js";
 import { accountKeyUsage } from "../../operator/account-keys.js";
 import { accountJson } from "../../operator/accounts.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { html } from "../kit/html.js";
-import { card, form } from "../kit/layout.js";
+import { html } from "../../page-kit/html.js";
+import { card, form } from "../../page-kit/layout.js";
 import { accountPage } from "./account-views.js";
 import { type AccountPagesDeps, type PageSession, send } from "./page-session.js";
 

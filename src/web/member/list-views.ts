@@ -3,9 +3,9 @@
  * entries with the search and the Previous and Next links, the add form, the CSV import.
  */
 import type { AccountListPage } from "../../operator/account-lists.js";
-import { type Html, html } from "../kit/html.js";
-import { card, field, form, hidden, statusCard } from "../kit/layout.js";
-import { timeHtml } from "../kit/readable.js";
+import { type Html, html } from "../../page-kit/html.js";
+import { card, field, form, hidden, statusCard } from "../../page-kit/layout.js";
+import { timeHtml } from "../../page-kit/readable.js";
 
 /** What the add form and the import form say back: the values sent and the error of each. */
 export interface ListForms {

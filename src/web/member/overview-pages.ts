@@ -17,8 +17,8 @@ import { accountJson } from "../../operator/accounts.js";
 import { type KeyWithUsage, keyUsage } from "../../operator/key-usage.js";
 import { changePassword } from "../../operator/passwords.js";
 import { refusalOf } from "../../operator/refusal.js";
-import { type Html, type HtmlValue, html, joinHtml } from "../kit/html.js";
-import { card, form, statusCard } from "../kit/layout.js";
+import { type Html, type HtmlValue, html, joinHtml } from "../../page-kit/html.js";
+import { card, form, statusCard } from "../../page-kit/layout.js";
 import {
   accountPage,
   createdSecret,

@@ -8,13 +8,13 @@ import type { Config } from "../../config.js";
 import { HttpProblem } from "../../http/http-problem.js";
 import type { RunCheckDeps } from "../../http/run-check.js";
 import type { OpenedSession } from "../../operator/account-sessions.js";
+import { comesFromOwnOrigin } from "../../page-kit/form-origin.js";
+import type { Html } from "../../page-kit/html.js";
+import { sendPage } from "../../page-kit/layout.js";
 import { newFormToken, sessionOf, startSession } from "../../service/accounts/account-access.js";
 import type { Mailer } from "../../service/accounts/mailer.js";
 import type { UploadGate } from "../../service/jobs/upload-gate.js";
 import type { Account, Store } from "../../store/index.js";
-import { comesFromOwnOrigin } from "../kit/form-origin.js";
-import type { Html } from "../kit/html.js";
-import { sendPage } from "../kit/layout.js";
 import { NOT_KEPT } from "../public/cache-control.js";
 
 const SESSION_COOKIE = "mailrisk_session";

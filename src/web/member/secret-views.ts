@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { type Html, html } from "../kit/html.js";
-import { pagePolicyWith } from "../kit/page-headers.js";
+import { type Html, html } from "../../page-kit/html.js";
+import { pagePolicyWith } from "../../page-kit/page-headers.js";
 import { exampleBaseUrl } from "../public/api-examples.js";
 
 /** The copy script, inline on a page that shows a secret. */

@@ -21,9 +21,9 @@ import {
   turnOnTwoFactor,
   twoFactorOn,
 } from "../../operator/two-factor.js";
+import { type Html, html, trustedHtml } from "../../page-kit/html.js";
+import { card, field, form, hidden } from "../../page-kit/layout.js";
 import type { Account } from "../../store/index.js";
-import { type Html, html, trustedHtml } from "../kit/html.js";
-import { card, field, form, hidden } from "../kit/layout.js";
 import { accountPage, passwordField, personPage } from "./account-views.js";
 import {
   type AccountPagesDeps,

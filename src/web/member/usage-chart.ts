@@ -6,8 +6,8 @@
  * items), so a period's bars add up to the quota's `used`.
  */
 import { DAY_MS } from "../../core/time.js";
-import { type Html, html, joinHtml } from "../kit/html.js";
-import { readableCount, readableDay, shortDay } from "../kit/readable.js";
+import { type Html, html, joinHtml } from "../../page-kit/html.js";
+import { readableCount, readableDay, shortDay } from "../../page-kit/readable.js";
 
 export interface DayCount {
   day: Date;

@@ -3,8 +3,8 @@
  * with a placeholder key, against PUBLIC_URL, or `$MAILRISK_URL` when it is unset. Never
  * the request's Host header: a page must not show an address the visitor chose.
  */
-import { type Html, html } from "../kit/html.js";
-import type { Signup } from "../kit/layout.js";
+import { type Html, html } from "../../page-kit/html.js";
+import type { Signup } from "../../page-kit/layout.js";
 
 const KEY_PLACEHOLDER = "YOUR_API_KEY";
 /** What the examples name without PUBLIC_URL: a shell variable the reader sets. */

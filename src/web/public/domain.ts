@@ -7,7 +7,7 @@
 import type { EvidenceItem } from "../../core/evidence.js";
 import { type CheckRecord, FLAGS, flagLabel } from "../../core/record.js";
 import { riskLevel } from "../../core/verdict.js";
-import { type Html, type HtmlValue, html } from "../kit/html.js";
+import { type Html, type HtmlValue, html } from "../../page-kit/html.js";
 import {
   card,
   domainLinks,
@@ -16,7 +16,7 @@ import {
   type Signup,
   searchForm,
   wayInLinks,
-} from "../kit/layout.js";
+} from "../../page-kit/layout.js";
 import { renderApiExamples } from "./api-examples.js";
 
 export interface DomainView {

@@ -4,8 +4,8 @@
  * and how to use the API.
  */
 
-import { type Html, html } from "../kit/html.js";
-import { card, recentCard, renderPage, type Signup, searchForm, wayInLinks } from "../kit/layout.js";
+import { type Html, html } from "../../page-kit/html.js";
+import { card, recentCard, renderPage, type Signup, searchForm, wayInLinks } from "../../page-kit/layout.js";
 import { renderApiExamples } from "./api-examples.js";
 
 export interface HomeView {

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestCli } from "../../../harness/cli-context.js";
 import { type DnsTestServer, startDnsServer } from "../../../harness/dns-server.js";
 import { mailZones } from "../../../harness/mail-zones.js";
+import { buildApp } from "../../../src/app.js";
 import { run as runCheck } from "../../../src/cli/check-command.js";
 import { loadConfig } from "../../../src/config.js";
-import { buildApp } from "../../../src/http/app.js";
 import { CANARY_DOMAINS, createChecker } from "../../../src/service/checking/create-checker.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 

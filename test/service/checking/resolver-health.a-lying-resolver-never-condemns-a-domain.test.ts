@@ -12,10 +12,10 @@ import { type DnsTestServer, startDnsServer } from "../../../harness/dns-server.
 import { startRdapServer, startWhoisServer, writeBootstrap } from "../../../harness/loopback-registries.js";
 import { mailZones } from "../../../harness/mail-zones.js";
 import { Zones } from "../../../harness/zones.js";
+import { buildApp } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config.js";
 import { parseInput } from "../../../src/core/input.js";
 import { NodeDnsResolver } from "../../../src/dns/node-dns-resolver.js";
-import { buildApp } from "../../../src/http/app.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { CANARY_DOMAINS, createChecker } from "../../../src/service/checking/create-checker.js";
 import { GuardedResolver, ResolverHealth } from "../../../src/service/checking/resolver-health.js";

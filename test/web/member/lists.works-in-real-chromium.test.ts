@@ -13,7 +13,7 @@ import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
 import { testPasswordHash } from "../../../harness/passwords.js";
-import { buildApp } from "../../../src/http/app.js";
+import { buildApp } from "../../../src/app.js";
 import { fakeChecker } from "../../http/helpers.js";
 
 const PASSWORD = "a good long password";

@@ -13,7 +13,7 @@ import { axeViolations, launchChromium } from "../../../harness/chromium.js";
 import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
 import { TEST_ORIGIN, TEST_PASSWORD } from "../../../harness/form-browser.js";
-import { buildApp } from "../../../src/http/app.js";
+import { buildApp } from "../../../src/app.js";
 import { inviteAccount } from "../../../src/operator/accounts.js";
 import { CLI_ACTOR } from "../../../src/operator/audit.js";
 import { fakeChecker } from "../../http/helpers.js";

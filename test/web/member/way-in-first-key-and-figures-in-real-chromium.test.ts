@@ -34,10 +34,10 @@ import {
 } from "../../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
 import { fixture } from "../../../harness/loopback-registries.js";
+import { buildApp } from "../../../src/app.js";
 import { run as accountsCli } from "../../../src/cli/accounts-command.js";
 import { run as overridesCli } from "../../../src/cli/overrides-command.js";
 import { loadConfig } from "../../../src/config.js";
-import { buildApp } from "../../../src/http/app.js";
 import { hashPassword } from "../../../src/service/accounts/account-access.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { createChecker } from "../../../src/service/checking/create-checker.js";

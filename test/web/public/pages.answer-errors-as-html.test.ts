@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { HttpProblem } from "../../../src/http/http-problem.js";
-import { renderErrorPage } from "../../../src/web/kit/error-page.js";
+import { renderErrorPage } from "../../../src/page-kit/error-page.js";
 import { type HttpFixture, openHttpFixture } from "../../http/helpers.js";
 
 let fixture: HttpFixture | undefined;

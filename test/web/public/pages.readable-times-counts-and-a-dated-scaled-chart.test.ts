@@ -5,7 +5,7 @@
  * back, with its bars dated and its axis scaled.
  */
 import { describe, expect, it } from "vitest";
-import { readableCount, timeHtml } from "../../../src/web/kit/readable.js";
+import { readableCount, timeHtml } from "../../../src/page-kit/readable.js";
 import { usageChart } from "../../../src/web/member/usage-chart.js";
 
 describe("readable figures", () => {

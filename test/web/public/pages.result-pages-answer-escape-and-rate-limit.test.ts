@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { configWith } from "../../../harness/config.js";
 import { mxFacts } from "../../../harness/sample-facts.js";
 import { sampleRecord } from "../../../harness/sample-record.js";
+import type { AppStore } from "../../../src/app.js";
 import type { CheckRecord } from "../../../src/core/record.js";
 import { TypoIndex } from "../../../src/core/typo.js";
 import { loadDomainLists } from "../../../src/data/read-domain-lists.js";
-import type { AppStore } from "../../../src/http/app.js";
 import { CachingChecker } from "../../../src/service/checking/cached-checker.js";
 import { type FixtureOptions, fakeChecker, type HttpFixture, openHttpFixture } from "../../http/helpers.js";
 

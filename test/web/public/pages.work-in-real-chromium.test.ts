@@ -14,8 +14,8 @@ import { configWith } from "../../../harness/config.js";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
 import { type LoopbackNetwork, startLoopbackNetwork } from "../../../harness/loopback-network.js";
 import { fixture } from "../../../harness/loopback-registries.js";
+import { buildApp } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config.js";
-import { buildApp } from "../../../src/http/app.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { createChecker } from "../../../src/service/checking/create-checker.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Html, type HtmlValue, html, joinHtml, trustedHtml } from "../../../src/web/kit/html.js";
-import { field, form, renderPage } from "../../../src/web/kit/layout.js";
+import { Html, type HtmlValue, html, joinHtml, trustedHtml } from "../../src/page-kit/html.js";
+import { field, form, renderPage } from "../../src/page-kit/layout.js";
 
 const HOSTILE = `<script>alert("x")</script> & 'more'`;
 const ESCAPED = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;";

@@ -11,14 +11,42 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
-import { linkContextOf } from "../operator/accounts.js";
-import type { ChangeWatcher } from "../service/checking/change-watcher.js";
-import type { Checker } from "../service/checking/checker.js";
-import { TrafficCounter } from "../service/checking/traffic-counter.js";
-import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
-import { UploadGate } from "../service/jobs/upload-gate.js";
-import type { JobsRepository, RecentRepository, ReportsRepository } from "../store/index.js";
+import type { Config } from "./config.js";
+import type { QuotaGate } from "./http/access.js";
+import { accessLogOptions, sampledAccessLog } from "./http/access-log.js";
+import { type AdminStore, adminPlugin } from "./http/admin/admin-plugin.js";
+import { checkingAnswers } from "./http/answer-bytes.js";
+import { checkingPlugin } from "./http/checking.js";
+import { checkingFastPath } from "./http/checking-fast-path.js";
+import { clientErrorHandler } from "./http/client-errors.js";
+import { forwardedHeadersWarning } from "./http/forwarded-headers-warning.js";
+import { HttpProblem, shuttingDown } from "./http/http-problem.js";
+import {
+  BODY_LIMIT_BYTES,
+  HEADERS_TIMEOUT_MS,
+  MAX_PARAM_LENGTH,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+} from "./http/limits.js";
+import { requestLogger } from "./http/logging.js";
+import { withMethodNotAllowed } from "./http/method-not-allowed.js";
+import { createMetrics, type HttpMetrics } from "./http/metrics-registry.js";
+import { addFieldsOnlyMultipartParser } from "./http/multipart-form.js";
+import { problemFor, sendProblem, sendProblemPage, toProblem } from "./http/problem-response.js";
+import { carriesPublishableKey, publishableKeyNotAllowed } from "./http/publishable-keys.js";
+import { healthRoutes } from "./http/routes/health.js";
+import { metricsRoute } from "./http/routes/metrics.js";
+import { openapiRoute } from "./http/routes/openapi.js";
+import { widgetRoute } from "./http/routes/widget.js";
+import { silentConnections } from "./http/silent-connections.js";
+import type { TypedApp } from "./http/typed-app.js";
+import { linkContextOf } from "./operator/accounts.js";
+import type { ChangeWatcher } from "./service/checking/change-watcher.js";
+import type { Checker } from "./service/checking/checker.js";
+import { TrafficCounter } from "./service/checking/traffic-counter.js";
+import type { RequestsInProgress } from "./service/jobs/requests-in-progress.js";
+import { UploadGate } from "./service/jobs/upload-gate.js";
+import type { JobsRepository, RecentRepository, ReportsRepository } from "./store/index.js";
 import {
   type AccountPagesDeps,
   type DeskStore,
@@ -26,35 +54,7 @@ import {
   isResultPageUrl,
   type OperatorAccess,
   sitePlugin,
-} from "../web/site-plugin.js";
-import type { QuotaGate } from "./access.js";
-import { accessLogOptions, sampledAccessLog } from "./access-log.js";
-import { type AdminStore, adminPlugin } from "./admin/admin-plugin.js";
-import { checkingAnswers } from "./answer-bytes.js";
-import { checkingPlugin } from "./checking.js";
-import { checkingFastPath } from "./checking-fast-path.js";
-import { clientErrorHandler } from "./client-errors.js";
-import { forwardedHeadersWarning } from "./forwarded-headers-warning.js";
-import { HttpProblem, shuttingDown } from "./http-problem.js";
-import {
-  BODY_LIMIT_BYTES,
-  HEADERS_TIMEOUT_MS,
-  MAX_PARAM_LENGTH,
-  REQUEST_TIMEOUT_MS,
-  TIMEOUT_CHECK_INTERVAL_MS,
-} from "./limits.js";
-import { requestLogger } from "./logging.js";
-import { withMethodNotAllowed } from "./method-not-allowed.js";
-import { createMetrics, type HttpMetrics } from "./metrics-registry.js";
-import { addFieldsOnlyMultipartParser } from "./multipart-form.js";
-import { problemFor, sendProblem, sendProblemPage, toProblem } from "./problem-response.js";
-import { carriesPublishableKey, publishableKeyNotAllowed } from "./publishable-keys.js";
-import { healthRoutes } from "./routes/health.js";
-import { metricsRoute } from "./routes/metrics.js";
-import { openapiRoute } from "./routes/openapi.js";
-import { widgetRoute } from "./routes/widget.js";
-import { silentConnections } from "./silent-connections.js";
-import type { TypedApp } from "./typed-app.js";
+} from "./web/site-plugin.js";
 
 /** The slice of the store the app uses: quota and reports for the checking routes, recent domains for the pages, `ping` for /readyz. */
 export interface AppStore {
