@@ -7,20 +7,17 @@
  * already under way (part of its headers sent) is left to complete: it is answered
  * 503 `shutting_down`.
  */
-import type { IncomingMessage, Server } from "node:http";
+import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
-/** Tracks `server`'s connections until their first request; the function returned closes those that sent no byte. */
+/** Tracks `server`'s open connections; the function returned closes those that have sent no byte. */
 export function silentConnections(server: Server): () => void {
-  const silent = new Set<Socket>();
+  const open = new Set<Socket>();
   server.on("connection", (socket: Socket) => {
-    silent.add(socket);
-    socket.once("close", () => silent.delete(socket));
-  });
-  server.on("request", (request: IncomingMessage) => {
-    silent.delete(request.socket);
+    open.add(socket);
+    socket.once("close", () => open.delete(socket));
   });
   return () => {
-    for (const socket of silent) if (socket.bytesRead === 0) socket.destroy();
+    for (const socket of open) if (socket.bytesRead === 0) socket.destroy();
   };
 }
