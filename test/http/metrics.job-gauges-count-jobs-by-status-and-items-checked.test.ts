@@ -5,28 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore, type TestStore } from "../../harness/databases.js";
-import { sampleRecord, sampleStatus } from "../../harness/sample-record.js";
+import { cachedChecker, queuedJob } from "../../harness/queued-job.js";
 import { createMetrics } from "../../src/http/metrics-registry.js";
-import type { Checker } from "../../src/service/checking/checker.js";
 import { JobRunner } from "../../src/service/jobs/job-runner.js";
-import type { Store } from "../../src/store/index.js";
 
 const DAY_MS = 86_400_000;
-
-async function queuedJob(store: Store, items: number): Promise<string> {
-  const id = await store.jobs.startUpload({ keyId: "k", header: '["input"]', layout: "{}", now: new Date() });
-  const inputs = Array.from({ length: items }, (_, i) => ({ input: `u${i}@example.com`, row: "{}" }));
-  await store.jobs.addBatch(id, 0, inputs);
-  await store.jobs.queueJob(id, items, new Date());
-  return id;
-}
-
-const checker: Pick<Checker, "check"> = {
-  check: async () => {
-    const record = sampleRecord();
-    return { record, status: sampleStatus(record), cache: "hit" };
-  },
-};
 
 describe("list job metrics", () => {
   let db: TestStore;
@@ -45,7 +28,7 @@ describe("list job metrics", () => {
     const id = await queuedJob(db.store, 7);
     runner = new JobRunner({
       jobs: db.store.jobs,
-      checker,
+      checker: cachedChecker,
       holder: "test",
       retentionMs: DAY_MS,
       everyMs: 10,

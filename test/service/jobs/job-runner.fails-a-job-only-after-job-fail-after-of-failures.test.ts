@@ -5,20 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
-import { sampleRecord, sampleStatus } from "../../../harness/sample-record.js";
-import type { Checker } from "../../../src/service/checking/checker.js";
+import { cachedChecker, queuedJob } from "../../../harness/queued-job.js";
 import { JobRunner } from "../../../src/service/jobs/job-runner.js";
 import type { JobsRepository } from "../../../src/store/index.js";
 
 const DAY_MS = 86_400_000;
 const ITEMS = 300;
-
-const checker: Pick<Checker, "check"> = {
-  check: async () => {
-    const record = sampleRecord();
-    return { record, status: sampleStatus(record), cache: "hit" };
-  },
-};
 
 describe("JobRunner and JOB_FAIL_AFTER", () => {
   let db: TestStore;
@@ -31,23 +23,7 @@ describe("JobRunner and JOB_FAIL_AFTER", () => {
     await db.cleanup();
   });
 
-  async function newJob(): Promise<string> {
-    const id = await db.store.jobs.startUpload({
-      keyId: "k",
-      header: '["input"]',
-      layout: "{}",
-      now: new Date(),
-    });
-    for (let first = 0; first < ITEMS; first += 50) {
-      const inputs = Array.from({ length: 50 }, (_, i) => ({
-        input: `u${first + i}@example.com`,
-        row: "{}",
-      }));
-      await db.store.jobs.addBatch(id, first, inputs);
-    }
-    await db.store.jobs.queueJob(id, ITEMS, new Date());
-    return id;
-  }
+  const newJob = () => queuedJob(db.store, ITEMS, 50);
 
   /** The store's jobs, whose batch writes fail while `failing()` says so; the failures seen. */
   function flaky(failing: () => boolean) {
@@ -81,7 +57,7 @@ describe("JobRunner and JOB_FAIL_AFTER", () => {
     const { jobs, failures } = flaky(() => Date.now() < until);
     runner = new JobRunner({
       jobs,
-      checker,
+      checker: cachedChecker,
       holder: "t",
       retentionMs: DAY_MS,
       failAfterMs: 5000,
@@ -103,7 +79,7 @@ describe("JobRunner and JOB_FAIL_AFTER", () => {
     const { jobs, failures } = flaky(() => true);
     runner = new JobRunner({
       jobs,
-      checker,
+      checker: cachedChecker,
       holder: "t",
       retentionMs: DAY_MS,
       failAfterMs: 1000,

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import { queuedJob } from "../../../harness/queued-job.js";
 import { sampleRecord, sampleStatus } from "../../../harness/sample-record.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { JobRunner } from "../../../src/service/jobs/job-runner.js";
@@ -25,15 +26,7 @@ describe("JobRunner", () => {
   });
 
   it("starts at most 8 checks between two turns of the event loop", async () => {
-    const id = await db.store.jobs.startUpload({
-      keyId: "k",
-      header: '["input"]',
-      layout: "{}",
-      now: new Date(),
-    });
-    const inputs = Array.from({ length: ITEMS }, (_, i) => ({ input: `u${i}@example.com`, row: "{}" }));
-    await db.store.jobs.addBatch(id, 0, inputs);
-    await db.store.jobs.queueJob(id, ITEMS, new Date());
+    const id = await queuedJob(db.store, ITEMS);
     let checks = 0;
     const checker: Pick<Checker, "check"> = {
       check: async () => {

@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
+import { queuedJob } from "../../../harness/queued-job.js";
 import { sampleRecord, sampleStatus } from "../../../harness/sample-record.js";
 import type { Checker } from "../../../src/service/checking/checker.js";
 import { JobRunner } from "../../../src/service/jobs/job-runner.js";
@@ -28,15 +29,7 @@ describe("JobRunner and the API's requests in progress", () => {
   });
 
   it("starts no check while a request is in progress, then finishes the job", async () => {
-    const id = await db.store.jobs.startUpload({
-      keyId: "k",
-      header: '["input"]',
-      layout: "{}",
-      now: new Date(),
-    });
-    const inputs = Array.from({ length: ITEMS }, (_, i) => ({ input: `u${i}@example.com`, row: "{}" }));
-    await db.store.jobs.addBatch(id, 0, inputs);
-    await db.store.jobs.queueJob(id, ITEMS, new Date());
+    const id = await queuedJob(db.store, ITEMS);
     let checks = 0;
     const checker: Pick<Checker, "check"> = {
       check: async () => {
