@@ -16,7 +16,7 @@ import type { QuotaGate } from "./http/access.js";
 import { accessLogOptions, sampledAccessLog } from "./http/access-log.js";
 import { type AdminStore, adminPlugin } from "./http/admin/admin-plugin.js";
 import { checkingAnswers } from "./http/answer-bytes.js";
-import { checkingPlugin } from "./http/checking.js";
+import { type CheckingConfig, checkingPlugin } from "./http/checking.js";
 import { checkingFastPath } from "./http/checking-fast-path.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { forwardedHeadersWarning } from "./http/forwarded-headers-warning.js";
@@ -111,36 +111,21 @@ export interface AppDeps {
 }
 
 /** The configuration fields the app reads. */
-export type AppConfig = Pick<
-  Config,
-  | "publicUrl"
-  | "trustProxy"
-  | "pageRateLimit"
-  | "pageGlobalRateLimit"
-  | "bulkMaxItems"
-  | "bulkConcurrentPerKey"
-  | "bulkConcurrentTotal"
-  | "publishableRateLimit"
-  | "jobMaxItems"
-  | "jobMaxBytes"
-  | "jobRetentionSeconds"
-  | "csvMaxColumns"
-  | "csvMaxRecordBytes"
-  | "jobUploadsPerAccount"
-  | "jobSpoolMaxBytes"
-  | "listSources"
-  | "listMaxEntries"
-  | "testNames"
-  | "signup"
-  | "signupPlan"
-  | "smtpUrl"
-  | "mailFrom"
-  | "sessionTtlSeconds"
-  | "sessionMaxAgeSeconds"
-  | "require2fa"
-  | "supportEmail"
-  | "accessLog"
->;
+export type AppConfig = CheckingConfig &
+  AccountPagesDeps["config"] &
+  Pick<
+    Config,
+    | "trustProxy"
+    | "pageRateLimit"
+    | "pageGlobalRateLimit"
+    | "jobSpoolMaxBytes"
+    | "listSources"
+    | "listMaxEntries"
+    | "testNames"
+    | "smtpUrl"
+    | "mailFrom"
+    | "accessLog"
+  >;
 
 /** The operator's paths (the admin API, the metrics): 403 for a publishable key even where they are not served. */
 const OPERATOR_PATHS = /^\/(?:admin|metrics)(?:[/?]|$)/;

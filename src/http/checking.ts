@@ -31,7 +31,7 @@ import { visitorLimiter } from "./publishable-keys.js";
 import { bulkCheckRoute } from "./routes/bulk-check.js";
 import { directCheckRoute } from "./routes/direct-check.js";
 import { gatewayCheckRoute } from "./routes/gateway-check.js";
-import { jobRoutes } from "./routes/job-routes.js";
+import { type JobsConfig, jobRoutes } from "./routes/job-routes.js";
 import { type ReportsGate, reportRoutes } from "./routes/report-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
 import type { TypedApp } from "./typed-app.js";
@@ -55,25 +55,17 @@ function countInProgress(route: RouteOptions, requests: RequestsInProgress): voi
   route.onResponse = [...asArray(route.onResponse), ended];
 }
 
+/** The configuration the checking routes read. */
+export type CheckingConfig = JobsConfig &
+  Pick<Config, "bulkMaxItems" | "bulkConcurrentPerKey" | "bulkConcurrentTotal" | "publishableRateLimit">;
+
 export async function checkingPlugin(
   app: TypedApp,
   options: Omit<CheckingDeps, "visitors"> & {
     reports: ReportsGate;
     jobs: JobsRepository;
     uploadGate: UploadGate;
-    config: Pick<
-      Config,
-      | "bulkMaxItems"
-      | "bulkConcurrentPerKey"
-      | "bulkConcurrentTotal"
-      | "publishableRateLimit"
-      | "jobMaxItems"
-      | "jobMaxBytes"
-      | "jobRetentionSeconds"
-      | "csvMaxColumns"
-      | "csvMaxRecordBytes"
-      | "jobUploadsPerAccount"
-    >;
+    config: CheckingConfig;
     /** This process's checking requests in progress, for the list jobs to give way to (absent: not counted). */
     requests?: RequestsInProgress | undefined;
   },

@@ -39,28 +39,26 @@ import { problemFor, refusalProblem, sendProblem } from "../problem-response.js"
 import { checkingResponses } from "../schemas.js";
 import type { TypedApp } from "../typed-app.js";
 
+/** The configuration an upload is read within. */
+export type UploadConfig = Pick<
+  Config,
+  "jobMaxItems" | "jobMaxBytes" | "csvMaxColumns" | "csvMaxRecordBytes"
+>;
+/** The configuration of list jobs, read by the API's job routes and the account's job pages. */
+export type JobsConfig = UploadConfig & Pick<Config, "jobRetentionSeconds" | "jobUploadsPerAccount">;
+
 export interface JobRoutesDeps extends AccessDeps {
   jobs: JobsRepository;
   usage: AccessDeps["usage"] & Pick<UsageRepository, "authorizeKey">;
   uploadGate: UploadGate;
-  config: Pick<
-    Config,
-    | "jobMaxItems"
-    | "jobMaxBytes"
-    | "jobRetentionSeconds"
-    | "csvMaxColumns"
-    | "csvMaxRecordBytes"
-    | "jobUploadsPerAccount"
-  >;
+  config: JobsConfig;
 }
 
 /** Seconds a client is told to wait when the server's spool is full. */
 const SPOOL_RETRY_AFTER_SECONDS = 5;
 
 /** The limits an upload is read within. */
-export function uploadLimits(
-  config: Pick<Config, "jobMaxItems" | "jobMaxBytes" | "csvMaxColumns" | "csvMaxRecordBytes">,
-) {
+export function uploadLimits(config: UploadConfig) {
   return {
     maxItems: config.jobMaxItems,
     maxBytes: config.jobMaxBytes,

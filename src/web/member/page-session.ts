@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import { HttpProblem } from "../../http/http-problem.js";
+import type { JobsConfig } from "../../http/routes/job-routes.js";
 import type { RunCheckDeps } from "../../http/run-check.js";
 import type { OpenedSession } from "../../operator/account-sessions.js";
 import { comesFromOwnOrigin } from "../../page-kit/form-origin.js";
@@ -39,22 +40,17 @@ export interface AccountPagesDeps extends RunCheckDeps {
     | "twoFactor"
     | "loginThrottle"
   >;
-  config: Pick<
-    Config,
-    | "signup"
-    | "signupPlan"
-    | "sessionTtlSeconds"
-    | "sessionMaxAgeSeconds"
-    | "publicUrl"
-    | "jobMaxItems"
-    | "jobMaxBytes"
-    | "jobRetentionSeconds"
-    | "require2fa"
-    | "supportEmail"
-    | "csvMaxColumns"
-    | "csvMaxRecordBytes"
-    | "jobUploadsPerAccount"
-  >;
+  config: JobsConfig &
+    Pick<
+      Config,
+      | "signup"
+      | "signupPlan"
+      | "sessionTtlSeconds"
+      | "sessionMaxAgeSeconds"
+      | "publicUrl"
+      | "require2fa"
+      | "supportEmail"
+    >;
   mailer: Mailer | undefined;
   /** The app's caps on uploads and downloads at once (shared with the API); else the account pages' own. */
   uploadGate?: UploadGate;
