@@ -3,15 +3,14 @@
  * module: SQLite gets its connection pragmas, PostgreSQL a connection pool. Everything
  * above it is the same SQL for both.
  */
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { DatabaseLocation } from "./database-url.js";
 import { ensurePrivateDirectory, ensurePrivateFile } from "./private-files.js";
 import type { Database } from "./schema.js";
+import { type CheckpointThread, checkpointInBackground } from "./sqlite-checkpoints.js";
 
 /** Connections per instance; several instances share the server's max_connections. */
 const POSTGRES_POOL_SIZE = 10;
@@ -19,45 +18,6 @@ const POSTGRES_POOL_SIZE = 10;
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Distinct SQL texts whose compiled SQLite statements are kept. */
 const SQLITE_STATEMENT_CACHE_SIZE = 256;
-/** How often the background thread checkpoints a SQLite file's write-ahead log. */
-const CHECKPOINT_EVERY_MS = 10;
-/** WAL pages (4 KiB) at which the connection checkpoints itself: only if the thread falls behind or dies. */
-const WAL_BACKSTOP_PAGES = 10_000;
-
-/** The checkpointing thread: its own connection, a passive checkpoint every few ms, until told to close. */
-const CHECKPOINTER = `
-const { workerData, parentPort } = require("node:worker_threads");
-const SQLite = require(workerData.module);
-const db = new SQLite(workerData.path, { fileMustExist: true });
-const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), workerData.everyMs);
-parentPort.once("message", () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});`;
-
-/**
- * Checkpoints a SQLite file's WAL in a thread of its own (docs/deploy.md "Sizing"):
- * better-sqlite3 runs on the event loop, and a commit that crosses SQLite's automatic
- * checkpoint copies megabytes into the database file and syncs it, 10-40 ms during
- * which no request is answered. Checkpointed every few milliseconds from another
- * connection, the log stays small and restarts, and commits only append to it. Stops
- * with the returned function.
- */
-function checkpointInBackground(path: string, onError: (error: Error) => void): () => void {
-  const worker = new Worker(CHECKPOINTER, {
-    eval: true,
-    workerData: {
-      module: createRequire(import.meta.url).resolve("better-sqlite3"),
-      path,
-      everyMs: CHECKPOINT_EVERY_MS,
-    },
-  });
-  worker.unref();
-  // The connection's own checkpoints (WAL_BACKSTOP_PAGES) take over.
-  worker.on("error", onError);
-  return () => worker.postMessage("close");
-}
 
 /**
  * Kysely prepares every query it runs, and better-sqlite3 compiles the SQL on every
@@ -65,17 +25,21 @@ function checkpointInBackground(path: string, onError: (error: Error) => void): 
  * re-used by their SQL text instead. Safe because Kysely runs one query at a time on
  * its single SQLite connection.
  */
-function withStatementCache(database: BetterSqlite3.Database, onClose?: () => void): SqliteDatabase {
+function withStatementCache(
+  database: BetterSqlite3.Database,
+  checkpoints?: CheckpointThread,
+): SqliteDatabase {
   const statements = new LRUCache<string, SqliteStatement>({ max: SQLITE_STATEMENT_CACHE_SIZE });
   return {
     close: () => {
-      onClose?.();
+      checkpoints?.stop();
       database.close();
     },
     prepare(text) {
       let statement = statements.get(text);
       if (!statement) {
-        statement = database.prepare(text);
+        const prepared = database.prepare(text);
+        statement = checkpoints ? checkpoints.counted(prepared) : prepared;
         statements.set(text, statement);
       }
       return statement;
@@ -119,12 +83,11 @@ export async function openDatabase(
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
-  let stopCheckpoints: (() => void) | undefined;
+  let checkpoints: CheckpointThread | undefined;
   if (options.checkpointInBackground && location.path !== ":memory:") {
-    database.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
-    stopCheckpoints = checkpointInBackground(location.path, onIdleError);
+    checkpoints = checkpointInBackground(database, onIdleError);
   }
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database, stopCheckpoints) }),
+    dialect: new SqliteDialect({ database: withStatementCache(database, checkpoints) }),
   });
 }

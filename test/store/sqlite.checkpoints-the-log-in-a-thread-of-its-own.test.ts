@@ -1,9 +1,10 @@
 /**
  * The server's SQLite connection leaves checkpoints to a thread of its own
- * (docs/deploy.md "Sizing"): its commits only append to the write-ahead log, which the
- * thread copies into the database every few milliseconds, so the log stays a few
- * megabytes; without the thread the connection would let it grow to its backstop
- * (10,000 pages) before checkpointing in a commit.
+ * (docs/deploy.md "Sizing"): its commits only append to the write-ahead log, and the
+ * thread, woken by the connection once a few hundred KiB were written, copies them into
+ * the database, so the log stays a few megabytes; without the thread the connection
+ * would let it grow to its backstop (10,000 pages) before checkpointing in a commit.
+ * Smaller writes are checkpointed within a second.
  *
  * @room apart: the thread must keep pace with commits 5 ms apart, which a loaded machine
  * does not promise (test/projects.ts).
@@ -24,12 +25,22 @@ describe("SQLite with checkpointInBackground", () => {
     await database.drop();
   });
 
-  it("keeps the write-ahead log small while 24 MB are committed, and stops with the connection", async () => {
+  const open = async () => {
     const { location } = database;
     if (location.dialect !== "sqlite") throw new Error("a SQLite database");
     const db = await openDatabase(location, () => {}, { checkpointInBackground: true });
-    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db);
-    expect(rows[0]?.wal_autocheckpoint).toBe(10_000);
+    // Once the thread runs, the connection checkpoints itself only at its backstop.
+    await expect
+      .poll(
+        async () =>
+          (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0],
+      )
+      .toEqual({ wal_autocheckpoint: 10_000 });
+    return { db, wal: async () => (await stat(`${location.path}-wal`)).size };
+  };
+
+  it("keeps the write-ahead log small while 24 MB are committed, and stops with the connection", async () => {
+    const { db, wal } = await open();
     await sql`create table t (id integer primary key, text text not null)`.execute(db);
     const text = "x".repeat(400_000);
     let largest = 0;
@@ -37,10 +48,21 @@ describe("SQLite with checkpointInBackground", () => {
       await sql`insert into t (text) values (${text + i})`.execute(db);
       // A few milliseconds between commits, as a job's batches come.
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const { size } = await stat(`${location.path}-wal`);
-      largest = Math.max(largest, size);
+      largest = Math.max(largest, await wal());
     }
     expect(largest).toBeLessThan(8 * 1024 * 1024);
+    await db.destroy();
+  });
+
+  it("checkpoints a few small writes within a second, so that the next write starts the log again", async () => {
+    const { db, wal } = await open();
+    await sql`create table t (id integer primary key, text text not null)`.execute(db);
+    await sql`insert into t (text) values ('one')`.execute(db);
+    const written = await wal();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sql`insert into t (text) values ('two')`.execute(db);
+    // Not checkpointed, the second write would have been appended to the first.
+    expect(await wal()).toBe(written);
     await db.destroy();
   });
 });
