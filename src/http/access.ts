@@ -23,7 +23,7 @@ import type {
   preHandlerAsyncHookHandler,
   RouteOptions,
 } from "fastify";
-import { isPublishableSecret } from "../core/key-formats.js";
+import { type HashedSecret, hashedSecret, isPublishableSecret } from "../core/key-formats.js";
 import { MAX_QUOTA } from "../core/plan-rules.js";
 import { formatTimestamp } from "../core/record.js";
 import type { AuthenticatedKey, QuotaState, UsageRepository } from "../store/index.js";
@@ -39,8 +39,8 @@ export interface Caller {
   now: Date;
   /** Units this request counted (or asked for, when refused). */
   units: number;
-  /** The secret that named the key (counted later for a route that counts by its body). */
-  secret: string;
+  /** The secret that named the key, hashed (counted later for a route that counts by its body). */
+  secret: HashedSecret;
 }
 
 declare module "fastify" {
@@ -109,14 +109,18 @@ function secondsUntil(when: Date, now: Date): number {
   return Math.max(0, Math.ceil((when.getTime() - now.getTime()) / 1000));
 }
 
-/** The caller named by the first candidate secret (plain, or base64-decoded) of a live key; that one is counted. */
+/**
+ * The caller named by the first candidate secret (plain, or base64-decoded) of a live key;
+ * that one is counted. Each is hashed when its turn comes (most requests need the first).
+ */
 async function authorize(
   usage: QuotaGate,
-  candidates: string[],
+  candidates: readonly (string | HashedSecret)[],
   now: Date,
   units: number,
 ): Promise<Caller | undefined> {
-  for (const secret of candidates) {
+  for (const candidate of candidates) {
+    const secret = typeof candidate === "string" ? hashedSecret(candidate) : candidate;
     const authorization = await usage.authorize(secret, now, units);
     if (authorization) return { key: authorization.key, quota: authorization.quota, now, units, secret };
   }
@@ -160,14 +164,15 @@ export function accessHook(deps: AccessDeps, route: RouteOptions): onRequestAsyn
     if (credentials.kind === "wrong_scheme") throw unauthorized(scheme, "wrong_auth_scheme", request);
     if (credentials.kind === "malformed") throw unauthorized(scheme, "invalid_api_key", request);
     const now = deps.clock();
-    let candidates = credentials.candidates;
-    const publishable = candidates.find(isPublishableSecret);
+    let candidates: readonly (string | HashedSecret)[] = credentials.candidates;
+    const publishable = credentials.candidates.find(isPublishableSecret);
     if (publishable !== undefined) {
       if (!takesPublishable) throw publishableKeyNotAllowed();
-      const key = await deps.usage.findKey(publishable, now);
+      const hashed = hashedSecret(publishable);
+      const key = await deps.usage.findKey(hashed, now);
       if (!key) throw unauthorized(scheme, "invalid_api_key", request);
       admitPublishable(request, key, deps.visitors);
-      candidates = [publishable];
+      candidates = [hashed];
     }
     const caller = await authorize(deps.usage, candidates, now, units);
     if (!caller) throw unauthorized(scheme, "invalid_api_key", request);

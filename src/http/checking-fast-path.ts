@@ -16,7 +16,8 @@
  * - the input parses, the key is live and known, the checker answers from memory
  *   (`Checker.answerFromMemory`), and the route has written that record's text already.
  *
- * Then the request is counted once (the same `authorize` as the access hook); a refused
+ * The key's secret is hashed once, for its look-up and its count. Then the request is
+ * counted once (the same `authorize` as the access hook); a refused
  * count counted nothing, so it too goes to Fastify, which counts again and answers 429
  * or 401. What the Fastify path does on its way is done here too: the metrics, the
  * traffic counts, the requests in progress, the sampled request log's count. A body
@@ -25,6 +26,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { preParsingHookHandler } from "fastify";
+import { type HashedSecret, hashedSecret } from "../core/key-formats.js";
 import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
 import { RateLimitTexts } from "./access.js";
 import type { SampledAccessLog } from "./access-log.js";
@@ -169,7 +171,7 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
   };
 
   /** What `answer` needs of the checker before counting: the answer from memory and its prepared text; undefined: Fastify's. */
-  const fromMemory = async (route: FastRoute, fields: CheckInput, secret: string, now: Date) => {
+  const fromMemory = async (route: FastRoute, fields: CheckInput, secret: HashedSecret, now: Date) => {
     const parsed = selectInput(fields, deps);
     if (!parsed.ok) return undefined;
     const key = await deps.usage.findKey(secret, now);
@@ -194,12 +196,13 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
     body?: Buffer,
   ) => {
     const now = deps.clock();
+    const hashed = hashedSecret(secret);
     // A failure here (the store unreachable, a suspended account) is Fastify's to answer.
-    const found = await fromMemory(route, fields, secret, now).catch(() => undefined);
+    const found = await fromMemory(route, fields, hashed, now).catch(() => undefined);
     if (!found) return toFastify(request, response, body);
     const { memory, prepared, seconds } = found;
     deps.requests?.started();
-    const authorization = await deps.usage.authorize(secret, now, 1).catch(() => undefined);
+    const authorization = await deps.usage.authorize(hashed, now, 1).catch(() => undefined);
     if (!authorization?.quota.allowed) {
       // Nothing was counted: Fastify counts again, and answers the 429 or 401 itself.
       deps.requests?.ended();

@@ -4,13 +4,14 @@
  * used from; a secret key none.
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import { hashSecret } from "../core/key-formats.js";
 import { parseOrigin } from "../core/origin.js";
 import { InvalidOriginsError, UnknownKeyError, UnknownPlanError } from "../core/refusals.js";
 import { inTransaction } from "./changes.js";
 import { toDate } from "./columns.js";
 import type { ApiKey, KeysRepository } from "./keys-types.js";
 import type { ApiKeysTable, Database, PlansTable } from "./schema.js";
-import { hashSecret, newKeyId, newSecret, secretPrefix } from "./secrets.js";
+import { newKeyId, newSecret, secretPrefix } from "./secrets.js";
 import type { AuthenticatedKey } from "./usage-types.js";
 
 const KEY_COLUMNS = [

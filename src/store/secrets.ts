@@ -1,5 +1,5 @@
 /** API key secrets (docs/api.md "Keys, plans, quotas"): random, prefixed, shown once; only their sha-256 is stored. */
-import { hash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { PUBLISHABLE_PREFIX, SECRET_KEY_PREFIX } from "../core/key-formats.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -34,11 +34,6 @@ export function newSecret(publishable = false): string {
 /** The part of a secret that may be shown and logged, e.g. `mr_3kP9q`. */
 export function secretPrefix(secret: string): string {
   return secret.slice(0, PREFIX_LENGTH);
-}
-
-/** The one-shot `crypto.hash` (Node ≥ 20.12): no Hash object per request. */
-export function hashSecret(secret: string): string {
-  return hash("sha256", secret, "hex");
 }
 
 /** A key's public id, e.g. `key_7fk2mq9xa3`. */

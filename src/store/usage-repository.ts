@@ -13,6 +13,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
+import { hashOf } from "../core/key-formats.js";
 import { AccountSuspendedError } from "../core/refusals.js";
 import { DAY_MS } from "../core/time.js";
 import { toDate } from "./columns.js";
@@ -34,7 +35,6 @@ import {
 } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
 import type { Database } from "./schema.js";
-import { hashSecret } from "./secrets.js";
 import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
@@ -110,7 +110,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
   return {
     async authorize(secret, now, units = 1) {
       checkUnits(units, 0);
-      const hash = hashSecret(secret);
+      const hash = hashOf(secret);
       if (units === 0) {
         // Nothing counted: read the key afresh, so what is reported is what is stored.
         const key = await authenticateHash(db, hash, now);
@@ -152,7 +152,7 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       const owner = { id: key.id, accountId: key.account?.id ?? null };
       await refundUnits(db, owner, periodStart, units, now);
     },
-    findKey: (secret, now) => liveKey(hashSecret(secret), now),
+    findKey: (secret, now) => liveKey(hashOf(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),
     async flushDailyUsage() {

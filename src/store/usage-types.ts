@@ -2,6 +2,7 @@
  * Quota counting and key usage: the repository's contract and rows, implemented in
  * src/store/usage-repository.ts.
  */
+import type { HashedSecret } from "../core/key-formats.js";
 import type { ApiKey } from "./keys-types.js";
 import type { Plan } from "./plans-types.js";
 
@@ -44,7 +45,7 @@ export interface UsageRepository {
    * `units` 0 counts nothing: the key and its plan are read afresh and the state of the
    * current period is returned (`allowed` true), as `GET /v2/usage` answers it.
    */
-  authorize(secret: string, now: Date, units?: number): Promise<Authorization | undefined>;
+  authorize(secret: string | HashedSecret, now: Date, units?: number): Promise<Authorization | undefined>;
   /**
    * As `authorize`, for a live key named by its id (the console's list uploads, which
    * hold no secret); the key is read afresh. Undefined when unknown, revoked or past its end.
@@ -60,7 +61,7 @@ export interface UsageRepository {
    * The live key for a secret, counting nothing (a publishable key's origins are checked
    * before its request counts); remembered like `authorize`'s keys.
    */
-  findKey(secret: string, now: Date): Promise<AuthenticatedKey | undefined>;
+  findKey(secret: string | HashedSecret, now: Date): Promise<AuthenticatedKey | undefined>;
   /** Whether some live publishable key lists this normalised origin; remembered like the keys. */
   isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
   /**

@@ -23,7 +23,7 @@ function switchableStore() {
         store.usage.authorize(...args),
       ),
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
-      findKey: guard((secret: string, now: Date) => store.usage.findKey(secret, now)),
+      findKey: guard((...args: Parameters<AppStore["usage"]["findKey"]>) => store.usage.findKey(...args)),
       isPublishableOrigin: guard((origin: string, now: Date) => store.usage.isPublishableOrigin(origin, now)),
       authorizeKey: guard((id: string, now: Date, units: number) => store.usage.authorizeKey(id, now, units)),
     },

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { hashedSecret } from "../../src/core/key-formats.js";
 import type { Authorization } from "../../src/store/index.js";
 import { CREATED, NOW, secretOnPlan } from "./quota-keys.js";
 
@@ -19,6 +20,22 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
     expect(await db.store.usage.authorize(`${secret}x`, NOW)).toBeUndefined();
     const first = await db.store.usage.authorize(secret, NOW);
     expect(first?.quota).toMatchObject({ allowed: true, remaining: 4, limit: 5 });
+  });
+
+  it("takes a secret hashed once for the look-up and the count, as the plain secret", async () => {
+    const { secret, id } = await secretOnPlan(db.store, 5);
+    const hashed = hashedSecret(secret);
+    expect((await db.store.usage.findKey(hashed, NOW))?.id).toBe(id);
+    expect((await db.store.usage.authorize(hashed, NOW))?.quota).toMatchObject({
+      allowed: true,
+      remaining: 4,
+    });
+    expect((await db.store.usage.authorize(secret, NOW))?.quota).toMatchObject({
+      allowed: true,
+      remaining: 3,
+    });
+    expect(await db.store.usage.findKey(hashedSecret(`${secret}x`), NOW)).toBeUndefined();
+    expect(await db.store.usage.authorize(hashedSecret(`${secret}x`), NOW)).toBeUndefined();
   });
 
   it("counts requests arriving together one by one, never past the quota", async () => {

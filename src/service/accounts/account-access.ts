@@ -5,8 +5,9 @@
  * in the same time (the dummy hash); its throttle is the caller's.
  */
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
+import { hashSecret } from "../../core/key-formats.js";
 import type { AccountLogin, AccountsRepository } from "../../store/index.js";
-import { hashSecret, newToken } from "../../store/secrets.js";
+import { newToken } from "../../store/secrets.js";
 
 /** argon2id's cost: memory in KiB, passes, lanes. */
 export interface PasswordCost {
