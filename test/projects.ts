@@ -7,7 +7,8 @@
  *   `@room apart` when its text does not show it). One file at a time, after the rest.
  *   A file whose bounds are stretched by the machine's pace (`harness/machine-pace.ts`: a
  *   ratio to a baseline of the same run) holds on a loaded machine too, and goes to the
- *   room its work asks for.
+ *   room its work asks for; so does a file that says `@room shared` (its bounds are lower
+ *   bounds, or ratios between times it measures itself, which a loaded machine keeps).
  * - `processes`: spawns processes (the service, the CLI, `npm start`) or drives Chromium,
  *   with no bound on time: a few files at a time, the service built once for them.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
@@ -35,7 +36,7 @@ const TIMED_HERE = [
 ];
 
 /** What a file (or a timed module) does that makes its bounds hold on a loaded machine. */
-const PACED = /harness\/machine-pace\.js["']/;
+const PACED = /harness\/machine-pace\.js["']|@room shared\b/;
 
 /** Modules whose importers hold a bound on time (the latency of polls during a load). */
 const TIMED_MODULES = [/harness\/health-watcher\.ts$/];

@@ -53,6 +53,7 @@ describe("rooms", () => {
       [`import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "apart"],
       [`const started = ${CLOCK};\n`, "apart"],
       [`${PACED}const started = ${CLOCK};\n`, "unit"], // its bound stretched by the machine's pace
+      [`/** ${["@room", "shared"].join(" ")}: a lower bound. */\nconst started = ${CLOCK};\n`, "unit"],
       [`${PACED}import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "processes"],
       [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],
