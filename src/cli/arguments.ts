@@ -46,6 +46,11 @@ export class Given {
     return this.value(name, "string") as string | undefined;
   }
 
+  /** Whether `--json` was given; a form without that option answers in text. */
+  get json(): boolean {
+    return this.values.json === true;
+  }
+
   /** Whether a `--name` flag was given. */
   flag(name: string): boolean {
     return this.value(name, "boolean") === true;

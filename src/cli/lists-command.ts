@@ -19,7 +19,7 @@ import { everySourceRead, type SourceReport } from "../service/lists/list-sync.j
 import { commandRunner, type Given } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answer, answering, withStore } from "./with-store.js";
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;
@@ -100,7 +100,7 @@ async function remove({ words: [source = ""] }: Given, ctx: CliContext): Promise
 
 export const run = commandRunner("lists", {
   update,
-  status: listing((store, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
+  status: answering((store, _, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
   rollback,
   remove,
 });

@@ -12,7 +12,7 @@ import { listOverrides, type OverrideJson, removeOverride, setOverride } from ".
 import { commandRunner, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
 const INFRASTRUCTURE: Record<string, InfrastructureKind> = {
   "mx-host": "mx_host",
@@ -70,4 +70,4 @@ function overridesText(overrides: OverrideJson[]): string {
   return `${formatTable([["KIND", "VALUE", "ACTION", "SINCE", "NOTE"], ...overrides.map(overrideRow)])}\n`;
 }
 
-export const run = commandRunner("overrides", { add, remove, list: listing(listOverrides, overridesText) });
+export const run = commandRunner("overrides", { add, remove, list: answering(listOverrides, overridesText) });

@@ -9,7 +9,7 @@ import { commandRunner, type Given, usageError, wholeNumber } from "./arguments.
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { quotaText } from "./keys-command.js";
 import { formatTable } from "./table.js";
-import { listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
 /** `[--quota N|unlimited] [--period-days D]` as the admin API's body, or what is wrong. */
 function planChanges(given: Given) {
@@ -58,7 +58,7 @@ function plansText(plans: PlanJson[]): string {
 export const run = commandRunner("plans", {
   create,
   update,
-  list: listing(listPlans, plansText),
+  list: answering(listPlans, plansText),
   delete: async ({ words: [name = ""] }, ctx) => {
     await withStore(ctx, (store) => deletePlan(store, name, CLI_ACTOR));
     ctx.stdout.write(`Deleted plan ${name}.\n`);

@@ -5,7 +5,7 @@
 import { type Stats, trafficStats } from "../operator/stats.js";
 import { commandRunner } from "./arguments.js";
 import { formatCount, formatTable } from "./table.js";
-import { listing } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 /** A list of the most seen, or a line saying there is none. */
 function top(heading: string, header: string[], rows: string[][]): string {
@@ -66,5 +66,5 @@ function statsText(stats: Stats): string {
 
 export const run = commandRunner(
   "stats",
-  listing((store, ctx) => trafficStats(store, ctx.clock()), statsText),
+  answering((store, _, ctx) => trafficStats(store, ctx.clock()), statsText),
 );

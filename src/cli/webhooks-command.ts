@@ -16,18 +16,12 @@ import {
 import { commandRunner, type Given } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
-async function add(given: Given, ctx: CliContext): Promise<number> {
-  const body = { url: given.words[0] ?? "", events: given.text("events"), secret: given.text("secret") };
-  const webhook = await withStore(ctx, (store) => addWebhook(store, body, ctx.clock(), CLI_ACTOR));
-  return answer(
-    ctx,
-    given,
-    webhook,
-    ({ id, events, url, secret }) =>
-      `Created webhook ${id} for ${events.join(", ")} to ${url}\n` +
-      (secret ? `Its signing secret, shown only this once:\n\n    ${secret}\n\n` : ""),
+function addedText({ id, events, url, secret }: WebhookJson & { secret?: string }): string {
+  return (
+    `Created webhook ${id} for ${events.join(", ")} to ${url}\n` +
+    (secret ? `Its signing secret, shown only this once:\n\n    ${secret}\n\n` : "")
   );
 }
 
@@ -58,14 +52,12 @@ function deliveriesText(events: DeliveryJson[]): string {
   return `${formatTable([["EVENT", "WEBHOOK", "TYPE", "DOMAIN", "STATUS", "ATTEMPTS", "NEXT TRY"], ...rows])}\n`;
 }
 
-async function deliveriesOf(given: Given, ctx: CliContext): Promise<number> {
-  const events = await withStore(ctx, (store) => deliveries(store, given.words[0] ?? null));
-  return answer(ctx, given, events, deliveriesText);
-}
-
 export const run = commandRunner("webhooks", {
-  add,
-  list: listing(listWebhooks, webhooksText),
+  add: answering((store, given, ctx) => {
+    const body = { url: given.words[0] ?? "", events: given.text("events"), secret: given.text("secret") };
+    return addWebhook(store, body, ctx.clock(), CLI_ACTOR);
+  }, addedText),
+  list: answering(listWebhooks, webhooksText),
   remove,
-  deliveries: deliveriesOf,
+  deliveries: answering((store, { words: [id] }) => deliveries(store, id ?? null), deliveriesText),
 });
