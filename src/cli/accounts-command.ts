@@ -1,9 +1,4 @@
-/**
- * `mailrisk accounts invite|list|show|set-plan|suspend|resume|delete|reset-password|reset-2fa`
- * (docs/accounts.md): the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done,
- * 1 unknown account or plan (or exists, for invite), 2 bad arguments.
- */
-
+/** `mailrisk accounts …` (docs/accounts.md): adapts src/operator/accounts.ts; forms in commands.ts. */
 import {
   type AccountJson,
   type AccountWithKeys,

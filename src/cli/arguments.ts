@@ -98,9 +98,9 @@ function argumentProblem(grammar: FormGrammar, args: string[]): string | undefin
   return undefined;
 }
 
-/** Says what is wrong, then the usage; exit code 2. */
-export function usageError(io: Io, message: string, usage: string): number {
-  io.stderr.write(`mailrisk: ${message}\n${usage}\n`);
+/** Says what is wrong, then the usage (when given); exit code 2. */
+export function usageError(io: Pick<Io, "stderr">, message: string, usage?: string): number {
+  io.stderr.write(`mailrisk: ${message}\n${usage === undefined ? "" : `${usage}\n`}`);
   return EXIT_USAGE;
 }
 

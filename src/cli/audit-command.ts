@@ -1,8 +1,4 @@
-/**
- * `mailrisk audit list [--actor A] [--action A] [--entity E] [--limit N] [--json]`
- * (docs/console.md "The audit log"): the CLI's adapter of src/operator/audit.ts.
- * Exit codes: 0 done, 2 bad arguments.
- */
+/** `mailrisk audit list` (docs/console.md "The audit log"): adapts src/operator/audit.ts. */
 import { type AuditEntryJson, searchAudit } from "../operator/audit.js";
 import { limitOf } from "../operator/refusal.js";
 import { commandRunner } from "./arguments.js";

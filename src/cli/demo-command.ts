@@ -1,10 +1,7 @@
 /**
- * `mailrisk demo [--port N] [--service URL] --key mrp_…`: serves a plain sign-up form
- * with the widget on 127.0.0.1:PORT (default 8081), checking through the service at
- * `--service` (default `http://127.0.0.1:<PORT of the configuration>`) with a
- * publishable key that lists the demo's origin. It needs no database. At start it asks
- * the service whether it takes the key from the demo's origin (one request, which
- * counts one unit) and stops with what is wrong when it does not.
+ * `mailrisk demo` (docs/clients.md "The demo"): a sign-up form with the widget on 127.0.0.1, checking
+ * through the service with a publishable key; at start it asks the service whether it takes the key
+ * from the demo's origin (one request, one unit) and stops with what is wrong when it does not.
  */
 import { once } from "node:events";
 import { checkDemoKey, DEMO_HOST, type DemoServer, startDemoServer } from "../demo/demo-server.js";

@@ -1,7 +1,6 @@
 /**
- * `mailrisk infra list [--all] [--json]` (docs/verdicts.md, "Learned infrastructure"):
- * the CLI's adapter of src/operator/infrastructure.ts: what was learnt from traffic, by
- * default only what passed the thresholds. Exit codes: 0 done, 2 bad arguments.
+ * `mailrisk infra list` (docs/verdicts.md, "Learned infrastructure"): the CLI's adapter of
+ * src/operator/infrastructure.ts, with the thresholds what it shows passed; its form in commands.ts.
  */
 import { LEARNING_THRESHOLDS } from "../core/learned.js";
 import { type InfrastructureJson, listInfrastructure } from "../operator/infrastructure.js";

@@ -1,8 +1,4 @@
-/**
- * `mailrisk jobs list [--json]`, `jobs show <id> [--json]` and `jobs cancel <id> [--json]`
- * (docs/jobs.md): the operator's view of every key's list jobs, the CLI's adapter of
- * src/operator/jobs.ts. Exit codes: 0 done, 1 unknown job, 2 bad arguments.
- */
+/** `mailrisk jobs …` (docs/jobs.md): every key's list jobs; adapts src/operator/jobs.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { cancelJob, type JobJson, listJobs, OPERATOR, showJob } from "../operator/jobs.js";
 import { commandRunner } from "./arguments.js";

@@ -1,10 +1,7 @@
 /**
- * `mailrisk keys create|list|show|set-plan|set-origins|revoke` (docs/api.md "Keys,
- * plans, quotas", "CLI"): the CLI's adapter of src/operator/keys.ts and usage.ts. A new
- * key's secret is printed once. Exit codes: 0 done, 1 unknown plan or key, 2 bad
- * arguments or origins.
+ * `mailrisk keys …` (docs/api.md "Keys, plans, quotas"): the CLI's adapter of src/operator/keys.ts
+ * and key-usage.ts; a new key's secret is printed once. Forms and exit codes in commands.ts.
  */
-
 import { DAY_MS } from "../core/time.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { type KeyWithUsage, keyUsage } from "../operator/key-usage.js";

@@ -1,11 +1,6 @@
 /**
- * `mailrisk lists update`, `lists status [--json]`, `lists rollback [<source>]` and
- * `lists remove <source>`
- * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
- * src/operator/lists.ts. Exit codes:
- * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
- * applied) or another process was syncing; `rollback` 1 for an unknown source or when
- * there was nothing to return to; `remove` 1 for an unknown source; 2 bad arguments.
+ * `mailrisk lists …` (docs/data.md "Synced lists"): the CLI's adapter of src/operator/lists.ts. `update`
+ * exits 1 when a source failed (the others are applied); forms and exit codes in commands.ts.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import {
@@ -92,15 +87,12 @@ async function rollback({ words: [source] }: Given, ctx: CliContext): Promise<nu
   return 0;
 }
 
-async function remove({ words: [source = ""] }: Given, ctx: CliContext): Promise<number> {
-  await withStore(ctx, (store) => removeSource(store, source, CLI_ACTOR));
-  ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
-}
-
 export const run = commandRunner("lists", {
   update,
   status: answering((store, _, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
   rollback,
-  remove,
+  remove: answering(
+    (store, { words: [source = ""] }) => removeSource(store, source, CLI_ACTOR),
+    ({ removed }) => `Removed the stored versions of ${removed}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
 });

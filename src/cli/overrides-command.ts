@@ -1,11 +1,4 @@
-/**
- * `mailrisk overrides add allow|deny <domain> [--note T]`,
- * `overrides add never-disposable mx-host|mx-ip|ns <value> [--note T]`,
- * `overrides remove <domain>|mx-host|mx-ip|ns <value>` and `overrides list [--json]`
- * (docs/api.md "CLI", "Administration"): the CLI's adapter of src/operator/overrides.ts.
- * Exit codes: 0 done, 1 nothing to remove, 2 bad arguments.
- */
-
+/** `mailrisk overrides …` (docs/verdicts.md): adapts src/operator/overrides.ts; forms in commands.ts. */
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { listOverrides, type OverrideJson, removeOverride, setOverride } from "../operator/overrides.js";

@@ -1,8 +1,4 @@
-/**
- * `mailrisk plans create|update|list|delete` (docs/api.md "Keys, plans, quotas", "CLI"): the CLI's adapter of
- * src/operator/plans.ts. Exit codes: 0 done, 1 the plan exists already (create), is
- * unknown (update, delete) or keys use it (delete), 2 bad arguments.
- */
+/** `mailrisk plans …` (docs/api.md "Keys, plans, quotas"): adapts src/operator/plans.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { createPlan, deletePlan, listPlans, type PlanJson, updatePlan } from "../operator/plans.js";
 import { commandRunner, type Given, usageError, wholeNumber } from "./arguments.js";

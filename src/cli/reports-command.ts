@@ -1,9 +1,6 @@
 /**
- * `mailrisk reports list [--status open|accepted|rejected] [--limit N] [--json]`,
- * `reports accept <id> [--note T]` and `reports reject <id> [--note T]` (docs/api.md "CLI",
- * "Administration"): the CLI's adapter of src/operator/reports.ts. Accepting sets the matching allow
- * or deny override: running servers take it within a second. Exit codes: 0 done, 1
- * unknown report or one reviewed already, 2 bad arguments.
+ * `mailrisk reports …` (docs/api.md "Administration"): the CLI's adapter of src/operator/reports.ts.
+ * Accepting sets the matching allow or deny override. Forms and exit codes in commands.ts.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { limitOf } from "../operator/refusal.js";

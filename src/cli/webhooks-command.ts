@@ -1,9 +1,4 @@
-/**
- * `mailrisk webhooks add <url> [--events …] [--secret S] [--json]`, `webhooks list [--json]`,
- * `webhooks remove <id>` and `webhooks deliveries [<id>] [--json]` (docs/webhooks.md):
- * the CLI's adapter of src/operator/webhooks.ts.
- * Exit codes: 0 done, 1 unknown webhook, 2 bad arguments.
- */
+/** `mailrisk webhooks …` (docs/webhooks.md): adapts src/operator/webhooks.ts; forms in commands.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import {
   addWebhook,
