@@ -36,16 +36,11 @@ function linkText(link: OneTimeLink, ctx: CliContext): string {
   return `${said}PUBLIC_URL is not set, so this is only a path: put the address people reach this server at in front of it (e.g. ${guess} from HOST and PORT, or your https address), or set PUBLIC_URL to have whole links.\n`;
 }
 
-/** The account a form names (id or email). */
-function which(given: Given): string {
-  return given.words[0] ?? "";
-}
-
 /** `invite`'s words and options as the admin API's body. */
 function inviteBody(given: Given) {
   const plan = given.text("plan");
   return {
-    email: which(given),
+    email: given.words[0] ?? "",
     ...(plan !== undefined ? { plan } : {}),
     ...(given.flag("operator") ? { operator: true } : {}),
   };
@@ -71,30 +66,30 @@ export const run = commandRunner("accounts", {
     linkText,
   ),
   list: answering((store, given) => listAccounts(store, given.text("search")), accountsText),
-  show: answering((store, given) => showAccount(store, which(given)), showText),
+  show: answering((store, { words: [account = ""] }) => showAccount(store, account), showText),
   "set-plan": answering(
     (store, { words: [account = "", plan = ""] }) => setAccountPlan(store, account, plan, CLI_ACTOR),
     (a) => `Moved ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
   ),
   suspend: answering(
-    (store, given) => setAccountState(store, which(given), "suspended", CLI_ACTOR),
+    (store, { words: [account = ""] }) => setAccountState(store, account, "suspended", CLI_ACTOR),
     (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
   ),
   resume: answering(
-    (store, given) => setAccountState(store, which(given), "active", CLI_ACTOR),
+    (store, { words: [account = ""] }) => setAccountState(store, account, "active", CLI_ACTOR),
     (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
   ),
   delete: answering(
-    (store, given) => deleteAccount(store, which(given), CLI_ACTOR),
+    (store, { words: [account = ""] }) => deleteAccount(store, account, CLI_ACTOR),
     (a) => `Deleted ${accountText(a)}.\n`,
   ),
   "reset-password": answering(
-    (store, given, ctx) =>
-      resetPasswordLink(store, which(given), linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
+    (store, { words: [account = ""] }, ctx) =>
+      resetPasswordLink(store, account, linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
     linkText,
   ),
   "reset-2fa": answering(
-    (store, given) => resetTwoFactor(store, which(given), CLI_ACTOR),
+    (store, { words: [account = ""] }) => resetTwoFactor(store, account, CLI_ACTOR),
     (a) => `Two-factor log-in is off for ${accountText(a)}.\n`,
   ),
 });

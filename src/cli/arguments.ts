@@ -104,6 +104,12 @@ export function usageError(io: Pick<Io, "stderr">, message: string, usage?: stri
   return EXIT_USAGE;
 }
 
+/** Says what failed; exit code 1. */
+export function failed(io: Pick<Io, "stderr">, message: string): number {
+  io.stderr.write(`mailrisk: ${message}\n`);
+  return 1;
+}
+
 /** A whole number written in digits only, or undefined. */
 export function wholeNumber(text: string): number | undefined {
   return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
@@ -176,8 +182,7 @@ export function commandRunner<Name extends CommandName, Context extends Io = Cli
       const refusal = refusalOf(error);
       if (!refusal) throw error;
       if (refusal.badInput) return usageError(ctx, refusal.message, usage);
-      ctx.stderr.write(`mailrisk: ${refusal.message}${HINTS[refusal.code] ?? ""}\n`);
-      return 1;
+      return failed(ctx, `${refusal.message}${HINTS[refusal.code] ?? ""}`);
     }
   };
 }

@@ -20,7 +20,7 @@ import { type CsvAdvice, CsvError, csvErrorText } from "../service/csv/csv-error
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
-import { commandRunner, EXIT_USAGE, type Given, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, EXIT_USAGE, failed, type Given, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress } from "./progress.js";
@@ -165,10 +165,7 @@ function finish(ctx: CliContext, state: RunState): number {
   state.output.release();
   state.progress?.stop(state.output.closed ? false : { written: state.written });
   const failure = state.output.failure;
-  if (failure) {
-    ctx.stderr.write(`mailrisk: cannot write the output: ${failure.message}\n`);
-    return 1;
-  }
+  if (failure) return failed(ctx, `cannot write the output: ${failure.message}`);
   if (state.output.closed) return 0;
   return state.rejected > 0 ? 1 : 0;
 }

@@ -5,7 +5,7 @@
  */
 import { once } from "node:events";
 import { checkDemoKey, DEMO_HOST, type DemoServer, startDemoServer } from "../demo/demo-server.js";
-import { commandRunner, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, failed, usageError, wholeNumber } from "./arguments.js";
 export const DEFAULT_DEMO_PORT = 8081;
 
 /** `--service` as an http(s) base URL ending in `/`, or undefined. */
@@ -38,10 +38,7 @@ export const run = commandRunner("demo", async (given, ctx) => {
   if (service === undefined) return usageError(ctx, "demo: --service must be an http(s) URL", given.usage);
 
   const check = await checkDemoKey(service, key, origin);
-  if (!check.ok && check.answered) {
-    ctx.stderr.write(`mailrisk: demo: ${check.message}\n`);
-    return 1;
-  }
+  if (!check.ok && check.answered) return failed(ctx, `demo: ${check.message}`);
   // A service that does not run yet may start later: the form fails open until then.
   if (!check.ok)
     ctx.stderr.write(`mailrisk: demo: ${check.message}; the form accepts every address until it does\n`);
@@ -49,8 +46,7 @@ export const run = commandRunner("demo", async (given, ctx) => {
   try {
     demo = await startDemoServer({ port, serviceUrl: service, key });
   } catch (error) {
-    ctx.stderr.write(`mailrisk: demo cannot listen on ${origin}: ${(error as Error).message}\n`);
-    return 1;
+    return failed(ctx, `demo cannot listen on ${origin}: ${(error as Error).message}`);
   }
   ctx.stdout.write(
     `mailrisk demo: a sign-up form on ${demo.url}/ checking through ${service} with key ${key.slice(0, 8)}…\n` +

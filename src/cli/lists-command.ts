@@ -11,7 +11,7 @@ import {
   updateLists,
 } from "../operator/lists.js";
 import { everySourceRead, type SourceReport } from "../service/lists/list-sync.js";
-import { commandRunner, type Given } from "./arguments.js";
+import { commandRunner, failed, type Given } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { answer, answering, withStore } from "./with-store.js";
@@ -38,10 +38,7 @@ async function update(given: Given, ctx: CliContext): Promise<number> {
   const report = await withStore(ctx, (store) =>
     updateLists(store, config, ctx.clock, `cli ${process.pid}`, CLI_ACTOR),
   );
-  if (!report.ran) {
-    ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
-    return 1;
-  }
+  if (!report.ran) return failed(ctx, "another process is syncing the lists; try again in a minute");
   answer(ctx, given, report, ({ sources }) => {
     const said = sources.map(reportText).join("");
     if (sources.length === 0)
@@ -77,10 +74,8 @@ function statusText(states: SourceStateJson[]): string {
 
 async function rollback({ words: [source] }: Given, ctx: CliContext): Promise<number> {
   const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source, CLI_ACTOR));
-  if (rolled.length === 0) {
-    ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
-    return 1;
-  }
+  if (rolled.length === 0)
+    return failed(ctx, `${source ?? "no source"} has no previous version to return to`);
   ctx.stdout.write(
     `Rolled back to the previous version: ${rolled.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
   );

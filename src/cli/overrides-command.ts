@@ -2,7 +2,7 @@
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { listOverrides, type OverrideJson, removeOverride, setOverride } from "../operator/overrides.js";
-import { commandRunner, type Given, usageError } from "./arguments.js";
+import { commandRunner, failed, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
 import { answering, withStore } from "./with-store.js";
@@ -51,10 +51,8 @@ async function add(given: Given, ctx: CliContext): Promise<number> {
 async function remove(given: Given, ctx: CliContext): Promise<number> {
   const what = target(given.words);
   if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, given.usage);
-  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed) {
-    ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
-    return 1;
-  }
+  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed)
+    return failed(ctx, `there is no override of ${what.kind} ${what.value}`);
   ctx.stdout.write(`Removed override: ${what.kind} ${what.value}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
-import { EXIT_USAGE, usageError } from "./arguments.js";
+import { EXIT_USAGE, failed, usageError } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
 import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
@@ -105,12 +105,8 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     return await (await commandModule(command.name))([...rest, ...tail], ctx);
   } catch (error) {
     if (error instanceof NoDatabaseError) return usageError(io, error.message);
-    if (error instanceof StoreUnavailableError) {
-      io.stderr.write(
-        `mailrisk: ${error.detail} (${describeDatabase(config.database)}; DATABASE_URL sets it)\n`,
-      );
-      return 1;
-    }
+    if (error instanceof StoreUnavailableError)
+      return failed(io, `${error.detail} (${describeDatabase(config.database)}; DATABASE_URL sets it)`);
     throw error;
   }
 }

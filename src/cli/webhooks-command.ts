@@ -8,7 +8,7 @@ import {
   removeWebhook,
   type WebhookJson,
 } from "../operator/webhooks.js";
-import { commandRunner, type Given } from "./arguments.js";
+import { commandRunner, failed, type Given } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
 import { answering, withStore } from "./with-store.js";
@@ -26,10 +26,8 @@ function webhooksText(webhooks: WebhookJson[]): string {
 }
 
 async function remove({ words: [id = ""] }: Given, ctx: CliContext): Promise<number> {
-  if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed) {
-    ctx.stderr.write(`mailrisk: unknown webhook ${id}\n`);
-    return 1;
-  }
+  if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed)
+    return failed(ctx, `unknown webhook ${id}`);
   ctx.stdout.write(`Removed webhook ${id} with its events.\n`);
   return 0;
 }
