@@ -3,8 +3,12 @@
  * file and the test/ and harness/ modules it imports use, so that a new test lands in
  * the right room without a list to keep:
  *
- * - `apart`: holds a wall-clock bound (a file says so with `@room apart` when its text
- *   does not show it). One file at a time, after the rest, on a quiet machine.
+ * - `apart`: holds a wall-clock bound written for a quiet machine (a file says so with
+ *   `@room apart` when its text does not show it). One file at a time, after the rest.
+ *   A file whose bounds are stretched by the machine's pace (`harness/machine-pace.ts`: a
+ *   ratio to a baseline of the same run) holds on a loaded machine too, and goes to the
+ *   room its work asks for; so does a file that says `@room shared` (its bounds are lower
+ *   bounds, or ratios between times it measures itself, which a loaded machine keeps).
  * - `processes`: spawns processes (the service, the CLI, `npm start`) or drives Chromium,
  *   with no bound on time: a few files at a time, the service built once for them.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
@@ -30,6 +34,9 @@ const TIMED_HERE = [
   /process\.hrtime/,
   /@room apart/,
 ];
+
+/** What a file (or a timed module) does that makes its bounds hold on a loaded machine. */
+const PACED = /harness\/machine-pace\.js["']|@room shared\b/;
 
 /** Modules whose importers hold a bound on time (the latency of polls during a load). */
 const TIMED_MODULES = [/harness\/health-watcher\.ts$/];
@@ -82,7 +89,7 @@ function localImports(file: string, text: string, root: string): string[] {
 export function roomOf(testFile: string, root: string): Room {
   const own = readFileSync(testFile, "utf8");
   if (REPLACES_A_MODULE.test(own)) return "isolated";
-  if (TIMED_HERE.some((pattern) => pattern.test(own))) return "apart";
+  if (TIMED_HERE.some((pattern) => pattern.test(own)) && !PACED.test(own)) return "apart";
   const seen = new Set<string>([testFile]);
   const queue = [testFile];
   let pure = !NOT_PURE.some((pattern) => pattern.test(own));
@@ -91,7 +98,7 @@ export function roomOf(testFile: string, root: string): Room {
     const file = queue.shift() as string;
     const text = file === testFile ? own : readFileSync(file, "utf8");
     if (file !== testFile) {
-      if (TIMED_MODULES.some((pattern) => pattern.test(file))) return "apart";
+      if (TIMED_MODULES.some((pattern) => pattern.test(file)) && !PACED.test(text)) return "apart";
       if (PROCESS_MODULES.some((pattern) => pattern.test(file))) spawns = true;
       if (NOT_PURE.some((pattern) => pattern.test(text))) pure = false;
     }

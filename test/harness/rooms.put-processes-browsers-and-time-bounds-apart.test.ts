@@ -16,6 +16,7 @@ const CHILD_PROCESS = ["node", "child_process"].join(":");
 const CLOCK = ["performance", "now()"].join(".");
 const MARK = ["@room", "apart"].join(" ");
 const MOCK = ["vi", "mock"].join(".");
+const PACED = `import { startPace } from "../../harness/${["machine", "pace"].join("-")}.js";\n`;
 
 describe("rooms", () => {
   it.each([
@@ -51,6 +52,9 @@ describe("rooms", () => {
       [`import { spawn } from "${CHILD_PROCESS}";\n`, "processes"],
       [`import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "apart"],
       [`const started = ${CLOCK};\n`, "apart"],
+      [`${PACED}const started = ${CLOCK};\n`, "unit"], // its bound stretched by the machine's pace
+      [`/** ${["@room", "shared"].join(" ")}: a lower bound. */\nconst started = ${CLOCK};\n`, "unit"],
+      [`${PACED}import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "processes"],
       [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],
       ['import { openTestStore } from "../../harness/databases.js";\n', "integration"],

@@ -1,0 +1,29 @@
+import { spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { afterEach, describe, expect, it } from "vitest";
+import { machinePace, startPace } from "../../harness/machine-pace.js";
+
+const spinners: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const spinner of spinners.splice(0)) spinner.kill("SIGKILL");
+});
+
+describe("machinePace", () => {
+  it("is at least 1 and stretches a bound by the slower of two readings", () => {
+    const pace = startPace();
+    expect(pace.atStart).toBeGreaterThanOrEqual(1);
+    expect(pace.bound(100)).toBeGreaterThanOrEqual(100 * pace.atStart);
+  });
+
+  it("reads a machine whose cores are all taken twice over as slower", async () => {
+    const quiet = machinePace();
+    // Twice as many busy processes as cores, beside this one.
+    for (let i = 0; i < availableParallelism() * 2; i++) {
+      spinners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const loaded = machinePace();
+    expect(loaded).toBeGreaterThan(1.5);
+    expect(loaded).toBeGreaterThan(quiet);
+  });
+});
