@@ -5,9 +5,8 @@
  * database a temporary SQLite file. Inputs are checked as they arrive, so the first
  * line is out before stdin closes; a reader that goes away (`| head -1`) ends the run
  * with exit code 0 and nothing on stderr; stderr is silent when it is not a terminal,
- * unless `--progress` asks for progress and the summary.
- *
- * @room apart: each look-up against the resolver's time-out (test/projects.ts).
+ * unless `--progress` asks for progress and the summary. The resolver's time-out is
+ * paced (check-world.ts): no name here trips it on a loaded machine.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
