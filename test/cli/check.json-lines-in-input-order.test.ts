@@ -7,6 +7,10 @@
  * inputs from stdin, a blank line being a problem; exit code 0 when every input was
  * checked, 1 when any was rejected, 2 on usage errors. The resolver's time-out is paced
  * (check-world.ts): only the silent name trips it on a loaded machine.
+ *
+ * @room apart: gmail.com's age must come from the loopback registry within the check's
+ * 200 ms wait for the registries (AGE_WAIT_MS, a constant of the service), which a loaded
+ * machine trips (test/projects.ts).
  */
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
