@@ -8,9 +8,10 @@
  * test's own burners only: they are stretched by the machine's pace (harness/machine-pace.ts)
  * read before the burners start and after they stop, the load that others put on it.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import buildOnce from "../harness/build-once.js";
 import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
 import { machinePace } from "../harness/machine-pace.js";
@@ -27,8 +28,9 @@ const burners: ChildProcess[] = [];
 const services: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  // The instances run as deployed (dist/), so the time measured is the service's, not tsx's.
-  execFileSync("npm", ["run", "--silent", "build"], { stdio: "ignore" });
+  // The instances run as deployed (dist/), so the time measured is the service's, not tsx's:
+  // built once for the run (the processes room's global set-up), never under a running file.
+  buildOnce();
   dns = await startDnsServer(mailZones(CANARY_DOMAINS, "own-server"));
   database = await createTestDatabase("sqlite");
   const store = await openStore(database.location);
