@@ -68,7 +68,7 @@ it("writes the first line before stdin is closed", async () => {
   expect(rest.map((line) => JSON.parse(line).input)).toEqual(["tie.test", "null-mx.test"]);
   expect(await exitOf(child)).toBe(1);
   expect(stderr).toBe("");
-}, 30_000);
+});
 
 it("exits 0 with nothing on stderr when the reader goes away (| head -1)", async () => {
   const err = join(dir, "head.stderr");
@@ -80,7 +80,7 @@ it("exits 0 with nothing on stderr when the reader goes away (| head -1)", async
   expect(JSON.parse(stdout)).toMatchObject({ input: "gmail.com", valid: true });
   expect((await readFile(code, "utf8")).trim()).toBe("0");
   expect(await readFile(err, "utf8")).toBe("");
-}, 40_000);
+});
 
 it("writes progress and a summary to a non-terminal stderr only with --progress", async () => {
   const run = async (args: string[]) => {
@@ -101,4 +101,4 @@ it("writes progress and a summary to a non-terminal stderr only with --progress"
   expect(loud.stderr).toMatch(
     /mailrisk: checked 4 inputs in [\d.]+ s \(\d+\/s\): block 1, allow 2, invalid 1\n$/,
   );
-}, 30_000);
+});
