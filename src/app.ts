@@ -38,6 +38,7 @@ import { healthRoutes } from "./http/routes/health.js";
 import { metricsRoute } from "./http/routes/metrics.js";
 import { openapiRoute } from "./http/routes/openapi.js";
 import { widgetRoute } from "./http/routes/widget.js";
+import { sharedSchemaCompilers } from "./http/schema-compilers.js";
 import { silentConnections } from "./http/silent-connections.js";
 import type { TypedApp } from "./http/typed-app.js";
 import { linkContextOf } from "./operator/accounts.js";
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A schema's `additionalProperties: false` refuses an unknown field (400), never drops it
     // in silence (the admin bodies, docs/security.md "Strict admin bodies").
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    schemaController: sharedSchemaCompilers,
     // A hop count as the function Fastify builds from one (its types take no number).
     trustProxy: typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: {

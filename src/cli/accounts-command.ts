@@ -1,9 +1,4 @@
-/**
- * `mailrisk accounts invite|list|show|set-plan|suspend|resume|delete|reset-password|reset-2fa`
- * (docs/accounts.md): the CLI's adapter of src/operator/accounts.ts. Exit codes: 0 done,
- * 1 unknown account or plan (or exists, for invite), 2 bad arguments.
- */
-
+/** `mailrisk accounts …` (docs/accounts.md): adapts src/operator/accounts.ts; forms in commands.ts. */
 import {
   type AccountJson,
   type AccountWithKeys,
@@ -19,11 +14,10 @@ import {
 } from "../operator/accounts.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { resetTwoFactor } from "../operator/two-factor.js";
-import type { Store } from "../store/index.js";
-import { commandRunner, type Given, type Handler } from "./arguments.js";
+import { commandRunner, type Given } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, withStore } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 function accountText(account: AccountJson): string {
   return `${account.email} (${account.id}): ${account.role}, plan ${account.plan}, ${account.state}, created ${account.created_at}`;
@@ -42,28 +36,14 @@ function linkText(link: OneTimeLink, ctx: CliContext): string {
   return `${said}PUBLIC_URL is not set, so this is only a path: put the address people reach this server at in front of it (e.g. ${guess} from HOST and PORT, or your https address), or set PUBLIC_URL to have whole links.\n`;
 }
 
-/** A form taking one account (id or email) and `--json`: the service's answer, as JSON or as `text`. */
-function onAccount<T>(
-  work: (store: Store, which: string, ctx: CliContext) => Promise<T>,
-  text: (found: T, ctx: CliContext) => string,
-): Handler<CliContext> {
-  return async (given, ctx) => {
-    const found = await withStore(ctx, (store) => work(store, given.words[0] ?? "", ctx));
-    return answer(ctx, given, found, (value) => text(value, ctx));
-  };
-}
-
-async function invite(given: Given, ctx: CliContext): Promise<number> {
+/** `invite`'s words and options as the admin API's body. */
+function inviteBody(given: Given) {
   const plan = given.text("plan");
-  const body = {
+  return {
     email: given.words[0] ?? "",
     ...(plan !== undefined ? { plan } : {}),
     ...(given.flag("operator") ? { operator: true } : {}),
   };
-  const link = await withStore(ctx, (store) =>
-    inviteAccount(store, body, linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
-  );
-  return answer(ctx, given, link, (value) => linkText(value, ctx));
 }
 
 function accountsText(accounts: AccountJson[]): string {
@@ -80,38 +60,36 @@ function showText(account: AccountWithKeys): string {
 }
 
 export const run = commandRunner("accounts", {
-  invite,
-  list: async (given, ctx) =>
-    answer(
-      ctx,
-      given,
-      await withStore(ctx, (store) => listAccounts(store, given.text("search"))),
-      accountsText,
-    ),
-  show: onAccount((store, which) => showAccount(store, which), showText),
-  "set-plan": async (given, ctx) => {
-    const [which = "", plan = ""] = given.words;
-    const account = await withStore(ctx, (store) => setAccountPlan(store, which, plan, CLI_ACTOR));
-    return answer(ctx, given, account, (a) => `Moved ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  },
-  suspend: onAccount(
-    (store, which) => setAccountState(store, which, "suspended", CLI_ACTOR),
-    (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
-  ),
-  resume: onAccount(
-    (store, which) => setAccountState(store, which, "active", CLI_ACTOR),
-    (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
-  ),
-  delete: onAccount(
-    (store, which) => deleteAccount(store, which, CLI_ACTOR),
-    (a) => `Deleted ${accountText(a)}.\n`,
-  ),
-  "reset-password": onAccount(
-    (store, which, c) => resetPasswordLink(store, which, linkContextOf(c.config), c.clock(), CLI_ACTOR),
+  invite: answering(
+    (store, given, ctx) =>
+      inviteAccount(store, inviteBody(given), linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
     linkText,
   ),
-  "reset-2fa": onAccount(
-    (store, which) => resetTwoFactor(store, which, CLI_ACTOR),
+  list: answering((store, given) => listAccounts(store, given.text("search")), accountsText),
+  show: answering((store, { words: [account = ""] }) => showAccount(store, account), showText),
+  "set-plan": answering(
+    (store, { words: [account = "", plan = ""] }) => setAccountPlan(store, account, plan, CLI_ACTOR),
+    (a) => `Moved ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  suspend: answering(
+    (store, { words: [account = ""] }) => setAccountState(store, account, "suspended", CLI_ACTOR),
+    (a) => `Suspended ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  resume: answering(
+    (store, { words: [account = ""] }) => setAccountState(store, account, "active", CLI_ACTOR),
+    (a) => `Resumed ${accountText(a)}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  delete: answering(
+    (store, { words: [account = ""] }) => deleteAccount(store, account, CLI_ACTOR),
+    (a) => `Deleted ${accountText(a)}.\n`,
+  ),
+  "reset-password": answering(
+    (store, { words: [account = ""] }, ctx) =>
+      resetPasswordLink(store, account, linkContextOf(ctx.config), ctx.clock(), CLI_ACTOR),
+    linkText,
+  ),
+  "reset-2fa": answering(
+    (store, { words: [account = ""] }) => resetTwoFactor(store, account, CLI_ACTOR),
     (a) => `Two-factor log-in is off for ${accountText(a)}.\n`,
   ),
 });

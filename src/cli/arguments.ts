@@ -46,6 +46,11 @@ export class Given {
     return this.value(name, "string") as string | undefined;
   }
 
+  /** Whether `--json` was given; a form without that option answers in text. */
+  get json(): boolean {
+    return this.values.json === true;
+  }
+
   /** Whether a `--name` flag was given. */
   flag(name: string): boolean {
     return this.value(name, "boolean") === true;
@@ -93,10 +98,16 @@ function argumentProblem(grammar: FormGrammar, args: string[]): string | undefin
   return undefined;
 }
 
-/** Says what is wrong, then the usage; exit code 2. */
-export function usageError(io: Io, message: string, usage: string): number {
-  io.stderr.write(`mailrisk: ${message}\n${usage}\n`);
+/** Says what is wrong, then the usage (when given); exit code 2. */
+export function usageError(io: Pick<Io, "stderr">, message: string, usage?: string): number {
+  io.stderr.write(`mailrisk: ${message}\n${usage === undefined ? "" : `${usage}\n`}`);
   return EXIT_USAGE;
+}
+
+/** Says what failed; exit code 1. */
+export function failed(io: Pick<Io, "stderr">, message: string): number {
+  io.stderr.write(`mailrisk: ${message}\n`);
+  return 1;
 }
 
 /** A whole number written in digits only, or undefined. */
@@ -171,8 +182,7 @@ export function commandRunner<Name extends CommandName, Context extends Io = Cli
       const refusal = refusalOf(error);
       if (!refusal) throw error;
       if (refusal.badInput) return usageError(ctx, refusal.message, usage);
-      ctx.stderr.write(`mailrisk: ${refusal.message}${HINTS[refusal.code] ?? ""}\n`);
-      return 1;
+      return failed(ctx, `${refusal.message}${HINTS[refusal.code] ?? ""}`);
     }
   };
 }

@@ -1,12 +1,9 @@
-/**
- * `mailrisk audit list [--actor A] [--action A] [--entity E] [--limit N] [--json]`
- * (docs/console.md "The audit log"): the CLI's adapter of src/operator/audit.ts.
- * Exit codes: 0 done, 2 bad arguments.
- */
+/** `mailrisk audit list` (docs/console.md "The audit log"): adapts src/operator/audit.ts. */
 import { type AuditEntryJson, searchAudit } from "../operator/audit.js";
+import { limitOf } from "../operator/refusal.js";
 import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { answer, withStore } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 function auditText(entries: AuditEntryJson[]): string {
   if (entries.length === 0) return "No changes recorded.\n";
@@ -21,14 +18,13 @@ function auditText(entries: AuditEntryJson[]): string {
 }
 
 export const run = commandRunner("audit", {
-  list: async (given, ctx) => {
-    const limit = given.text("limit");
+  list: answering((store, given) => {
     const filter = {
       actor: given.text("actor"),
       action: given.text("action"),
       entity: given.text("entity"),
-      limit: limit === undefined ? undefined : Number(limit),
+      limit: limitOf(given.text("limit")),
     };
-    return answer(ctx, given, await withStore(ctx, (store) => searchAudit(store, filter)), auditText);
-  },
+    return searchAudit(store, filter);
+  }, auditText),
 });

@@ -1,17 +1,9 @@
 /**
- * `mailrisk check` (docs/api.md "Running it", README "Clean a list"): checks inputs given as
- * arguments, one per line from stdin (`-`), or the address column of a CSV (`--csv`).
- * Inputs are read as they arrive and checked with bounded concurrency
- * (src/service/checking/check-many.ts); each result is written in input order as soon as it and
- * the ones before it are ready, and carries its input as given. A blank line is an
- * input too (a problem). Output: a table, JSON Lines (`--json`: the full record or the
- * "Errors" problem object, each with `input` first), or the CSV with result columns.
- * `--only block|allow` keeps those results. Progress and a summary go to stderr when it
- * is a terminal, or with `--progress`. A reader that goes away (`| head`) ends the run
- * quietly. The table of arguments alone is fitted to its cells; a table of stdin is
- * streamed with fixed widths, a cell too wide cut with "…". Exit code 0 when every input
- * was checked, 1 when any was rejected, 2 on usage errors and on a CSV that cannot be
- * read (a file is read through once before any output, so then nothing is written).
+ * `mailrisk check` (docs/cleaning.md; its forms, outputs and exit codes in commands.ts): inputs from
+ * the arguments, stdin's lines (`-`) or a CSV's address column (`--csv`), read as they arrive and
+ * checked with bounded concurrency (src/service/checking/check-many.ts); each result is written in
+ * input order as soon as it and the ones before it are ready. A CSV file is read through once before
+ * any output, so one that cannot be read writes nothing.
  */
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -28,8 +20,7 @@ import { type CsvAdvice, CsvError, csvErrorText } from "../service/csv/csv-error
 import { CSV_ENCODINGS, type CsvEncoding } from "../service/csv/decode.js";
 import { findColumn } from "../service/csv/find-column.js";
 import { type CsvInput, type CsvOptions, readCsv } from "../service/csv/read-csv.js";
-import type { Store } from "../store/index.js";
-import { commandRunner, EXIT_USAGE, type Given, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, EXIT_USAGE, failed, type Given, usageError, wholeNumber } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { Output } from "./output.js";
 import { Progress } from "./progress.js";
@@ -150,17 +141,6 @@ interface RunState {
   written: number;
 }
 
-/** A run writing to `stream`, with progress on stderr when asked for (`totalBytes`: the input's, when known). */
-function runState(
-  ctx: CliContext,
-  options: Settings,
-  stream: NodeJS.WritableStream,
-  totalBytes?: number,
-): RunState {
-  const progress = options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined;
-  return { output: new Output(stream), progress, rejected: 0, written: 0 };
-}
-
 /** Writes each outcome in order until the inputs end or the output closes. */
 async function writeAll<Entry extends Checked<unknown>>(
   checked: AsyncIterable<Entry>,
@@ -180,32 +160,50 @@ async function writeAll<Entry extends Checked<unknown>>(
   }
 }
 
-function checkerFor(store: Store, ctx: CliContext, concurrency: number) {
-  // A list is being cleaned: today's verdict for every input, never a stale one.
-  return createChecker({
-    config: ctx.config,
-    store,
-    lookupConcurrency: concurrency,
-    serveStale: false,
-    // A resolver that fails makes every answer a DNS failure: said on stderr, whatever else is quiet.
-    onResolverState: (report, previous, message) => {
-      if (report.state !== "ok" || previous !== undefined) ctx.stderr.write(`mailrisk: ${message}\n`);
-    },
-    onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
-  });
-}
-
 /** Ends a run: the progress summary unless the output closed, the exit code. */
 function finish(ctx: CliContext, state: RunState): number {
   state.output.release();
   state.progress?.stop(state.output.closed ? false : { written: state.written });
   const failure = state.output.failure;
-  if (failure) {
-    ctx.stderr.write(`mailrisk: cannot write the output: ${failure.message}\n`);
-    return 1;
-  }
+  if (failure) return failed(ctx, `cannot write the output: ${failure.message}`);
   if (state.output.closed) return 0;
   return state.rejected > 0 ? 1 : 0;
+}
+
+/**
+ * A run on the database: `work` writes the outcomes of its checker to `stream`, with progress on
+ * stderr when asked for (`totalBytes`: the input's, when known); `work`'s exit code, else the run's.
+ */
+function checkRun(
+  ctx: CliContext,
+  options: Settings,
+  stream: NodeJS.WritableStream,
+  totalBytes: number | undefined,
+  work: (checker: ReturnType<typeof createChecker>, state: RunState) => Promise<number | undefined>,
+): Promise<number> {
+  return withStore(ctx, async (store) => {
+    // A list is being cleaned: today's verdict for every input, never a stale one.
+    const checker = createChecker({
+      config: ctx.config,
+      store,
+      lookupConcurrency: options.concurrency,
+      serveStale: false,
+      // A resolver that fails makes every answer a DNS failure: said on stderr, whatever else is quiet.
+      onResolverState: (report, previous, message) => {
+        if (report.state !== "ok" || previous !== undefined) ctx.stderr.write(`mailrisk: ${message}\n`);
+      },
+      onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
+    });
+    const progress = options.progress ? new Progress({ stream: ctx.stderr, totalBytes }) : undefined;
+    const state: RunState = { output: new Output(stream), progress, rejected: 0, written: 0 };
+    let code: number | undefined;
+    try {
+      code = await work(checker, state);
+    } finally {
+      await checker.close();
+    }
+    return code ?? finish(ctx, state);
+  });
 }
 
 async function runList(
@@ -222,30 +220,32 @@ async function runList(
   const lines = reader?.[Symbol.asyncIterator]();
   const read = { bytes: 0 };
   try {
-    return await withStore(ctx, async (store) => {
-      const checker = checkerFor(store, ctx, options.concurrency);
-      const state = runState(ctx, options, ctx.stdout, fromStdin ? sizeOf(ctx.stdin) : undefined);
-      let count = 0;
-      const inputs = (async function* () {
-        for await (const input of listInputs(positionals, lines, read)) {
-          count++;
-          yield input;
-        }
-      })();
-      // Arguments alone make a table known in full, written fitted at the end; stdin's is streamed.
-      const collected: string[][] | undefined = options.format === "table" && !fromStdin ? [] : undefined;
-      // Whether an answer was a DNS failure: then the resolver's first report is awaited (below).
-      let dnsFailed = false;
-      const line = (outcome: CheckOutcome): string => {
-        if ("record" in outcome && outcome.record.reason.startsWith("DNS ")) dnsFailed = true;
-        if (options.format === "json") return `${JSON.stringify(outcomeBody(outcome))}\n`;
-        if (collected) {
-          collected.push(tableRow(outcome));
-          return "";
-        }
-        return `${formatStreamedRow(tableRow(outcome), WIDTHS)}\n`;
-      };
-      try {
+    return await checkRun(
+      ctx,
+      options,
+      ctx.stdout,
+      fromStdin ? sizeOf(ctx.stdin) : undefined,
+      async (checker, state) => {
+        let count = 0;
+        const inputs = (async function* () {
+          for await (const input of listInputs(positionals, lines, read)) {
+            count++;
+            yield input;
+          }
+        })();
+        // Arguments alone make a table known in full, written fitted at the end; stdin's is streamed.
+        const collected: string[][] | undefined = options.format === "table" && !fromStdin ? [] : undefined;
+        // Whether an answer was a DNS failure: then the resolver's first report is awaited (below).
+        let dnsFailed = false;
+        const line = (outcome: CheckOutcome): string => {
+          if ("record" in outcome && outcome.record.reason.startsWith("DNS ")) dnsFailed = true;
+          if (options.format === "json") return `${JSON.stringify(outcomeBody(outcome))}\n`;
+          if (collected) {
+            collected.push(tableRow(outcome));
+            return "";
+          }
+          return `${formatStreamedRow(tableRow(outcome), WIDTHS)}\n`;
+        };
         if (options.format === "table" && !collected) {
           await state.output.write(`${formatRow(COLUMNS, WIDTHS)}\n`);
         }
@@ -260,15 +260,11 @@ async function runList(
         // A DNS failure may be the resolver's: its first report says so on stderr, also when the
         // run ends before the canary's retries do.
         if (dnsFailed) await checker.resolverHealth?.state().catch(() => undefined);
-      } finally {
-        await checker.close();
-      }
-      if (count === 0 && !state.output.closed) {
+        if (count > 0 || state.output.closed) return undefined;
         state.progress?.stop(false);
         return usageError(ctx, "stdin held no input for -", usage);
-      }
-      return finish(ctx, state);
-    });
+      },
+    );
   } finally {
     reader?.close();
   }
@@ -335,16 +331,14 @@ async function runCsv(ctx: CliContext, given: Given, options: Settings) {
     return usageError(ctx, csvErrorText(index, cliAdvice), usage);
   }
   describeLayout(ctx, csv);
-  return withStore(ctx, async (store) => {
-    const checker = checkerFor(store, ctx, options.concurrency);
+  // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
+  return checkRun(ctx, options, rawStream(ctx.stdout), totalBytes, async (checker, state) => {
     const cleaned = cleanCsv(csv, index, {
       checker,
       concurrency: options.concurrency,
       testNames: ctx.config.testNames,
       raw: options.raw,
     });
-    // CSV is data, written as read (docs/security.md, "Terminal output"): not terminal text.
-    const state = runState(ctx, options, rawStream(ctx.stdout), totalBytes);
     try {
       await state.output.write(cleaned.header);
       await writeAll(
@@ -358,10 +352,8 @@ async function runCsv(ctx: CliContext, given: Given, options: Settings) {
       state.output.release();
       state.progress?.stop(false);
       return unreadable(ctx, error, state.written);
-    } finally {
-      await checker.close();
     }
-    return finish(ctx, state);
+    return undefined;
   });
 }
 

@@ -1,14 +1,11 @@
 /**
- * `mailrisk demo [--port N] [--service URL] --key mrp_…`: serves a plain sign-up form
- * with the widget on 127.0.0.1:PORT (default 8081), checking through the service at
- * `--service` (default `http://127.0.0.1:<PORT of the configuration>`) with a
- * publishable key that lists the demo's origin. It needs no database. At start it asks
- * the service whether it takes the key from the demo's origin (one request, which
- * counts one unit) and stops with what is wrong when it does not.
+ * `mailrisk demo` (docs/clients.md "The demo"): a sign-up form with the widget on 127.0.0.1, checking
+ * through the service with a publishable key; at start it asks the service whether it takes the key
+ * from the demo's origin (one request, one unit) and stops with what is wrong when it does not.
  */
 import { once } from "node:events";
 import { checkDemoKey, DEMO_HOST, type DemoServer, startDemoServer } from "../demo/demo-server.js";
-import { commandRunner, usageError, wholeNumber } from "./arguments.js";
+import { commandRunner, failed, usageError, wholeNumber } from "./arguments.js";
 export const DEFAULT_DEMO_PORT = 8081;
 
 /** `--service` as an http(s) base URL ending in `/`, or undefined. */
@@ -41,10 +38,7 @@ export const run = commandRunner("demo", async (given, ctx) => {
   if (service === undefined) return usageError(ctx, "demo: --service must be an http(s) URL", given.usage);
 
   const check = await checkDemoKey(service, key, origin);
-  if (!check.ok && check.answered) {
-    ctx.stderr.write(`mailrisk: demo: ${check.message}\n`);
-    return 1;
-  }
+  if (!check.ok && check.answered) return failed(ctx, `demo: ${check.message}`);
   // A service that does not run yet may start later: the form fails open until then.
   if (!check.ok)
     ctx.stderr.write(`mailrisk: demo: ${check.message}; the form accepts every address until it does\n`);
@@ -52,8 +46,7 @@ export const run = commandRunner("demo", async (given, ctx) => {
   try {
     demo = await startDemoServer({ port, serviceUrl: service, key });
   } catch (error) {
-    ctx.stderr.write(`mailrisk: demo cannot listen on ${origin}: ${(error as Error).message}\n`);
-    return 1;
+    return failed(ctx, `demo cannot listen on ${origin}: ${(error as Error).message}`);
   }
   ctx.stdout.write(
     `mailrisk demo: a sign-up form on ${demo.url}/ checking through ${service} with key ${key.slice(0, 8)}…\n` +

@@ -1,13 +1,12 @@
 /**
- * `mailrisk infra list [--all] [--json]` (docs/verdicts.md, "Learned infrastructure"):
- * the CLI's adapter of src/operator/infrastructure.ts: what was learnt from traffic, by
- * default only what passed the thresholds. Exit codes: 0 done, 2 bad arguments.
+ * `mailrisk infra list` (docs/verdicts.md, "Learned infrastructure"): the CLI's adapter of
+ * src/operator/infrastructure.ts, with the thresholds what it shows passed; its form in commands.ts.
  */
 import { LEARNING_THRESHOLDS } from "../core/learned.js";
 import { type InfrastructureJson, listInfrastructure } from "../operator/infrastructure.js";
 import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { answer, withStore } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 function infrastructureText(shown: InfrastructureJson[]): string {
   const header = ["KIND", "VALUE", "STATE", "DISPOSABLE", "GOOD", "UNKNOWN", "SERVICE", "EXAMPLES"];
@@ -29,11 +28,5 @@ function infrastructureText(shown: InfrastructureJson[]): string {
 }
 
 export const run = commandRunner("infra", {
-  list: async (given, ctx) =>
-    answer(
-      ctx,
-      given,
-      await withStore(ctx, (store) => listInfrastructure(store, given.flag("all"))),
-      infrastructureText,
-    ),
+  list: answering((store, given) => listInfrastructure(store, given.flag("all")), infrastructureText),
 });

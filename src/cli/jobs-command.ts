@@ -1,15 +1,9 @@
-/**
- * `mailrisk jobs list [--json]`, `jobs show <id> [--json]` and `jobs cancel <id> [--json]`
- * (docs/jobs.md): the operator's view of every key's list jobs, the CLI's adapter of
- * src/operator/jobs.ts. Exit codes: 0 done, 1 unknown job, 2 bad arguments.
- */
+/** `mailrisk jobs …` (docs/jobs.md): every key's list jobs; adapts src/operator/jobs.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { cancelJob, type JobJson, listJobs, OPERATOR, showJob } from "../operator/jobs.js";
-import type { Store } from "../store/index.js";
-import { commandRunner, type Handler } from "./arguments.js";
-import type { CliContext } from "./context.js";
+import { commandRunner } from "./arguments.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 function jobsText({ jobs }: { jobs: JobJson[] }): string {
   const rows = jobs.map((job) => [
@@ -23,24 +17,23 @@ function jobsText({ jobs }: { jobs: JobJson[] }): string {
   return `${formatTable([["ID", "STATUS", "DONE", "ALLOW/BLOCK/INVALID/UNKNOWN", "CREATED", "FINISHED"], ...rows])}\n`;
 }
 
-/** `show` and `cancel`: the job as text or `--json`. */
-function oneJob(work: (store: Store, id: string, ctx: CliContext) => Promise<JobJson>): Handler<CliContext> {
-  return async (given, ctx) => {
-    const job = await withStore(ctx, (store) => work(store, given.words[0] ?? "", ctx));
-    return answer(ctx, given, job, (one) => jobsText({ jobs: [one] }));
-  };
+/** One job, as `list` shows it. */
+function jobText(job: JobJson): string {
+  return jobsText({ jobs: [job] });
 }
 
 export const run = commandRunner("jobs", {
-  list: listing((store) => listJobs(store, OPERATOR), jobsText),
-  show: oneJob((store, id) => showJob(store, OPERATOR, id)),
-  cancel: oneJob((store, id, ctx) =>
-    cancelJob(
-      store,
-      OPERATOR,
-      id,
-      { now: ctx.clock(), retentionMs: ctx.config.jobRetentionSeconds * 1000 },
-      { actor: CLI_ACTOR, store },
-    ),
+  list: answering((store) => listJobs(store, OPERATOR), jobsText),
+  show: answering((store, { words: [id = ""] }) => showJob(store, OPERATOR, id), jobText),
+  cancel: answering(
+    (store, { words: [id = ""] }, ctx) =>
+      cancelJob(
+        store,
+        OPERATOR,
+        id,
+        { now: ctx.clock(), retentionMs: ctx.config.jobRetentionSeconds * 1000 },
+        { actor: CLI_ACTOR, store },
+      ),
+    jobText,
   ),
 });

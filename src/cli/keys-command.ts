@@ -1,10 +1,7 @@
 /**
- * `mailrisk keys create|list|show|set-plan|set-origins|revoke` (docs/api.md "Keys,
- * plans, quotas", "CLI"): the CLI's adapter of src/operator/keys.ts and usage.ts. A new
- * key's secret is printed once. Exit codes: 0 done, 1 unknown plan or key, 2 bad
- * arguments or origins.
+ * `mailrisk keys …` (docs/api.md "Keys, plans, quotas"): the CLI's adapter of src/operator/keys.ts
+ * and key-usage.ts; a new key's secret is printed once. Forms and exit codes in commands.ts.
  */
-
 import { DAY_MS } from "../core/time.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { type KeyWithUsage, keyUsage } from "../operator/key-usage.js";
@@ -12,7 +9,7 @@ import { createKey, type KeyJson, listKeys, revokeKey, setKeyOrigins, setKeyPlan
 import { commandRunner, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answer, answering, withStore } from "./with-store.js";
 
 async function create(given: Given, ctx: CliContext): Promise<number> {
   const plan = given.text("plan");
@@ -87,27 +84,18 @@ function usageText(key: KeyWithUsage): string {
 
 export const run = commandRunner("keys", {
   create,
-  list: listing(listKeys, keysText),
-  show: async (given, ctx) =>
-    answer(
-      ctx,
-      given,
-      await withStore(ctx, (store) => keyUsage(store, given.words[0] ?? "", ctx.clock())),
-      usageText,
-    ),
-  "set-plan": async ({ words: [id = "", plan = ""] }, ctx) => {
-    const key = await withStore(ctx, (store) => setKeyPlan(store, id, plan, CLI_ACTOR));
-    ctx.stdout.write(`Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-    return 0;
-  },
-  "set-origins": async ({ words: [id = "", ...origins] }, ctx) => {
-    const key = await withStore(ctx, (store) => setKeyOrigins(store, id, origins, CLI_ACTOR));
-    ctx.stdout.write(`Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-    return 0;
-  },
-  revoke: async ({ words: [id = ""] }, ctx) => {
-    await withStore(ctx, (store) => revokeKey(store, id, ctx.clock(), CLI_ACTOR));
-    ctx.stdout.write(`Revoked key ${id}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-    return 0;
-  },
+  list: answering(listKeys, keysText),
+  show: answering((store, { words: [id = ""] }, ctx) => keyUsage(store, id, ctx.clock()), usageText),
+  "set-plan": answering(
+    (store, { words: [id = "", plan = ""] }) => setKeyPlan(store, id, plan, CLI_ACTOR),
+    (key) => `Moved key ${key.id} to plan ${key.plan}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  "set-origins": answering(
+    (store, { words: [id = "", ...origins] }) => setKeyOrigins(store, id, origins, CLI_ACTOR),
+    (key) => `Key ${key.id} now takes ${key.origins.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
+  revoke: answering(
+    (store, { words: [id = ""] }, ctx) => revokeKey(store, id, ctx.clock(), CLI_ACTOR),
+    (key) => `Revoked key ${key.id}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
 });

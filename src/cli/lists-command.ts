@@ -1,11 +1,6 @@
 /**
- * `mailrisk lists update`, `lists status [--json]`, `lists rollback [<source>]` and
- * `lists remove <source>`
- * (docs/api.md "CLI", docs/data.md "Synced lists"): the CLI's adapter of
- * src/operator/lists.ts. Exit codes:
- * `update` 0 when every source was fetched and judged, 1 when any failed (the others are
- * applied) or another process was syncing; `rollback` 1 for an unknown source or when
- * there was nothing to return to; `remove` 1 for an unknown source; 2 bad arguments.
+ * `mailrisk lists …` (docs/data.md "Synced lists"): the CLI's adapter of src/operator/lists.ts. `update`
+ * exits 1 when a source failed (the others are applied); forms and exit codes in commands.ts.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
 import {
@@ -16,10 +11,10 @@ import {
   updateLists,
 } from "../operator/lists.js";
 import { everySourceRead, type SourceReport } from "../service/lists/list-sync.js";
-import { commandRunner, type Given } from "./arguments.js";
+import { commandRunner, failed, type Given } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answer, answering, withStore } from "./with-store.js";
 
 /** Refused entries shown per source; `--json` has them all. */
 const SHOWN_REFUSALS = 10;
@@ -43,10 +38,7 @@ async function update(given: Given, ctx: CliContext): Promise<number> {
   const report = await withStore(ctx, (store) =>
     updateLists(store, config, ctx.clock, `cli ${process.pid}`, CLI_ACTOR),
   );
-  if (!report.ran) {
-    ctx.stderr.write("mailrisk: another process is syncing the lists; try again in a minute\n");
-    return 1;
-  }
+  if (!report.ran) return failed(ctx, "another process is syncing the lists; try again in a minute");
   answer(ctx, given, report, ({ sources }) => {
     const said = sources.map(reportText).join("");
     if (sources.length === 0)
@@ -82,25 +74,20 @@ function statusText(states: SourceStateJson[]): string {
 
 async function rollback({ words: [source] }: Given, ctx: CliContext): Promise<number> {
   const { rolled_back: rolled } = await withStore(ctx, (store) => rollbackLists(store, source, CLI_ACTOR));
-  if (rolled.length === 0) {
-    ctx.stderr.write(`mailrisk: ${source ?? "no source"} has no previous version to return to\n`);
-    return 1;
-  }
+  if (rolled.length === 0)
+    return failed(ctx, `${source ?? "no source"} has no previous version to return to`);
   ctx.stdout.write(
     `Rolled back to the previous version: ${rolled.join(", ")}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
   );
   return 0;
 }
 
-async function remove({ words: [source = ""] }: Given, ctx: CliContext): Promise<number> {
-  await withStore(ctx, (store) => removeSource(store, source, CLI_ACTOR));
-  ctx.stdout.write(`Removed the stored versions of ${source}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
-  return 0;
-}
-
 export const run = commandRunner("lists", {
   update,
-  status: listing((store, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
+  status: answering((store, _, ctx) => listStatus(store, ctx.config.listSources, ctx.clock()), statusText),
   rollback,
-  remove,
+  remove: answering(
+    (store, { words: [source = ""] }) => removeSource(store, source, CLI_ACTOR),
+    ({ removed }) => `Removed the stored versions of ${removed}. ${TAKEN_BY_RUNNING_SERVERS}\n`,
+  ),
 });

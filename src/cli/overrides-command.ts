@@ -1,18 +1,11 @@
-/**
- * `mailrisk overrides add allow|deny <domain> [--note T]`,
- * `overrides add never-disposable mx-host|mx-ip|ns <value> [--note T]`,
- * `overrides remove <domain>|mx-host|mx-ip|ns <value>` and `overrides list [--json]`
- * (docs/api.md "CLI", "Administration"): the CLI's adapter of src/operator/overrides.ts.
- * Exit codes: 0 done, 1 nothing to remove, 2 bad arguments.
- */
-
+/** `mailrisk overrides …` (docs/verdicts.md): adapts src/operator/overrides.ts; forms in commands.ts. */
 import type { InfrastructureKind, OverrideKind } from "../core/learned.js";
 import { CLI_ACTOR } from "../operator/audit.js";
 import { listOverrides, type OverrideJson, removeOverride, setOverride } from "../operator/overrides.js";
-import { commandRunner, type Given, usageError } from "./arguments.js";
+import { commandRunner, failed, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { formatTable } from "./table.js";
-import { listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
 const INFRASTRUCTURE: Record<string, InfrastructureKind> = {
   "mx-host": "mx_host",
@@ -58,10 +51,8 @@ async function add(given: Given, ctx: CliContext): Promise<number> {
 async function remove(given: Given, ctx: CliContext): Promise<number> {
   const what = target(given.words);
   if (typeof what === "string") return usageError(ctx, `overrides remove ${what}`, given.usage);
-  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed) {
-    ctx.stderr.write(`mailrisk: there is no override of ${what.kind} ${what.value}\n`);
-    return 1;
-  }
+  if (!(await withStore(ctx, (store) => removeOverride(store, what, ctx.config, CLI_ACTOR))).removed)
+    return failed(ctx, `there is no override of ${what.kind} ${what.value}`);
   ctx.stdout.write(`Removed override: ${what.kind} ${what.value}. ${TAKEN_BY_RUNNING_SERVERS}\n`);
   return 0;
 }
@@ -70,4 +61,4 @@ function overridesText(overrides: OverrideJson[]): string {
   return `${formatTable([["KIND", "VALUE", "ACTION", "SINCE", "NOTE"], ...overrides.map(overrideRow)])}\n`;
 }
 
-export const run = commandRunner("overrides", { add, remove, list: listing(listOverrides, overridesText) });
+export const run = commandRunner("overrides", { add, remove, list: answering(listOverrides, overridesText) });

@@ -1,15 +1,11 @@
-/**
- * `mailrisk plans create|update|list|delete` (docs/api.md "Keys, plans, quotas", "CLI"): the CLI's adapter of
- * src/operator/plans.ts. Exit codes: 0 done, 1 the plan exists already (create), is
- * unknown (update, delete) or keys use it (delete), 2 bad arguments.
- */
+/** `mailrisk plans …` (docs/api.md "Keys, plans, quotas"): adapts src/operator/plans.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { createPlan, deletePlan, listPlans, type PlanJson, updatePlan } from "../operator/plans.js";
 import { commandRunner, type Given, usageError, wholeNumber } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
 import { quotaText } from "./keys-command.js";
 import { formatTable } from "./table.js";
-import { listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
 /** `[--quota N|unlimited] [--period-days D]` as the admin API's body, or what is wrong. */
 function planChanges(given: Given) {
@@ -58,7 +54,7 @@ function plansText(plans: PlanJson[]): string {
 export const run = commandRunner("plans", {
   create,
   update,
-  list: listing(listPlans, plansText),
+  list: answering(listPlans, plansText),
   delete: async ({ words: [name = ""] }, ctx) => {
     await withStore(ctx, (store) => deletePlan(store, name, CLI_ACTOR));
     ctx.stdout.write(`Deleted plan ${name}.\n`);

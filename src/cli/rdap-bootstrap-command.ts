@@ -1,8 +1,4 @@
-/**
- * `mailrisk rdap-bootstrap update [--url URL] [--out FILE]`: the CLI's adapter of
- * src/operator/rdap-bootstrap.ts. Exit code 0 when written, 1 when the download or its
- * shape failed, 2 on usage errors.
- */
+/** `mailrisk rdap-bootstrap update`: adapts src/operator/rdap-bootstrap.ts. */
 import type { Config } from "../config.js";
 import { updateRdapBootstrap } from "../operator/rdap-bootstrap.js";
 import { commandRunner } from "./arguments.js";

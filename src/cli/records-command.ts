@@ -1,7 +1,4 @@
-/**
- * `mailrisk records purge <domain>…|--all` (docs/api.md "CLI"): adapts
- * src/operator/records.ts. Exit codes: 0 done, 2 bad arguments (a non-domain included).
- */
+/** `mailrisk records purge` (docs/api.md "CLI"): adapts src/operator/records.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import { purgeRecords } from "../operator/records.js";
 import { commandRunner, usageError } from "./arguments.js";

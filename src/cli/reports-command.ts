@@ -1,17 +1,15 @@
 /**
- * `mailrisk reports list [--status open|accepted|rejected] [--limit N] [--json]`,
- * `reports accept <id> [--note T]` and `reports reject <id> [--note T]` (docs/api.md "CLI",
- * "Administration"): the CLI's adapter of src/operator/reports.ts. Accepting sets the matching allow
- * or deny override: running servers take it within a second. Exit codes: 0 done, 1
- * unknown report or one reviewed already, 2 bad arguments.
+ * `mailrisk reports …` (docs/api.md "Administration"): the CLI's adapter of src/operator/reports.ts.
+ * Accepting sets the matching allow or deny override. Forms and exit codes in commands.ts.
  */
 import { CLI_ACTOR } from "../operator/audit.js";
+import { limitOf } from "../operator/refusal.js";
 import { type QueueEntryJson, REPORT_STATUSES, reportQueue, reviewReport } from "../operator/reports.js";
 import { createChecker } from "../service/checking/create-checker.js";
 import type { ReportStatus } from "../store/index.js";
-import { commandRunner, type Given, type Handler, usageError } from "./arguments.js";
+import { commandRunner, type Given, usageError } from "./arguments.js";
 import { type CliContext, TAKEN_BY_RUNNING_SERVERS } from "./context.js";
-import { answer, withStore } from "./with-store.js";
+import { answer, answering, withStore } from "./with-store.js";
 
 /** One report as a block of lines: what was reported, today's answer, and its evidence. */
 function reportLines(entry: QueueEntryJson): string {
@@ -36,8 +34,6 @@ async function list(given: Given, ctx: CliContext): Promise<number> {
   const status = (given.text("status") ?? "open") as ReportStatus;
   if (!REPORT_STATUSES.includes(status))
     return usageError(ctx, "--status takes open, accepted or rejected", given.usage);
-  const text = given.text("limit");
-  const limit = text === undefined ? undefined : Number(text);
   const entries = await withStore(ctx, async (store) => {
     const checker = createChecker({
       config: ctx.config,
@@ -45,7 +41,7 @@ async function list(given: Given, ctx: CliContext): Promise<number> {
       onPolicyDiffers: (message) => ctx.stderr.write(`mailrisk: ${message}\n`),
     });
     try {
-      return await reportQueue({ reports: store.reports, checker }, status, limit);
+      return await reportQueue({ reports: store.reports, checker }, status, limitOf(given.text("limit")));
     } finally {
       await checker.close();
     }
@@ -55,22 +51,24 @@ async function list(given: Given, ctx: CliContext): Promise<number> {
   );
 }
 
-function review(decision: "accept" | "reject"): Handler<CliContext> {
-  return async (given, ctx) => {
-    const id = given.words[0] ?? "";
-    const note = given.text("note") ?? null;
-    const done = await withStore(ctx, (store) =>
-      reviewReport({ store, clock: ctx.clock }, id, decision, note, CLI_ACTOR),
-    );
-    const others = done.closed.filter((closedId) => closedId !== done.id);
-    const also = others.length > 0 ? ` (and ${others.join(", ")}, of the same domain and answer)` : "";
-    ctx.stdout.write(
-      done.override
+function review(decision: "accept" | "reject") {
+  return answering(
+    (store, given, ctx) =>
+      reviewReport(
+        { store, clock: ctx.clock },
+        given.words[0] ?? "",
+        decision,
+        given.text("note") ?? null,
+        CLI_ACTOR,
+      ),
+    (done) => {
+      const others = done.closed.filter((closedId) => closedId !== done.id);
+      const also = others.length > 0 ? ` (and ${others.join(", ")}, of the same domain and answer)` : "";
+      return done.override
         ? `Accepted ${done.id}${also}: set override ${done.override.id} ${done.override.action}. ${TAKEN_BY_RUNNING_SERVERS}\n`
-        : `Rejected ${done.id}${also}.\n`,
-    );
-    return 0;
-  };
+        : `Rejected ${done.id}${also}.\n`;
+    },
+  );
 }
 
 export const run = commandRunner("reports", { list, accept: review("accept"), reject: review("reject") });

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
-import { EXIT_USAGE } from "./arguments.js";
+import { EXIT_USAGE, failed, usageError } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
 import { type CliContext, createCliContext, NoDatabaseError } from "./context.js";
 import { terminalStream } from "./terminal-text.js";
@@ -55,11 +55,6 @@ function splitGlobal(argv: readonly string[]) {
   return { head: head.filter((arg) => arg !== "--verbose"), tail, verbose };
 }
 
-function usage(io: CliIo, message: string): number {
-  io.stderr.write(`mailrisk: ${message}\n`);
-  return EXIT_USAGE;
-}
-
 /** Runs the command line; resolves to the exit code. Everything written is terminal text (terminal-text.ts). */
 export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
   const io = { ...given, stdout: terminalStream(given.stdout), stderr: terminalStream(given.stderr) };
@@ -78,13 +73,16 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     const [topic, sub] = rest.filter((arg) => !HELP_FLAGS.has(arg));
     if (topic === undefined) io.stdout.write(overallHelp());
     else if (!names.includes(topic))
-      return usage(io, `unknown command "${topic}" (commands: ${names.join(", ")})`);
+      return usageError(io, `unknown command "${topic}" (commands: ${names.join(", ")})`);
     else io.stdout.write(commandHelp(topic, sub));
     return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    return usage(io, `unknown command "${name}" (commands: ${names.join(", ")}); "mailrisk help" tells more`);
+    return usageError(
+      io,
+      `unknown command "${name}" (commands: ${names.join(", ")}); "mailrisk help" tells more`,
+    );
   }
   if (rest.some((arg) => HELP_FLAGS.has(arg))) {
     const sub = rest.find((arg) => !arg.startsWith("-"));
@@ -95,7 +93,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   try {
     config = loadConfig(io.env, io.cwd);
   } catch (error) {
-    if (error instanceof ConfigError) return usage(io, `configuration error: ${error.message}`);
+    if (error instanceof ConfigError) return usageError(io, `configuration error: ${error.message}`);
     throw error;
   }
   const ctx = createCliContext(
@@ -106,13 +104,9 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   try {
     return await (await commandModule(command.name))([...rest, ...tail], ctx);
   } catch (error) {
-    if (error instanceof NoDatabaseError) return usage(io, error.message);
-    if (error instanceof StoreUnavailableError) {
-      io.stderr.write(
-        `mailrisk: ${error.detail} (${describeDatabase(config.database)}; DATABASE_URL sets it)\n`,
-      );
-      return 1;
-    }
+    if (error instanceof NoDatabaseError) return usageError(io, error.message);
+    if (error instanceof StoreUnavailableError)
+      return failed(io, `${error.detail} (${describeDatabase(config.database)}; DATABASE_URL sets it)`);
     throw error;
   }
 }

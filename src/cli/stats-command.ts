@@ -1,11 +1,8 @@
-/**
- * `mailrisk stats [--json]` (docs/console.md "Traffic"): the CLI's adapter of
- * src/operator/stats.ts. Exit codes: 0 done, 2 bad arguments.
- */
+/** `mailrisk stats` (docs/console.md "Traffic"): adapts src/operator/stats.ts. */
 import { type Stats, trafficStats } from "../operator/stats.js";
 import { commandRunner } from "./arguments.js";
 import { formatCount, formatTable } from "./table.js";
-import { listing } from "./with-store.js";
+import { answering } from "./with-store.js";
 
 /** A list of the most seen, or a line saying there is none. */
 function top(heading: string, header: string[], rows: string[][]): string {
@@ -13,25 +10,20 @@ function top(heading: string, header: string[], rows: string[][]): string {
   return `${heading}:\n${formatTable([header, ...rows])}\n`;
 }
 
+/** A row's counts: checks by surface, their total, and blocks. */
+function counts({ api, bulk, jobs, pages, total }: Stats["totals"]["checks"], blocked: number): string[] {
+  return [api, bulk, jobs, pages, total, blocked].map(formatCount);
+}
+
 function statsText(stats: Stats): string {
   const days = stats.days.map((day) => [
     day.day,
-    formatCount(day.checks.api),
-    formatCount(day.checks.bulk),
-    formatCount(day.checks.jobs),
-    formatCount(day.checks.pages),
-    formatCount(day.checks.total),
-    formatCount(day.blocked),
+    ...counts(day.checks, day.blocked),
     Object.entries(day.blocks)
       .map(([reason, blocked]) => `${reason} ${formatCount(blocked)}`)
       .join(", "),
   ]);
-  const { checks, blocked } = stats.totals;
-  const totals = [
-    "total",
-    ...[checks.api, checks.bulk, checks.jobs, checks.pages, checks.total, blocked].map(formatCount),
-    "",
-  ];
+  const totals = ["total", ...counts(stats.totals.checks, stats.totals.blocked), ""];
   return [
     `Traffic from ${stats.from} to ${stats.to} (UTC days):\n`,
     `${formatTable([["DAY", "API", "BULK", "JOBS", "PAGES", "CHECKS", "BLOCKED", "BLOCKS BY REASON"], ...days, totals])}\n`,
@@ -66,5 +58,5 @@ function statsText(stats: Stats): string {
 
 export const run = commandRunner(
   "stats",
-  listing((store, ctx) => trafficStats(store, ctx.clock()), statsText),
+  answering((store, _, ctx) => trafficStats(store, ctx.clock()), statsText),
 );

@@ -1,9 +1,4 @@
-/**
- * `mailrisk webhooks add <url> [--events …] [--secret S] [--json]`, `webhooks list [--json]`,
- * `webhooks remove <id>` and `webhooks deliveries [<id>] [--json]` (docs/webhooks.md):
- * the CLI's adapter of src/operator/webhooks.ts.
- * Exit codes: 0 done, 1 unknown webhook, 2 bad arguments.
- */
+/** `mailrisk webhooks …` (docs/webhooks.md): adapts src/operator/webhooks.ts; forms in commands.ts. */
 import { CLI_ACTOR } from "../operator/audit.js";
 import {
   addWebhook,
@@ -13,21 +8,15 @@ import {
   removeWebhook,
   type WebhookJson,
 } from "../operator/webhooks.js";
-import { commandRunner, type Given } from "./arguments.js";
+import { commandRunner, failed, type Given } from "./arguments.js";
 import type { CliContext } from "./context.js";
 import { formatTable } from "./table.js";
-import { answer, listing, withStore } from "./with-store.js";
+import { answering, withStore } from "./with-store.js";
 
-async function add(given: Given, ctx: CliContext): Promise<number> {
-  const body = { url: given.words[0] ?? "", events: given.text("events"), secret: given.text("secret") };
-  const webhook = await withStore(ctx, (store) => addWebhook(store, body, ctx.clock(), CLI_ACTOR));
-  return answer(
-    ctx,
-    given,
-    webhook,
-    ({ id, events, url, secret }) =>
-      `Created webhook ${id} for ${events.join(", ")} to ${url}\n` +
-      (secret ? `Its signing secret, shown only this once:\n\n    ${secret}\n\n` : ""),
+function addedText({ id, events, url, secret }: WebhookJson & { secret?: string }): string {
+  return (
+    `Created webhook ${id} for ${events.join(", ")} to ${url}\n` +
+    (secret ? `Its signing secret, shown only this once:\n\n    ${secret}\n\n` : "")
   );
 }
 
@@ -37,10 +26,8 @@ function webhooksText(webhooks: WebhookJson[]): string {
 }
 
 async function remove({ words: [id = ""] }: Given, ctx: CliContext): Promise<number> {
-  if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed) {
-    ctx.stderr.write(`mailrisk: unknown webhook ${id}\n`);
-    return 1;
-  }
+  if (!(await withStore(ctx, (store) => removeWebhook(store, id, CLI_ACTOR))).removed)
+    return failed(ctx, `unknown webhook ${id}`);
   ctx.stdout.write(`Removed webhook ${id} with its events.\n`);
   return 0;
 }
@@ -58,14 +45,12 @@ function deliveriesText(events: DeliveryJson[]): string {
   return `${formatTable([["EVENT", "WEBHOOK", "TYPE", "DOMAIN", "STATUS", "ATTEMPTS", "NEXT TRY"], ...rows])}\n`;
 }
 
-async function deliveriesOf(given: Given, ctx: CliContext): Promise<number> {
-  const events = await withStore(ctx, (store) => deliveries(store, given.words[0] ?? null));
-  return answer(ctx, given, events, deliveriesText);
-}
-
 export const run = commandRunner("webhooks", {
-  add,
-  list: listing(listWebhooks, webhooksText),
+  add: answering((store, given, ctx) => {
+    const body = { url: given.words[0] ?? "", events: given.text("events"), secret: given.text("secret") };
+    return addWebhook(store, body, ctx.clock(), CLI_ACTOR);
+  }, addedText),
+  list: answering(listWebhooks, webhooksText),
   remove,
-  deliveries: deliveriesOf,
+  deliveries: answering((store, { words: [id] }) => deliveries(store, id ?? null), deliveriesText),
 });

@@ -15,14 +15,17 @@ export async function withStore<T>(ctx: CliContext, work: (store: Store) => Prom
 
 /** A service's answer: with `--json` one line of JSON, the body the matching admin route answers; else as `text` renders it. */
 export function answer<T>(ctx: CliContext, given: Given, found: T, text: (found: T) => string): number {
-  ctx.stdout.write(given.flag("json") ? `${JSON.stringify(found)}\n` : text(found));
+  ctx.stdout.write(given.json ? `${JSON.stringify(found)}\n` : text(found));
   return 0;
 }
 
-/** A `list [--json]` form: what `work` finds, answered. */
-export function listing<T>(
-  work: (store: Store, ctx: CliContext) => Promise<T>,
-  text: (found: T) => string,
+/** A form whose work is one service call on the database: what `work` finds, answered. */
+export function answering<T>(
+  work: (store: Store, given: Given, ctx: CliContext) => Promise<T>,
+  text: (found: T, ctx: CliContext) => string,
 ): Handler<CliContext> {
-  return async (given, ctx) => answer(ctx, given, await withStore(ctx, (store) => work(store, ctx)), text);
+  return async (given, ctx) => {
+    const found = await withStore(ctx, (store) => work(store, given, ctx));
+    return answer(ctx, given, found, (value) => text(value, ctx));
+  };
 }

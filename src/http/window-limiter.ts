@@ -44,7 +44,8 @@ export class WindowLimiter {
   private readonly lockMs: number | undefined;
   private readonly maxClients: number;
   private readonly now: () => number;
-  private readonly counting: LRUCache<string, Window>;
+  /** Made at the first count: an LRU sets aside room for all its entries at once (megabytes for 100,000). */
+  private countingLru: LRUCache<string, Window> | undefined;
   /** Locked clients and when their lock ends. */
   private readonly locked = new Map<string, number>();
   private sweepAt = 0;
@@ -55,7 +56,11 @@ export class WindowLimiter {
     this.lockMs = options.lockMs;
     this.maxClients = options.maxClients ?? 10_000;
     this.now = options.now ?? Date.now;
-    this.counting = new LRUCache({ max: this.maxClients });
+  }
+
+  private get counting(): LRUCache<string, Window> {
+    this.countingLru ??= new LRUCache({ max: this.maxClients });
+    return this.countingLru;
   }
 
   /** Seconds the client stays locked (rounded up), or 0 when it may go on. Counts nothing. */
@@ -89,7 +94,7 @@ export class WindowLimiter {
 
   /** Clients held now, counted and locked (a bound the tests check). */
   get size(): number {
-    return this.counting.size + this.locked.size;
+    return (this.countingLru?.size ?? 0) + this.locked.size;
   }
 
   /** Drops the ended locks, at most once a window. */

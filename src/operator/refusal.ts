@@ -42,6 +42,11 @@ export function shownLimit(limit: number | undefined, fallback: number, max: num
   return limit;
 }
 
+/** The number a limit given as text holds (a query parameter, a CLI option), or undefined: `shownLimit` bounds it. */
+export function limitOf(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
+}
+
 const STORE_REFUSALS: [new (...args: never[]) => Error, ProblemCode][] = [
   [UnknownKeyError, "unknown_key"],
   [UnknownPlanError, "unknown_plan"],

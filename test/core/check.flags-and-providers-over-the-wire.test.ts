@@ -4,7 +4,8 @@
  * server. Each row names exactly the flags that must be true; every other flag must be
  * false, so a flag set by mistake fails as surely as one missing.
  *
- * @room apart: each look-up against the resolver's time-out (test/projects.ts).
+ * Each look-up races the resolver's time-out, which the engine stretches by the machine's
+ * pace (engine-over-the-wire.ts): an answering name answers before it on a loaded machine too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLAGS, type Flag } from "../../src/core/record.js";

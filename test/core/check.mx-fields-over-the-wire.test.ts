@@ -4,6 +4,9 @@
  * IPv6), all hosts by priority with all their addresses, the A/AAAA fallback, and empty
  * fields for null MX, NXDOMAIN, no data, SERVFAIL and timeouts. Also the IDN path: a
  * U-label input is looked up and recorded as its A-label.
+ *
+ * @room shared: its one bound on time is written for a quiet machine and stretched by the
+ * machine's pace that stretched the resolver's deadline (engine-over-the-wire.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckRecord } from "../../src/core/record.js";
@@ -201,7 +204,8 @@ describe("no mail routing: empty MX fields, and mx_info says why", () => {
   it("answers a timed-out domain within two query deadlines", async () => {
     const started = performance.now();
     await engine.check("timeout.test");
-    expect(performance.now() - started).toBeLessThan(1000);
+    // 1 s on a quiet machine (a deadline of 300 ms), stretched by the pace that stretched the deadline.
+    expect(performance.now() - started).toBeLessThan(engine.pace.bound(1000));
   });
 });
 

@@ -7,6 +7,7 @@
 import { checkInput } from "../../harness/check-input.js";
 import { TEST_NAMES_ON } from "../../harness/config.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { type Pace, startPace } from "../../harness/machine-pace.js";
 import { fixtureZones } from "../../harness/zones.js";
 import type { DomainAge, DomainAgeLookup } from "../../src/core/age.js";
 import type { CheckDeps } from "../../src/core/check.js";
@@ -18,7 +19,11 @@ import { loadDomainLists } from "../../src/data/read-domain-lists.js";
 import { NodeDnsResolver } from "../../src/dns/node-dns-resolver.js";
 
 export const NOW = new Date("2026-11-22T12:00:00Z");
-/** Deadline of one DNS query: the fixture's dropped names time out after this. */
+/**
+ * Deadline of one DNS query on a quiet machine: the fixture's dropped names time out after
+ * this. The engine stretches it by the machine's pace when it starts (harness/machine-pace.ts),
+ * so that on a loaded machine an answering name still answers before it.
+ */
 export const TIMEOUT_MS = 300;
 
 const DAY_MS = 86_400_000;
@@ -39,6 +44,8 @@ export function fixedAges(createdAt: Record<string, Date>): DomainAgeLookup {
 
 export interface EngineOverTheWire {
   server: DnsTestServer;
+  /** The machine's pace when the engine started, which stretched the resolver's deadline: a test's bounds on time stretch by it too. */
+  pace: Pace;
   lists: DomainLists;
   deps: CheckDeps;
   /** Parses the input as the API does (docs/api.md "Inputs") and checks it, with the role adjustment for an address. */
@@ -49,16 +56,21 @@ export interface EngineOverTheWire {
 export async function startEngine(options: { ages?: Record<string, Date> } = {}): Promise<EngineOverTheWire> {
   const lists = loadDomainLists();
   const server = await startDnsServer(fixtureZones("engine"));
+  const pace = startPace();
   const deps: CheckDeps = {
     lists,
     typos: new TypoIndex(lists.popular),
-    resolver: new NodeDnsResolver({ servers: [server.address], timeoutMs: TIMEOUT_MS }),
+    resolver: new NodeDnsResolver({
+      servers: [server.address],
+      timeoutMs: Math.ceil(pace.bound(TIMEOUT_MS)),
+    }),
     age: fixedAges(options.ages ?? {}),
     clock: () => NOW,
     ...TEST_NAMES_ON,
   };
   return {
     server,
+    pace,
     lists,
     deps,
     check: (raw) => checkInput(raw, deps),

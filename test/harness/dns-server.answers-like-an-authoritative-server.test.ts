@@ -1,3 +1,11 @@
+/**
+ * The loopback authoritative DNS server the suite's look-ups go to (harness/dns-server.ts):
+ * authoritative answers with the asked id, NXDOMAIN and NODATA with the zone's SOA, REFUSED
+ * outside its zones, a name's delay, and the queries it counts.
+ *
+ * @room shared: its one bound on time is a lower bound (a delayed answer takes at least the
+ * delay), which a loaded machine keeps.
+ */
 import { createSocket } from "node:dgram";
 import { once } from "node:events";
 import dnsPacket from "dns-packet";

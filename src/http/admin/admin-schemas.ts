@@ -82,8 +82,3 @@ export function limitQuery(max: number, fallback: number) {
     }),
   );
 }
-
-/** The number a `limitQuery` parameter holds, or undefined: its service bounds it. */
-export function limitOf(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : Number(text);
-}

@@ -7,8 +7,9 @@ import {
   MAX_AUDIT_SHOWN,
   searchAudit,
 } from "../../operator/audit.js";
+import { limitOf } from "../../operator/refusal.js";
 import type { TypedApp } from "../typed-app.js";
-import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 const AuditQuery = Type.Object({ ...AuditSearchFields, limit: limitQuery(MAX_AUDIT_SHOWN, AUDIT_SHOWN) });

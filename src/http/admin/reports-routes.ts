@@ -4,6 +4,7 @@
  */
 import { Type } from "@fastify/type-provider-typebox";
 import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
+import { limitOf } from "../../operator/refusal.js";
 import {
   MAX_REPORTS_SHOWN,
   QueueEntrySchema,
@@ -14,7 +15,7 @@ import {
   reviewReport,
 } from "../../operator/reports.js";
 import type { TypedApp } from "../typed-app.js";
-import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 const QueueQuery = Type.Object({
@@ -73,16 +74,14 @@ export function adminReportRoutes(app: TypedApp, { store, clock, checker }: Admi
           done();
         },
       },
-      async (request) => {
-        const review = await reviewReport(
+      (request) =>
+        reviewReport(
           { store, clock },
           request.params.id,
           decision,
           request.body?.note ?? null,
           ADMIN_TOKEN_ACTOR,
-        );
-        return review;
-      },
+        ),
     );
   }
 }

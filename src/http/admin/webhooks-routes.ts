@@ -1,6 +1,7 @@
 /** `/admin/webhooks` (docs/api.md "Administration"): adapts src/operator/webhooks.ts. */
 import { Type } from "@fastify/type-provider-typebox";
 import { ADMIN_TOKEN_ACTOR } from "../../operator/audit.js";
+import { limitOf } from "../../operator/refusal.js";
 import {
   addWebhook,
   CreatedWebhookSchema,
@@ -14,7 +15,7 @@ import {
   WebhookSchema,
 } from "../../operator/webhooks.js";
 import type { TypedApp } from "../typed-app.js";
-import { adminRoute, limitOf, limitQuery } from "./admin-schemas.js";
+import { adminRoute, limitQuery } from "./admin-schemas.js";
 import type { AdminDeps } from "./deps.js";
 
 export function adminWebhookRoutes(app: TypedApp, { store, clock }: AdminDeps): void {
