@@ -54,6 +54,7 @@ describe("rooms", () => {
       [`const started = ${CLOCK};\n`, "apart"],
       [`${PACED}const started = ${CLOCK};\n`, "unit"], // its bound stretched by the machine's pace
       [`/** ${["@room", "shared"].join(" ")}: a lower bound. */\nconst started = ${CLOCK};\n`, "unit"],
+      [`/** ${MARK}: a few milliseconds. */\n${PACED}const started = ${CLOCK};\n`, "apart"], // says so, paced or not
       [`${PACED}import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "processes"],
       [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],

@@ -6,6 +6,9 @@
  * The allowed difference is a tenth of the slower median (a ratio of times measured in the
  * same run), and at least 2 ms of a quiet machine stretched by the machine's pace
  * (harness/machine-pace.ts).
+ *
+ * @room apart: a difference of medians of a few milliseconds, which other files' work on
+ * the same cores would drown (test/projects.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser } from "../../../harness/form-browser.js";
