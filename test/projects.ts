@@ -9,6 +9,8 @@
  *   ratio to a baseline of the same run) holds on a loaded machine too, and goes to the
  *   room its work asks for; so does a file that says `@room shared` (its bounds are lower
  *   bounds, or ratios between times it measures itself, which a loaded machine keeps).
+ *   `@room apart` keeps a file apart whatever else it does (a difference of a few
+ *   milliseconds that other files' work would drown).
  * - `processes`: spawns processes (the service, the CLI, `npm start`) or drives Chromium,
  *   with no bound on time: a few files at a time, the service built once for them.
  * - `unit`: pure: no database, no app, no socket, no loopback server, no file written.
@@ -34,6 +36,9 @@ const TIMED_HERE = [
   /process\.hrtime/,
   /@room apart/,
 ];
+
+/** A file that needs the machine to itself whatever else it does (a difference of a few milliseconds). */
+const SAYS_APART = /@room apart\b/;
 
 /** What a file (or a timed module) does that makes its bounds hold on a loaded machine. */
 const PACED = /harness\/machine-pace\.js["']|@room shared\b/;
@@ -89,6 +94,7 @@ function localImports(file: string, text: string, root: string): string[] {
 export function roomOf(testFile: string, root: string): Room {
   const own = readFileSync(testFile, "utf8");
   if (REPLACES_A_MODULE.test(own)) return "isolated";
+  if (SAYS_APART.test(own)) return "apart";
   if (TIMED_HERE.some((pattern) => pattern.test(own)) && !PACED.test(own)) return "apart";
   const seen = new Set<string>([testFile]);
   const queue = [testFile];

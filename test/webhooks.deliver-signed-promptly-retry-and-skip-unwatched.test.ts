@@ -2,9 +2,9 @@
  * Webhooks against a loopback receiver, one server in-process on SQLite with short retry
  * intervals: an override that flips a watched domain is delivered within 10 s, signed; a
  * receiver answering 500 twice gets the same event a third time and it is delivered; a
- * domain not answered within WEBHOOK_WATCH_DAYS raises nothing.
- *
- * @room apart: the delivery must come within 10 s (test/projects.ts).
+ * domain not answered within WEBHOOK_WATCH_DAYS raises nothing. The 10 s, and the
+ * receiver's time-out that only a silent receiver may trip, are a quiet machine's,
+ * stretched by the machine's pace (harness/machine-pace.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import { PassThrough } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
+import { startPace } from "../harness/machine-pace.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { mxFacts } from "../harness/sample-facts.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.js";
@@ -55,7 +56,13 @@ beforeAll(async () => {
   server = await startServer(config, {
     stdout,
     logger: pino({ level: "silent" }),
-    webhookTiming: { pollMs: 100, firstRetryMs: 300, maxRetryMs: 1000, timeoutMs: 500 },
+    // An answering receiver answers within the time-out however loaded the machine.
+    webhookTiming: {
+      pollMs: 100,
+      firstRetryMs: 300,
+      maxRetryMs: 1000,
+      timeoutMs: Math.round(startPace().bound(500)),
+    },
   });
   key = /\b(mr_\w+)\b/.exec(printed)?.[1] as string;
   // The operator's CLI, as a second connection to the database.
@@ -94,6 +101,7 @@ const about = (domain: string) => receiver.received.filter((r) => r.json.domain 
 it("delivers an override's flip of a watched domain within 10 s, signed", async () => {
   const domain = "prompt-shop.com";
   expect((await check(domain)).block).toBe(false);
+  const pace = startPace();
   const since = Date.now();
   await store.overrides.setOverride({
     kind: "domain",
@@ -102,8 +110,10 @@ it("delivers an override's flip of a watched domain within 10 s, signed", async 
     note: null,
     createdAt: new Date(),
   });
-  const [delivery] = await receiver.waitFor(() => about(domain).length > 0).then(() => about(domain));
-  expect(delivery?.at ?? Infinity).toBeLessThan(since + 10_000);
+  const [delivery] = await receiver
+    .waitFor(() => about(domain).length > 0, pace.bound(10_000))
+    .then(() => about(domain));
+  expect(delivery?.at ?? Infinity).toBeLessThan(since + pace.bound(10_000));
   const { headers, body, json } = delivery as NonNullable<typeof delivery>;
   expect(json).toMatchObject({ type: "domain.blocked", domain, block: true, previous_block: false });
   expect(json.reason).toBe((json.record as { reason: string }).reason);
@@ -118,7 +128,7 @@ it("delivers an override's flip of a watched domain within 10 s, signed", async 
   expect((await check(domain)).block).toBe(true);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(about(domain)).toHaveLength(1);
-}, 20_000);
+}, 60_000);
 
 it("retries a receiver answering 500 twice and delivers on the third attempt with the same event id", async () => {
   const domain = "retry-shop.com";

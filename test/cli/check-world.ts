@@ -2,7 +2,10 @@
  * What the `mailrisk check` tests share: the loopback authoritative DNS server with the
  * engine zones, loopback RDAP and WHOIS servers (so nothing leaves the machine), the
  * environment that points a `mailrisk` process at them, and `check()`, which runs the
- * command in this process on a given database with captured output.
+ * command in this process on a given database with captured output. Its resolver's and
+ * registries' time-outs are short, so that a silent name costs the tests little; they are
+ * a quiet machine's, stretched by the machine's pace (harness/machine-pace.ts), so that
+ * only a silent name trips them on a loaded machine.
  */
 import { createTestCli } from "../../harness/cli-context.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
@@ -12,6 +15,7 @@ import {
   startWhoisServer,
   writeBootstrap,
 } from "../../harness/loopback-registries.js";
+import { startPace } from "../../harness/machine-pace.js";
 import { fixtureZones } from "../../harness/zones.js";
 import { run } from "../../src/cli/check-command.js";
 import { loadConfig } from "../../src/config.js";
@@ -37,14 +41,17 @@ export async function startCheckWorld(
   const dns = await startDnsServer(fixtureZones("engine"));
   const rdap = await startRdapServer(rdapReply);
   const whois = await startWhoisServer(() => "No match\r\n");
+  const pace = startPace();
+  /** `quietMs` stretched by the pace, within what the configuration takes (at most 60 s). */
+  const paced = (quietMs: number) => String(Math.min(60_000, Math.round(pace.bound(quietMs))));
   const env = {
     DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "300",
+    DNS_TIMEOUT_MS: paced(300),
     RDAP_BOOTSTRAP_FILE: await writeBootstrap(
       Object.fromEntries(["test", "com", "de"].map((tld) => [tld, rdap.baseUrl])),
     ),
     WHOIS_SERVER: whois.address,
-    AGE_TIMEOUT_MS: "2000",
+    AGE_TIMEOUT_MS: paced(2000),
     TEST_NAMES: "on",
   };
   return {

@@ -5,9 +5,8 @@
  * database a temporary SQLite file. Inputs are checked as they arrive, so the first
  * line is out before stdin closes; a reader that goes away (`| head -1`) ends the run
  * with exit code 0 and nothing on stderr; stderr is silent when it is not a terminal,
- * unless `--progress` asks for progress and the summary.
- *
- * @room apart: each look-up against the resolver's time-out (test/projects.ts).
+ * unless `--progress` asks for progress and the summary. The resolver's time-out is
+ * paced (check-world.ts): no name here trips it on a loaded machine.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -69,7 +68,7 @@ it("writes the first line before stdin is closed", async () => {
   expect(rest.map((line) => JSON.parse(line).input)).toEqual(["tie.test", "null-mx.test"]);
   expect(await exitOf(child)).toBe(1);
   expect(stderr).toBe("");
-}, 30_000);
+});
 
 it("exits 0 with nothing on stderr when the reader goes away (| head -1)", async () => {
   const err = join(dir, "head.stderr");
@@ -81,7 +80,7 @@ it("exits 0 with nothing on stderr when the reader goes away (| head -1)", async
   expect(JSON.parse(stdout)).toMatchObject({ input: "gmail.com", valid: true });
   expect((await readFile(code, "utf8")).trim()).toBe("0");
   expect(await readFile(err, "utf8")).toBe("");
-}, 40_000);
+});
 
 it("writes progress and a summary to a non-terminal stderr only with --progress", async () => {
   const run = async (args: string[]) => {
@@ -102,4 +101,4 @@ it("writes progress and a summary to a non-terminal stderr only with --progress"
   expect(loud.stderr).toMatch(
     /mailrisk: checked 4 inputs in [\d.]+ s \(\d+\/s\): block 1, allow 2, invalid 1\n$/,
   );
-}, 30_000);
+});

@@ -23,7 +23,7 @@ describe("rooms", () => {
     ["test/main.serves-until-sigterm.test.ts", "processes"], // spawns the server
     ["test/web/public/pages.work-in-real-chromium.test.ts", "processes"], // drives Chromium
     ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "processes"], // through service-world
-    ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "apart"], // and a clock
+    ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "processes"], // its clock paced
     ["test/jobs/downloads.three-at-once-stream-in-bounded-memory.test.ts", "apart"], // polls timed by health-watcher
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so
     ["test/http/admin-token.compares-digests-in-constant-time.test.ts", "isolated"], // replaces a module
@@ -54,6 +54,7 @@ describe("rooms", () => {
       [`const started = ${CLOCK};\n`, "apart"],
       [`${PACED}const started = ${CLOCK};\n`, "unit"], // its bound stretched by the machine's pace
       [`/** ${["@room", "shared"].join(" ")}: a lower bound. */\nconst started = ${CLOCK};\n`, "unit"],
+      [`/** ${MARK}: a few milliseconds. */\n${PACED}const started = ${CLOCK};\n`, "apart"], // says so, paced or not
       [`${PACED}import { spawn } from "${CHILD_PROCESS}";\nconst started = ${CLOCK};\n`, "processes"],
       [`${MOCK}("node:crypto");\n`, "isolated"],
       [`/** ${MARK}: a bound on time. */\n`, "apart"],

@@ -19,13 +19,17 @@
  * - while the service is frozen (SIGSTOP) or after it stopped, the form submits within 3 s,
  *   and within `data-timeout` when the tag sets one.
  *
+ * Every wait and bound on time is a quiet machine's, stretched by the machine's pace read
+ * before each test (harness/machine-pace.ts).
+ *
  * No page asks anything of a host but its own origin and the service.
  */
 import { once } from "node:events";
 import { createServer } from "node:net";
 import type { Browser, BrowserContext, Request as BrowserRequest, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { launchChromium } from "../../harness/chromium.js";
+import { type Pace, startPace } from "../../harness/machine-pace.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
 import { type DemoServer, startDemoServer } from "../../src/demo/demo-server.js";
@@ -45,6 +49,11 @@ let key: { id: string; secret: string };
 let listedOrigin: string;
 /** Every URL any page asked for. */
 const requested: string[] = [];
+/** The machine's pace, read before each test. */
+let pace: Pace;
+beforeEach(() => {
+  pace = startPace();
+});
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
@@ -148,7 +157,7 @@ async function openSignUp(demo: DemoServer, attributes: Record<string, string> =
 }
 
 /** Fills the email field and clicks Sign up; resolves to how long until the answer page, or null if none came. */
-async function signUp(page: Page, email: string, waitMs = 4000): Promise<number | null> {
+async function signUp(page: Page, email: string, waitMs = pace.bound(4000)): Promise<number | null> {
   await page.getByLabel("Email").fill(email);
   const started = performance.now();
   const submitted = page.waitForURL(/\/signed-up$/, { timeout: waitMs }).then(
@@ -215,14 +224,14 @@ describe("the widget in Chromium", () => {
     const { page, context, errors } = await openSignUp(listed);
     await page.getByLabel("Email").fill("someone@gmial.com");
     const suggestion = page.getByRole("button", { name: "someone@gmail.com" });
-    await suggestion.waitFor({ timeout: 3000 });
+    await suggestion.waitFor({ timeout: pace.bound(3000) });
     expect(await page.locator(".mailrisk-typo").innerText()).toBe("Did you mean someone@gmail.com?");
     await suggestion.click();
     expect(await page.getByLabel("Email").inputValue()).toBe("someone@gmail.com");
     await expect.poll(() => page.evaluate("window.results.length")).toBe(2);
     expect(await page.locator(".mailrisk-message").innerText()).toBe("");
     expect(await page.evaluate(`document.querySelector("#email").validity.valid`)).toBe(true);
-    const submitted = page.waitForURL(/\/signed-up$/, { timeout: 3000 });
+    const submitted = page.waitForURL(/\/signed-up$/, { timeout: pace.bound(3000) });
     await page.getByRole("button", { name: "Sign up" }).click();
     await submitted;
     expect(errors).toEqual([]);
@@ -264,7 +273,7 @@ describe("the widget in Chromium", () => {
     expect((await fieldState(page)).validationMessage).toBe(messages["data-message-invalid"]);
 
     await page.getByLabel("Email").fill("someone@gmial.com");
-    await page.getByRole("button", { name: "someone@gmail.com" }).waitFor({ timeout: 3000 });
+    await page.getByRole("button", { name: "someone@gmail.com" }).waitFor({ timeout: pace.bound(3000) });
     expect(await live.locator(".mailrisk-typo").innerText()).toBe("Perhaps someone@gmail.com instead?");
     expect(errors).toEqual([]);
     await context.close();
@@ -326,7 +335,7 @@ describe("the widget in Chromium", () => {
     const used = await keyUsed();
     const { page, context } = await openSignUp(unlisted);
     const checks = watchChecks(page);
-    expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(SUBMITS_WITHIN_MS);
+    expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(pace.bound(SUBMITS_WITHIN_MS));
     expect(await page.locator("h1").innerText()).toBe("Signed up");
     // The widget tried; the browser refused the preflight and never sent the POST.
     expect(checks.sent).toHaveLength(1);
@@ -371,7 +380,9 @@ describe("the widget in Chromium", () => {
     expect(status).toBe(429);
 
     const { page, context } = await openSignUp(listed);
-    const answered = page.waitForResponse((response) => isCheck(response.request()), { timeout: 3000 });
+    const answered = page.waitForResponse((response) => isCheck(response.request()), {
+      timeout: pace.bound(3000),
+    });
     await page.getByLabel("Email").fill("someone@mailinator.com");
     expect((await answered).status()).toBe(429);
     await page.waitForTimeout(200); // the widget has read the answer
@@ -379,7 +390,7 @@ describe("the widget in Chromium", () => {
     expect(await page.evaluate("window.results")).toEqual([]);
     const submitted = await signUp(page, "someone@mailinator.com");
     expect(submitted).not.toBeNull();
-    expect(submitted).toBeLessThan(1000); // at once: nothing pending, no time-out waited for
+    expect(submitted).toBeLessThan(pace.bound(1000)); // at once: nothing pending, no time-out waited for
     await context.close();
   });
 
@@ -388,7 +399,7 @@ describe("the widget in Chromium", () => {
     const pid = service.child.pid as number;
     process.kill(pid, "SIGSTOP");
     try {
-      expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(SUBMITS_WITHIN_MS);
+      expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(pace.bound(SUBMITS_WITHIN_MS));
     } finally {
       process.kill(pid, "SIGCONT");
     }
@@ -406,14 +417,14 @@ describe("the widget in Chromium", () => {
       process.kill(pid, "SIGCONT");
     }
     expect(waited).toBeGreaterThanOrEqual(650); // it did wait for the check…
-    expect(waited).toBeLessThan(1500); // …700 ms, not the default 2000
+    expect(waited).toBeLessThan(pace.bound(1500)); // …700 ms, not the default 2000
     await context.close();
   });
 
   it("submits within 3 s once the service is stopped", async () => {
     const { page, context } = await openSignUp(listed);
     expect(await service.stop()).toBe(0);
-    expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(SUBMITS_WITHIN_MS);
+    expect(await signUp(page, "someone@mailinator.com")).toBeLessThan(pace.bound(SUBMITS_WITHIN_MS));
     await context.close();
   });
 

@@ -1,6 +1,8 @@
-// @room apart: its runs are timed by a real timer (test/projects.ts).
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+// The runs on a real timer are waited for within a quiet machine's time, stretched by the
+// machine's pace (harness/machine-pace.ts).
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { startPace } from "../../harness/machine-pace.js";
 import {
   EVIDENCE_RETENTION_DAYS,
   pruneCutoffs,
@@ -172,11 +174,11 @@ it("runs on its timer, bounds the batches of a run, and stops between batches", 
     intervalMs: 60_000,
     batchSize: 10,
   });
+  const pace = startPace();
   housekeeping.start();
-  await new Promise((resolve) => setTimeout(resolve, 50));
   // The usage pass is bounded (MAX_BATCHES_PER_RUN), then the records pass runs until stopped.
+  await vi.waitFor(() => expect(calls).toContain("records"), { timeout: pace.bound(50), interval: 1 });
   expect(calls.filter((call) => call === "usage")).toHaveLength(100);
-  expect(calls).toContain("records");
   await housekeeping.stop();
   const afterStop = calls.length;
   await new Promise((resolve) => setTimeout(resolve, 30));
@@ -217,9 +219,12 @@ it("logs a failed run and keeps its schedule", async () => {
     firstRunMs: 1,
     intervalMs: 5,
   });
+  const pace = startPace();
   housekeeping.start();
-  await new Promise((resolve) => setTimeout(resolve, 60));
+  await vi.waitFor(() => expect(attempts).toBeGreaterThanOrEqual(2), {
+    timeout: pace.bound(60),
+    interval: 1,
+  });
   await housekeeping.stop();
-  expect(attempts).toBeGreaterThanOrEqual(2);
   expect(warnings.length).toBe(attempts);
 });
