@@ -18,10 +18,16 @@ describe("machinePace", () => {
   it("reads a machine whose cores are all taken twice over as slower", async () => {
     const quiet = machinePace();
     // Twice as many busy processes as cores, beside this one.
+    // Each says so once it spins: a node process takes a while to start on a loaded machine.
+    const spinning: Promise<void>[] = [];
     for (let i = 0; i < availableParallelism() * 2; i++) {
-      spinners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+      const spinner = spawn(process.execPath, ["-e", 'process.stdout.write("spinning\\n"); for (;;) {}'], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      spinners.push(spinner);
+      spinning.push(new Promise((resolve) => spinner.stdout?.once("data", () => resolve())));
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all(spinning);
     const loaded = machinePace();
     expect(loaded).toBeGreaterThan(1.5);
     expect(loaded).toBeGreaterThan(quiet);
