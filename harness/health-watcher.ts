@@ -6,18 +6,23 @@
  * fetch, opening the connection), which is no part of the service's answer time.
  * With `keyedCheck`, each round also sends a `POST /v2/` of its domain with its key (a
  * non-200 ends the watch with an error). `stop()` ends the watch and gives the time of
- * every answer, in ms, ascending.
+ * every answer, in ms, ascending. A bound on those times is written for a quiet machine and
+ * stretched by `pace`, the machine's pace read when the watch starts and when it is checked
+ * (harness/machine-pace.ts), so its importers hold on a loaded machine.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { type Pace, startPace } from "./machine-pace.js";
 
 const MODULE = fileURLToPath(import.meta.url);
 
 export interface HealthWatch {
   /** Ends the watch; how long each `/healthz` answer took, in milliseconds, ascending. */
   stop(): Promise<number[]>;
+  /** The machine's pace from the watch's start: `pace.bound(quietMs)` bounds an answer time. */
+  readonly pace: Pace;
 }
 
 /** A keyed check the watcher sends beside each `/healthz`. */
@@ -36,7 +41,9 @@ export async function watchHealth(url: string, everyMs = 50, keyedCheck?: KeyedC
     once(child, "exit").then(([code]) => Promise.reject(new Error(`health watcher exited with ${code}`))),
   ]);
   if (first !== "watching") throw new Error(`health watcher said ${String(first)}`);
+  const pace = startPace();
   return {
+    pace,
     stop: () =>
       new Promise<number[]>((resolve, reject) => {
         child.once("message", (took) => resolve(took as number[]));

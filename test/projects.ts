@@ -40,11 +40,8 @@ const TIMED_HERE = [
 /** A file that needs the machine to itself whatever else it does (a difference of a few milliseconds). */
 const SAYS_APART = /@room apart\b/;
 
-/** What a file (or a timed module) does that makes its bounds hold on a loaded machine. */
+/** What a file does that makes its bounds hold on a loaded machine. */
 const PACED = /harness\/machine-pace\.js["']|@room shared\b/;
-
-/** Modules whose importers hold a bound on time (the latency of polls during a load). */
-const TIMED_MODULES = [/harness\/health-watcher\.ts$/];
 
 /** What a file of its own does that starts processes or a browser. */
 const PROCESSES_HERE = [/node:child_process/, /playwright-core/];
@@ -104,7 +101,6 @@ export function roomOf(testFile: string, root: string): Room {
     const file = queue.shift() as string;
     const text = file === testFile ? own : readFileSync(file, "utf8");
     if (file !== testFile) {
-      if (TIMED_MODULES.some((pattern) => pattern.test(file)) && !PACED.test(text)) return "apart";
       if (PROCESS_MODULES.some((pattern) => pattern.test(file))) spawns = true;
       if (NOT_PURE.some((pattern) => pattern.test(text))) pure = false;
     }

@@ -24,7 +24,7 @@ describe("rooms", () => {
     ["test/web/public/pages.work-in-real-chromium.test.ts", "processes"], // drives Chromium
     ["test/instances.two-instances-deliver-each-webhook-event-once.test.ts", "processes"], // through service-world
     ["test/readiness.two-instances-started-on-a-busy-machine-are-ready-within-10-s.test.ts", "processes"], // its clock paced
-    ["test/jobs/downloads.three-at-once-stream-in-bounded-memory.test.ts", "apart"], // polls timed by health-watcher
+    ["test/jobs/downloads.three-at-once-stream-in-bounded-memory.test.ts", "processes"], // through service-world; health-watcher paces its polls
     ["test/store/sqlite.checkpoints-the-log-in-a-thread-of-its-own.test.ts", "apart"], // marked so
     ["test/http/admin-token.compares-digests-in-constant-time.test.ts", "isolated"], // replaces a module
     ["test/store/plans.create-list-and-refuse-duplicates.test.ts", "integration"], // a database

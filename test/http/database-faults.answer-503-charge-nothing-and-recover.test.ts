@@ -6,6 +6,9 @@
  * never a 500; a 503 charges nothing; the usage row counts exactly the 200 answers;
  * `/readyz` says 503 while the database refuses writes; and the service recovers
  * without a restart.
+ *
+ * @room shared: its one bound on time is a lower one (the locked check waits at least 4 s
+ * for the busy timeout), which a loaded machine keeps (test/projects.ts).
  */
 import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";

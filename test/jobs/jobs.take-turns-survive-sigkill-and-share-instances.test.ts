@@ -2,11 +2,13 @@
  * List jobs across processes (docs/jobs.md "Running"): owners take turns, so a 100-item
  * job finishes within 10 s while a big job of another key runs; a SIGKILL of the only
  * instance loses nothing (the restarted one finishes the job, every row once); two
- * instances on PostgreSQL share a job, each checking items, none twice.
+ * instances on PostgreSQL share a job, each checking items, none twice. The 10 s is a bound
+ * for a quiet machine, stretched by the machine's pace (harness/machine-pace.ts).
  */
 import { parse } from "csv-parse/sync";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKeyIn } from "../../harness/databases.js";
+import { startPace } from "../../harness/machine-pace.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
@@ -81,14 +83,16 @@ describe("one instance on SQLite", () => {
       (j) => j.status === "running",
       10_000,
     );
+    const pace = startPace();
     const started = Date.now();
     const smallId = await upload(world.service, small, lines(100, "small"));
+    // A safety net: the bound that counts is the assertion's.
     await until(
       () => job(world.service, small, smallId),
       (j) => j.status === "done",
-      10_000,
+      60_000,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(pace.bound(10_000));
     // The property is real: the big job was still running when the small one finished.
     const during = await job(world.service, big, bigId);
     expect(during.status).toBe("running");

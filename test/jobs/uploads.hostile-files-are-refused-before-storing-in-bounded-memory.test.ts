@@ -5,14 +5,14 @@
  * (413, the line named) before anything is stored, the server's resident memory growing
  * by less than 100 MB and no /healthz answer taking 500 ms; a 1,000,000-line upload with
  * no unit left is refused (429) within a second for under half a second of the server's
- * CPU; of 20 uploads of one account at once, 2 are taken and 18 refused (429).
- *
- * @room apart: /healthz within 500 ms and a refusal within a second (test/projects.ts).
+ * CPU; of 20 uploads of one account at once, 2 are taken and 18 refused (429). The times
+ * are bounds for a quiet machine, stretched by the machine's pace (harness/machine-pace.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
 import { watchHealth } from "../../harness/health-watcher.js";
 import { manyLines, oneLine, wideCsv } from "../../harness/hostile-files.js";
+import { startPace } from "../../harness/machine-pace.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../../harness/raw-upload.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
@@ -82,17 +82,18 @@ describe.each(DATABASE_KINDS)("uploads on %s", (kind) => {
       expect(await used(secret)).toBe(before.used);
       expect(await jobs(secret)).toEqual([]);
       expect(peak - before.rss).toBeLessThan(100 * MB);
-      expect(Math.max(...took)).toBeLessThan(500);
+      expect(Math.max(...took)).toBeLessThan(health.pace.bound(500));
     },
     120_000,
   );
 
   it("refuses a 1,000,000-line upload with no unit left with 429 within a second, for under 0.5 s of CPU", async () => {
     const cpu = await cpuSeconds(pid);
+    const pace = startPace();
     const refused = await upload(spent, "text/plain", manyLines(1_000_000));
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.text).code).toBe("quota_exceeded");
-    expect(refused.tookMs).toBeLessThan(1000);
+    expect(refused.tookMs).toBeLessThan(pace.bound(1000));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await cpuSeconds(pid)) - cpu).toBeLessThan(0.5);
     expect(await used(spent)).toBe(1);

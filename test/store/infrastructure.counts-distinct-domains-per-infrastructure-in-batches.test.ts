@@ -2,10 +2,12 @@
  * Infrastructure evidence and overrides on both databases: evidence is upserted in batches
  * (larger than one statement's chunk), counted per piece of infrastructure by distinct
  * domain and listed status, names the listed domain seen most often, and stays quick with
- * tens of thousands of domains.
+ * tens of thousands of domains (under 2 s on a quiet machine, a bound stretched by the
+ * machine's pace: harness/machine-pace.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
+import { startPace } from "../../harness/machine-pace.js";
 import type { Evidence } from "../../src/core/learned.js";
 
 const AT = new Date("2025-06-01T00:00:00Z");
@@ -76,11 +78,12 @@ describe.each(DATABASE_KINDS)("%s", (kind) => {
     for (let start = 0; start < entries.length; start += 500) {
       await store.infrastructure.recordEvidence(entries.slice(start, start + 500));
     }
+    const pace = startPace();
     const started = performance.now();
     const learnt = await store.infrastructure.listInfrastructure(3);
     const ms = performance.now() - started;
     expect(learnt.filter((s) => s.kind === "mx_host")).toHaveLength(30);
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(pace.bound(2000));
   }, 120_000);
 
   it("keeps one override per kind and value", async () => {

@@ -5,7 +5,8 @@
  * job with its event; a cancel gives the unchecked units back; housekeeping deletes an
  * expired job, then its batches.
  *
- * @room apart: claims that expire on the clock (test/projects.ts).
+ * @room shared: claims expire on the times the test passes (T0 and seconds after it), never
+ * on the wall clock, so a loaded machine changes nothing they prove (test/projects.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";

@@ -4,6 +4,11 @@
  * requests have answered it goes on to done. The gauge of requests in progress wakes its
  * waiters when the last one answers, gives up waiting after the longest wait, and takes a
  * count no request moved for a second as idle.
+ *
+ * @room shared: its bounds on time are lower ones (no check in the first 300 ms; the
+ * longest wait lasts at least 45 ms), the second a request may stay is on fake timers,
+ * and the wait for the job's end is a safety net, so a loaded machine keeps them
+ * (test/projects.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestStore, type TestStore } from "../../../harness/databases.js";
