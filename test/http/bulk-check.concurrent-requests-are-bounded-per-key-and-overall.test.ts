@@ -6,13 +6,11 @@
  * still on its way holds a slot, and a client that goes away, mid-body or mid-check, lets
  * its slot go. Over a real socket, with checks held until the test lets them go.
  *
- * Each step gives the server 100 ms to see what the client did (a quiet machine's figure,
- * stretched by the machine's pace: harness/machine-pace.ts).
+ * @room apart: a client that goes away while its checks run, seen within a few milliseconds (test/projects.ts).
  */
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterEach, expect, it } from "vitest";
-import { machinePace } from "../../harness/machine-pace.js";
 import { sampleRecord } from "../../harness/sample-record.js";
 import { fakeChecker, type HttpFixture, openHttpFixture } from "./helpers.js";
 
@@ -77,8 +75,7 @@ async function open(bulkConcurrency: { perKey: number; total: number }) {
 /** Items that are no domain: answered without a check, so without waiting for the held checker. */
 const UNCHECKED = ["not a domain"];
 
-/** Lets the server see what the client did: 100 ms on a quiet machine, times the machine's pace now. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 100 * machinePace()));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 it("answers 429 to a key's third request in progress, counting nothing, and takes it again once one is answered", async () => {
   const { fixture, held, bulk } = await open({ perKey: 2, total: 8 });

@@ -7,8 +7,11 @@
  * `/readyz` says 503 while the database refuses writes; and the service recovers
  * without a restart.
  *
- * @room shared: its one bound on time is a lower one (the locked check waits at least 4 s
- * for the busy timeout), which a loaded machine keeps (test/projects.ts).
+ * @room apart: its one bound on time is a lower one (the locked check waits at least 4 s
+ * for the busy timeout), but on a loaded machine its PostgreSQL case saw the usage row and
+ * the 200 answers differ (100 against 99) in three loaded runs of 2026-11-28: until that
+ * is understood (a client's time-out, or a count the product gets wrong under load), it
+ * runs with the machine to itself (test/projects.ts).
  */
 import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";
