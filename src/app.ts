@@ -272,20 +272,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadsPerOwner: config.jobUploadsPerAccount,
     spoolMaxBytes: config.jobSpoolMaxBytes,
   });
-  const answers = checkingAnswers();
-  await app.register(checkingPlugin, {
-    answers,
+  // What the checking routes and their fast path share: the same prepared answers, counts and clock.
+  const checking = {
+    answers: checkingAnswers(),
     usage: deps.store.usage,
     checker: deps.checker,
     metrics,
     traffic,
     clock,
+    testNames: config.testNames,
+    requests: deps.requests,
+  };
+  await app.register(checkingPlugin, {
+    ...checking,
     reports: deps.store.reports,
     jobs: deps.store.jobs,
     uploadGate,
-    testNames: config.testNames,
     config,
-    requests: deps.requests,
   });
   const { console: desk } = deps;
   const pagesDeps = { checker: deps.checker, metrics, traffic, testNames: config.testNames };
@@ -341,22 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server.removeListener("request", fastify);
     app.server.on(
       "request",
-      checkingFastPath(
-        {
-          answers,
-          usage: deps.store.usage,
-          checker: deps.checker,
-          metrics,
-          traffic,
-          clock,
-          testNames: config.testNames,
-          requests: deps.requests,
-          closing: () => closing,
-          accessLog,
-          proxyWarning,
-        },
-        fastify,
-      ),
+      checkingFastPath({ ...checking, closing: () => closing, accessLog, proxyWarning }, fastify),
     );
   }
   return app;
