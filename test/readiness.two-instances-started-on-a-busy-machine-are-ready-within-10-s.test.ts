@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import buildOnce from "../harness/build-once.js";
 import { createTestDatabase, type TestDatabase } from "../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../harness/dns-server.js";
-import { machinePace } from "../harness/machine-pace.js";
+import { startPace } from "../harness/machine-pace.js";
 import { mailZones } from "../harness/mail-zones.js";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.js";
 import { CANARY_DOMAINS } from "../src/service/checking/create-checker.js";
@@ -63,7 +63,7 @@ async function readyAfter(
 
 it("makes two instances started on busy cores ready within 10 s", { timeout: 180_000 }, async () => {
   // The load others put on the machine, read before this test's own burners add theirs…
-  const paceBefore = machinePace();
+  const pace = startPace();
   for (let core = 0; core < Math.max(2, availableParallelism()); core++)
     burners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
   const env = { DATABASE_URL: database.url, DNS_SERVERS: dns.address };
@@ -73,11 +73,11 @@ it("makes two instances started on busy cores ready within 10 s", { timeout: 180
     startServiceProcess({ workers: 1, env, built: true }),
   ]);
   services.push(...started);
-  const giveUpAfterMs = 3 * READY_WITHIN_MS * paceBefore;
+  const giveUpAfterMs = 3 * READY_WITHIN_MS * pace.atStart;
   const readyIn = await Promise.all(started.map((service) => readyAfter(service, startedAt, giveUpAfterMs)));
   for (const burner of burners) burner.kill("SIGKILL");
   // …and once they have stopped.
-  const readyWithin = READY_WITHIN_MS * Math.max(paceBefore, machinePace());
+  const readyWithin = pace.bound(READY_WITHIN_MS);
   for (const service of started) expect(service.output()).not.toMatch(/DNS resolver does not answer/);
   expect(Math.max(...readyIn)).toBeLessThanOrEqual(readyWithin);
 });
