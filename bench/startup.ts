@@ -2,9 +2,15 @@
  * Start-up benchmark (`npm run bench:startup`): a fresh `node` process running the
  * compiled code (src/ compiled into a temporary directory) from process start until the
  * lists are loaded and the typo index is built, and its RSS then. Targets ≤ 1 s, ≤ 200 MB.
+ *
+ * Then the whole service, `mailrisk serve --workers 1` until it answers /healthz, as the
+ * build bundles it (scripts/build-dist.mjs) and as tsc compiles it module by module, in
+ * pairs: the CPU it used then (user + system, /proc/<pid>/stat), what each test that
+ * starts the service pays.
  */
-import { execFile as execFileCallback, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFile as execFileCallback, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +21,10 @@ import { finish, formatMegabytes, median } from "./report.js";
 const execFile = promisify(execFileCallback);
 
 const STARTUP_RUNS = 5;
+/** Starts of each build to /healthz, taken in pairs (the order alternating). */
+const HEALTHZ_PAIRS = 5;
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Runs in a fresh `node`: imports the compiled loaders, loads everything, reports. */
@@ -42,11 +52,93 @@ interface StartupFigure {
   heapUsed: number;
 }
 
-/** Compiles src/ into a temporary directory (so dist/ is left alone) and starts it STARTUP_RUNS times. */
-async function benchStartup(): Promise<StartupFigure> {
+interface HealthzFigure {
+  /** Median CPU (user + system) from process start to the first 200 from /healthz. */
+  cpuMs: number;
+  /** Median wall time to it. */
+  wallMs: number;
+}
+
+interface HealthzPair {
+  compiled: HealthzFigure;
+  bundled: HealthzFigure;
+}
+
+/** A port free on loopback now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** The CPU a process used so far (user + system), in ms. */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command's name (which may hold spaces), from the 3rd (state) on.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+}
+
+/** Starts `serve --workers 1` from `cli` (a built dist/cli/main.js) in a fresh state folder until /healthz answers. */
+async function startToHealthz(cli: string, stateDir: string): Promise<{ cpuMs: number; wallMs: number }> {
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(stateDir, { recursive: true });
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, "serve", "--workers", "1"], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LIST_SOURCES: "off", STATE_DIR: stateDir },
+    stdio: "ignore",
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${cli} ended with ${child.exitCode} before /healthz`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ok) return { cpuMs: cpuMsOf(child.pid ?? 0), wallMs: performance.now() - started };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("close", resolve));
+  }
+}
+
+/** `serve` to /healthz from src/ compiled by tsc (`compiled`) and bundled by the build (`bundled`), HEALTHZ_PAIRS starts each. */
+async function benchHealthz(compiled: string, bundled: string, stateDir: string): Promise<HealthzPair> {
+  const runs = {
+    compiled: [] as { cpuMs: number; wallMs: number }[],
+    bundled: [] as { cpuMs: number; wallMs: number }[],
+  };
+  for (let pair = 0; pair < HEALTHZ_PAIRS; pair++) {
+    const order = pair % 2 === 0 ? (["compiled", "bundled"] as const) : (["bundled", "compiled"] as const);
+    for (const which of order) {
+      runs[which].push(
+        await startToHealthz(join(which === "compiled" ? compiled : bundled, "cli/main.js"), stateDir),
+      );
+    }
+  }
+  const figure = (which: keyof HealthzPair): HealthzFigure => ({
+    cpuMs: median(runs[which].map((r) => r.cpuMs)),
+    wallMs: median(runs[which].map((r) => r.wallMs)),
+  });
+  return { compiled: figure("compiled"), bundled: figure("bundled") };
+}
+
+/**
+ * Compiles src/ into a temporary directory (so dist/ is left alone) and starts it
+ * STARTUP_RUNS times; bundles it into another and starts both to /healthz.
+ */
+async function benchStartup(): Promise<{ startup: StartupFigure; healthz: HealthzPair }> {
   // Under the project (so node_modules resolve), in its git-ignored .tmp/.
   mkdirSync(join(ROOT, ".tmp"), { recursive: true });
   const tmp = mkdtempSync(join(ROOT, ".tmp", "bench-startup-"));
+  const bundled = mkdtempSync(join(ROOT, ".tmp", "bench-startup-bundled-"));
+  const stateDir = mkdtempSync(join(ROOT, ".tmp", "bench-startup-state-"));
   try {
     execFileSync(
       join(ROOT, "node_modules/.bin/tsc"),
@@ -56,6 +148,10 @@ async function benchStartup(): Promise<StartupFigure> {
         stdio: "inherit",
       },
     );
+    execFileSync(process.execPath, [join(ROOT, "scripts/build-dist.mjs"), bundled], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
     const runs: StartupFigure[] = [];
     for (let run = 0; run < STARTUP_RUNS; run++) {
       const { stdout } = await execFile(process.execPath, [
@@ -68,7 +164,7 @@ async function benchStartup(): Promise<StartupFigure> {
       runs.push(JSON.parse(stdout) as StartupFigure);
     }
     const key = (name: keyof StartupFigure) => median(runs.map((r) => r[name]));
-    return {
+    const startup = {
       booted: key("booted"),
       imports: key("imports"),
       load: key("load"),
@@ -76,12 +172,16 @@ async function benchStartup(): Promise<StartupFigure> {
       rss: key("rss"),
       heapUsed: key("heapUsed"),
     };
+    return { startup, healthz: await benchHealthz(tmp, bundled, stateDir) };
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    for (const dir of [tmp, bundled, stateDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function report(loadBefore: number, startup: StartupFigure): void {
+function report(
+  loadBefore: number,
+  { startup, healthz }: { startup: StartupFigure; healthz: HealthzPair },
+): void {
   finish({
     title: "mailrisk start-up benchmark",
     script: "bench:startup",
@@ -99,11 +199,21 @@ function report(loadBefore: number, startup: StartupFigure): void {
         "≤ 200 MB",
         startup.rss <= 200 * 1024 * 1024,
       ],
+      [
+        "CPU to /healthz, `serve` bundled (as built)",
+        `${healthz.bundled.cpuMs.toFixed(0)} ms`,
+        "< compiled by tsc",
+        healthz.bundled.cpuMs < healthz.compiled.cpuMs,
+      ],
+      ["CPU to /healthz, `serve` compiled by tsc", `${healthz.compiled.cpuMs.toFixed(0)} ms`, "—", null],
     ],
     notes: [
       `\nstart-up: median of ${STARTUP_RUNS} fresh \`node\` processes running src/ compiled by tsc (as \`npm start\` runs dist/):` +
         ` node boot ${startup.booted.toFixed(0)} ms + imports ${startup.imports.toFixed(0)} ms + loadDomainLists() and TypoIndex` +
         ` ${startup.load.toFixed(0)} ms; RSS then ${formatMegabytes(startup.rss)}, of it JS heap ${formatMegabytes(startup.heapUsed)}.`,
+      `/healthz: median of ${HEALTHZ_PAIRS} paired starts of \`mailrisk serve --workers 1\` (fresh SQLite state, LIST_SOURCES=off):` +
+        ` bundled ${healthz.bundled.cpuMs.toFixed(0)} ms CPU, ${healthz.bundled.wallMs.toFixed(0)} ms wall;` +
+        ` compiled by tsc ${healthz.compiled.cpuMs.toFixed(0)} ms CPU, ${healthz.compiled.wallMs.toFixed(0)} ms wall.`,
     ],
   });
 }

@@ -2,7 +2,7 @@
  * An earlier commit of mailrisk, built to measure against (`bench:uploads`' "before"):
  * its files from git (`git archive`, so no worktree is registered), this checkout's
  * node_modules linked in (a baseline's dependencies are a subset of today's), and its
- * `dist/` built with its own tsconfig. Kept in the system's temporary folder by commit,
+ * `dist/` built by its own `npm run build`. Kept in the system's temporary folder by commit,
  * so a second run builds nothing. `runBaselineCli` runs its `mailrisk` (its own
  * migrations, keys and plans: today's store would migrate its database past it).
  */
@@ -27,14 +27,8 @@ export function buildBaseline(commit: string): string {
   const archive = execFileSync("git", ["archive", sha], { cwd: ROOT, maxBuffer: 1024 * 1024 * 1024 });
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-    {
-      cwd: dir,
-      stdio: "inherit",
-    },
-  );
+  // Its own build (tsc module by module before the bundle, scripts/build-dist.mjs after).
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: dir, stdio: "inherit" });
   return dir;
 }
 

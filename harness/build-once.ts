@@ -30,8 +30,7 @@ function distIsFresh(): boolean {
 export default function buildOnce(): void {
   if (process.env.MAILRISK_TEST_BUILT === "1") return;
   if (!distIsFresh()) {
-    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+    execFileSync(process.execPath, [join(ROOT, "scripts/build-dist.mjs")], { cwd: ROOT, stdio: "inherit" });
   }
   process.env.MAILRISK_TEST_BUILT = "1";
 }

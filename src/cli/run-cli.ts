@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../config.js";
+import { packagePath } from "../package-root.js";
 import { describeDatabase, StoreUnavailableError } from "../store/index.js";
 import { EXIT_USAGE, failed, usageError } from "./arguments.js";
 import { COMMANDS, type CommandName } from "./commands.js";
@@ -28,7 +29,7 @@ export interface CliIo {
 
 /** The version of the installed package (package.json, beside src/ and dist/). */
 export function packageVersion(): string {
-  const json = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  const json = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as {
     version?: unknown;
   };
   return typeof json.version === "string" ? json.version : "unknown";
@@ -37,10 +38,33 @@ export function packageVersion(): string {
 /** Runs a command on its arguments; resolves to the exit code. */
 type CommandRun = (args: string[], ctx: CliContext) => Promise<number>;
 
-/** A command's module, `src/cli/<name>-command.ts`, loaded only when it runs (by a path no bundler expands). */
+/**
+ * Each command's module, `src/cli/<name>-command.ts`, loaded only when it runs: the build
+ * (scripts/build-dist.mjs) makes each a chunk of its own, so `mailrisk keys list` does not
+ * load the server, nor `serve` the other commands.
+ */
+const COMMAND_MODULES: Record<CommandName, () => Promise<{ run: CommandRun }>> = {
+  accounts: () => import("./accounts-command.js"),
+  audit: () => import("./audit-command.js"),
+  check: () => import("./check-command.js"),
+  demo: () => import("./demo-command.js"),
+  infra: () => import("./infra-command.js"),
+  jobs: () => import("./jobs-command.js"),
+  keys: () => import("./keys-command.js"),
+  lists: () => import("./lists-command.js"),
+  migrate: () => import("./migrate-command.js"),
+  overrides: () => import("./overrides-command.js"),
+  plans: () => import("./plans-command.js"),
+  "rdap-bootstrap": () => import("./rdap-bootstrap-command.js"),
+  records: () => import("./records-command.js"),
+  reports: () => import("./reports-command.js"),
+  serve: () => import("./serve-command.js"),
+  stats: () => import("./stats-command.js"),
+  webhooks: () => import("./webhooks-command.js"),
+};
+
 async function commandModule(name: CommandName): Promise<CommandRun> {
-  const path = `./${name}-command.js`;
-  return ((await import(path)) as { run: CommandRun }).run;
+  return (await COMMAND_MODULES[name]()).run;
 }
 
 const HELP_FLAGS = new Set(["--help", "-h"]);

@@ -6,15 +6,15 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type PerCategory, PROVIDER_CATEGORIES, type ProviderCategory } from "../core/categories.js";
 import { BundledDomainLists } from "../core/domain-list-lookups.js";
 import type { CategoryEntry, DomainListData, DomainLists } from "../core/list-interfaces.js";
+import { packagePath } from "../package-root.js";
 import { CATEGORY_FILES, type CuratedLists, curatedSource, readCuratedLists } from "./curated.js";
 import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
 
-/** The package's `data/` directory; the same from `src/data/` (tsx) and `dist/data/` (built). */
-export const DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
+/** The package's `data/` directory. */
+export const DATA_DIR = packagePath("data");
 
 /** Everything the lists are made from, already read. */
 export interface ListData {

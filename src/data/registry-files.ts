@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Config } from "../config.js";
+import { packagePath } from "../package-root.js";
 import {
   parseRdapBootstrapFile,
   type RdapBootstrap,
@@ -17,10 +17,8 @@ import {
 } from "../registry/rdap-bootstrap.js";
 import { parseWhoisServers, type WhoisServers } from "../registry/whois-servers.js";
 
-export const BUNDLED_RDAP_BOOTSTRAP_FILE = fileURLToPath(
-  new URL("../../data/rdap-bootstrap.json", import.meta.url),
-);
-const BUNDLED_WHOIS_SERVERS_FILE = fileURLToPath(new URL("../../data/whois-servers.txt", import.meta.url));
+export const BUNDLED_RDAP_BOOTSTRAP_FILE = packagePath("data", "rdap-bootstrap.json");
+const BUNDLED_WHOIS_SERVERS_FILE = packagePath("data", "whois-servers.txt");
 
 /** Where `mailrisk rdap-bootstrap update` writes by default. */
 export function stateRdapBootstrapFile(stateDir: string): string {

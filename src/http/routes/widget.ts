@@ -6,9 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { packagePath } from "../../package-root.js";
 import type { TypedApp } from "../typed-app.js";
 
-export const WIDGET_FILE = new URL("../../../widget/widget.js", import.meta.url);
+export const WIDGET_FILE = packagePath("widget", "widget.js");
 export const WIDGET_CONTENT_TYPE = "text/javascript; charset=utf-8";
 export const WIDGET_CACHE_CONTROL = "public, max-age=86400";
 

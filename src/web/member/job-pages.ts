@@ -44,6 +44,7 @@ import {
   showJob,
 } from "../../operator/jobs.js";
 import { refusalOf } from "../../operator/refusal.js";
+import { packagePath } from "../../package-root.js";
 import { html } from "../../page-kit/html.js";
 import { card } from "../../page-kit/layout.js";
 import { pagePolicyWith } from "../../page-kit/page-headers.js";
@@ -53,7 +54,7 @@ import { isActiveJob, jobsTable, uploadForm } from "./job-views.js";
 import { type AccountPagesDeps, type PageSession, type Session, send } from "./page-session.js";
 
 /** The progress script, inline on the jobs page and allowed there by its hash. */
-export const JOB_PROGRESS_FILE = new URL("../../../widget/job-progress.js", import.meta.url);
+export const JOB_PROGRESS_FILE = packagePath("widget", "job-progress.js");
 
 /** How often the progress stream reads the jobs it follows. */
 const PROGRESS_EVERY_MS = 1000;

@@ -5,12 +5,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { packagePath } from "../../package-root.js";
 import { type Html, html } from "../../page-kit/html.js";
 import { pagePolicyWith } from "../../page-kit/page-headers.js";
 import { exampleBaseUrl } from "../public/api-examples.js";
 
 /** The copy script, inline on a page that shows a secret. */
-export const COPY_SCRIPT = readFileSync(new URL("../../../widget/copy-secret.js", import.meta.url), "utf8");
+export const COPY_SCRIPT = readFileSync(packagePath("widget", "copy-secret.js"), "utf8");
 
 /** The pages' policy with the copy script allowed by its hash. */
 export const COPY_POLICY = pagePolicyWith({
