@@ -208,7 +208,7 @@ function report(
       ["CPU to /healthz, `serve` compiled by tsc", `${healthz.compiled.cpuMs.toFixed(0)} ms`, "—", null],
     ],
     notes: [
-      `\nstart-up: median of ${STARTUP_RUNS} fresh \`node\` processes running src/ compiled by tsc (as \`npm start\` runs dist/):` +
+      `\nstart-up: median of ${STARTUP_RUNS} fresh \`node\` processes importing the lists' loaders from src/ compiled by tsc:` +
         ` node boot ${startup.booted.toFixed(0)} ms + imports ${startup.imports.toFixed(0)} ms + loadDomainLists() and TypoIndex` +
         ` ${startup.load.toFixed(0)} ms; RSS then ${formatMegabytes(startup.rss)}, of it JS heap ${formatMegabytes(startup.heapUsed)}.`,
       `/healthz: median of ${HEALTHZ_PAIRS} paired starts of \`mailrisk serve --workers 1\` (fresh SQLite state, LIST_SOURCES=off):` +
