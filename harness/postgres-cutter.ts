@@ -6,7 +6,10 @@
  * server's answers are held back until its ReadyForQuery, which PostgreSQL sends only
  * after the implicit transaction committed; then both sockets are destroyed and the held
  * answers dropped. The client sees "Connection terminated unexpectedly"; the database
- * holds the statement's work. Cuts a connection once per `cutAfter` call.
+ * holds the statement's work. Cuts a connection once per `cutAfter` call; `cutBefore`
+ * cuts it instead of passing such a statement on (it never reaches the database). While
+ * `refuse(true)`, a new connection is closed as soon as it is made (the database
+ * unreachable for a while).
  */
 import { once } from "node:events";
 import { createServer, connect, type Socket } from "node:net";
@@ -16,6 +19,10 @@ export interface PostgresCutter {
   connectionString: string;
   /** Cuts the next connection that commits a statement whose SQL matches `pattern`; resolves once cut. */
   cutAfter(pattern: RegExp): Promise<void>;
+  /** Cuts the next connection that sends a statement whose SQL matches `pattern`, before the database sees it. */
+  cutBefore(pattern: RegExp): Promise<void>;
+  /** Whether new connections are closed at once from now on. */
+  refuse(refusing: boolean): void;
   close(): Promise<void>;
 }
 
@@ -53,9 +60,14 @@ function messageReader(untyped: number, message: (type: number, body: Buffer, by
 export async function startPostgresCutter(connectionString: string): Promise<PostgresCutter> {
   const target = new URL(connectionString);
   const sockets = new Set<Socket>();
-  const waiting: { pattern: RegExp; cut: () => void }[] = [];
+  const waiting: { pattern: RegExp; before: boolean; cut: () => void }[] = [];
+  let refusing = false;
 
   const server = createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     const forget = () => {
@@ -67,7 +79,7 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
     client.on("error", forget).on("close", forget);
     upstream.on("error", forget).on("close", forget);
     // The watch this connection armed: the server's answers are held back since.
-    let armed: { cut: () => void } | undefined;
+    let armed: { before: boolean; cut: () => void } | undefined;
     client.on(
       "data",
       messageReader(1, (type, body, bytes) => {
@@ -75,6 +87,11 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
         if (text !== undefined && armed === undefined) {
           const index = waiting.findIndex((watch) => watch.pattern.test(text));
           if (index >= 0) [armed] = waiting.splice(index, 1);
+          if (armed?.before) {
+            forget();
+            armed.cut();
+            return;
+          }
         }
         upstream.write(bytes);
       }),
@@ -102,7 +119,11 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
   through.port = String(port);
   return {
     connectionString: through.toString(),
-    cutAfter: (pattern) => new Promise((cut) => waiting.push({ pattern, cut: () => cut() })),
+    cutAfter: (pattern) => new Promise((cut) => waiting.push({ pattern, before: false, cut: () => cut() })),
+    cutBefore: (pattern) => new Promise((cut) => waiting.push({ pattern, before: true, cut: () => cut() })),
+    refuse: (on) => {
+      refusing = on;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       server.close();

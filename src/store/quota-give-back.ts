@@ -29,7 +29,8 @@ export async function refundUnits(
   givenBackAt: Date = new Date(),
 ): Promise<void> {
   const row = counterOf(key);
-  if (row && (await giveBackUnits(db, row, periodStart, units))) await noteGivenBack(db, key, units, givenBackAt);
+  if (row && (await giveBackUnits(db, row, periodStart, units)))
+    await noteGivenBack(db, key, units, givenBackAt);
 }
 
 /** The key units were counted for (null: the account's own, a console upload's) and its account. */
@@ -58,7 +59,9 @@ export async function giveBackUnits(
   if (token !== undefined) return giveBackOnce(db, row, periodStart, token, units);
   const given =
     await sql`update ${sql.table(row.table)} set used = case when used > ${units} then used - ${units} else 0 end
-    where ${sql.ref(row.owner)} = ${row.id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
+    where ${sql.ref(row.owner)} = ${row.id} and period_start = ${periodStart.getTime()} and used > 0`.execute(
+      db,
+    );
   return Number(given.numAffectedRows ?? 0) > 0;
 }
 
@@ -91,4 +94,3 @@ export async function noteGivenBack(
     .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used - ${units}` }))
     .execute();
 }
-

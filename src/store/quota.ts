@@ -252,8 +252,11 @@ async function giveBackFailedCount(
   settlements: QuotaSettlements,
 ): Promise<void> {
   for (const { token, units, outcome } of sent) {
-    if (outcome === "refused" || (token === undefined && outcome === "unknown")) continue;
-    await settlements.attempt(() => giveBackUnits(db, row, period.start, units, token));
+    if (outcome === "refused") continue;
+    // By the token: the receipt's units if the count landed, none (the token cancelled) if not.
+    if (token !== undefined) await settlements.attempt(() => giveBackUnits(db, row, period.start, 0, token));
+    else if (outcome === "counted")
+      await settlements.attempt(() => giveBackUnits(db, row, period.start, units));
   }
 }
 
