@@ -12,7 +12,7 @@
  * unreachable for a while).
  */
 import { once } from "node:events";
-import { createServer, connect, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 
 export interface PostgresCutter {
   /** A connection string to the same database through the proxy. */

@@ -93,23 +93,23 @@ export class QuotaSettlements {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Runs `settle`; when the database is unreachable, keeps it to try again (`retry`) and
-   * resolves undefined. Any other failure is thrown.
+   * Runs `settle`, twice when the database is unreachable the first time (the pool may
+   * hand out a connection that died with the one that failed: the second try opens
+   * another); still unreachable, keeps it to try again (`retry`) and resolves undefined.
+   * Any other failure is thrown.
    */
   async attempt<T>(settle: () => Promise<T>, now = Date.now()): Promise<T | undefined> {
-    try {
-      return await settle();
-    } catch (error) {
-      if (!(toStoreError(error) instanceof StoreUnavailableError)) throw error;
-      if (this.waiting.length >= MAX_WAITING) this.waiting.shift();
-      this.waiting.push({ settle, since: now });
-      return undefined;
+    for (let tries = 1; ; tries++) {
+      try {
+        return await settle();
+      } catch (error) {
+        if (!(toStoreError(error) instanceof StoreUnavailableError)) throw error;
+        if (tries < 2) continue;
+        if (this.waiting.length >= MAX_WAITING) this.waiting.shift();
+        this.waiting.push({ settle, since: now });
+        return undefined;
+      }
     }
-  }
-
-  /** How many settlements wait for the database. */
-  get size(): number {
-    return this.waiting.length;
   }
 
   /**

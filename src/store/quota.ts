@@ -10,10 +10,9 @@
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { MAX_QUOTA } from "../core/plan-rules.js";
 import { AccountSuspendedError } from "../core/refusals.js";
-import { DAY_MS } from "../core/time.js";
 import { toDate } from "./columns.js";
-import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { COUNTS, giveBackUnits } from "./quota-give-back.js";
+import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
 import { type Counter, type QuotaSettlements, receiptToken, writesReceipts } from "./quota-receipts.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
