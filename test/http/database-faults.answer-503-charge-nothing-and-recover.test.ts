@@ -17,26 +17,19 @@
  * `database-faults.a-count-cut-off-after-its-commit-charges-nothing.test.ts`).
  */
 import { execFileSync } from "node:child_process";
-import { PassThrough } from "node:stream";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { FAULTS_DOMAIN, type FaultService, startFaultService } from "../../harness/fault-service.js";
 import { startPace } from "../../harness/machine-pace.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { loadConfig } from "../../src/config.js";
-import { type RunningServer, startServer } from "../../src/server.js";
 import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
-import type { Store } from "../../src/store/index.js";
-import { openStore } from "../../src/store/index.js";
-
-const DOMAIN = "example-shop.com";
 
 let dns: DnsTestServer;
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, "gmail.com", DOMAIN], "own-server"));
+  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, "gmail.com", FAULTS_DOMAIN], "own-server"));
 });
 afterAll(() => dns.close());
 
@@ -45,65 +38,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface Service {
-  database: TestDatabase;
-  server: RunningServer;
-  /** A second store on the same database, to create the key and read its usage. */
-  admin: Store;
-  secret: string;
-  keyId: string;
-  /** What the usage row of the key says now. */
-  used(): Promise<number>;
-}
+type Service = FaultService & { database: TestDatabase };
 
 async function startService(kind: "sqlite" | "postgres"): Promise<Service> {
   const database = await createTestDatabase(kind);
   cleanups.push(() => database.drop());
-  const config = loadConfig({
-    TEST_NAMES: "on",
-    LIST_SOURCES: "off",
-    DATABASE_URL: database.url,
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "1000",
-    AGE_LOOKUP: "off",
-  });
-  const server = await startServer(config, { stdout: new PassThrough(), logger: pino({ level: "silent" }) });
-  cleanups.push(() => server.close());
-  // Its pooled PostgreSQL connections are cut too; the pool replaces them.
-  const admin = await openStore(database.location, { onIdleError: () => {} });
-  cleanups.push(() => admin.close());
-  // More than the traffic of a test can use up on a fast machine: a 429 is never expected here.
-  await admin.plans.createPlan({ name: "ample", quota: 1_000_000, periodDays: 30 });
-  const { key, secret } = await admin.keys.createKey({ plan: "ample", now: new Date() });
-  return {
-    database,
-    server,
-    admin,
-    secret,
-    keyId: key.id,
-    used: async () => (await admin.usage.keyUsage(key.id, new Date()))?.current.used ?? -1,
-  };
-}
-
-/** One checking request, alternating the two routes; the status and the headers that matter. */
-async function check(service: Service, index: number) {
-  const { url } = service.server;
-  const response =
-    index % 2 === 0
-      ? await fetch(`${url}/?domain=${DOMAIN}`, { headers: { "x-gateway-key": service.secret } })
-      : await fetch(`${url}/v2/`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${service.secret}`, "content-type": "application/json" },
-          body: JSON.stringify({ email: `someone@${DOMAIN}` }),
-        });
-  const body = await response.text();
-  return {
-    status: response.status,
-    retryAfter: response.headers.get("retry-after"),
-    code: response.status === 200 ? null : (JSON.parse(body) as { code?: string }).code,
-  };
+  return { database, ...(await startFaultService({ database, dns, cleanups })) };
 }
 
 /**
@@ -131,7 +71,7 @@ async function readiness(service: Service) {
 
 it("answers 503 with Retry-After and charges nothing while another connection holds the SQLite write lock, then recovers", async () => {
   const service = await startService("sqlite");
-  expect((await check(service, 0)).status).toBe(200);
+  expect((await service.check(0)).status).toBe(200);
   expect(await service.used()).toBe(1);
   // Let the observer write what the first check saw (recent domains, evidence; it flushes
   // every second), or those writes wait for the lock too, 5 s each, stalling the event loop.
@@ -143,7 +83,7 @@ it("answers 503 with Retry-After and charges nothing while another connection ho
   holder.exec("begin exclusive");
   // The service's connection waits for the busy timeout (5 s), then gives up.
   const started = Date.now();
-  const locked = await check(service, 1);
+  const locked = await service.check(1);
   expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
   expect(locked).toEqual({
     status: 503,
@@ -154,7 +94,7 @@ it("answers 503 with Retry-After and charges nothing while another connection ho
   holder.exec("commit");
 
   // Released: served again without a restart, and the 503 was not counted.
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(5);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
 }, 30_000);
@@ -173,14 +113,14 @@ it("answers 503 with Retry-After and charges nothing while the SQLite file canno
     context.skip("chattr +i is not available here (not root, or a file system without it)");
   }
   chattr("-i");
-  expect((await check(service, 0)).status).toBe(200);
+  expect((await service.check(0)).status).toBe(200);
   expect(await service.used()).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 1500));
 
   chattr("+i");
   cleanups.push(async () => chattr("-i"));
   for (let index = 0; index < 2; index++) {
-    expect(await check(service, index)).toEqual({
+    expect(await service.check(index)).toEqual({
       status: 503,
       retryAfter: expect.stringMatching(/^\d+$/),
       code: "database_unavailable",
@@ -189,7 +129,7 @@ it("answers 503 with Retry-After and charges nothing while the SQLite file canno
   expect(await readiness(service)).toEqual({ status: 503, code: "database_unavailable" });
   chattr("-i");
 
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(5);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
 }, 20_000);
@@ -206,10 +146,10 @@ it("answers only 200 or 503 with Retry-After when PostgreSQL backends are termin
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
     );
 
-  const answers: Awaited<ReturnType<typeof check>>[] = [];
+  const answers: Awaited<ReturnType<Service["check"]>>[] = [];
   let stop = false;
   const clients = Array.from({ length: 8 }, async (_, client) => {
-    for (let index = client; !stop; index += 8) answers.push(await check(service, index));
+    for (let index = client; !stop; index += 8) answers.push(await service.check(index));
   });
   // Several cuts while the clients keep sending.
   for (let cut = 0; cut < 5; cut++) {
@@ -231,7 +171,7 @@ it("answers only 200 or 503 with Retry-After when PostgreSQL backends are termin
   expect(await settledUsage(service, ok)).toBe(ok);
 
   // Recovered without a restart.
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(ok + 4);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
 }, 20_000);
