@@ -46,9 +46,9 @@ function timePrefix(at: number): string {
 }
 
 /** A new token, unique among every process sharing the database. */
-export function receiptToken(at = Date.now()): string {
+export function receiptToken(): string {
   made = (made + 1) % Number.MAX_SAFE_INTEGER;
-  return `${timePrefix(at)}.${PROCESS}.${made.toString(36)}`;
+  return `${timePrefix(Date.now())}.${PROCESS}.${made.toString(36)}`;
 }
 
 /**
@@ -85,7 +85,7 @@ interface Waiting {
   since: number;
 }
 
-/** Settlements (gives back) that must land once: tried now, and kept for later while the database is unreachable. */
+/** Give-backs that must land once: tried now, and kept for later while the database is unreachable. */
 export class QuotaSettlements {
   private waiting: Waiting[] = [];
   private prunedAt = 0;
