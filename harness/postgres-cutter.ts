@@ -7,7 +7,10 @@
  * after the implicit transaction committed; then both sockets are destroyed and the held
  * answers dropped. The client sees "Connection terminated unexpectedly"; the database
  * holds the statement's work. Cuts a connection once per `cutAfter` call; `cutBefore`
- * cuts it instead of passing such a statement on (it never reaches the database). While
+ * cuts it instead of passing such a statement on (it never reaches the database);
+ * `holdBack` cuts the client off the same way but keeps the statement, to send it to the
+ * database later on the same server connection (a statement that lands after its client
+ * gave up). While
  * `refuse(true)`, a new connection is closed as soon as it is made (the database
  * unreachable for a while).
  */
@@ -21,6 +24,12 @@ export interface PostgresCutter {
   cutAfter(pattern: RegExp): Promise<void>;
   /** Cuts the next connection that sends a statement whose SQL matches `pattern`, before the database sees it. */
   cutBefore(pattern: RegExp): Promise<void>;
+  /**
+   * Cuts the client of the next connection that sends a statement matching `pattern`,
+   * and holds the statement back; `send()` sends it to the database then, and says
+   * whether it failed there (an ErrorResponse before its ReadyForQuery).
+   */
+  holdBack(pattern: RegExp): Promise<{ send(): Promise<"done" | "failed"> }>;
   /** Whether new connections are closed at once from now on. */
   refuse(refusing: boolean): void;
   close(): Promise<void>;
@@ -57,10 +66,18 @@ function messageReader(untyped: number, message: (type: number, body: Buffer, by
   };
 }
 
+/** A statement held back: its messages, whether the database refused it, and the waiter of its answer once sent. */
+interface Held {
+  bytes: Buffer[];
+  failed: boolean;
+  answered?: (outcome: "done" | "failed") => void;
+}
+
 export async function startPostgresCutter(connectionString: string): Promise<PostgresCutter> {
   const target = new URL(connectionString);
   const sockets = new Set<Socket>();
-  const waiting: { pattern: RegExp; before: boolean; cut: () => void }[] = [];
+  type Send = () => Promise<"done" | "failed">;
+  const waiting: { pattern: RegExp; mode: "after" | "before" | "hold"; cut: (send?: Send) => void }[] = [];
   let refusing = false;
 
   const server = createServer((client) => {
@@ -70,26 +87,51 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
     }
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
+    // A statement held back (`holdBack`).
+    let held: Held | undefined;
     const forget = () => {
       client.destroy();
-      upstream.destroy();
       sockets.delete(client);
-      sockets.delete(upstream);
+      if (held === undefined) {
+        upstream.destroy();
+        sockets.delete(upstream);
+      }
     };
     client.on("error", forget).on("close", forget);
     upstream.on("error", forget).on("close", forget);
     // The watch this connection armed: the server's answers are held back since.
-    let armed: { before: boolean; cut: () => void } | undefined;
+    let armed: (typeof waiting)[number] | undefined;
     client.on(
       "data",
       messageReader(1, (type, body, bytes) => {
+        if (held !== undefined) {
+          held.bytes.push(bytes);
+          return;
+        }
         const text = sqlOf(type, body);
         if (text !== undefined && armed === undefined) {
           const index = waiting.findIndex((watch) => watch.pattern.test(text));
           if (index >= 0) [armed] = waiting.splice(index, 1);
-          if (armed?.before) {
+          if (armed?.mode === "before") {
             forget();
             armed.cut();
+            return;
+          }
+          if (armed?.mode === "hold") {
+            const holding: Held = { bytes: [bytes], failed: false };
+            held = holding;
+            forget();
+            const { cut } = armed;
+            // The rest of the statement's messages came in the same chunk: collected by then.
+            setImmediate(() =>
+              cut(
+                () =>
+                  new Promise((answered) => {
+                    holding.answered = answered;
+                    upstream.write(Buffer.concat(holding.bytes));
+                  }),
+              ),
+            );
             return;
           }
         }
@@ -99,6 +141,16 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
     upstream.on(
       "data",
       messageReader(0, (type, _body, bytes) => {
+        if (held !== undefined) {
+          // ErrorResponse, then ReadyForQuery: the held statement's outcome.
+          if (type === 0x45) held.failed = true;
+          if (type === 0x5a && held.answered) {
+            held.answered(held.failed ? "failed" : "done");
+            upstream.destroy();
+            sockets.delete(upstream);
+          }
+          return;
+        }
         if (armed === undefined) {
           client.write(bytes);
           return;
@@ -119,8 +171,12 @@ export async function startPostgresCutter(connectionString: string): Promise<Pos
   through.port = String(port);
   return {
     connectionString: through.toString(),
-    cutAfter: (pattern) => new Promise((cut) => waiting.push({ pattern, before: false, cut: () => cut() })),
-    cutBefore: (pattern) => new Promise((cut) => waiting.push({ pattern, before: true, cut: () => cut() })),
+    cutAfter: (pattern) => new Promise((cut) => waiting.push({ pattern, mode: "after", cut: () => cut() })),
+    cutBefore: (pattern) => new Promise((cut) => waiting.push({ pattern, mode: "before", cut: () => cut() })),
+    holdBack: (pattern) =>
+      new Promise((held) =>
+        waiting.push({ pattern, mode: "hold", cut: (send) => held({ send: send as Send }) }),
+      ),
     refuse: (on) => {
       refusing = on;
     },

@@ -2,7 +2,8 @@
  * The quota's counts when a PostgreSQL connection dies at the worst moment: after a
  * statement committed, before its answer came back (harness/postgres-cutter.ts cuts it
  * right there). A batch of counts that fails gives back what it counted, and a count
- * that never reached the database gives back nothing; a refund whose
+ * that never reached the database gives back nothing, nor counts when it reaches it after
+ * its give-back; a refund whose
  * answer was lost lands once, tried again or not; while the database is unreachable the
  * give-back waits, and `settleQuota` makes it once the database answers
  * (src/store/quota-receipts.ts).
@@ -64,6 +65,18 @@ it("gives back nothing for a count that never reached the database", async () =>
   expect(await used()).toBe(3);
   await service.usage.settleQuota();
   expect(quotaOf(await authorize())).toMatchObject({ allowed: true, used: 4 });
+});
+
+it("counts nothing with a count that reaches the database after its give-back (a statement still on its way)", async () => {
+  quotaOf(await authorize());
+  const holding = cutter.holdBack(COUNT);
+  await expect(authorize()).rejects.toThrow();
+  const held = await holding;
+  expect(await used()).toBe(1);
+  // Its token was cancelled by the give-back: its receipt collides, and the whole statement fails.
+  expect(await held.send()).toBe("failed");
+  expect(await used()).toBe(1);
+  expect(quotaOf(await authorize())).toMatchObject({ allowed: true, used: 2 });
 });
 
 it("gives a refund whose answer was lost once, however often it is tried", async () => {
