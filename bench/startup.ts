@@ -5,11 +5,11 @@
  *
  * Then the whole service, `mailrisk serve --workers 1` until it answers /healthz, as the
  * build bundles it (scripts/build-dist.mjs) and as tsc compiles it module by module, in
- * pairs: the CPU it used then (user + system, /proc/<pid>/stat), what each test that
- * starts the service pays.
+ * pairs: the CPU it used then (user + system, bench/served.ts's `cpuMicros`), what each
+ * test that starts the service pays.
  */
 import { execFile as execFileCallback, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -17,14 +17,13 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DATA_DIR } from "../src/data/read-domain-lists.js";
 import { finish, formatMegabytes, median } from "./report.js";
+import { cpuMicros } from "./served.js";
 
 const execFile = promisify(execFileCallback);
 
 const STARTUP_RUNS = 5;
 /** Starts of each build to /healthz, taken in pairs (the order alternating). */
 const HEALTHZ_PAIRS = 5;
-/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Runs in a fresh `node`: imports the compiled loaders, loads everything, reports. */
@@ -74,14 +73,6 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** The CPU a process used so far (user + system), in ms. */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The fields after the command's name (which may hold spaces), from the 3rd (state) on.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
-}
-
 /** Starts `serve --workers 1` from `cli` (a built dist/cli/main.js) in a fresh state folder until /healthz answers. */
 async function startToHealthz(cli: string, stateDir: string): Promise<{ cpuMs: number; wallMs: number }> {
   rmSync(stateDir, { recursive: true, force: true });
@@ -99,7 +90,7 @@ async function startToHealthz(cli: string, stateDir: string): Promise<{ cpuMs: n
         (response) => response.ok,
         () => false,
       );
-      if (ok) return { cpuMs: cpuMsOf(child.pid ?? 0), wallMs: performance.now() - started };
+      if (ok) return { cpuMs: (await cpuMicros(child.pid ?? 0)) / 1000, wallMs: performance.now() - started };
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
