@@ -176,17 +176,13 @@ export function parseGeneratedFile(text: string | Uint8Array, file: string): Gen
   const names = new Map<string, string>();
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
-    // One pass over the line: where it ends and where its first two tabs are (-1: none).
-    let end = start;
-    let tab = -1;
-    let nameTab = -1;
-    for (let byte = bytes[end]; end < bytes.length && byte !== NEWLINE; byte = bytes[++end]) {
-      if (byte === TAB) {
-        if (tab < 0) tab = end;
-        else if (nameTab < 0) nameTab = end;
-      }
-    }
+    // indexOf on a Uint8Array is native: no byte-by-byte loop runs before the JIT has compiled it.
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end < 0) end = bytes.length;
     if (end > start && bytes[start] !== HASH) {
+      const tab = bytes.indexOf(TAB, start);
+      const second = tab < 0 || tab > end ? -1 : bytes.indexOf(TAB, tab + 1);
+      const nameTab = second < end ? second : -1;
       if (tab <= start || tab >= end - 1) {
         throw new ListFileError(file, line, "expected domain<TAB>sources[<TAB>name]");
       }
