@@ -34,18 +34,33 @@ const booted = performance.now();
 const { loadDomainLists } = await import(pathToFileURL(dist + "/data/read-domain-lists.js").href);
 const { TypoIndex } = await import(pathToFileURL(dist + "/core/typo.js").href);
 const imported = performance.now();
+const { GCProfiler } = await import("node:v8");
+const gcs = new GCProfiler();
+gcs.start();
+const usedBefore = process.memoryUsage();
+const cpuBefore = process.cpuUsage();
 const lists = loadDomainLists(dataDir);
 const typos = new TypoIndex(lists.popular);
 const ready = performance.now();
-const { rss, heapUsed } = process.memoryUsage();
+const cpu = process.cpuUsage(cpuBefore);
+const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+const { statistics } = gcs.stop();
+// Allocated: what the heap and array buffers grew by, plus what each collection freed.
+const freed = statistics.reduce((sum, s) => sum + s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize, 0);
+const allocated = heapUsed + arrayBuffers - usedBefore.heapUsed - usedBefore.arrayBuffers + freed;
 if (typos.suggest("gmial.com")[0] !== "gmail.com") throw new Error("lists not loaded");
-console.log(JSON.stringify({ booted, imports: imported - booted, load: ready - imported, ready, rss, heapUsed }));
+console.log(JSON.stringify({ booted, imports: imported - booted, load: ready - imported, loadCpu: (cpu.user + cpu.system) / 1000, allocated, collections: statistics.length, ready, rss, heapUsed }));
 `;
 
 interface StartupFigure {
   booted: number;
   imports: number;
   load: number;
+  /** CPU of the load (every thread: the collector's too). */
+  loadCpu: number;
+  /** Bytes the load allocated. */
+  allocated: number;
+  collections: number;
   ready: number;
   rss: number;
   heapUsed: number;
@@ -159,6 +174,9 @@ async function benchStartup(): Promise<{ startup: StartupFigure; healthz: Health
       booted: key("booted"),
       imports: key("imports"),
       load: key("load"),
+      loadCpu: key("loadCpu"),
+      allocated: key("allocated"),
+      collections: key("collections"),
       ready: key("ready"),
       rss: key("rss"),
       heapUsed: key("heapUsed"),
@@ -201,7 +219,8 @@ function report(
     notes: [
       `\nstart-up: median of ${STARTUP_RUNS} fresh \`node\` processes importing the lists' loaders from src/ compiled by tsc:` +
         ` node boot ${startup.booted.toFixed(0)} ms + imports ${startup.imports.toFixed(0)} ms + loadDomainLists() and TypoIndex` +
-        ` ${startup.load.toFixed(0)} ms; RSS then ${formatMegabytes(startup.rss)}, of it JS heap ${formatMegabytes(startup.heapUsed)}.`,
+        ` ${startup.load.toFixed(0)} ms (${startup.loadCpu.toFixed(0)} ms of CPU; ${formatMegabytes(startup.allocated)} allocated,` +
+        ` ${startup.collections} collections); RSS then ${formatMegabytes(startup.rss)}, of it JS heap ${formatMegabytes(startup.heapUsed)}.`,
       `/healthz: median of ${HEALTHZ_PAIRS} paired starts of \`mailrisk serve --workers 1\` (fresh SQLite state, LIST_SOURCES=off):` +
         ` bundled ${healthz.bundled.cpuMs.toFixed(0)} ms CPU, ${healthz.bundled.wallMs.toFixed(0)} ms wall;` +
         ` compiled by tsc ${healthz.compiled.cpuMs.toFixed(0)} ms CPU, ${healthz.compiled.wallMs.toFixed(0)} ms wall.`,

@@ -214,7 +214,7 @@ async function heldOut(packages: readonly SourcePackage[], full: BuildResult): P
   }));
   const rebuilt = build(reduced);
   const rebuiltDisposable = generated(rebuilt, GENERATED_FILES.disposable).sources;
-  const stillListed = [...held.keys()].filter((d) => rebuiltDisposable.has(d));
+  const stillListed = [...held.keys()].filter((d) => rebuiltDisposable.get(d) !== undefined);
   if (stillListed.length > 0) throw new Error(`left-out entries still listed: ${examples(stillListed)}`);
   const records = await checkAsMailDomains([...held.keys()], listsOf(rebuilt), "own-server");
 

@@ -8,6 +8,8 @@
  * Sources are one-letter codes (SOURCE_CODES, also spelled out in each file's header) so
  * that the disposable list stays a few MB; the loader turns them back into names.
  */
+import type { DisposableEntries } from "../core/list-interfaces.js";
+import { PackedNames } from "../core/packed-names.js";
 import { CATEGORY_FILES, curatedSource } from "./curated.js";
 import { ListFileError } from "./list-file.js";
 
@@ -85,49 +87,119 @@ export function formatGeneratedFile(
   return `${[...header, ...lines].join("\n")}\n`;
 }
 
+/** Domain → its sources: as a generated file is read (GeneratedSources), or as a harness builds them (a Map). */
+export interface ListedSources extends DisposableEntries, Iterable<[string, readonly string[]]> {
+  readonly size: number;
+  keys(): Iterable<string>;
+}
+
+/**
+ * Domain → its sources, answered from a packed table (src/core/packed-names.ts) over the
+ * file's bytes: no string and no Map entry per domain until one is read out. Equal source
+ * lists are one shared, frozen array.
+ */
+class GeneratedSources implements ListedSources {
+  constructor(
+    private readonly domains: PackedNames,
+    private readonly listings: readonly (readonly string[])[],
+  ) {}
+
+  get size(): number {
+    return this.domains.size;
+  }
+
+  get(domain: string): readonly string[] | undefined {
+    const index = this.domains.get(domain);
+    return index === undefined ? undefined : this.listings[index];
+  }
+
+  /** Every domain with its sources, in the file's order (strings made as they are read). */
+  *[Symbol.iterator](): Generator<[string, readonly string[]]> {
+    for (const [domain, index] of this.domains.entries())
+      yield [domain, this.listings[index] as readonly string[]];
+  }
+
+  *keys(): Generator<string> {
+    for (const [domain] of this.domains.entries()) yield domain;
+  }
+}
+
 export interface GeneratedList {
-  /** Domain → its sources. Equal source lists are one shared, frozen array. */
-  sources: Map<string, readonly string[]>;
+  sources: ListedSources;
   /** Domain → service name, for the entries that carry one. */
   names: Map<string, string>;
 }
 
-/** Reads a generated file back (the loader's side of formatGeneratedFile). */
-export function parseGeneratedFile(text: string, file: string): GeneratedList {
-  const interned = new Map<string, readonly string[]>();
-  const sourcesOf = (codes: string, line: number): readonly string[] => {
-    let sources = interned.get(codes);
-    if (sources === undefined) {
-      sources = Object.freeze(
-        codes.split(",").map((code) => {
-          const source = SOURCE_CODES.get(code);
-          if (source === undefined) throw new ListFileError(file, line, `unknown source code "${code}"`);
-          return source;
-        }),
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/**
+ * The file's bytes (a generated file is ASCII but for its header and service names), as a
+ * plain Uint8Array: a Buffer is a subclass, and one kind of array keeps the table's loops fast.
+ */
+function bytesOf(text: string | Uint8Array): Uint8Array {
+  if (typeof text === "string") return new TextEncoder().encode(text);
+  return new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
+}
+
+/**
+ * Reads a generated file back (the loader's side of formatGeneratedFile), from its text or
+ * its bytes as read (no decoding of the whole file). A domain must be ASCII of at most 255
+ * characters, as the build writes them.
+ */
+export function parseGeneratedFile(text: string | Uint8Array, file: string): GeneratedList {
+  const bytes = bytesOf(text);
+  const decoder = new TextDecoder();
+  const listings: (readonly string[])[] = [];
+  /** Source codes as written (`b,d,m`) → their listing's index. */
+  const byCodes = new PackedNames(64);
+  const listingOf = (start: number, end: number, line: number): number => {
+    let index = byCodes.getBytes(bytes, start, end);
+    if (index === undefined) {
+      const codes = decoder.decode(bytes.subarray(start, end));
+      index = listings.length;
+      listings.push(
+        Object.freeze(
+          codes.split(",").map((code) => {
+            const source = SOURCE_CODES.get(code);
+            if (source === undefined) throw new ListFileError(file, line, `unknown source code "${code}"`);
+            return source;
+          }),
+        ),
       );
-      interned.set(codes, sources);
+      byCodes.setBytes(bytes, start, end, index);
     }
-    return sources;
+    return index;
   };
-  const list: GeneratedList = { sources: new Map(), names: new Map() };
-  // A generated file has no inline comments or aligned columns, so a plain line scan
-  // does (the lists are large; this keeps loading at a few dozen milliseconds).
+  // Sized from the file: about one entry per 20 bytes, so the table seldom grows.
+  const domains = new PackedNames(Math.ceil(bytes.length / 20));
+  const names = new Map<string, string>();
   let start = 0;
-  for (let line = 1; start < text.length; line++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    if (end > start && text.charCodeAt(start) !== HASH) {
-      const tab = text.indexOf("\t", start);
-      const nameTab = tab < 0 || tab > end ? -1 : text.indexOf("\t", tab + 1);
+  for (let line = 1; start < bytes.length; line++) {
+    // indexOf on a Uint8Array is native: no byte-by-byte loop runs before the JIT has compiled it.
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end < 0) end = bytes.length;
+    if (end > start && bytes[start] !== HASH) {
+      const tab = bytes.indexOf(TAB, start);
+      const second = tab < 0 || tab > end ? -1 : bytes.indexOf(TAB, tab + 1);
+      const nameTab = second < end ? second : -1;
       if (tab <= start || tab >= end - 1) {
         throw new ListFileError(file, line, "expected domain<TAB>sources[<TAB>name]");
       }
-      const domain = text.slice(start, tab);
-      const hasName = nameTab >= 0 && nameTab < end;
-      list.sources.set(domain, sourcesOf(text.slice(tab + 1, hasName ? nameTab : end), line));
-      if (hasName) list.names.set(domain, text.slice(nameTab + 1, end));
+      try {
+        domains.setBytes(bytes, start, tab, listingOf(tab + 1, nameTab < 0 ? end : nameTab, line));
+      } catch (error) {
+        // PackedNames refuses a name that is not ASCII or is over 255 characters.
+        throw error instanceof RangeError ? new ListFileError(file, line, error.message) : error;
+      }
+      if (nameTab >= 0) {
+        names.set(
+          decoder.decode(bytes.subarray(start, tab)),
+          decoder.decode(bytes.subarray(nameTab + 1, end)),
+        );
+      }
     }
     start = end + 1;
   }
-  return list;
+  return { sources: new GeneratedSources(domains, listings), names };
 }

@@ -11,7 +11,7 @@ import { BundledDomainLists } from "../core/domain-list-lookups.js";
 import type { CategoryEntry, DomainListData, DomainLists } from "../core/list-interfaces.js";
 import { packagePath } from "../package-root.js";
 import { CATEGORY_FILES, type CuratedLists, curatedSource, readCuratedLists } from "./curated.js";
-import { GENERATED_FILES, type GeneratedList, parseGeneratedFile } from "./generated.js";
+import { GENERATED_FILES, type GeneratedList, type ListedSources, parseGeneratedFile } from "./generated.js";
 
 /** The package's `data/` directory. */
 export const DATA_DIR = packagePath("data");
@@ -34,8 +34,8 @@ function categoryEntries(data: ListData, category: ProviderCategory): CategoryEn
   return data.curated.categories[category].map((e) => ({ entry: e.entry, name: e.name, sources: from }));
 }
 
-/** The bundled lists in the engine's shape, the disposable one as the Map a merge reads. */
-export type BundledListData = DomainListData & { disposable: ReadonlyMap<string, readonly string[]> };
+/** The bundled lists in the engine's shape, the disposable one as the table a merge reads. */
+export type BundledListData = DomainListData & { disposable: ListedSources };
 
 /** The engine's shape of the files' contents. */
 export function domainListData(data: ListData): BundledListData {
@@ -73,13 +73,14 @@ export function readRoleLocalParts(): string[] {
 
 function readGenerated(dataDir: string, file: string): GeneratedList {
   const path = join(dataDir, file);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, "utf8");
+    // The bytes as they are: the parser reads them without decoding the whole file.
+    bytes = readFileSync(path);
   } catch (error) {
     throw new Error(`cannot read ${path} (run \`npm run data:build\`): ${(error as Error).message}`);
   }
-  return parseGeneratedFile(text, `data/${file}`);
+  return parseGeneratedFile(bytes, `data/${file}`);
 }
 
 /** Reads every bundled list once; call once per instance and share the result. */
@@ -93,7 +94,7 @@ export function readListData(dataDir: string = DATA_DIR): ListData {
 }
 
 /** The bundled disposable list alone, entry → its sources (a sync's baseline, src/service/lists/list-sync.ts). */
-export function readBundledDisposable(dataDir: string = DATA_DIR): ReadonlyMap<string, readonly string[]> {
+export function readBundledDisposable(dataDir: string = DATA_DIR): ListedSources {
   return readGenerated(dataDir, GENERATED_FILES.disposable).sources;
 }
 

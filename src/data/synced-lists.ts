@@ -9,6 +9,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { DisposableEntries, DomainListData } from "../core/list-interfaces.js";
 import { PackedNames } from "../core/packed-names.js";
+import type { ListedSources } from "./generated.js";
 import type { BundledListData } from "./read-domain-lists.js";
 
 /** A synced source's version as the merge needs it; its entries are read, in batches, when it is merged. */
@@ -117,7 +118,7 @@ class Listings {
 
 /** The bundled disposable list with the synced sources merged in. */
 export async function mergeSynced(
-  bundled: ReadonlyMap<string, readonly string[]>,
+  bundled: ListedSources,
   synced: readonly SyncedSource[],
 ): Promise<MergedDisposableList> {
   const replaced = new Set(synced.map((s) => s.source));

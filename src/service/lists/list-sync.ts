@@ -13,7 +13,7 @@ import { setImmediate } from "node:timers/promises";
 import type { ListSource } from "../../config-table.js";
 import { normaliseDomain } from "../../core/names.js";
 import { readCuratedLists } from "../../data/curated.js";
-import { DISPOSABLE_PACKAGES } from "../../data/generated.js";
+import { DISPOSABLE_PACKAGES, type ListedSources } from "../../data/generated.js";
 import { type ListGate, listGate, REFUSAL_TEXT } from "../../data/list-gate.js";
 import { NotAListError, readListText } from "../../data/list-text.js";
 import { DATA_DIR, readBundledDisposable } from "../../data/read-domain-lists.js";
@@ -39,7 +39,7 @@ export interface ListSyncOptions {
   /** Fetches a list's bytes (default over HTTP, src/service/lists/list-fetch.ts). */
   fetch?: (url: string) => Promise<Uint8Array>;
   /** The bundled disposable list, entry → its sources (default: read from data/ when a bundled source needs it). */
-  bundled?: ReadonlyMap<string, readonly string[]>;
+  bundled?: ListedSources;
   /** Told of each source that failed or was refused, with a reason code (metrics). */
   onFailure?: (source: string, reason: string) => void;
 }
