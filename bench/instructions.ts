@@ -5,14 +5,17 @@
  * itself) and the same-work bare route (bench/bare-route.ts), each run under
  * `valgrind --tool=callgrind` with instrumentation off until warmed up
  * (`--instr-atstart=no`; the V8 JIT needs `--smc-check=all-non-file`). For each route:
- * BENCH_WARMUP requests (default 3,000) uninstrumented, instrumentation switched on
- * (`callgrind_control -i on`) for BENCH_WARMUP_ON more (default 500), the counters
- * zeroed (`-z`), BENCH_REQUESTS requests (default 3,000) at 50 connections, then a dump
- * (`--dump`) whose total is the instructions of those requests, every thread of the
- * process (the JIT's, the collector's and SQLite's checkpoint thread's included), and
- * of the main thread alone (`--separate-threads=yes`: the event loop's JavaScript). Prints instructions per request of
- * `POST /v2/` (form body) and `GET /`, of the bare route's twins, and their ratio
- * bare ÷ mailrisk, which reads like the rate ratio of `npm run bench:http` ("× bare").
+ * BENCH_WARMUP requests (default 20,000: fewer leave the optimizing compiler still at
+ * work on the route's functions, and its threads in the count) uninstrumented,
+ * instrumentation switched on (`callgrind_control -i on`) for BENCH_WARMUP_ON more
+ * (default 500), the counters zeroed (`-z`), BENCH_REQUESTS requests (default 3,000) at
+ * 50 connections, then a dump (`--dump`) whose total is the instructions of those
+ * requests over every thread of the process, and by thread group (callgrind-threads.ts,
+ * `--separate-threads=yes`): the main thread, the optimizing compiler's, the collector's
+ * helpers, the others. Both servers run with `--no-memory-reducer` (NODE_ARGS). Prints
+ * instructions per request of `POST /v2/` (form body) and `GET /`, of the bare route's
+ * twins, and their ratio bare ÷ mailrisk, which reads like the rate ratio of
+ * `npm run bench:http` ("× bare"). BENCH_CALLGRIND_DIR keeps callgrind's files there.
  */
 import "./test-names.js";
 import { execFileSync } from "node:child_process";
@@ -20,6 +23,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { groupThreads, type ThreadGroups } from "./callgrind-threads.js";
 import { CONNECTIONS } from "./load.js";
 import { describeMachine } from "./machine.js";
 import { type FigureRow, finish, formatCount } from "./report.js";
@@ -36,8 +40,16 @@ import {
 } from "./served.js";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
+/**
+ * V8's memory reducer starts full collections when the allocation rate per millisecond
+ * looks low, which it does to a process slowed fifty times by callgrind: the servers run
+ * without it here (at their real speed, it does not run while requests arrive).
+ */
+const NODE_ARGS = ["--no-memory-reducer"];
 const WARMUP_ON = Number(process.env.BENCH_WARMUP_ON ?? 500);
+/** Where callgrind writes its files (one per thread and dump), kept after the run for `callgrind_annotate`; by default the world's folder, removed. */
+const KEEP = process.env.BENCH_CALLGRIND_DIR;
 
 type Request = Parameters<typeof autocannon>[0];
 
@@ -74,38 +86,45 @@ async function send(request: Request, amount: number): Promise<number> {
   return amount - failed;
 }
 
-/** Instructions of one dump: over every thread, and of the main thread alone (the event loop's JavaScript). */
-interface Dumped {
-  all: number;
-  main: number;
-}
-
-/** The instructions of the dump written since `before` (file names): one file per thread (`--separate-threads`). */
-async function dumpedTotal(dir: string, name: string, before: Set<string>): Promise<Dumped> {
+/** The files of the dump written since `before` (file names), thread number → path: one file per thread (`--separate-threads`). */
+async function dumpedFiles(dir: string, name: string, before: Set<string>): Promise<Map<number, string>> {
   for (let tries = 0; tries < 3000; tries++) {
     const files = (await readdir(dir)).filter(
       (file) => file.startsWith(`callgrind.${name}.out`) && !before.has(file),
     );
-    const texts = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
-    const threads = texts.flatMap((text) => {
-      const totals = /^totals: (\d+)/m.exec(text) ?? /^summary: (\d+)/m.exec(text);
-      return totals?.[1]
-        ? [{ thread: Number(/^thread: (\d+)/m.exec(text)?.[1] ?? 1), total: Number(totals[1]) }]
-        : [];
-    });
-    const main = threads.find((dumped) => dumped.thread === 1);
-    // Every thread's file is written once the dump is done: a moment after the main thread's.
-    if (main && threads.length === files.length && tries > 0) {
-      return { all: threads.reduce((sum, dumped) => sum + dumped.total, 0), main: main.total };
+    const threads = new Map<number, string>();
+    for (const file of files) {
+      const text = await readFile(join(dir, file), "utf8");
+      if (/^(totals|summary): \d+/m.test(text))
+        threads.set(Number(/^thread: (\d+)/m.exec(text)?.[1] ?? 1), join(dir, file));
     }
+    // Every thread's file is written once the dump is done: a moment after the main thread's.
+    if (threads.has(1) && threads.size === files.length && tries > 0) return threads;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`no callgrind dump of ${name} in ${dir}: ${(await readdir(dir)).join(", ")}`);
 }
 
+const perRequest = (groups: ThreadGroups, requests: number): ThreadGroups => ({
+  all: groups.all / requests,
+  main: groups.main / requests,
+  jit: groups.jit / requests,
+  gc: groups.gc / requests,
+  other: groups.other / requests,
+});
+
+/** Instructions a request by thread group, as printed. */
+const describeGroups = (groups: ThreadGroups) =>
+  `${formatCount(groups.all)} instructions a request (main thread ${formatCount(groups.main)}, compiler threads ${formatCount(groups.jit)}, collector threads ${formatCount(groups.gc)}, other threads ${formatCount(groups.other)})`;
+
 /** Instructions per request of each of `requests` against a server under callgrind. */
-async function count(server: Served, name: string, dir: string, requests: Request[]): Promise<Dumped[]> {
-  const perRequest: Dumped[] = [];
+async function count(
+  server: Served,
+  name: string,
+  dir: string,
+  requests: Request[],
+): Promise<ThreadGroups[]> {
+  const counted: ThreadGroups[] = [];
   for (const request of requests) {
     const what = `${name} ${request.method ?? "GET"}`;
     progress(`${what}: warm-up`);
@@ -118,14 +137,12 @@ async function count(server: Served, name: string, dir: string, requests: Reques
     const answered = await send(request, REQUESTS);
     const before = new Set(await readdir(dir));
     control(server.pid, `--dump=${request.method ?? "GET"}`);
-    const dumped = await dumpedTotal(dir, name, before);
-    perRequest.push({ all: dumped.all / answered, main: dumped.main / answered });
-    progress(
-      `${what}: ${Math.round(dumped.all / answered)} instructions a request (main thread ${Math.round(dumped.main / answered)})`,
-    );
+    const groups = perRequest(groupThreads(await dumpedFiles(dir, name, before)), answered);
+    counted.push(groups);
+    progress(`${what}: ${describeGroups(groups)}`);
     control(server.pid, "-i", "off");
   }
-  return perRequest;
+  return counted;
 }
 
 function requestsTo(url: string, world: World): Request[] {
@@ -152,31 +169,34 @@ async function main(): Promise<void> {
     const plain = await serveMailrisk(world);
     const answers = await answersOf(plain.url, world.secret).finally(() => plain.stop());
     progress("mailrisk serve under valgrind: starting");
+    const dir = KEEP ?? world.dir;
     const service = await serveMailrisk(world, {
-      wrapper: valgrind(world.dir, "mailrisk"),
+      wrapper: valgrind(dir, "mailrisk"),
+      nodeArgs: NODE_ARGS,
       args: ["--workers", "1"],
     });
-    let mailrisk: Dumped[];
+    let mailrisk: ThreadGroups[];
     try {
-      mailrisk = await count(service, "mailrisk", world.dir, requestsTo(service.url, world));
+      mailrisk = await count(service, "mailrisk", dir, requestsTo(service.url, world));
     } finally {
       await service.stop();
     }
-    const bare = await serveBare(world, answers, { wrapper: valgrind(world.dir, "bare") });
-    let same: Dumped[];
+    const bare = await serveBare(world, answers, {
+      wrapper: valgrind(dir, "bare"),
+      nodeArgs: NODE_ARGS,
+    });
+    let same: ThreadGroups[];
     try {
-      same = await count(bare, "bare", world.dir, requestsTo(bare.url, world));
+      same = await count(bare, "bare", dir, requestsTo(bare.url, world));
     } finally {
       await bare.stop();
     }
     const rows: FigureRow[] = ["POST /v2/ (form body)", "GET /?domain="].flatMap((route, at): FigureRow[] => {
-      const ours = mailrisk[at] as Dumped;
-      const theirs = same[at] as Dumped;
-      const instructions = (dumped: Dumped) =>
-        `${formatCount(Math.round(dumped.all))} instructions a request (main thread ${formatCount(Math.round(dumped.main))})`;
+      const ours = mailrisk[at] as ThreadGroups;
+      const theirs = same[at] as ThreadGroups;
       return [
-        [`${route}, mailrisk`, instructions(ours), "", null],
-        [`${route}, bare route`, instructions(theirs), "", null],
+        [`${route}, mailrisk`, describeGroups(ours), "", null],
+        [`${route}, bare route`, describeGroups(theirs), "", null],
         [
           `${route} × bare (bare ÷ mailrisk)`,
           (theirs.all / ours.all).toFixed(2),
