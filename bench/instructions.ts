@@ -6,13 +6,18 @@
  * `valgrind --tool=callgrind` with instrumentation off until warmed up
  * (`--instr-atstart=no`; the V8 JIT needs `--smc-check=all-non-file`). For each route:
  * BENCH_WARMUP requests (default 20,000: fewer leave the optimizing compiler still at
- * work on the route's functions, and its threads in the count) uninstrumented,
+ * work on the route's functions, and its threads in the count) uninstrumented (for
+ * every route before the first is measured),
  * instrumentation switched on (`callgrind_control -i on`) for BENCH_WARMUP_ON more
  * (default 500), the counters zeroed (`-z`), BENCH_REQUESTS requests (default 3,000) at
  * 50 connections, then a dump (`--dump`) whose total is the instructions of those
  * requests over every thread of the process, and by thread group (callgrind-threads.ts,
  * `--separate-threads=yes`): the main thread, the optimizing compiler's, the collector's
- * helpers, the others. Both servers run with `--no-memory-reducer` (NODE_ARGS). Prints
+ * helpers, the others. Every route is warmed up before any is measured; after them,
+ * BENCH_IDLE_SECONDS (default 20) without requests give the clock's work a second, taken
+ * off the main thread's count for the time the requests took (a request lasts some fifty
+ * times as long under callgrind, and the clock's work with it). Both servers run with
+ * `--no-memory-reducer` (NODE_ARGS). Prints
  * instructions per request of `POST /v2/` (form body) and `GET /`, of the bare route's
  * twins, and their ratio bare ÷ mailrisk, which reads like the rate ratio of
  * `npm run bench:http` ("× bare"). BENCH_CALLGRIND_DIR keeps callgrind's files there.
@@ -48,6 +53,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
  */
 const NODE_ARGS = ["--no-memory-reducer"];
 const WARMUP_ON = Number(process.env.BENCH_WARMUP_ON ?? 500);
+/** Seconds without requests after the routes, for the clock's work a second. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
 /** Where callgrind writes its files (one per thread and dump), kept after the run for `callgrind_annotate`; by default the world's folder, removed. */
 const KEEP = process.env.BENCH_CALLGRIND_DIR;
 
@@ -117,32 +124,54 @@ const perRequest = (groups: ThreadGroups, requests: number): ThreadGroups => ({
 const describeGroups = (groups: ThreadGroups) =>
   `${formatCount(groups.all)} instructions a request (main thread ${formatCount(groups.main)}, compiler threads ${formatCount(groups.jit)}, collector threads ${formatCount(groups.gc)}, other threads ${formatCount(groups.other)})`;
 
-/** Instructions per request of each of `requests` against a server under callgrind. */
-async function count(
-  server: Served,
-  name: string,
-  dir: string,
-  requests: Request[],
-): Promise<ThreadGroups[]> {
-  const counted: ThreadGroups[] = [];
+/** A route's instructions a request, and the main thread's less what the idle server's clock costs in as long. */
+interface Counted extends ThreadGroups {
+  /** The main thread's instructions a request less the idle window's main thread for the measured requests' duration. */
+  mainLessClock: number;
+}
+
+/**
+ * Instructions per request of each of `requests` against a server under callgrind: every
+ * route warmed up first (what the routes share is compiled before any is measured),
+ * then each measured; then IDLE_SECONDS without requests, whose main thread's
+ * instructions a second (the clock's work: timers, polls, flushes) are taken off each
+ * route's main thread for the time its requests took.
+ */
+async function count(server: Served, name: string, dir: string, requests: Request[]): Promise<Counted[]> {
+  const method = (request: Request) => request.method ?? "GET";
   for (const request of requests) {
-    const what = `${name} ${request.method ?? "GET"}`;
-    progress(`${what}: warm-up`);
+    progress(`${name} ${method(request)}: warm-up`);
     await send(request, WARMUP);
-    control(server.pid, "-i", "on");
+  }
+  control(server.pid, "-i", "on");
+  const dump = async (label: string) => {
+    const before = new Set(await readdir(dir));
+    control(server.pid, `--dump=${label}`);
+    return groupThreads(await dumpedFiles(dir, name, before));
+  };
+  const measured: { groups: ThreadGroups; seconds: number }[] = [];
+  for (const request of requests) {
+    const what = `${name} ${method(request)}`;
     progress(`${what}: warm-up, instrumented`);
     await send(request, WARMUP_ON);
     control(server.pid, "-z");
     progress(`${what}: measured requests`);
+    const started = performance.now();
     const answered = await send(request, REQUESTS);
-    const before = new Set(await readdir(dir));
-    control(server.pid, `--dump=${request.method ?? "GET"}`);
-    const groups = perRequest(groupThreads(await dumpedFiles(dir, name, before)), answered);
-    counted.push(groups);
-    progress(`${what}: ${describeGroups(groups)}`);
-    control(server.pid, "-i", "off");
+    const seconds = (performance.now() - started) / 1000;
+    const groups = perRequest(await dump(method(request)), answered);
+    measured.push({ groups, seconds: seconds / answered });
+    progress(`${what}: ${describeGroups(groups)} in ${seconds.toFixed(0)} s`);
   }
-  return counted;
+  control(server.pid, "-z");
+  progress(`${name}: ${IDLE_SECONDS} s idle`);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idle = perRequest(await dump("idle"), IDLE_SECONDS);
+  progress(`${name} idle, a second: ${describeGroups(idle)}`);
+  return measured.map(({ groups, seconds }) => ({
+    ...groups,
+    mainLessClock: groups.main - idle.main * seconds,
+  }));
 }
 
 function requestsTo(url: string, world: World): Request[] {
@@ -175,7 +204,7 @@ async function main(): Promise<void> {
       nodeArgs: NODE_ARGS,
       args: ["--workers", "1"],
     });
-    let mailrisk: ThreadGroups[];
+    let mailrisk: Counted[];
     try {
       mailrisk = await count(service, "mailrisk", dir, requestsTo(service.url, world));
     } finally {
@@ -185,15 +214,15 @@ async function main(): Promise<void> {
       wrapper: valgrind(dir, "bare"),
       nodeArgs: NODE_ARGS,
     });
-    let same: ThreadGroups[];
+    let same: Counted[];
     try {
       same = await count(bare, "bare", dir, requestsTo(bare.url, world));
     } finally {
       await bare.stop();
     }
     const rows: FigureRow[] = ["POST /v2/ (form body)", "GET /?domain="].flatMap((route, at): FigureRow[] => {
-      const ours = mailrisk[at] as ThreadGroups;
-      const theirs = same[at] as ThreadGroups;
+      const ours = mailrisk[at] as Counted;
+      const theirs = same[at] as Counted;
       return [
         [`${route}, mailrisk`, describeGroups(ours), "", null],
         [`${route}, bare route`, describeGroups(theirs), "", null],
@@ -204,6 +233,12 @@ async function main(): Promise<void> {
           theirs.all / ours.all >= 1,
         ],
         [`${route} × bare, main threads`, (theirs.main / ours.main).toFixed(2), "", null],
+        [
+          `${route} × bare, main threads less the idle clock`,
+          `${(theirs.mainLessClock / ours.mainLessClock).toFixed(2)} (${formatCount(ours.mainLessClock)} vs ${formatCount(theirs.mainLessClock)})`,
+          "",
+          null,
+        ],
       ];
     });
     finish({
@@ -211,10 +246,15 @@ async function main(): Promise<void> {
       script: "bench:instructions",
       loadBefore,
       rows,
-      knobs: { BENCH_REQUESTS: REQUESTS, BENCH_WARMUP: WARMUP, BENCH_WARMUP_ON: WARMUP_ON },
+      knobs: {
+        BENCH_REQUESTS: REQUESTS,
+        BENCH_WARMUP: WARMUP,
+        BENCH_WARMUP_ON: WARMUP_ON,
+        BENCH_IDLE_SECONDS: IDLE_SECONDS,
+      },
       notes: [
         `\n${describeMachine(loadBefore)}; valgrind ${execFileSync("valgrind", ["--version"]).toString().trim()}; mailrisk serve --workers 1, the bare route in a process of its own, each under callgrind in turn.`,
-        "× bare: the bare route's instructions per request ÷ mailrisk's, comparable with bench:http's rate ratio (above 1: mailrisk does less). Main thread: the event loop's own (the requests' JavaScript, without the JIT compiler's, the collector's and SQLite's checkpoint threads), the steadier under load.",
+        "× bare: the bare route's instructions per request ÷ mailrisk's, comparable with bench:http's rate ratio (above 1: mailrisk does less). Main thread: the event loop's own (the requests' JavaScript, without the optimizing compiler's, the collector's and the other threads); less the idle clock: less the main thread's instructions a second of the idle window after the routes (timers, polls, flushes, which callgrind's slowness spreads over fewer requests) times the seconds the requests took.",
       ],
     });
   } finally {
