@@ -11,8 +11,9 @@
  * With `cold` in the file (`npm run bench:cold`), `POST /v2/` is the same-work route of
  * an unseen domain instead: it asks the loopback DNS server the queries mailrisk's check
  * of a domain asks (`cold.queries`, the checked domain in place of `cold.domain`), with
- * `node:dns` as mailrisk does (c-ares, one Resolver), all at once, and answers mailrisk's
- * answer for `cold.domain` with the checked domain in its place.
+ * `node:dns` as mailrisk does (c-ares, one Resolver), in the engine's rounds (each
+ * round's queries at once), and answers mailrisk's answer for `cold.domain` with the
+ * checked domain in its place.
  */
 
 import { Resolver } from "node:dns/promises";
@@ -24,6 +25,8 @@ import Fastify from "fastify";
 export interface ColdQuery {
   type: "mx" | "a" | "aaaa" | "ns";
   name: string;
+  /** Asked once the queries of the rounds before it are answered (the MX host's addresses after the MX). */
+  round: number;
 }
 
 export interface BareAnswers {
@@ -48,12 +51,17 @@ function coldChecks(cold: NonNullable<BareAnswers["cold"]>): (domain: string) =>
   const resolver = new Resolver({ timeout: 2000, tries: 3 });
   resolver.setServers([cold.server]);
   const ask = { mx: "resolveMx", a: "resolve4", aaaa: "resolve6", ns: "resolveNs" } as const;
+  const rounds = Math.max(...cold.queries.map((query) => query.round)) + 1;
   return async (domain) => {
-    await Promise.all(
-      cold.queries.map((query) =>
-        resolver[ask[query.type]](query.name.replaceAll(cold.domain, domain)).catch(() => []),
-      ),
-    );
+    for (let round = 0; round < rounds; round++) {
+      await Promise.all(
+        cold.queries
+          .filter((query) => query.round === round)
+          .map((query) =>
+            resolver[ask[query.type]](query.name.replaceAll(cold.domain, domain)).catch(() => []),
+          ),
+      );
+    }
     return cold.answer.replaceAll(cold.domain, domain);
   };
 }

@@ -120,9 +120,9 @@ const perRequest = (groups: ThreadGroups, requests: number): ThreadGroups => ({
   other: groups.other / requests,
 });
 
-/** Instructions a request by thread group, as printed. */
-const describeGroups = (groups: ThreadGroups) =>
-  `${formatCount(groups.all)} instructions a request (main thread ${formatCount(groups.main)}, compiler threads ${formatCount(groups.jit)}, collector threads ${formatCount(groups.gc)}, other threads ${formatCount(groups.other)})`;
+/** Instructions a request (or a second) by thread group, as printed. */
+const describeGroups = (groups: ThreadGroups, unit = "a request") =>
+  `${formatCount(groups.all)} instructions ${unit} (main thread ${formatCount(groups.main)}, compiler threads ${formatCount(groups.jit)}, collector threads ${formatCount(groups.gc)}, other threads ${formatCount(groups.other)})`;
 
 /** A route's instructions a request, and the main thread's less what the idle server's clock costs in as long. */
 interface Counted extends ThreadGroups {
@@ -167,7 +167,7 @@ async function count(server: Served, name: string, dir: string, requests: Reques
   progress(`${name}: ${IDLE_SECONDS} s idle`);
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   const idle = perRequest(await dump("idle"), IDLE_SECONDS);
-  progress(`${name} idle, a second: ${describeGroups(idle)}`);
+  progress(`${name} idle: ${describeGroups(idle, "a second")}`);
   return measured.map(({ groups, seconds }) => ({
     ...groups,
     mainLessClock: groups.main - idle.main * seconds,
