@@ -13,6 +13,15 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Requests sent in turn; `setupRequest` makes each one as it is sent (a body of its own). */
+    requests?: RequestOptions[];
+  }
+  interface RequestOptions {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: RequestOptions) => RequestOptions;
   }
   interface Histogram {
     average: number;

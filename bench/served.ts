@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type DnsServerProcess, startDnsServerProcess } from "../harness/dns-server-process.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { openStore } from "../src/store/index.js";
+import type { BareAnswers } from "./bare-route.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LISTENING = /"msg":"Server listening at (http:\/\/[\d.:]+)"/;
@@ -177,7 +178,7 @@ export async function answersOf(url: string, secret: string): Promise<{ full: st
 /** The same-work bare route (bench/bare-route.ts) in a process of its own, answering `answers`. */
 export async function serveBare(
   world: World,
-  answers: { full: string; simple: string },
+  answers: BareAnswers,
   options: { nodeArgs?: string[]; wrapper?: string[] } = {},
 ): Promise<Served> {
   const answersFile = join(world.dir, "answers.json");

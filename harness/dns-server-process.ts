@@ -46,8 +46,13 @@ export async function startDnsServerProcess(
   if (options.niceness !== undefined && child.pid !== undefined) setPriority(child.pid, options.niceness);
   const ask = (message: "stats" | ZoneFixture) =>
     new Promise<ServerMessage>((resolve, reject) => {
-      child.once("message", (answer) => resolve(answer as ServerMessage));
-      child.once("exit", (code) => reject(new Error(`DNS server process exited with ${code}`)));
+      // One listener of each per question: a long benchmark asks for stats many times.
+      const exited = (code: number | null) => reject(new Error(`DNS server process exited with ${code}`));
+      child.once("exit", exited);
+      child.once("message", (answer) => {
+        child.off("exit", exited);
+        resolve(answer as ServerMessage);
+      });
       child.send(message);
     });
   const { address } = (await ask(fixture)) as { address: string };
