@@ -16,6 +16,8 @@ export const JOB_LOOP_SHARE = 0.5;
 const STEP_MS = 100;
 /** Cores the other processes must leave free (one for this process, half for bursts) for the jobs to run unbounded. */
 const SPARE_CORES = 1.5;
+/** The others' CPU, in cores, under which a machine of fewer cores than that is quiet all the same. */
+const QUIET_OTHERS_CORES = 0.5;
 /** How long the bound holds after the machine was last seen contended. */
 const HOLD_MS = 1000;
 /** The longest a job waits at once for the loop's share to fall. */
@@ -108,6 +110,6 @@ export class CpuShare {
     this.base = this.newest;
     this.newest = { at: now, loop: performance.eventLoopUtilization() };
     const { othersCores, cores } = this.machine();
-    if (cores - othersCores < SPARE_CORES) this.boundUntil = now + HOLD_MS;
+    if (othersCores > Math.max(cores - SPARE_CORES, QUIET_OTHERS_CORES)) this.boundUntil = now + HOLD_MS;
   }
 }
