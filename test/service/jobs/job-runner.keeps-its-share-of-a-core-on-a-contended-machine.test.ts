@@ -37,7 +37,7 @@ const busyChecker: Pick<Checker, "check"> = {
   },
 };
 
-describe("JobRunner with its share of a core", () => {
+describe("JobRunner with its share of a core", { timeout: CASE_TIMEOUT_MS }, () => {
   let db: TestStore;
   let runner: JobRunner | undefined;
   beforeEach(async () => {
@@ -94,10 +94,10 @@ describe("JobRunner with its share of a core", () => {
     const { overall, highest } = await runJob({ othersCores: 2, cores: 2 });
     expect(overall).toBeLessThanOrEqual(JOB_LOOP_SHARE + SLACK);
     expect(highest).toBeLessThanOrEqual(JOB_LOOP_SHARE + WINDOW_SLACK);
-  }, CASE_TIMEOUT_MS);
+  });
 
   it("runs the loop flat out with a core to spare", async () => {
     const { overall } = await runJob({ othersCores: 0, cores: 2 });
     expect(overall).toBeGreaterThan(JOB_LOOP_SHARE + 2 * SLACK);
-  }, CASE_TIMEOUT_MS);
+  });
 });
