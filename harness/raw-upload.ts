@@ -40,13 +40,15 @@ function parseAnswer(raw: Buffer, tookMs: number): RawAnswer {
 }
 
 /**
- * POSTs `body` (chunked) to `url` over a raw socket that reads from its first byte: a
- * server that answers early and closes is heard whatever the writes meet after.
+ * POSTs `body` (chunked) to `url` over a raw socket that reads from its first byte (or,
+ * as a busy client, only after `readAfterMs` of sending): a server that answers early and
+ * closes is heard whatever the writes meet after.
  */
 export function rawUpload(
   url: string,
   headers: Record<string, string>,
   body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+  { readAfterMs = 0 }: { readAfterMs?: number } = {},
 ): Promise<RawAnswer> {
   const { hostname, port, pathname, search } = new URL(url);
   return new Promise((resolve, reject) => {
@@ -84,6 +86,10 @@ export function rawUpload(
     });
     socket.on("error", () => {});
     socket.on("close", finish);
+    if (readAfterMs > 0) {
+      socket.pause();
+      setTimeout(() => socket.resume(), readAfterMs);
+    }
     const head = [
       `POST ${pathname}${search} HTTP/1.1`,
       `host: ${hostname}:${port}`,

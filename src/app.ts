@@ -5,7 +5,6 @@
  * rate-limit headers), the site plugin (src/web/site-plugin.ts: the HTML for people,
  * its own HTML error handlers; docs/architecture.md "The site") and the ops routes. The root's error handler answers problem JSON for all but the pages.
  */
-import type { IncomingMessage } from "node:http";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -41,6 +40,7 @@ import { widgetRoute } from "./http/routes/widget.js";
 import { sharedSchemaCompilers } from "./http/schema-compilers.js";
 import { silentConnections } from "./http/silent-connections.js";
 import type { TypedApp } from "./http/typed-app.js";
+import { hasUnreadBody, lingerOnClose } from "./http/unread-body.js";
 import { linkContextOf } from "./operator/accounts.js";
 import type { ChangeWatcher } from "./service/checking/change-watcher.js";
 import type { Checker } from "./service/checking/checker.js";
@@ -162,13 +162,6 @@ const OPENAPI_DOCUMENT = {
   },
 };
 
-/** Whether a request declared a body that has not arrived whole. */
-function hasUnreadBody(raw: IncomingMessage): boolean {
-  const length = raw.headers["content-length"];
-  const declared = raw.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-  return declared && !raw.complete;
-}
-
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
@@ -235,10 +228,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // its connection is closed: left open (keep-alive), it would hold the server's close,
   // and so the process's exit on SIGTERM, until the client let go or keepAliveTimeout.
   // So is one whose body was not read to its end (over the limit, refused before it was
-  // read, or ignored on a GET): Node would read the rest, however large, to keep the
-  // connection. Fastify answers a body over the limit with 413 as soon as it passes it.
+  // read, or ignored): Node would read the rest, however large, to keep the connection.
+  // Its close lingers (unread-body.ts): closed at once, the client could lose the answer.
   app.addHook("onSend", (request, reply, payload, done) => {
-    if (closing || hasUnreadBody(request.raw)) reply.header("connection", "close");
+    if (closing) reply.header("connection", "close");
+    else if (hasUnreadBody(request.raw)) {
+      reply.header("connection", "close");
+      lingerOnClose(request.raw);
+    }
     done(null, payload);
   });
 

@@ -202,6 +202,12 @@ async function serve(
     firstMs: 1000,
     onError: (error) => logger.warn({ err: error }, "could not write the requests per day; retrying"),
   });
+  const quotaSettlements = new PeriodicTask({
+    run: () => store.usage.settleQuota(),
+    everyMs: 1000,
+    firstMs: 1000,
+    onError: (error) => logger.warn({ err: error }, "could not give back units counted for a 503; retrying"),
+  });
   const trafficCounts = new PeriodicTask({
     run: () => traffic.flush(store.traffic),
     everyMs: 1000,
@@ -238,6 +244,7 @@ async function serve(
     redecider,
     housekeeping,
     dailyUsage,
+    quotaSettlements,
     trafficCounts,
     jobs,
     ...(config.listSources.length > 0 ? [lists] : []),

@@ -10,7 +10,7 @@ import { inTransaction } from "./changes.js";
 import { toDate } from "./columns.js";
 import { toJob } from "./job-rows.js";
 import type { FinishedJobBatch, Job, JobFiler, JobsRepository } from "./jobs-types.js";
-import { refundUnits } from "./quota.js";
+import { refundUnits } from "./quota-give-back.js";
 import type { Database } from "./schema.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
 

@@ -122,6 +122,8 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     async close() {
       // The requests per day counted since the last flush; lost when the database is gone.
       await usage.flushDailyUsage().catch(() => undefined);
+      // Give-backs still waiting for the database: a last try, else their units stay counted.
+      await usage.settleQuota().catch(() => undefined);
       await db.destroy();
     },
   };

@@ -10,20 +10,15 @@
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { MAX_QUOTA } from "../core/plan-rules.js";
 import { AccountSuspendedError } from "../core/refusals.js";
-import { DAY_MS } from "../core/time.js";
 import { toDate } from "./columns.js";
+import { COUNTS, giveBackUnits } from "./quota-give-back.js";
 import { type QuotaPeriod, quotaPeriod } from "./quota-period.js";
+import { type Counter, type QuotaSettlements, receiptToken, writesReceipts } from "./quota-receipts.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, QuotaState } from "./usage-types.js";
 
-/** The two kinds of count: a key's own, and an account's, which all its keys draw from. */
-const COUNTS = {
-  key: { table: "usage", owner: "key_id" },
-  account: { table: "account_usage", owner: "account_id" },
-} as const;
-
 /** Where a key's requests are counted: its account's row when it has one, else its own. */
-function counter(key: AuthenticatedKey) {
+function counter(key: AuthenticatedKey): Counter {
   return key.account ? { ...COUNTS.account, id: key.account.id } : { ...COUNTS.key, id: key.id };
 }
 
@@ -53,20 +48,25 @@ interface UpsertValues {
   count: number;
   keyId: string;
   quota: number;
+  /** The statement's receipt (PostgreSQL; quota-receipts.ts). */
+  token: string;
 }
 
 /**
  * The counting statement, with each value's name where the value goes (compiled once,
  * below). An unlimited plan (quota null) counts every request, the count stopping at
- * MAX_QUOTA so the 32-bit column never overflows.
+ * MAX_QUOTA so the 32-bit column never overflows. With `receipt` (PostgreSQL) the same
+ * statement writes the receipt of what it counted, so that a count whose answer was lost
+ * can be given back (quota-receipts.ts).
  */
-function upsertStatement(unlimited: boolean, perAccount: boolean) {
+function upsertStatement(unlimited: boolean, perAccount: boolean, receipt: boolean) {
   const v: Record<keyof UpsertValues, keyof UpsertValues> = {
     start: "start",
     now: "now",
     count: "count",
     keyId: "keyId",
     quota: "quota",
+    token: "token",
   };
   const count = perAccount ? COUNTS.account : COUNTS.key;
   const table = sql.table(count.table);
@@ -79,12 +79,17 @@ function upsertStatement(unlimited: boolean, perAccount: boolean) {
     ? sql`case when ${used} > ${sql.lit(MAX_QUOTA)} - excluded.used then ${sql.lit(MAX_QUOTA)}
       else ${used} + excluded.used end`
     : sql`${used} + excluded.used where ${used} + excluded.used <= ${v.quota}`;
-  return sql<{ used: number }>`
+  const upsert = sql<{ used: number }>`
     insert into ${table} (${ownerColumn}, period_start, used)
     select ${owner}, cast(${v.start} as bigint), cast(${v.count} as integer) from api_keys
     where id = ${v.keyId} and revoked_at is null and (expires_at is null or expires_at > cast(${v.now} as bigint)) ${fits}
     on conflict (${ownerColumn}, period_start) do update set used = ${add}
     returning used`;
+  if (!receipt) return upsert;
+  return sql<{ used: number }>`
+    with counted as (${upsert}),
+    receipt as (insert into quota_receipts (token, units) select ${v.token}, cast(${v.count} as integer) from counted)
+    select used from counted`;
 }
 
 interface CompiledUpsert {
@@ -100,16 +105,21 @@ interface CompiledUpsert {
  */
 const compiledUpserts = new WeakMap<Kysely<Database>, Map<string, CompiledUpsert>>();
 
-function compiledUpsert(db: Kysely<Database>, unlimited: boolean, perAccount: boolean): CompiledUpsert {
+function compiledUpsert(
+  db: Kysely<Database>,
+  unlimited: boolean,
+  perAccount: boolean,
+  receipt: boolean,
+): CompiledUpsert {
   let shapes = compiledUpserts.get(db);
   if (!shapes) {
     shapes = new Map();
     compiledUpserts.set(db, shapes);
   }
-  const shape = `${unlimited} ${perAccount}`;
+  const shape = `${unlimited} ${perAccount} ${receipt}`;
   let compiled = shapes.get(shape);
   if (!compiled) {
-    const query = upsertStatement(unlimited, perAccount).compile(db);
+    const query = upsertStatement(unlimited, perAccount, receipt).compile(db);
     compiled = { sql: query.sql, names: query.parameters as (keyof UpsertValues)[] };
     shapes.set(shape, compiled);
   }
@@ -120,6 +130,7 @@ function compiledUpsert(db: Kysely<Database>, unlimited: boolean, perAccount: bo
  * Counts `count` units at once when all of them fit in what is left of the quota;
  * returns the new count, or undefined when nothing was counted (not enough left, or the
  * key revoked meanwhile — selecting the key makes a revocation by another process count).
+ * `token`: the receipt to write (PostgreSQL), else none.
  */
 async function countRequests(
   db: Kysely<Database>,
@@ -127,14 +138,21 @@ async function countRequests(
   period: QuotaPeriod,
   count: number,
   now: Date,
+  token: string | undefined,
 ): Promise<number | undefined> {
-  const { sql: text, names } = compiledUpsert(db, key.quota === null, key.account !== null);
+  const { sql: text, names } = compiledUpsert(
+    db,
+    key.quota === null,
+    key.account !== null,
+    token !== undefined,
+  );
   const values: UpsertValues = {
     start: period.start.getTime(),
     now: now.getTime(),
     count,
     keyId: key.id,
     quota: key.quota ?? 0,
+    token: token ?? "",
   };
   const { rows } = await db.executeQuery<{ used: number }>(
     CompiledQuery.raw(
@@ -175,24 +193,24 @@ export async function readQuota(db: Kysely<Database>, key: AuthenticatedKey, now
   return quotaState(key, period, rows[0]?.used ?? 0);
 }
 
+/** Counts `n` units with one statement; the new count, or undefined when nothing was counted. */
+type CountStatement = (n: number) => Promise<number | undefined>;
+
 /**
- * Counts the requests of one key made together at `now`, in order; request i costs
- * `units[i]`. All of them with one statement when they fit; else one at a time, each
- * counted only when all its units are left (a request refused for n units means every
- * later one of n or more is refused too, without asking the database again).
+ * The states of requests costing `units[i]`, in order: all of them with one statement
+ * when they fit; else one at a time, each counted only when all its units are left (a
+ * request refused for n units means every later one of n or more is refused too,
+ * without asking the database again).
  */
-export async function countUnits(
-  db: Kysely<Database>,
+async function countInOrder(
   key: AuthenticatedKey,
-  now: Date,
+  period: QuotaPeriod,
   units: readonly number[],
+  count: CountStatement,
 ): Promise<QuotaState[]> {
-  const period = countingPeriod(key, now);
-  // A plan without any quota must never reach the upsert (it could insert a first count).
-  if (key.quota !== null && key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
   if (units.length > 1) {
     const total = units.reduce((sum, n) => sum + n, 0);
-    const used = await countRequests(db, key, period, total, now);
+    const used = await count(total);
     if (used !== undefined) {
       let usedBefore = used - total;
       return units.map((n) => {
@@ -204,11 +222,73 @@ export async function countUnits(
   const states: QuotaState[] = [];
   let smallestRefused = Number.POSITIVE_INFINITY;
   for (const n of units) {
-    const used = n >= smallestRefused ? undefined : await countRequests(db, key, period, n, now);
+    const used = n >= smallestRefused ? undefined : await count(n);
     if (used === undefined) smallestRefused = Math.min(smallestRefused, n);
     states.push(quotaState(key, period, used));
   }
   return states;
+}
+
+/** One counting statement of `countUnits`: its receipt's token (PostgreSQL), its units, what came of it. */
+interface Sent {
+  token: string | undefined;
+  units: number;
+  /** "unknown" while it runs, and for good when it failed: it may have landed unseen. */
+  outcome: "counted" | "refused" | "unknown";
+}
+
+/**
+ * Gives back what the statements of a failed `countUnits` may have counted (its requests
+ * are all answered 503): on PostgreSQL each token's receipt, which tells a count that
+ * landed unseen; on SQLite the counts known to have landed. What the database refuses
+ * now waits in `settlements`.
+ */
+async function giveBackFailedCount(
+  db: Kysely<Database>,
+  row: Counter,
+  period: QuotaPeriod,
+  sent: readonly Sent[],
+  settlements: QuotaSettlements,
+): Promise<void> {
+  for (const { token, units, outcome } of sent) {
+    if (outcome === "refused") continue;
+    // By the token: the receipt's units if the count landed, none (the token cancelled) if not.
+    if (token !== undefined) await settlements.attempt(() => giveBackUnits(db, row, period.start, 0, token));
+    else if (outcome === "counted")
+      await settlements.attempt(() => giveBackUnits(db, row, period.start, units));
+  }
+}
+
+/**
+ * Counts the requests of one key made together at `now`, in order; request i costs
+ * `units[i]` (`countInOrder`). When a statement fails, every request fails, and whatever
+ * the statements counted is given back first, landed unseen or not (quota-receipts.ts).
+ */
+export async function countUnits(
+  db: Kysely<Database>,
+  key: AuthenticatedKey,
+  now: Date,
+  units: readonly number[],
+  settlements: QuotaSettlements,
+): Promise<QuotaState[]> {
+  const period = countingPeriod(key, now);
+  // A plan without any quota must never reach the upsert (it could insert a first count).
+  if (key.quota !== null && key.quota <= 0) return units.map(() => quotaState(key, period, undefined));
+  const receipts = writesReceipts(db);
+  const sent: Sent[] = [];
+  const count: CountStatement = async (n) => {
+    const statement: Sent = { token: receipts ? receiptToken() : undefined, units: n, outcome: "unknown" };
+    sent.push(statement);
+    const used = await countRequests(db, key, period, n, now, statement.token);
+    statement.outcome = used === undefined ? "refused" : "counted";
+    return used;
+  };
+  try {
+    return await countInOrder(key, period, units, count);
+  } catch (error) {
+    await giveBackFailedCount(db, counter(key), period, sent, settlements);
+    throw error;
+  }
 }
 
 const ACCOUNT_ROW = "account:";
@@ -225,47 +305,6 @@ export function accountUsageRow(accountId: string): string {
 /** The account of an `accountUsageRow` name; undefined for a key's id. */
 export function accountOfUsageRow(row: string): string | undefined {
   return row.startsWith(ACCOUNT_ROW) ? row.slice(ACCOUNT_ROW.length) : undefined;
-}
-
-/**
- * Gives back `units` counted in a period, to the key's own count or its account's
- * (`accountId`); the count never goes below zero. The key's requests per day lose them
- * on the day they are given back (`givenBackAt`), so that the days of a period add up
- * to its count (docs/console.md "Traffic").
- */
-export async function refundUnits(
-  db: Kysely<Database>,
-  /** The key the units were counted for (null: the account's own, a console upload's) and its account. */
-  key: { id: string | null; accountId: string | null },
-  periodStart: Date,
-  units: number,
-  givenBackAt: Date = new Date(),
-): Promise<void> {
-  const { table, owner } = key.accountId === null ? COUNTS.key : COUNTS.account;
-  const id = key.accountId ?? key.id;
-  if (id === null) return;
-  const given =
-    await sql`update ${sql.table(table)} set used = case when used > ${units} then used - ${units} else 0 end
-    where ${sql.ref(owner)} = ${id} and period_start = ${periodStart.getTime()} and used > 0`.execute(db);
-  if (Number(given.numAffectedRows ?? 0) === 0) return;
-  // The charts' requests per day lose them on the day they are given back, so a period's
-  // bars add up to the count's `used` (docs/accounts.md "The console").
-  const day = givenBackAt.getTime() - (givenBackAt.getTime() % DAY_MS);
-  if (key.id === null) {
-    await db
-      .insertInto("account_daily_usage")
-      .values({ account_id: id, day, used: -units })
-      .onConflict((oc) =>
-        oc.columns(["account_id", "day"]).doUpdateSet({ used: sql`account_daily_usage.used - ${units}` }),
-      )
-      .execute();
-    return;
-  }
-  await db
-    .insertInto("daily_usage")
-    .values({ key_id: key.id, day, used: -units })
-    .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ used: sql`daily_usage.used - ${units}` }))
-    .execute();
 }
 
 /** Every stored period of the key's count (its account's for an account's key), newest first. */

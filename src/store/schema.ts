@@ -192,6 +192,13 @@ export interface AuditLogTable {
 }
 
 /** One row, written by every readiness probe (migration 0005). */
+/** A PostgreSQL counting statement's receipt (migration 0026, src/store/quota-receipts.ts). */
+export interface QuotaReceiptsTable {
+  token: string;
+  units: number;
+  cancelled: ColumnType<number, number | undefined, number>;
+}
+
 export interface ReadinessProbeTable {
   id: number;
   probed_at: Millis;
@@ -221,6 +228,7 @@ export interface Database extends AccountTables {
   jobs: JobsTable;
   job_batches: JobBatchesTable;
   traffic_counts: TrafficCountsTable;
+  quota_receipts: QuotaReceiptsTable;
 }
 
 /** The traffic per UTC day, kind and name (migration 0023, src/store/traffic-repository.ts). */

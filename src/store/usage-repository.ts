@@ -30,10 +30,11 @@ import {
   countAccountUnits,
   countUnits,
   readQuota,
-  refundUnits,
   storedPeriods,
 } from "./quota.js";
 import { batchQuotaCounting } from "./quota-batch.js";
+import { counterOf, giveBackUnits, noteGivenBack } from "./quota-give-back.js";
+import { QuotaSettlements, receiptToken, writesReceipts } from "./quota-receipts.js";
 import type { Database } from "./schema.js";
 import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
 
@@ -70,7 +71,9 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     const entry = known.get(hash);
     return entry !== undefined && entry.until > now.getTime() ? entry.key : undefined;
   };
-  const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units));
+  // Give-backs the database did not take yet (a count or refund whose answer was lost).
+  const settlements = new QuotaSettlements(db);
+  const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units, settlements));
   // Requests per `key day` since the last flush: a map update on the answer path, written later.
   let daily = new Map<string, number>();
   /**
@@ -150,8 +153,15 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     async refund(key, periodStart, units = 1, now = new Date()) {
       checkUnits(units, 1);
       const owner = { id: key.id, accountId: key.account?.id ?? null };
-      await refundUnits(db, owner, periodStart, units, now);
+      const row = counterOf(owner);
+      if (!row) return;
+      // With a token the refund lands once, however often it is tried; while the database
+      // is unreachable it waits in `settlements` (the requests per day then keep the units).
+      const token = writesReceipts(db) ? receiptToken() : undefined;
+      const given = await settlements.attempt(() => giveBackUnits(db, row, periodStart, units, token));
+      if (given) await noteGivenBack(db, owner, units, now);
     },
+    settleQuota: () => settlements.retry(),
     findKey: (secret, now) => liveKey(hashOf(secret), now),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),

@@ -69,6 +69,12 @@ export interface UsageRepository {
    * 5xx); the requests per day lose them on the day of `now` (default: the present).
    */
   refund(key: AuthenticatedKey, periodStart: Date, units?: number, now?: Date): Promise<void>;
+  /**
+   * Tries again the give-backs the database did not take (a count or a refund whose
+   * outcome a lost connection hid; docs/http.md "When the database dies mid-request"),
+   * and prunes old receipts; the server calls it every second.
+   */
+  settleQuota(): Promise<void>;
   /** Writes the requests per key and day counted since the last call (charts only; the quota count is exact already). */
   flushDailyUsage(): Promise<void>;
   /** Requests per key and UTC day of these keys, from `since` on; written by `flushDailyUsage`. */

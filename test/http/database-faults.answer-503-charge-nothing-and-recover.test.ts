@@ -7,32 +7,31 @@
  * `/readyz` says 503 while the database refuses writes; and the service recovers
  * without a restart.
  *
- * @room apart: its one bound on time is a lower one (the locked check waits at least 4 s
- * for the busy timeout), but on a loaded machine its PostgreSQL case saw the usage row and
- * the 200 answers differ (100 against 99) in three loaded runs of 2026-11-28: until that
- * is understood (a client's time-out, or a count the product gets wrong under load), it
- * runs with the machine to itself (test/projects.ts).
+ * Its bounds on time hold on a loaded machine: the locked check waits at least 4 s (the
+ * busy timeout), a lower bound; the PostgreSQL case waits for the give-backs the
+ * database could not take at once, tried again every second, within a quiet machine's 3 s
+ * stretched by the machine's pace. Under load that case once saw the usage row above the
+ * 200 answers (39 against 34, 2026-11-28): a count whose commit landed unseen as its
+ * backend was terminated, which quota receipts now give back (docs/http.md "When the
+ * database dies mid-request"; the moment itself is reproduced every time by
+ * `database-faults.a-count-cut-off-after-its-commit-charges-nothing.test.ts`). Each
+ * test's 60 s are a time-out for a stuck test, not a bound: a case took up to 20 s at
+ * load 15.
  */
 import { execFileSync } from "node:child_process";
-import { PassThrough } from "node:stream";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../harness/databases.js";
 import { type DnsTestServer, startDnsServer } from "../../harness/dns-server.js";
+import { FAULTS_DOMAIN, type FaultService, startFaultService } from "../../harness/fault-service.js";
+import { startPace } from "../../harness/machine-pace.js";
 import { mailZones } from "../../harness/mail-zones.js";
-import { loadConfig } from "../../src/config.js";
-import { type RunningServer, startServer } from "../../src/server.js";
 import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
-import type { Store } from "../../src/store/index.js";
-import { openStore } from "../../src/store/index.js";
-
-const DOMAIN = "example-shop.com";
 
 let dns: DnsTestServer;
 beforeAll(async () => {
-  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, "gmail.com", DOMAIN], "own-server"));
+  dns = await startDnsServer(mailZones([...CANARY_DOMAINS, "gmail.com", FAULTS_DOMAIN], "own-server"));
 });
 afterAll(() => dns.close());
 
@@ -41,65 +40,28 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface Service {
-  database: TestDatabase;
-  server: RunningServer;
-  /** A second store on the same database, to create the key and read its usage. */
-  admin: Store;
-  secret: string;
-  keyId: string;
-  /** What the usage row of the key says now. */
-  used(): Promise<number>;
-}
+type Service = FaultService & { database: TestDatabase };
 
 async function startService(kind: "sqlite" | "postgres"): Promise<Service> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, { migrated: true });
   cleanups.push(() => database.drop());
-  const config = loadConfig({
-    TEST_NAMES: "on",
-    LIST_SOURCES: "off",
-    DATABASE_URL: database.url,
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "1000",
-    AGE_LOOKUP: "off",
-  });
-  const server = await startServer(config, { stdout: new PassThrough(), logger: pino({ level: "silent" }) });
-  cleanups.push(() => server.close());
-  // Its pooled PostgreSQL connections are cut too; the pool replaces them.
-  const admin = await openStore(database.location, { onIdleError: () => {} });
-  cleanups.push(() => admin.close());
-  // More than the traffic of a test can use up on a fast machine: a 429 is never expected here.
-  await admin.plans.createPlan({ name: "ample", quota: 1_000_000, periodDays: 30 });
-  const { key, secret } = await admin.keys.createKey({ plan: "ample", now: new Date() });
-  return {
-    database,
-    server,
-    admin,
-    secret,
-    keyId: key.id,
-    used: async () => (await admin.usage.keyUsage(key.id, new Date()))?.current.used ?? -1,
-  };
+  return { database, ...(await startFaultService({ database, dns, cleanups })) };
 }
 
-/** One checking request, alternating the two routes; the status and the headers that matter. */
-async function check(service: Service, index: number) {
-  const { url } = service.server;
-  const response =
-    index % 2 === 0
-      ? await fetch(`${url}/?domain=${DOMAIN}`, { headers: { "x-gateway-key": service.secret } })
-      : await fetch(`${url}/v2/`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${service.secret}`, "content-type": "application/json" },
-          body: JSON.stringify({ email: `someone@${DOMAIN}` }),
-        });
-  const body = await response.text();
-  return {
-    status: response.status,
-    retryAfter: response.headers.get("retry-after"),
-    code: response.status === 200 ? null : (JSON.parse(body) as { code?: string }).code,
-  };
+/**
+ * What the usage row says once it comes to `expected`: give-backs the database could not
+ * take when their request failed are tried again every second (docs/http.md "When the
+ * database dies mid-request"); a quiet machine's 3 s, stretched by the machine's pace.
+ */
+async function settledUsage(service: Service, expected: number): Promise<number> {
+  const pace = startPace();
+  const started = performance.now();
+  let used = await service.used();
+  while (used !== expected && performance.now() - started < pace.bound(3000)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    used = await service.used();
+  }
+  return used;
 }
 
 /** What `/readyz` answers: its status and, when not ready, the problem's code. */
@@ -111,7 +73,7 @@ async function readiness(service: Service) {
 
 it("answers 503 with Retry-After and charges nothing while another connection holds the SQLite write lock, then recovers", async () => {
   const service = await startService("sqlite");
-  expect((await check(service, 0)).status).toBe(200);
+  expect((await service.check(0)).status).toBe(200);
   expect(await service.used()).toBe(1);
   // Let the observer write what the first check saw (recent domains, evidence; it flushes
   // every second), or those writes wait for the lock too, 5 s each, stalling the event loop.
@@ -123,7 +85,7 @@ it("answers 503 with Retry-After and charges nothing while another connection ho
   holder.exec("begin exclusive");
   // The service's connection waits for the busy timeout (5 s), then gives up.
   const started = Date.now();
-  const locked = await check(service, 1);
+  const locked = await service.check(1);
   expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
   expect(locked).toEqual({
     status: 503,
@@ -134,10 +96,10 @@ it("answers 503 with Retry-After and charges nothing while another connection ho
   holder.exec("commit");
 
   // Released: served again without a restart, and the 503 was not counted.
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(5);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
-}, 30_000);
+}, 60_000);
 
 it("answers 503 with Retry-After and charges nothing while the SQLite file cannot be written, then recovers", async (context) => {
   const service = await startService("sqlite");
@@ -153,14 +115,14 @@ it("answers 503 with Retry-After and charges nothing while the SQLite file canno
     context.skip("chattr +i is not available here (not root, or a file system without it)");
   }
   chattr("-i");
-  expect((await check(service, 0)).status).toBe(200);
+  expect((await service.check(0)).status).toBe(200);
   expect(await service.used()).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 1500));
 
   chattr("+i");
   cleanups.push(async () => chattr("-i"));
   for (let index = 0; index < 2; index++) {
-    expect(await check(service, index)).toEqual({
+    expect(await service.check(index)).toEqual({
       status: 503,
       retryAfter: expect.stringMatching(/^\d+$/),
       code: "database_unavailable",
@@ -169,10 +131,10 @@ it("answers 503 with Retry-After and charges nothing while the SQLite file canno
   expect(await readiness(service)).toEqual({ status: 503, code: "database_unavailable" });
   chattr("-i");
 
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(5);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
-}, 20_000);
+}, 60_000);
 
 it("answers only 200 or 503 with Retry-After when PostgreSQL backends are terminated mid-traffic, counts exactly the 200s, and recovers", async () => {
   const service = await startService("postgres");
@@ -186,10 +148,10 @@ it("answers only 200 or 503 with Retry-After when PostgreSQL backends are termin
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
     );
 
-  const answers: Awaited<ReturnType<typeof check>>[] = [];
+  const answers: Awaited<ReturnType<Service["check"]>>[] = [];
   let stop = false;
   const clients = Array.from({ length: 8 }, async (_, client) => {
-    for (let index = client; !stop; index += 8) answers.push(await check(service, index));
+    for (let index = client; !stop; index += 8) answers.push(await service.check(index));
   });
   // Several cuts while the clients keep sending.
   for (let cut = 0; cut < 5; cut++) {
@@ -208,10 +170,10 @@ it("answers only 200 or 503 with Retry-After when PostgreSQL backends are termin
   expect(unexpected).toEqual([]);
   const ok = answers.filter((answer) => answer.status === 200).length;
   expect(ok).toBeGreaterThan(0);
-  expect(await service.used()).toBe(ok);
+  expect(await settledUsage(service, ok)).toBe(ok);
 
   // Recovered without a restart.
-  for (let index = 0; index < 4; index++) expect((await check(service, index)).status).toBe(200);
+  for (let index = 0; index < 4; index++) expect((await service.check(index)).status).toBe(200);
   expect(await service.used()).toBe(ok + 4);
   expect((await fetch(`${service.server.url}/readyz`)).status).toBe(200);
-}, 20_000);
+}, 60_000);

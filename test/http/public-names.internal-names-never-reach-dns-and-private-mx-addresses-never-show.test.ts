@@ -31,7 +31,7 @@ let database: TestDatabase;
 
 beforeAll(async () => {
   dns = await startDnsServer(fixtureZones("engine"));
-  service = await openLiveService({ dnsAddress: dns.address, dnsTimeoutMs: 300, clock: () => new Date() });
+  service = await openLiveService({ dnsAddress: dns.address, clock: () => new Date() });
   database = await createTestDatabase("sqlite");
 });
 afterAll(async () => {

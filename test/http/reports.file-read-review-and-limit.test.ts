@@ -26,7 +26,6 @@ beforeAll(async () => {
   dns = await startDnsServer(fixtureZones("engine"));
   service = await openLiveService({
     dnsAddress: dns.address,
-    dnsTimeoutMs: 300,
     clock: () => new Date(now),
     adminToken: ADMIN_TOKEN,
   });

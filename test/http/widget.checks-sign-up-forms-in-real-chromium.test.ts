@@ -362,22 +362,32 @@ describe("the widget in Chromium", () => {
   });
 
   it("fails open on an error answer: over the per-visitor limit, the 429 leaves the field valid and it submits", async () => {
-    // Spend what is left of this minute's per-visitor limit from 127.0.0.1, the browser's address too.
-    let status = 0;
-    for (let sent = 0; sent < 60 && status !== 429; sent++) {
-      const response = await fetch(`${service.url}/v2/`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${key.secret}`,
-          origin: listedOrigin,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({ domain: "gmail.com" }),
-      });
-      await response.arrayBuffer();
-      status = response.status;
+    // Spend what is left of this minute's per-visitor limit from 127.0.0.1, the browser's
+    // address too. The window began with the file's first check from that address: a lock
+    // that ends within 30 s (Retry-After) is waited out and a fresh window spent, so that
+    // the browser's check below still meets it on a slow machine.
+    const spend = async () => {
+      for (let sent = 0; sent < 60; sent++) {
+        const response = await fetch(`${service.url}/v2/`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key.secret}`,
+            origin: listedOrigin,
+            "content-type": "application/json",
+          },
+          body: JSON.stringify({ domain: "gmail.com" }),
+        });
+        await response.arrayBuffer();
+        if (response.status === 429) return Number(response.headers.get("retry-after"));
+      }
+      return undefined;
+    };
+    let lockedFor = await spend();
+    if (lockedFor !== undefined && lockedFor < 30) {
+      await new Promise((resolve) => setTimeout(resolve, (lockedFor as number) * 1000 + 100));
+      lockedFor = await spend();
     }
-    expect(status).toBe(429);
+    expect(lockedFor).toBeGreaterThan(0);
 
     const { page, context } = await openSignUp(listed);
     const answered = page.waitForResponse((response) => isCheck(response.request()), {

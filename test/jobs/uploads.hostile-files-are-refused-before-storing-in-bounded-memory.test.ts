@@ -16,6 +16,7 @@ import { startPace } from "../../harness/machine-pace.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { cpuSeconds, rawUpload, residentBytes } from "../../harness/raw-upload.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
+import { LINGER_MS } from "../../src/http/unread-body.js";
 import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 
 const MB = 1024 * 1024;
@@ -85,6 +86,27 @@ describe.each(DATABASE_KINDS)("uploads on %s", (kind) => {
       expect(Math.max(...took)).toBeLessThan(health.pace.bound(500));
     },
     120_000,
+  );
+
+  // A busy client reads its answer late while its writes go on: closed at once, the
+  // connection would be reset and the client's next write would lose it the answer. The
+  // close lingers (src/http/unread-body.ts); this client reads within half of that.
+  it.each([
+    ["a 200 MB one-line file", () => oneLine(200 * MB), () => secret, 413],
+    ["200 MB of lines with no unit left", () => manyLines(12_500_000), () => spent, 429],
+  ] as const)(
+    "answers %s to a client that still sends and reads only a while later",
+    async (_what, body, key, status) => {
+      const refused = await rawUpload(
+        `${world.service.url}/v2/jobs`,
+        { authorization: `Bearer ${key()}`, "content-type": "text/csv" },
+        body(),
+        { readAfterMs: LINGER_MS / 2 },
+      );
+      expect(refused.status).toBe(status);
+      expect(await jobs(secret)).toEqual([]);
+    },
+    60_000,
   );
 
   it("refuses a 1,000,000-line upload with no unit left with 429 within a second, for under 0.5 s of CPU", async () => {

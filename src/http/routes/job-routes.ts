@@ -219,32 +219,6 @@ export function sendResults(
   return reply.send(Readable.from(chunks, { highWaterMark: 1 }) as unknown as string);
 }
 
-/** What is read (and dropped) of a refused upload's body before its connection closes: a second, or 64 MiB. */
-const DRAIN_MS = 1000;
-const DRAIN_BYTES = 64 * 1024 * 1024;
-
-/**
- * Reads and drops the rest of a refused upload's body for a moment before the connection
- * closes: closed at once with bytes still arriving, the kernel would reset it, and the
- * client could lose the answer it was sent. Keep-alive once the body ends.
- */
-export function drainRefusedUpload(request: FastifyRequest, reply: FastifyReply): void {
-  const raw = request.raw;
-  if (raw.complete || raw.method !== "POST") return;
-  reply.removeHeader("connection");
-  let dropped = 0;
-  const cut = () => raw.socket?.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  raw.on("data", (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > DRAIN_BYTES) cut();
-  });
-  raw.once("end", () => clearTimeout(timer));
-  raw.once("close", () => clearTimeout(timer));
-  raw.resume();
-}
-
 /** Who an upload or a download is counted for at once: the key's account, or the key without one. */
 function gateOwner(request: FastifyRequest): string {
   const key = request.caller?.key;
@@ -276,10 +250,6 @@ export async function jobRoutes(app: TypedApp, deps: JobRoutesDeps): Promise<voi
           ? refusalProblem(refusal)
           : problemFor(error, request.log);
     sendProblem(reply, problem);
-  });
-  app.addHook("onSend", (request, reply, payload, done) => {
-    if (reply.statusCode >= 400) drainRefusedUpload(request, reply);
-    done(null, payload);
   });
   const security = [{ bearerKey: [] }];
   const config = { credentials: "bearer", units: 0 } as const;

@@ -17,7 +17,7 @@ describe("over the wire", () => {
   let service: LiveService;
   beforeAll(async () => {
     dns = await startDnsServer(fixtureZones("engine"));
-    service = await openLiveService({ dnsAddress: dns.address, dnsTimeoutMs: 300, clock: () => new Date() });
+    service = await openLiveService({ dnsAddress: dns.address, clock: () => new Date() });
   });
   afterAll(async () => {
     await service?.close();
