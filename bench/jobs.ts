@@ -15,16 +15,17 @@
  * `BENCH_FRESH_ROWS` (300,000) item job over `BENCH_FRESH_DOMAINS` (5,000) domains no one
  * has checked yet, and keyed cached checks sent one after another (each when the last
  * answered) to the first instance, idle and then while the job runs (target: p99 during
- * ≤ 2 × idle).
+ * ≤ 2 × idle), and the CPU each instance, the DNS server and the whole machine used
+ * meanwhile.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
-import { loadavg, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createKeysIn, createTestDatabase } from "../harness/databases.js";
-import { startDnsServerProcess } from "../harness/dns-server-process.js";
+import { type DnsServerProcess, startDnsServerProcess } from "../harness/dns-server-process.js";
 import { startServiceProcess } from "../harness/service-process.js";
 import { trafficWorld } from "../harness/traffic-world.js";
 import { run as check } from "../src/cli/check-command.js";
@@ -80,6 +81,17 @@ function peakBytes(pid: number, field = "VmHWM"): number {
     .split("\n")
     .find((entry) => entry.startsWith(`${field}:`));
   return Number(/(\d+)\s*kB/.exec(line ?? "")?.[1] ?? Number.NaN) * 1024;
+}
+
+/** A process's CPU time (user + system) so far in seconds: fields 14 and 15 of /proc/<pid>/stat, in ticks of 10 ms. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The CPU time every core of the machine has been busy so far, in seconds. */
+function machineCpuSeconds(): number {
+  return cpus().reduce((sum, { times }) => sum + times.user + times.nice + times.sys + times.irq, 0) / 1000;
 }
 
 interface JobAnswer {
@@ -214,7 +226,7 @@ function latencyRows(label: string, idle: number[], during: number[]): FigureRow
  * idle and during a FRESH_ROWS-item job over FRESH_DOMAINS domains never checked, and the
  * job's items/s.
  */
-async function freshRun(env: Record<string, string>, domains: readonly string[]) {
+async function freshRun(env: Record<string, string>, domains: readonly string[], dns: DnsServerProcess) {
   const probeDomains = domains.slice(0, FRESH_PROBE_DOMAINS);
   const jobDomains = domains.slice(FRESH_PROBE_DOMAINS);
   const database = await createTestDatabase("postgres");
@@ -241,13 +253,28 @@ async function freshRun(env: Record<string, string>, domains: readonly string[])
       { length: FRESH_ROWS },
       (_, i) => `fresh${i}@${jobDomains[i % jobDomains.length]}`,
     ).join("\n");
+    const pids = services.map((service) => service.listeningPids()[0] as number);
+    const cpuNow = async () => ({
+      instances: pids.map(cpuSeconds),
+      dns: (await dns.stats()).cpuMicros / 1e6,
+      machine: machineCpuSeconds(),
+    });
+    const cpuBefore = await cpuNow();
     const started = performance.now();
     const id = await upload(first.url, job, "text/plain", lines);
     const done = untilDone(first.url, job, id, FRESH_ROWS, 200);
     const during = await probe(first.url, probeKey, probeDomains, done, "sequential");
     await done;
-    const rate = FRESH_ROWS / ((performance.now() - started) / 1000);
-    return { idle, during, rate };
+    const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = await cpuNow();
+    // Cores used on average while the job ran.
+    const cores = (after: number, before: number) => (after - before) / seconds;
+    const cpu = {
+      instances: cpuAfter.instances.map((after, i) => cores(after, cpuBefore.instances[i] as number)),
+      dns: cores(cpuAfter.dns, cpuBefore.dns),
+      machine: cores(cpuAfter.machine, cpuBefore.machine),
+    };
+    return { idle, during, rate: FRESH_ROWS / seconds, cpu };
   } finally {
     for (const service of services) await service.stop();
     await database.drop();
@@ -338,7 +365,7 @@ async function main(): Promise<void> {
       const peak = peakBytes(pid);
       const ratio = run.rate / csvRate;
       await service.stop();
-      const fresh = await freshRun(env, world.domains.slice(DOMAINS));
+      const fresh = await freshRun(env, world.domains.slice(DOMAINS), dns);
       finish({
         title: "mailrisk list jobs",
         script: "bench:jobs",
@@ -364,6 +391,12 @@ async function main(): Promise<void> {
             null,
           ],
           ...latencyRows("fresh: keyed cached POST /v2/ p99, sequential", fresh.idle, fresh.during),
+          [
+            "fresh: CPU during the job, in cores (instance 1, 2; DNS server; machine)",
+            `${fresh.cpu.instances.map((used) => used.toFixed(2)).join(", ")}; ${fresh.cpu.dns.toFixed(2)}; ${fresh.cpu.machine.toFixed(2)} of ${cpus().length}`,
+            "",
+            null,
+          ],
         ],
         knobs: { BENCH_JOB_ROWS: ROWS, BENCH_FRESH_ROWS: FRESH_ROWS, BENCH_FRESH_DOMAINS: FRESH_DOMAINS },
         notes: [

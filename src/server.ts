@@ -23,6 +23,7 @@ import { type ChangeWatcher, changeWatcherOf } from "./service/checking/change-w
 import { createChecker } from "./service/checking/create-checker.js";
 import { TrafficCounter } from "./service/checking/traffic-counter.js";
 import { scheduleHousekeeping } from "./service/housekeeping-schedule.js";
+import { CpuShare } from "./service/jobs/cpu-share.js";
 import { JobRunner } from "./service/jobs/job-runner.js";
 import { removeStaleSpools, spoolRoot } from "./service/jobs/job-upload.js";
 import { RequestsInProgress } from "./service/jobs/requests-in-progress.js";
@@ -174,6 +175,7 @@ async function serve(
     traffic,
     jobs: store.jobs,
     requests,
+    cpu: new CpuShare(),
     checker,
     testNames: config.testNames,
     holder,

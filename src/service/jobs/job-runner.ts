@@ -8,7 +8,9 @@
  * SLICE_MS or CHECKS_PER_TURN checks, so the server's requests wait about that long for it.
  * While the API's checking requests are in progress, the runner starts no check and
  * claims or writes no batch (for GIVE_WAY_MS at most each time), and each record is
- * serialised as its check ends rather than a batch's worth at once (docs/jobs.md "Headroom").
+ * serialised as its check ends rather than a batch's worth at once; and while the machine
+ * has no core to spare, the event loop stays under the jobs' share of a core (`CpuShare`):
+ * above it the runner starts no check and claims no batch (docs/jobs.md "Headroom").
  * A batch that fails (the database or the resolver unreachable) is given up and claimed
  * again after a pause; the job fails only once its batches have failed for `failAfterMs`
  * without one success (docs/jobs.md "Faults").
@@ -22,6 +24,7 @@ import { type CheckOutcome, checkMany } from "../checking/check-many.js";
 import type { Checker } from "../checking/checker.js";
 import type { TrafficCounter } from "../checking/traffic-counter.js";
 import { PeriodicTask } from "../shared/periodic-task.js";
+import type { CpuShare } from "./cpu-share.js";
 import { encodeOutcomes } from "./job-batch.js";
 import type { RequestsInProgress } from "./requests-in-progress.js";
 
@@ -54,6 +57,8 @@ export interface JobRunnerOptions extends NameRules {
   failAfterMs?: number;
   /** The server's checking requests in progress, which the jobs give way to. */
   requests?: Pick<RequestsInProgress, "busy" | "whenIdle">;
+  /** The bound on the event loop's share of a core while the machine is contended. */
+  cpu?: Pick<CpuShare, "over" | "whenUnder">;
   /** Polls while idle; default 500 ms. */
   everyMs?: number;
   onError?: (error: unknown) => void;
@@ -72,7 +77,7 @@ export interface JobRunnerOptions extends NameRules {
  */
 function inTurns(
   checker: Pick<Checker, "check">,
-  requests: Pick<RequestsInProgress, "busy" | "whenIdle"> | undefined,
+  { requests, cpu }: Pick<JobRunnerOptions, "requests" | "cpu">,
 ): Pick<Checker, "check"> {
   let turnAt = performance.now() + SLICE_MS;
   let started = 0;
@@ -80,15 +85,19 @@ function inTurns(
   let next: Promise<void> | undefined;
   return {
     async check(input, lane) {
-      // No check starts while a request is answered: its look-ups would come between.
-      while (requests?.busy()) await requests.whenIdle(GIVE_WAY_MS);
-      while (started >= CHECKS_PER_TURN || performance.now() > turnAt) {
-        next ??= yieldToRequests().then(() => {
-          next = undefined;
-          turnAt = performance.now() + SLICE_MS;
-          started = 0;
-        });
-        await next;
+      // No check starts while a request is answered (its look-ups would come between), nor over the
+      // share of a core, nor past the turn's; each is asked again after any wait.
+      for (;;) {
+        if (requests?.busy()) await requests.whenIdle(GIVE_WAY_MS);
+        else if (cpu?.over()) await cpu.whenUnder();
+        else if (started >= CHECKS_PER_TURN || performance.now() > turnAt) {
+          next ??= yieldToRequests().then(() => {
+            next = undefined;
+            turnAt = performance.now() + SLICE_MS;
+            started = 0;
+          });
+          await next;
+        } else break;
       }
       started++;
       return checker.check(input, lane);
@@ -110,7 +119,7 @@ export class JobRunner {
   private readonly failingSince = new Map<string, number>();
 
   constructor(private readonly options: JobRunnerOptions) {
-    this.checker = inTurns(options.checker, options.requests);
+    this.checker = inTurns(options.checker, options);
     this.task = new PeriodicTask({
       run: () => this.runBatches(),
       everyMs: options.everyMs ?? 500,
@@ -151,6 +160,7 @@ export class JobRunner {
   private async runBatch(): Promise<boolean> {
     const { jobs, holder } = this.options;
     await this.options.requests?.whenIdle(GIVE_WAY_MS);
+    while (this.options.cpu?.over()) await this.options.cpu.whenUnder();
     const now = new Date();
     const claimed = await jobs.claimBatch(holder, now, new Date(now.getTime() + LEASE_MS));
     if (!claimed) return false;
