@@ -7,7 +7,7 @@
  * downloaded, as many as its status says.
  */
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createKeyIn } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
@@ -128,7 +128,12 @@ describe("multipart uploads", () => {
 
 describe("the server's spool", () => {
   it("refuses an upload that would pass JOB_SPOOL_MAX_BYTES with 503 and Retry-After, keeping nothing", async () => {
+    // A second instance on the same database: stopped when this test ends, so that later tests' jobs
+    // run on one instance, batch after batch, in input order.
     const small = await world.startService({ env: { JOB_SPOOL_MAX_BYTES: "4096" } });
+    onTestFinished(async () => {
+      expect(await small.stop()).toBe(0);
+    });
     const lines = Array.from({ length: 1000 }, (_, i) => `user${i}@shop-1.com`).join("\n");
     const response = await fetch(`${small.url}/v2/jobs`, {
       method: "POST",
