@@ -139,7 +139,10 @@ async function serve(
     jobsGiveWayTo: requests,
     logger,
     shutdown: shutdown.signal,
-    policyVersion: () => applied.changes?.policyVersion(),
+    policy: {
+      policyVersion: () => applied.changes?.policyVersion(),
+      settle: async () => applied.changes?.settle(),
+    },
     // Answers to API callers record block-status flips; the pages and the reports queue only read.
     recordsFlips: true,
   });

@@ -102,10 +102,12 @@ export interface CachingCheckerOptions {
   /** WEBHOOK_WATCH_DAYS: a flip raises webhook events when the domain was answered within it. */
   webhookWatchDays: number;
   /**
-   * The policy version this process's overrides and lists hold (the change watcher's): a
-   * flip is recorded only while the store's is the same. Default: flips recorded whatever it is.
+   * The policy (overrides and lists) this process holds, as its change watcher took it in:
+   * a flip is recorded only while the store's version is the same; a flip refused for that
+   * is decided again once `settle` has taken in every change. Default: flips recorded
+   * whatever the store's version is.
    */
-  policyVersion?: () => number | undefined;
+  policy?: PolicyInForce;
   /**
    * Whether answers in the API's lane (a caller's check, bulk) record a flip of the block
    * status, with its webhook events: the server's wiring sets it. Checks in the pages' lane
@@ -114,6 +116,14 @@ export interface CachingCheckerOptions {
   recordsFlips?: boolean;
   /** The accounts' own lists this process holds: a check whose lane names an account follows its list. */
   accountLists?: Pick<AccountListsInMemory, "held" | "load" | "reloadAfterChange">;
+}
+
+/** What a checker asks of the change watcher (change-watcher.ts) about the policy it holds. */
+export interface PolicyInForce {
+  /** The policy version whose changes hold here; undefined before the first reading. */
+  policyVersion(): number | undefined;
+  /** Resolves once every change made before the call holds here; never rejects. */
+  settle(): Promise<void>;
 }
 
 /** The check with block_status_changed_at set to the domain's. */
@@ -197,7 +207,8 @@ export class CachingChecker implements Checker {
     if (now.getTime() - known.checkedAt.getTime() >= freshForMs(known.facts, check.status, this.freshness)) {
       return undefined;
     }
-    if (check.record.block !== known.block && this.recordsFlipsOf(lane)) return undefined;
+    // A block status that is not the stored one is recorded first, or stamped now (answer()).
+    if (check.record.block !== known.block) return undefined;
     const { account } = lane;
     const { accountLists } = this.options;
     let answer = check;
@@ -305,12 +316,31 @@ export class CachingChecker implements Checker {
     return this.options.recordsFlips === true && lane !== undefined && lane.budget !== "pages";
   }
 
-  /** The decided answer, with a flip of its block status recorded first when `records`. */
+  /**
+   * The decided answer, with a flip of its block status recorded first when `records`. A
+   * flip the store refused (this process had not yet taken in a change of policy, its own
+   * list sync's included) is decided and tried again once the change holds here. An
+   * answer whose block status is not the stored one (read-only, or still refused) says
+   * it changed now: never the time the other status began.
+   */
   private async answer(known: KnownDomain, now: Date, records: boolean): Promise<DomainCheck> {
-    const check = this.decided(known, now);
-    if (check.record.block === known.block || !records) return check;
-    this.noteBlockStatus(known, await this.recordFlip(known.domain, check, now));
-    return this.decided(known, now);
+    let check = this.decided(known, now);
+    if (check.record.block === known.block) return check;
+    if (records) {
+      this.noteBlockStatus(known, await this.recordFlip(known.domain, check, now));
+      check = this.decided(known, now);
+      const { policy } = this.options;
+      if (check.record.block !== known.block && policy !== undefined) {
+        await policy.settle();
+        check = this.decided(known, now);
+        if (check.record.block !== known.block) {
+          this.noteBlockStatus(known, await this.recordFlip(known.domain, check, now));
+          check = this.decided(known, now);
+        }
+      }
+      if (check.record.block === known.block) return check;
+    }
+    return stamped(check, now);
   }
 
   /** Records the block status of a check that differs from the stored one, with what the webhooks are told (docs/webhooks.md). */
@@ -319,7 +349,7 @@ export class CachingChecker implements Checker {
       watchedSince: new Date(at.getTime() - this.options.webhookWatchDays * DAY_MS),
       record: stamped(check, at).record as unknown as FlipNotice["record"],
     };
-    const policy = this.options.policyVersion?.();
+    const policy = this.options.policy?.policyVersion();
     if (policy !== undefined) notice.policyVersion = policy;
     return this.options.records.noteBlock(domain, check.record.block, at, notice);
   }

@@ -24,7 +24,7 @@ import {
   Observer,
   recentSink,
 } from "./batched-observer.js";
-import { CachingChecker } from "./cached-checker.js";
+import { CachingChecker, type PolicyInForce } from "./cached-checker.js";
 import { createDomainAgeLookup } from "./domain-age.js";
 import { LearnedSnapshot } from "./learned-snapshot.js";
 import type { GivesWayTo } from "./lookup-budget.js";
@@ -54,8 +54,8 @@ export interface CreateCheckerOptions {
   serveStale?: boolean;
   /** Aborts when the server shuts down: domain-age look-ups queued or running end at once. */
   shutdown?: AbortSignal;
-  /** The policy version the server's change watcher has applied (CachingCheckerOptions.policyVersion). */
-  policyVersion?: () => number | undefined;
+  /** The policy the server's change watcher has taken in (CachingCheckerOptions.policy). */
+  policy?: PolicyInForce;
   /** Whether answers in the API's lane record block-status flips (CachingCheckerOptions.recordsFlips): the server only. */
   recordsFlips?: boolean;
   /** Told, with a sentence for a person, when the database's list policy differs from LIST_SOURCES; default logged at warn. */
@@ -197,7 +197,7 @@ export function createChecker(options: CreateCheckerOptions): CachingChecker {
     dnsLoad: deps.dnsLoad,
     webhookWatchDays: options.config.webhookWatchDays,
     testNames: options.config.testNames,
-    policyVersion: options.policyVersion,
+    policy: options.policy,
     recordsFlips: options.recordsFlips,
     ...(options.store.accountLists && { accountLists: new AccountListsInMemory(options.store.accountLists) }),
     onBackgroundError: (error, domain) =>

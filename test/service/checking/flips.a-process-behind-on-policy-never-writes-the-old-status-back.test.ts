@@ -5,6 +5,9 @@
  * whose watcher has not polled yet, reads the domain's stored status and still decides
  * the old verdict: it must not write that back, which would raise a `domain.unblocked`
  * event and then another `domain.blocked` once it reloads. Once it has, it agrees.
+ * And a process whose sources are ahead of its watcher (it reloaded before the watcher's
+ * reading, as its own list sync does) records its flip at once and answers the time it
+ * recorded, never the time the old status began.
  */
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -48,7 +51,10 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     const checker = createChecker({
       config,
       store,
-      policyVersion: () => applied.changes?.policyVersion(),
+      policy: {
+        policyVersion: () => applied.changes?.policyVersion(),
+        settle: async () => applied.changes?.settle(),
+      },
       recordsFlips: true,
     });
     const changes = changeWatcherOf(store, checker, undefined, NO_TIMER);
@@ -60,10 +66,14 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     return started;
   }
 
-  async function block({ checker }: Process): Promise<boolean> {
+  async function answer({ checker }: Process) {
     const parsed = parseInput(DOMAIN, TEST_NAMES_ON);
     if (!parsed.ok) throw new Error(parsed.problem.detail);
-    return (await checker.check(parsed.input, API_LANE)).record.block;
+    return (await checker.check(parsed.input, API_LANE)).record;
+  }
+
+  async function block(process: Process): Promise<boolean> {
+    return (await answer(process)).block;
   }
 
   beforeEach(async () => {
@@ -114,5 +124,34 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     expect(await block(behind)).toBe(true);
     const events = (await store.webhooks.deliveries(null, 10)).filter((event) => event.domain === DOMAIN);
     expect(events.map((event) => event.type)).toEqual(["domain.blocked"]);
+  });
+  it("is recorded at once by a process whose sources are ahead of its watcher, with the time it answers", async () => {
+    const first = await startProcess();
+    const { store } = first;
+    expect(await block(first)).toBe(false);
+    const allowedSince = (await store.records.getFacts(DOMAIN))?.changedAt as Date;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    await store.overrides.setOverride({
+      kind: "domain",
+      value: DOMAIN,
+      action: "deny",
+      note: null,
+      createdAt: new Date(),
+    });
+    // The sources reloaded, the watcher not yet read: as after the process's own list sync.
+    await first.checker.reloadSources?.("overrides");
+    const blocked = await answer(first);
+    expect(blocked.block).toBe(true);
+    const stored = await store.records.getFacts(DOMAIN);
+    expect(stored?.block).toBe(true);
+    expect(stored?.changedAt.getTime()).toBeGreaterThan(allowedSince.getTime());
+    expect(new Date(blocked.block_status_changed_at).getTime()).toBe(
+      Math.floor((stored?.changedAt.getTime() as number) / 1000) * 1000,
+    );
+    expect(await answer(first)).toMatchObject({
+      block: true,
+      block_status_changed_at: blocked.block_status_changed_at,
+    });
   });
 });
