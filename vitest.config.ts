@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { rooms } from "./test/projects.js";
+import { LongestFirst } from "./test/sequencer.js";
 
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const byRoom = rooms(ROOT, ["test", "clients/typescript/test"]);
@@ -17,6 +18,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // The files that took longest in a measured run start first (test/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // No test fetches the public upstream lists: a test that syncs names loopback sources.
     // TEST_NAMES: the fixtures' `.test` names and documentation MX addresses count as public
     // in the services and CLIs tests start (in-process set-ups: harness/config.ts).
