@@ -1,11 +1,11 @@
 /**
- * The order the suite starts its files in (vitest.config.ts `sequence.sequencer`): in each
- * group of rooms that share the workers, the files that took longest in a measured run
- * first (`test/file-seconds.json`), then the others, larger files first. A file that waits
- * a quarter of a minute for a retry or a browser then overlaps with the short files that
- * keep the cores busy, instead of running alone at the end of the run. Vitest's own
- * order needs its cache of an earlier run, which a clean clone (CI) does not have; without
- * it, it starts whole rooms one after another and larger files first.
+ * The order the suite starts its files in (vitest.config.ts `sequence.sequencer`): as
+ * vitest's own (groups in order; in a group, room after room, so that a worker's files
+ * share one room's modules), but in each room the files that took longest in a measured
+ * run first (`test/file-seconds.json`), then the others, larger files first. A file that
+ * waits a quarter of a minute for a retry or a browser then starts with its room, instead
+ * of running nearly alone at the end of the run. Vitest orders by its cache of an earlier
+ * run, which a clean clone (CI) does not have; without it, by size alone.
  *
  * `npm run test:timings` measures the whole suite and writes the file anew.
  */
@@ -31,10 +31,13 @@ export class LongestFirst extends BaseSequencer {
     const keyed = files.map((spec) => ({
       spec,
       group: spec.project.config.sequence.groupOrder,
+      room: spec.project.name,
       seconds: seconds[relative(root, spec.moduleId)] ?? 0,
       size: statSync(spec.moduleId).size,
     }));
-    keyed.sort((a, b) => a.group - b.group || b.seconds - a.seconds || b.size - a.size);
+    keyed.sort(
+      (a, b) => a.group - b.group || a.room.localeCompare(b.room) || b.seconds - a.seconds || b.size - a.size,
+    );
     return keyed.map(({ spec }) => spec);
   }
 }

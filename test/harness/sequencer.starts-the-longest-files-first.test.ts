@@ -1,7 +1,7 @@
 /**
- * The suite's start order (test/sequencer.ts): in each group of rooms, the files that
- * took longest in the measured run first, then the others by size; a later group after
- * an earlier one whatever its times. And the measured run names only files that exist.
+ * The suite's start order (test/sequencer.ts): group after group, room after room, and in
+ * a room the files that took longest in the measured run first, then the others by size.
+ * And the measured run names only files that exist.
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -22,31 +22,43 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function spec(name: string, bytes: number, groupOrder = 0): Promise<TestSpecification> {
+async function spec(
+  name: string,
+  bytes: number,
+  room = "processes",
+  groupOrder = 0,
+): Promise<TestSpecification> {
   const moduleId = join(root, "test", name);
   await writeFile(moduleId, "x".repeat(bytes));
-  return { moduleId, project: { config: { sequence: { groupOrder } } } } as unknown as TestSpecification;
+  return {
+    moduleId,
+    project: { name: room, config: { sequence: { groupOrder } } },
+  } as unknown as TestSpecification;
 }
 
-it("starts the longest measured files first in each group, then the others by size", async () => {
+it("starts room after room, and in a room the longest measured files first, then the others by size", async () => {
   await writeFile(
     join(root, FILE_SECONDS),
-    JSON.stringify({ "test/slow.test.ts": 30, "test/mid.test.ts": 4 }),
+    JSON.stringify({ "test/slow.test.ts": 30, "test/mid.test.ts": 4, "test/apart.test.ts": 60 }),
   );
   const files = [
     await spec("small.test.ts", 10),
     await spec("mid.test.ts", 10),
-    await spec("apart.test.ts", 10, 1),
+    await spec("apart.test.ts", 10, "apart", 1),
     await spec("large.test.ts", 5000),
+    await spec("unit.test.ts", 10, "unit"),
+    await spec("integration.test.ts", 10, "integration"),
     await spec("slow.test.ts", 20),
   ];
   const sequencer = new LongestFirst({ config: { root } } as unknown as Vitest);
   const sorted = await sequencer.sort(files);
   expect(sorted.map((file) => file.moduleId.split("/").at(-1))).toEqual([
+    "integration.test.ts",
     "slow.test.ts",
     "mid.test.ts",
     "large.test.ts",
     "small.test.ts",
+    "unit.test.ts",
     "apart.test.ts",
   ]);
 });
