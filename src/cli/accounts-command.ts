@@ -56,7 +56,8 @@ function showText(account: AccountWithKeys): string {
     (key) => `  ${key.id} ${key.prefix}… ${key.revoked_at ? "revoked" : "live"}\n`,
   );
   const entries = account.list_entries === 1 ? "1 entry" : `${account.list_entries} entries`;
-  return `${accountText(account)}\nkeys:\n${keys.join("") || "  none\n"}own list: ${entries}\n`;
+  const twoFactor = account.two_factor ? "on" : "off";
+  return `${accountText(account)}\nkeys:\n${keys.join("") || "  none\n"}own list: ${entries}\ntwo-factor: ${twoFactor}\n`;
 }
 
 export const run = commandRunner("accounts", {

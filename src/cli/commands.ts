@@ -161,7 +161,7 @@ const TABLE = [
         args: "show <account> [--json]",
         summary: "show an account (id or email) and its keys",
         details:
-          "an account (by id or email) with its keys and how many entries its own list holds; `--json`: the body of `GET /admin/accounts/{account}`, the account with `keys` and `list_entries`",
+          "an account (by id or email) with its keys, how many entries its own list holds and whether two-factor is on; `--json`: the body of `GET /admin/accounts/{account}`, the account with `keys`, `list_entries` and `two_factor`",
         exitCodes: "0, 1 unknown account, 2 usage",
       },
       {

@@ -15,7 +15,7 @@ import type { Account, AccountRole, Store } from "../store/index.js";
 import { type Actor, audited, recordChange } from "./audit.js";
 import { accountJobsFollow } from "./jobs.js";
 import { KeySchema, keyJson, PlanName } from "./keys.js";
-import { issueLink, LINK_TTL_MS, mailAllowed } from "./one-time-secrets.js";
+import { issueLink, LINK_TTL_MS, mailBudget } from "./one-time-secrets.js";
 import { Refusal } from "./refusal.js";
 
 export const AccountSchema = Type.Object({
@@ -34,6 +34,10 @@ export const AccountWithKeysSchema = Type.Object({
   list_entries: Type.Integer({
     minimum: 0,
     description: "The entries of the account's own allow and block list (the account keeps them itself).",
+  }),
+  two_factor: Type.Boolean({
+    description:
+      "Whether log-in asks for a code of an authenticator app after the password (`mailrisk accounts reset-2fa` turns it off).",
   }),
 });
 export type AccountWithKeys = Static<typeof AccountWithKeysSchema>;
@@ -95,6 +99,11 @@ export function accountJson(account: Account): AccountJson {
   };
 }
 
+/** Whether two-factor is on for the account. */
+export async function twoFactorOn(store: Pick<Store, "twoFactor">, account: Account): Promise<boolean> {
+  return (await store.twoFactor.findSecret(account.id)) !== undefined;
+}
+
 /** The account of an id or an email; `unknown_account` otherwise. */
 export async function findAccount(store: Pick<Store, "accounts">, which: string): Promise<Account> {
   const email = normaliseEmail(which);
@@ -109,17 +118,23 @@ export async function listAccounts(store: AccountStore, search?: string): Promis
   return (await store.accounts.listAccounts(filter)).map(accountJson);
 }
 
-/** The account with its keys and the size of its own list (whose entries are the account's to see). */
+/** The account with its keys, the size of its own list (whose entries are the account's to see) and whether two-factor is on. */
 export async function showAccount(
-  store: AccountStore & Pick<Store, "accountLists">,
+  store: AccountStore & Pick<Store, "accountLists" | "twoFactor">,
   which: string,
 ): Promise<AccountWithKeys> {
   const account = await findAccount(store, which);
-  const [keys, listEntries] = await Promise.all([
+  const [keys, listEntries, twoFactor] = await Promise.all([
     store.keys.accountKeys(account.id),
     store.accountLists.countEntries(account.id),
+    twoFactorOn(store, account),
   ]);
-  return { ...accountJson(account), keys: keys.map(keyJson), list_entries: listEntries };
+  return {
+    ...accountJson(account),
+    keys: keys.map(keyJson),
+    list_entries: listEntries,
+    two_factor: twoFactor,
+  };
 }
 
 /** Suspends (its keys answer 401 `account_suspended`, its sessions end) or resumes an account. */
@@ -199,7 +214,7 @@ async function oneTimeLink(
   const url = `${context.publicUrl ?? ""}/invite/${token}`;
   const subject = kind === "invite" ? "Your mailrisk account" : "Set a new mailrisk password";
   // The link is printed either way; it is mailed while the address has mails left this hour.
-  const mailed = context.mailer !== undefined && (await mailAllowed(store, email, now));
+  const mailed = context.mailer !== undefined && (await mailBudget(store, email, now)).allowed;
   if (mailed) await context.mailer?.send(email, subject, `Set your password here within 7 days:\n\n${url}\n`);
   const expires = new Date(now.getTime() + LINK_TTL_MS);
   return { email, url, expires_at: formatTimestamp(expires), mailed };

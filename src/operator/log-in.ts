@@ -18,7 +18,7 @@ import {
   trySucceeded,
   type Wait,
 } from "./login-throttle.js";
-import { mailAllowed, secretDigest } from "./one-time-secrets.js";
+import { mailBudget, secretDigest } from "./one-time-secrets.js";
 import { isMailedCode, MAX_CODE_LENGTH, mailedCode, takeCode } from "./two-factor.js";
 
 /** How long the code step waits, and how many codes it takes. */
@@ -40,8 +40,8 @@ export type LogIn =
   | SecondStep
   | { kind: "wrong" }
   | { kind: "suspended" }
-  /** The right password, but the mailed code it needs is over the mailbox's codes of the hour. */
-  | { kind: "mail_limit" }
+  /** The right password, but the mailed code it needs is over the mailbox's codes of the hour (which ends in `retryAfterSeconds`). */
+  | { kind: "mail_limit"; retryAfterSeconds: number }
   | Wait;
 
 export type CodeStep =
@@ -79,7 +79,10 @@ export async function logInWithPassword(
   }
   await tryGivenBack(store, who);
   // The mailed code counts in the mailbox's budget as a sign-up or reset code does.
-  if (mail && !(await mailAllowed(store, account.email, now, true))) return { kind: "mail_limit" };
+  if (mail) {
+    const budget = await mailBudget(store, account.email, now, true);
+    if (!budget.allowed) return { kind: "mail_limit", retryAfterSeconds: budget.retryAfterSeconds };
+  }
   const token = randomBytes(32).toString("base64url");
   const mailed = mail ? await mailedCode(store, token) : undefined;
   await store.twoFactor.savePendingLogin({

@@ -41,16 +41,21 @@ function codeTicketText(kind: "signup" | "reset", email: string): string {
   return `code ${kind} ${email}`;
 }
 
+/** Whether a mail may go, and when not, the seconds until the mailbox's hour ends. */
+export type MailBudget = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
 /** Counts a mail to `email`'s mailbox; whether it may go (within MAILS_PER_HOUR, and CODES_PER_HOUR for a code). */
-export async function mailAllowed(
+export async function mailBudget(
   store: SecretsStore,
   email: string,
   now: Date,
   code = false,
-): Promise<boolean> {
+): Promise<MailBudget> {
   const since = new Date(now.getTime() - HOUR_MS);
-  const { mails, codes } = await store.accounts.countMail(mailboxOf(email), now, since, code);
-  return mails <= MAILS_PER_HOUR && (!code || codes <= CODES_PER_HOUR);
+  const { mails, codes, windowStart } = await store.accounts.countMail(mailboxOf(email), now, since, code);
+  if (mails <= MAILS_PER_HOUR && (!code || codes <= CODES_PER_HOUR)) return { allowed: true };
+  const endsInMs = windowStart.getTime() + HOUR_MS - now.getTime();
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(endsInMs / 1000)) };
 }
 
 /**
@@ -76,7 +81,7 @@ export async function issueCode(
     payload: {},
   };
   if (!(await store.accounts.issueTicket(ticket, now))) return undefined;
-  if (await mailAllowed(store, email, now, true)) return code;
+  if ((await mailBudget(store, email, now, true)).allowed) return code;
   await store.accounts.deleteTicket(hash);
   return undefined;
 }

@@ -9,13 +9,13 @@
 import { hashPassword } from "../service/accounts/account-access.js";
 import type { Account, Store } from "../store/index.js";
 import { type OpenedSession, openSession, setPasswordAndEndSessions } from "./account-sessions.js";
+import { twoFactorOn } from "./accounts.js";
 import { accountActor, recordChange } from "./audit.js";
 import { passwordTry, trierOf, trySucceeded, type Wait } from "./login-throttle.js";
 import { isCodeShaped, issueCode, peekLink, spendCode, spendLink } from "./one-time-secrets.js";
 import { MAX_PASSWORD, passwordProblem } from "./password-policy.js";
 import { refusalOf } from "./refusal.js";
 import type { SendMail } from "./signup.js";
-import { twoFactorOn } from "./two-factor.js";
 
 type PasswordStore = Pick<Store, "accounts" | "transaction" | "audit" | "twoFactor">;
 

@@ -10,7 +10,7 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Account, Store } from "../store/index.js";
 import { newCode } from "../store/secrets.js";
-import { type AccountJson, accountJson, findAccount } from "./accounts.js";
+import { type AccountJson, accountJson, findAccount, twoFactorOn } from "./accounts.js";
 import { type Actor, audited } from "./audit.js";
 import { passwordTry, trierOf, tryFailed, trySucceeded, type Wait } from "./login-throttle.js";
 import { secretDigest } from "./one-time-secrets.js";
@@ -73,11 +73,6 @@ function newRecoveryCode(): string {
       if (code.length < RECOVERY_LENGTH && byte < 256 - (256 % RECOVERY_ALPHABET.length))
         code += RECOVERY_ALPHABET[byte % RECOVERY_ALPHABET.length];
   return code.match(/.{4}/g)?.join("-") ?? code;
-}
-
-/** Whether two-factor is on for the account. */
-export async function twoFactorOn(store: Pick<Store, "twoFactor">, account: Account): Promise<boolean> {
-  return (await store.twoFactor.findSecret(account.id)) !== undefined;
 }
 
 /** A secret waiting for its first code, as the set-up shows it: base32 text and a QR code (SVG). */

@@ -157,9 +157,9 @@ export function ticketMethods(db: Kysely<Database>): TicketMethods {
             window_start: sql`case when ${inWindow} then mail_budget.window_start else ${now.getTime()} end`,
           }),
         )
-        .returning(["mails", "codes"])
+        .returning(["mails", "codes", "window_start"])
         .executeTakeFirstOrThrow();
-      return { mails: Number(row.mails), codes: Number(row.codes) };
+      return { mails: Number(row.mails), codes: Number(row.codes), windowStart: toDate(row.window_start) };
     },
   };
 }

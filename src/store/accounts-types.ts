@@ -116,12 +116,13 @@ export interface AccountsRepository {
   takePendingSignup(hash: string, now: Date): Promise<PendingSignup | undefined>;
   /**
    * Counts a mail (a code when `code`) to a mailbox in its hour (which began after `since`,
-   * or begins now); the mails and codes of the hour with this one, in one statement.
+   * or begins now); the mails and codes of the hour with this one, and when the hour
+   * began, in one statement.
    */
   countMail(
     mailbox: string,
     now: Date,
     since: Date,
     code: boolean,
-  ): Promise<{ mails: number; codes: number }>;
+  ): Promise<{ mails: number; codes: number; windowStart: Date }>;
 }

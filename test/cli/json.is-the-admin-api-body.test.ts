@@ -120,7 +120,21 @@ describe("the CLI's --json is the admin API's body", () => {
     const show = await cliJson(accounts, "show", "ann@example.com", "--json");
     expect(show).toBe(await adminBody({ url: `/admin/accounts/${ann?.id}` }));
     expect((JSON.parse(show) as { keys: unknown[] }).keys).toHaveLength(1);
-    expect((JSON.parse(show) as { list_entries: number }).list_entries).toBe(2);
+    expect(JSON.parse(show)).toMatchObject({ list_entries: 2, two_factor: false });
+    const annId = ann?.id ?? "";
+    await fixture.store.twoFactor.savePending(
+      annId,
+      "JBSWY3DPEHPK3PXP",
+      new Date(fixture.clock.now().getTime() + 60_000),
+    );
+    await fixture.store.twoFactor.turnOn(annId, {
+      secret: "JBSWY3DPEHPK3PXP",
+      recoveryHashes: ["0".repeat(64)],
+      now: fixture.clock.now(),
+    });
+    const twoFactor = await cliJson(accounts, "show", "ann@example.com", "--json");
+    expect(twoFactor).toBe(await adminBody({ url: `/admin/accounts/${annId}` }));
+    expect(JSON.parse(twoFactor)).toMatchObject({ two_factor: true });
     await cliJson(plans, "create", "partner", "--quota", "500");
     const moved = await cliJson(accounts, "set-plan", "ann@example.com", "partner", "--json");
     expect(JSON.parse(moved)).toMatchObject({ email: "ann@example.com", plan: "partner" });

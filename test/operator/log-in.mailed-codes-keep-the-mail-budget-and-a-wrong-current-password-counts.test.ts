@@ -52,7 +52,7 @@ describe.each(DATABASE_KINDS)("the log-in guard in the account service on %s", (
       mailed.push({ token: outcome.token, code: outcome.mail.code });
     }
     // The mailbox had its codes of the hour: the right password is told so, and no code is made.
-    expect(await logIn("192.0.2.0/24")).toEqual({ kind: "mail_limit" });
+    expect(await logIn("192.0.2.0/24")).toEqual({ kind: "mail_limit", retryAfterSeconds: 3600 });
 
     const [first] = mailed;
     if (!first) throw new Error("no code");

@@ -16,7 +16,7 @@ import {
   CODE_TRIES,
   issueCode,
   issueLink,
-  mailAllowed,
+  mailBudget,
   spendCode,
   spendLink,
 } from "../../src/operator/one-time-secrets.js";
@@ -153,8 +153,12 @@ describe.each(DATABASE_KINDS)("one-time secrets on %s", (kind) => {
         await issueCode(db.store, i % 2 ? "reset" : "signup", `carol+${i}@gmail.com`, later(16 * i)),
       );
     expect(codes.filter(Boolean)).toHaveLength(3);
-    expect(await mailAllowed(db.store, "c.a.r.o.l@gmail.com", later(50))).toBe(true);
-    expect(await mailAllowed(db.store, "carol@gmail.com", later(51))).toBe(false);
+    expect(await mailBudget(db.store, "c.a.r.o.l@gmail.com", later(50))).toEqual({ allowed: true });
+    // Refused with the seconds left in the hour its first code opened.
+    expect(await mailBudget(db.store, "carol@gmail.com", later(51))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 9 * 60,
+    });
     // A new hour, a new budget.
     expect(await issueCode(db.store, "signup", "carol@gmail.com", later(70))).toMatch(/^\d{8}$/);
   });

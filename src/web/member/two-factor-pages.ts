@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { prefixOf } from "../../http/client-networks.js";
 import type { TypedApp } from "../../http/typed-app.js";
-import { accountJson } from "../../operator/accounts.js";
+import { accountJson, twoFactorOn } from "../../operator/accounts.js";
 import type { LogIn } from "../../operator/log-in.js";
 import { logInWithCode } from "../../operator/log-in.js";
 import {
@@ -19,7 +19,6 @@ import {
   type SetUp,
   turnOffTwoFactor,
   turnOnTwoFactor,
-  twoFactorOn,
 } from "../../operator/two-factor.js";
 import { type Html, html, trustedHtml } from "../../page-kit/html.js";
 import { card, field, form, hidden } from "../../page-kit/layout.js";
@@ -78,7 +77,7 @@ function suspendedText(supportEmail: string | null): string {
 const WRONG_PASSWORD = "The email or password is wrong.";
 /** The right password, when the mailed code it needs would pass the mailbox's codes of the hour. */
 const MAIL_LIMIT =
-  "Many wrong passwords were tried for this account lately, so a log-in needs a mailed code, and this mailbox was sent as many codes as an hour allows: try again later.";
+  "Many wrong passwords were tried for this account lately, so a log-in needs a mailed code, and this mailbox was sent as many codes as an hour allows: try again in";
 
 /**
  * The answer to a log-in's password (POST /login): the session, the code step, or the
@@ -110,7 +109,8 @@ export function answerLogIn(
     case "suspended":
       return send(reply, page(suspendedText(deps.config.supportEmail)), 403);
     case "mail_limit":
-      return send(reply, page(MAIL_LIMIT), 429);
+      void reply.header("retry-after", String(outcome.retryAfterSeconds));
+      return send(reply, page(`${MAIL_LIMIT} ${retryText(outcome.retryAfterSeconds)}.`), 429);
     default:
       void reply.header("retry-after", String(outcome.retryAfterSeconds));
       return send(

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FormBrowser, invitedBrowser, TEST_PASSWORD } from "../../../harness/form-browser.js";
+import { CODES_PER_HOUR } from "../../../src/operator/one-time-secrets.js";
 import { capturedLogger, type HttpFixture, openHttpFixture } from "../../http/helpers.js";
 import { codeIn, type SmtpCapture, startSmtpCapture } from "./smtp-capture.js";
 
@@ -77,6 +78,16 @@ describe("many failures from many networks", () => {
       "10.0.99.1",
     );
     expect(again.statusCode).toBe(400);
+    // Ten minutes on, the mailbox's other codes of the hour go out; then the right password
+    // is refused with the time its hour has left (the first code opened it).
+    clock.set(new Date(clock.now().getTime() + 10 * 60_000));
+    for (let i = 1; i < CODES_PER_HOUR; i++)
+      expect((await logIn("ann@example.com", TEST_PASSWORD, "10.0.99.1")).answer.statusCode).toBe(200);
+    const limited = (await logIn("ann@example.com", TEST_PASSWORD, "10.0.99.1")).answer;
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers["retry-after"]).toBe(String(50 * 60));
+    expect(limited.body).toContain("try again in 50 minutes");
+    await expect.poll(() => smtp.mails.length).toBe(CODES_PER_HOUR);
     // An hour on, the password alone logs in again.
     clock.set(new Date(clock.now().getTime() + 61 * 60_000));
     expect((await logIn("ann@example.com", TEST_PASSWORD, "10.0.99.1")).answer.statusCode).toBe(303);
