@@ -72,6 +72,17 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     return (await checker.check(parsed.input, API_LANE)).record;
   }
 
+  /** The operator denies the domain. */
+  async function deny(store: Store): Promise<void> {
+    await store.overrides.setOverride({
+      kind: "domain",
+      value: DOMAIN,
+      action: "deny",
+      note: null,
+      createdAt: new Date(),
+    });
+  }
+
   async function block(process: Process): Promise<boolean> {
     return (await answer(process)).block;
   }
@@ -106,13 +117,7 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     await store.records.markAnswered([DOMAIN], new Date(), new Date(0));
     const behind = await startProcess();
 
-    await store.overrides.setOverride({
-      kind: "domain",
-      value: DOMAIN,
-      action: "deny",
-      note: null,
-      createdAt: new Date(),
-    });
+    await deny(store);
     await first.changes.poll();
     expect(await block(first)).toBe(true);
 
@@ -132,13 +137,7 @@ describe.each(DATABASE_KINDS)("a flip on %s", (kind) => {
     const allowedSince = (await store.records.getFacts(DOMAIN))?.changedAt as Date;
     await new Promise((resolve) => setTimeout(resolve, 1100));
 
-    await store.overrides.setOverride({
-      kind: "domain",
-      value: DOMAIN,
-      action: "deny",
-      note: null,
-      createdAt: new Date(),
-    });
+    await deny(store);
     // The sources reloaded, the watcher not yet read: as after the process's own list sync.
     await first.checker.reloadSources?.("overrides");
     const blocked = await answer(first);
