@@ -10,6 +10,7 @@ import { inTransaction } from "./changes.js";
 import { toDate } from "./columns.js";
 import { toJob } from "./job-rows.js";
 import type { FinishedJobBatch, Job, JobFiler, JobsRepository } from "./jobs-types.js";
+import { packResults, unpackResults } from "./packed-results.js";
 import { refundUnits } from "./quota-give-back.js";
 import type { Database } from "./schema.js";
 import { enqueueJobEvent } from "./webhooks-repository.js";
@@ -81,6 +82,7 @@ async function finishBatch(
   retentionMs: number,
 ): Promise<Job | undefined> {
   const t = now.getTime();
+  const packed = await packResults(results);
   return db.transaction().execute(async (trx) => {
     // Taken first: a cancel waits for this batch, or this batch sees the cancel.
     const running = await trx
@@ -91,7 +93,7 @@ async function finishBatch(
       .executeTakeFirst();
     if (Number(running.numUpdatedRows) === 0) return undefined;
     const { rows } = await sql<{ size: number | string }>`
-      update job_batches set results = ${results}, claimed_by = null, claimed_until = null
+      update job_batches set results = '', packed = ${packed}, claimed_by = null, claimed_until = null
       where job_id = ${jobId} and first_seq = ${firstSeq} and claimed_by = ${holder} and results is null
       returning size`.execute(trx);
     const stored = rows[0];
@@ -354,18 +356,20 @@ export function createJobsRepository(db: Kysely<Database>): JobsRepository {
     results: async (jobId, afterSeq, limit) => {
       const rows = await db
         .selectFrom("job_batches")
-        .select(["first_seq", "rows", "inputs", "results"])
+        .select(["first_seq", "rows", "inputs", "results", "packed"])
         .where("job_id", "=", jobId)
         .where("first_seq", ">", afterSeq)
         .orderBy("first_seq")
         .limit(limit)
         .execute();
-      return rows.map((row) => ({
-        firstSeq: Number(row.first_seq),
-        rows: row.rows,
-        inputs: row.inputs,
-        results: row.results ?? "",
-      }));
+      return Promise.all(
+        rows.map(async (row) => ({
+          firstSeq: Number(row.first_seq),
+          rows: row.rows,
+          inputs: row.inputs,
+          results: await unpackResults(row),
+        })),
+      );
     },
     countByStatus: async () => {
       const rows = await db

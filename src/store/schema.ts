@@ -283,5 +283,8 @@ export interface JobBatchesTable {
   rows: string;
   claimed_by: string | null;
   claimed_until: NullableMillis;
+  /** null while pending; '' once `packed` holds the outcomes (migration 0027). */
   results: string | null;
+  /** The outcomes, deflated (src/store/packed-results.ts); null while pending and in batches written before. */
+  packed: Uint8Array | null;
 }

@@ -11,7 +11,7 @@ import { availableParallelism, cpus } from "node:os";
 import type { EventLoopUtilization } from "node:perf_hooks";
 
 /** The share of one core the event loop may be busy while the jobs run on a contended machine. */
-export const JOB_LOOP_SHARE = 0.5;
+export const JOB_LOOP_SHARE = 0.4;
 /** How often the utilization's window moves on; the window spans one to two of these. */
 const STEP_MS = 100;
 /** Cores the other processes must leave free (one for this process, half for bursts) for the jobs to run unbounded. */

@@ -29,6 +29,7 @@ import { up as trafficCounts } from "./0023-traffic-counts.js";
 import { up as accountOwnedJobs } from "./0024-account-owned-jobs.js";
 import { up as accountDailyUsage } from "./0025-account-daily-usage.js";
 import { up as quotaReceipts } from "./0026-quota-receipts.js";
+import { up as packedJobResults } from "./0027-packed-job-results.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": { up: initial },
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0024_account_owned_jobs": { up: accountOwnedJobs },
   "0025_account_daily_usage": { up: accountDailyUsage },
   "0026_quota_receipts": { up: quotaReceipts },
+  "0027_packed_job_results": { up: packedJobResults },
 };
