@@ -40,9 +40,11 @@ await build({
   target: "node20",
   external: EXTERNAL,
   banner: { js: REQUIRE },
-  // Stack traces name functions and classes as the sources do (at no measured cost), and
+  // Off: it sets the name of every named function each time one is made, and closures made
+  // per request paid it on the hot path (docs/deploy.md, "Stack traces"). Traces name
+  // functions as the sources do but where esbuild renamed one, and
   // NODE_OPTIONS=--enable-source-maps maps them to src/ (off by default: it costs at start).
-  keepNames: true,
+  keepNames: false,
   sourcemap: true,
   sourcesContent: false,
   logLevel: "warning",
