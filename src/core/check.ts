@@ -21,7 +21,13 @@ import { suffixFacts } from "./names.js";
 import { type CheckRecord, formatTimestamp } from "./record.js";
 import { type NameRules, neverReceivesMail } from "./reserved-names.js";
 import { ADDRESS_SIGNALS } from "./signals/index.js";
-import { heavier, NOTHING_WEIGHED, type SoftSignal, type Weighing } from "./signals/soft-signal.js";
+import {
+  type AddressSignal,
+  heavier,
+  NOTHING_WEIGHED,
+  type SoftSignal,
+  type Weighing,
+} from "./signals/soft-signal.js";
 import type { TypoIndex } from "./typo.js";
 import { decide, type Verdict, type VerdictBasis, type VerdictStatus, verdictBasis } from "./verdict.js";
 
@@ -251,14 +257,34 @@ function domainBasis({ record, status, heaviest }: DomainCheck): VerdictBasis {
  */
 export function forAddress(domain: DomainCheck, input: ParsedInput, lists: DomainLists): DomainCheck {
   if (input.localPart === null) return domain;
+  const seen = ADDRESS_SIGNALS.filter((signal) => signal.seen(input, lists));
+  if (seen.length === 0) return domain;
+  // One check per domain check and signals seen: answer after answer the same record, as the domain's own.
+  const name = seen.map((signal) => signal.flag).join(" ");
+  let made = addressChecks.get(domain);
+  if (made === undefined) {
+    made = new Map();
+    addressChecks.set(domain, made);
+  }
+  let check = made.get(name);
+  if (check === undefined) {
+    check = withAddressSignals(domain, seen);
+    made.set(name, check);
+  }
+  return check;
+}
+
+/** The address checks made of each domain check, by the signals seen (kept while the domain's check lives). */
+const addressChecks = new WeakMap<DomainCheck, Map<string, DomainCheck>>();
+
+/** The domain's check with the address signals `seen` weighed on top. */
+function withAddressSignals(domain: DomainCheck, seen: readonly AddressSignal[]): DomainCheck {
   let address: Weighing = NOTHING_WEIGHED;
   const flags: Partial<Pick<CheckRecord, "is_role_based_email">> = {};
-  for (const signal of ADDRESS_SIGNALS) {
-    if (!signal.seen(input, lists)) continue;
+  for (const signal of seen) {
     address = { risk: address.risk + signal.weight, heaviest: heavier(address.heaviest, signal) };
     flags[signal.flag] = true;
   }
-  if (address === NOTHING_WEIGHED) return domain;
   const { status, valid, block, risk, text, reason } = decide(domainBasis(domain), address);
   const domainRisk = domain.record.risk;
   return {
