@@ -28,7 +28,7 @@ import { Readable } from "node:stream";
 import type { preParsingHookHandler } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { ParsedInput } from "../core/input.js";
-import { type HashedSecret, hashedSecret } from "../core/key-formats.js";
+import { type HashedSecret, hashedSecret, isPublishableSecret } from "../core/key-formats.js";
 import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
 import { RateLimitTexts } from "./access.js";
 import type { SampledAccessLog } from "./access-log.js";
@@ -47,6 +47,8 @@ const PARSED_INPUTS = 10_000;
 /** A field's plain text: read alike by every parser (only `%40`, the `@`, is decoded). */
 const PLAIN = /^(?:[A-Za-z0-9._@-]|%40)+$/;
 const FORM_FIELD = /^(domain|email)=([^&]*)$/;
+/** A bearer token: visible ASCII, no space. */
+const TOKEN = /^[\x21-\x7e]+$/;
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const JSON_BODY_TYPE = "application/json";
 
@@ -76,6 +78,18 @@ interface FastRoute {
   answers: PreparedAnswers;
   /** `GET /` serves browsers too: its answers vary on Accept. */
   varyAccept: boolean;
+}
+
+/**
+ * The key of `Authorization: Bearer KEY` as the fast path takes it: one token of visible
+ * characters after `Bearer ` and a space, as it is. Any other spelling, and a key sent
+ * base64-encoded, is Fastify's (`readCredentials`, which tries the decoded form too); the
+ * raw token of an encoded key is no known key, so the fast path would hand it over anyway.
+ */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || !header.startsWith("Bearer ")) return undefined;
+  const token = header.slice(7);
+  return TOKEN.test(token) ? token : undefined;
 }
 
 /** The field of a form or query text of one plain `domain` or `email`; undefined for anything else. */
@@ -249,6 +263,10 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
   };
 
   const secretOf = (route: FastRoute, request: IncomingMessage): string | undefined => {
+    if (route.scheme === "bearer") {
+      const token = bearerToken(request.headers.authorization);
+      return token === undefined || isPublishableSecret(token) ? undefined : token;
+    }
     const credentials = readCredentials(route.scheme, request.headers);
     if (credentials.kind !== "present" || namesPublishableKey(credentials.candidates)) return undefined;
     return credentials.candidates[0];

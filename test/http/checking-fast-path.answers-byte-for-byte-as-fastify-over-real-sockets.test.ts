@@ -256,6 +256,18 @@ describe("the fast path answers as Fastify does", () => {
       ["a space", ownKey, form("/v2/", "email=a+b%40example.com"), 400],
       ["two fields", ownKey, form("/v2/", `domain=${DOMAIN}&explain=false`), 200],
       [
+        "a base64-encoded key",
+        ownKey,
+        (secret) => form("/v2/", `domain=${DOMAIN}`)(Buffer.from(secret).toString("base64")),
+        200,
+      ],
+      [
+        "another spelling of Bearer",
+        ownKey,
+        (secret) => form("/v2/", `domain=${DOMAIN}`)(secret).replace("Bearer ", "bearer "),
+        200,
+      ],
+      [
         "charset",
         ownKey,
         (secret) =>
