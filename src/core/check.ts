@@ -249,6 +249,9 @@ function domainBasis({ record, status, heaviest }: DomainCheck): VerdictBasis {
   };
 }
 
+/** The address checks made of each domain check, by the signals seen (kept while the domain's check lives). */
+const addressChecks = new WeakMap<DomainCheck, Map<string, DomainCheck>>();
+
 /**
  * The domain's check as seen for one input: each address signal it shows (a role
  * account) sets its flag and is weighed on top of the domain's verdict by `decide()`,
@@ -273,9 +276,6 @@ export function forAddress(domain: DomainCheck, input: ParsedInput, lists: Domai
   }
   return check;
 }
-
-/** The address checks made of each domain check, by the signals seen (kept while the domain's check lives). */
-const addressChecks = new WeakMap<DomainCheck, Map<string, DomainCheck>>();
 
 /** The domain's check with the address signals `seen` weighed on top. */
 function withAddressSignals(domain: DomainCheck, seen: readonly AddressSignal[]): DomainCheck {

@@ -41,7 +41,10 @@ import { type CheckInput, selectInput } from "./run-check.js";
 
 /** The largest body the fast path reads; a larger one goes to Fastify unread. */
 export const BODY_BYTES = 1024;
-/** Inputs kept parsed (a field's text, at most BODY_BYTES, and what it parses to). */
+/**
+ * Inputs kept parsed: a field's text and what it parses to. Only a text that parses is
+ * kept: at most MAX_INPUT_LENGTH characters once trimmed, and a JSON body's at most BODY_BYTES.
+ */
 const PARSED_INPUTS = 10_000;
 
 /** A field's plain text: read alike by every parser (only `%40`, the `@`, is decoded). */
