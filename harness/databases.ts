@@ -6,7 +6,9 @@
  * { migrated: true })`) is a copy of a template migrated once: PostgreSQL's
  * `CREATE DATABASE … TEMPLATE` of a template database named after the migrations, made
  * once for every process of the machine; SQLite's file copied from one migrated once per
- * process. A change to any migration makes a new template.
+ * process. A change to any migration makes a new template. The PostgreSQL databases are
+ * created in a tablespace in memory where this process may make one
+ * (harness/postgres-tablespace.ts): a sixteenth of the server's CPU a database.
  *
  *   describe.each(DATABASE_KINDS)("on %s", (kind) => {
  *     let db: TestStore;
@@ -23,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { Store } from "../src/store/index.js";
 import { type DatabaseLocation, openStore, type StoreOptions } from "../src/store/index.js";
+import { testTablespace } from "./postgres-tablespace.js";
 
 export const DATABASE_KINDS = ["sqlite", "postgres"] as const;
 export type DatabaseKind = (typeof DATABASE_KINDS)[number];
@@ -132,6 +135,24 @@ async function makeSqliteTemplate(): Promise<string> {
 }
 
 const templates: { postgres?: Promise<string>; sqlite?: Promise<string> } = {};
+/** Where this process creates its PostgreSQL databases (harness/postgres-tablespace.ts): ` TABLESPACE name`, or nothing. */
+let tablespace: Promise<string> | undefined;
+
+function inTablespace(): Promise<string> {
+  if (tablespace !== undefined) return tablespace;
+  const found = new Promise<string>((resolve, reject) => {
+    withAdminClient(async (client) => {
+      const name = await testTablespace(client);
+      resolve(name === undefined ? "" : ` TABLESPACE ${name}`);
+    }).catch(reject);
+  });
+  tablespace = found;
+  // As with the template: a failed attempt (the server was down) is tried again by the next caller.
+  found.catch(() => {
+    if (tablespace === found) tablespace = undefined;
+  });
+  return found;
+}
 
 function template(kind: DatabaseKind): Promise<string> {
   const existing = templates[kind];
@@ -167,7 +188,10 @@ export async function createTestDatabase(
   }
   const name = `mailrisk_test_${process.pid}_${randomBytes(6).toString("hex")}`;
   const from = migrated ? ` TEMPLATE ${await template("postgres")}` : "";
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${from}`).then(() => undefined));
+  const where = await inTablespace();
+  await withAdminClient((client) =>
+    client.query(`CREATE DATABASE ${name}${from}${where}`).then(() => undefined),
+  );
   const url = postgresUrl(name);
   return {
     kind,
