@@ -9,6 +9,7 @@
  * Arguments go to vitest (`npm test -- test/cli`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 function ended(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.once("close", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
@@ -19,7 +20,9 @@ const checks = spawn("npm", ["run", "--silent", "check"], { stdio: ["ignore", "p
 const printed: Buffer[] = [];
 checks.stdout?.on("data", (chunk: Buffer) => printed.push(chunk));
 checks.stderr?.on("data", (chunk: Buffer) => printed.push(chunk));
-const suite = spawn("npx", ["vitest", "run", ...process.argv.slice(2)], { stdio: "inherit" });
+// vitest's own process (not through npx, whose SIGTERM would not reach it): a failed check stops it.
+const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
+const suite = spawn(process.execPath, [vitest, "run", ...process.argv.slice(2)], { stdio: "inherit" });
 
 const checked = ended(checks).then((code) => {
   const seconds = Math.round((performance.now() - started) / 1000);
