@@ -42,8 +42,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  // No server when the set-up failed (the client's dist/ not built): nothing to close.
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
 });
 
 /** Runs an ES module in Node from the repository's root, as a user's code would import the package. */
