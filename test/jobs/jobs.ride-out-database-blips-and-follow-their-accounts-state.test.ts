@@ -2,9 +2,9 @@
  * List jobs in real service processes (docs/jobs.md "Faults", "Suspension and deletion"):
  * on PostgreSQL, the service's connections terminated 4 times in 2 s during a
  * 20,000-item job do not fail it (it finishes `done`, every row once); on both
- * databases, suspending an account pauses its running job (nothing more is checked, its
- * key is refused), resuming finishes it with every row once, and deleting an account
- * removes its jobs and their rows at once.
+ * databases, suspending an account pauses its running job of 6,000 items (20,000 in
+ * `npm run test:soak`; nothing more is checked, its key is refused), resuming finishes it
+ * with every row once, and deleting an account removes its jobs and their rows at once.
  */
 import { parse } from "csv-parse/sync";
 import pg from "pg";
@@ -13,6 +13,7 @@ import { createKeyIn, DATABASE_KINDS } from "../../harness/databases.js";
 import { mailZones } from "../../harness/mail-zones.js";
 import type { ServiceProcess } from "../../harness/service-process.js";
 import { type ServiceWorld, startServiceWorld } from "../../harness/service-world.js";
+import { soakSize } from "../../harness/soak.js";
 import { CANARY_DOMAINS } from "../../src/service/checking/create-checker.js";
 import { openStore } from "../../src/store/index.js";
 
@@ -20,7 +21,14 @@ const TOKEN = "admin-token-for-tests-0123456789abcdef";
 /** Many domains, so that the job's look-ups take a while. */
 const DOMAINS = Array.from({ length: 3000 }, (_, i) => `blip-${i}.com`);
 const ZONES = mailZones([...CANARY_DOMAINS, ...DOMAINS], "own-server");
+/** The blips' job: long enough that four blips 500 ms apart all land while it runs. */
 const ITEMS = 20_000;
+/**
+ * The suspension's jobs: the pause, the resume and the deletion each meet a job that has
+ * started and not finished (polled every 50 ms); `npm run test:soak` runs them at the
+ * blips' size.
+ */
+const ACCOUNT_ITEMS = soakSize(6_000, ITEMS);
 
 function lines(count: number, tag: string): string {
   return Array.from({ length: count }, (_, i) => `${tag}${i}@${DOMAINS[i % DOMAINS.length]}`).join("\n");
@@ -148,7 +156,7 @@ describe.each(DATABASE_KINDS)("an account's state on %s", (kind) => {
     const world = await startServiceWorld({ zones: ZONES, database: kind, env: { ADMIN_TOKEN: TOKEN } });
     worlds.push(world);
     const ann = await newAccount(world, "ann@example.com");
-    const id = await upload(world.service, ann.key, lines(ITEMS, "a"));
+    const id = await upload(world.service, ann.key, lines(ACCOUNT_ITEMS, "a"));
     await until(() => job(world.service, id), startedAndUnfinished, 60_000);
 
     const suspended = await call(world.service, TOKEN, "POST", `/admin/accounts/${ann.id}/suspend`, "{}");
@@ -167,12 +175,12 @@ describe.each(DATABASE_KINDS)("an account's state on %s", (kind) => {
       (j) => !["running", "queued", "paused"].includes(j.status),
       120_000,
     );
-    expect(ended).toMatchObject({ status: "done", done: ITEMS, items: ITEMS });
-    expect(await resultInputs(world.service, ann.key, id)).toEqual(lines(ITEMS, "a").split("\n"));
+    expect(ended).toMatchObject({ status: "done", done: ACCOUNT_ITEMS, items: ACCOUNT_ITEMS });
+    expect(await resultInputs(world.service, ann.key, id)).toEqual(lines(ACCOUNT_ITEMS, "a").split("\n"));
 
     // Deletion: the running job of another account and its rows go at once.
     const bob = await newAccount(world, "bob@example.com");
-    const bobs = await upload(world.service, bob.key, lines(ITEMS, "b"));
+    const bobs = await upload(world.service, bob.key, lines(ACCOUNT_ITEMS, "b"));
     await until(() => job(world.service, bobs), startedAndUnfinished, 60_000);
     const deleted = await call(world.service, TOKEN, "DELETE", `/admin/accounts/${bob.id}`);
     expect(deleted.status, deleted.text).toBe(200);
