@@ -13,7 +13,8 @@ import { createTestDatabase } from "../../harness/databases.js";
 import { testTablespace } from "../../harness/postgres-tablespace.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const asRoot = process.getuid?.() === 0;
+/** Where the harness may make the tablespace: as root, and not told otherwise. */
+const asRoot = process.getuid?.() === 0 && process.env.TEST_POSTGRES_TABLESPACE !== "off";
 
 let admin: pg.Client;
 beforeAll(async () => {
