@@ -4,8 +4,10 @@
  * sources that decided it stand, so its JSON text in each shape (the full record of
  * `POST /v2/`, the simple record of `GET /`) is written on its first answer and kept
  * beside the record, weakly: it goes when the record goes. A cached check then costs no
- * serialisation and no shaping. The text is what the route's response schema writes;
- * Fastify sends a JSON string as it is. The fast path (checking-fast-path.ts) answers
+ * serialisation and no shaping. The text is what the route's response schema writes,
+ * kept as its UTF-8 bytes: Fastify and the fast path send a Buffer as it is, where a
+ * string body would be joined to the response's head, flattened and encoded again on
+ * every answer (Node's `OutgoingMessage`). The fast path (checking-fast-path.ts) answers
  * only a record whose text its route has already written.
  */
 import type { TSchema } from "@fastify/type-provider-typebox";
@@ -15,9 +17,9 @@ import { ExplainableRecordSchema, ExplainableSimpleRecordSchema } from "./schema
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
-/** A record's answer text in one shape, and its length in bytes as the `content-length` header says it. */
+/** A record's answer text in one shape, as UTF-8 bytes, and their length as the `content-length` header says it. */
 export interface AnswerText {
-  text: string;
+  bytes: Buffer;
   length: string;
 }
 
@@ -41,11 +43,11 @@ export function preparedAnswers(
       let answer = written.get(record);
       if (answer === undefined) {
         serialise ??= reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
-        const text = serialise(shape(record));
-        answer = { text, length: String(Buffer.byteLength(text)) };
+        const bytes = Buffer.from(serialise(shape(record)), "utf8");
+        answer = { bytes, length: String(bytes.length) };
         written.set(record, answer);
       }
-      return reply.type(JSON_TYPE).send(answer.text);
+      return reply.type(JSON_TYPE).send(answer.bytes);
     },
     prepared: (record) => written.get(record),
   };

@@ -188,7 +188,7 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
     headers["x-ratelimit-requests-reset"] = texts.reset(quota, now);
     headers["content-length"] = answer.length;
     response.writeHead(200, headers);
-    response.end(answer.text);
+    response.end(answer.bytes);
   };
 
   /** Inputs that parsed, by field and text: the same input parses the same way (a cached check's input recurs). */
