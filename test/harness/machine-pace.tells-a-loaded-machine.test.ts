@@ -1,3 +1,10 @@
+/**
+ * The machine's pace (harness/machine-pace.ts) reads a machine whose cores are all taken
+ * as slower than it was a moment before. `@room apart`: the two readings compare the
+ * machine's state, which other files' work beside them would move on its own (seen: a
+ * "quiet" reading of 1.61 in the shared rooms, and a loaded one no higher), and the
+ * spinners would slow those files in turn.
+ */
 import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
