@@ -30,7 +30,7 @@ import { testTablespace } from "./postgres-tablespace.js";
 export const DATABASE_KINDS = ["sqlite", "postgres"] as const;
 export type DatabaseKind = (typeof DATABASE_KINDS)[number];
 
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface TestDatabase {
   kind: DatabaseKind;
@@ -41,11 +41,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function withAdminClient(work: (client: pg.Client) => Promise<void>): Promise<void> {
+async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
-    await work(client);
+    return await work(client);
   } finally {
     await client.end();
   }
@@ -134,37 +134,34 @@ async function makeSqliteTemplate(): Promise<string> {
   return path;
 }
 
-const templates: { postgres?: Promise<string>; sqlite?: Promise<string> } = {};
+/**
+ * `make`, once per process: its promise is kept, but a failed attempt (the server was
+ * down) is tried again by the next caller.
+ */
+function onceUnlessFailed<T>(make: () => Promise<T>): () => Promise<T> {
+  let kept: Promise<T> | undefined;
+  return () => {
+    if (kept !== undefined) return kept;
+    const made = make();
+    kept = made;
+    made.catch(() => {
+      if (kept === made) kept = undefined;
+    });
+    return made;
+  };
+}
+
+const templates: Record<DatabaseKind, () => Promise<string>> = {
+  postgres: onceUnlessFailed(makePostgresTemplate),
+  sqlite: onceUnlessFailed(makeSqliteTemplate),
+};
+const template = (kind: DatabaseKind) => templates[kind]();
+
 /** Where this process creates its PostgreSQL databases (harness/postgres-tablespace.ts): ` TABLESPACE name`, or nothing. */
-let tablespace: Promise<string> | undefined;
-
-function inTablespace(): Promise<string> {
-  if (tablespace !== undefined) return tablespace;
-  const found = new Promise<string>((resolve, reject) => {
-    withAdminClient(async (client) => {
-      const name = await testTablespace(client);
-      resolve(name === undefined ? "" : ` TABLESPACE ${name}`);
-    }).catch(reject);
-  });
-  tablespace = found;
-  // As with the template: a failed attempt (the server was down) is tried again by the next caller.
-  found.catch(() => {
-    if (tablespace === found) tablespace = undefined;
-  });
-  return found;
-}
-
-function template(kind: DatabaseKind): Promise<string> {
-  const existing = templates[kind];
-  if (existing !== undefined) return existing;
-  const made = kind === "postgres" ? makePostgresTemplate() : makeSqliteTemplate();
-  templates[kind] = made;
-  // A failed attempt (the server was down) is tried again by the next caller.
-  made.catch(() => {
-    if (templates[kind] === made) templates[kind] = undefined;
-  });
-  return made;
-}
+const inTablespace = onceUnlessFailed(async () => {
+  const name = await withAdminClient(testTablespace);
+  return name === undefined ? "" : ` TABLESPACE ${name}`;
+});
 
 export interface TestDatabaseOptions {
   /** A copy of the migrated template instead of an empty database; default false. */
@@ -189,9 +186,7 @@ export async function createTestDatabase(
   const name = `mailrisk_test_${process.pid}_${randomBytes(6).toString("hex")}`;
   const from = migrated ? ` TEMPLATE ${await template("postgres")}` : "";
   const where = await inTablespace();
-  await withAdminClient((client) =>
-    client.query(`CREATE DATABASE ${name}${from}${where}`).then(() => undefined),
-  );
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${from}${where}`));
   const url = postgresUrl(name);
   return {
     kind,

@@ -9,16 +9,15 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase } from "../../harness/databases.js";
+import { createTestDatabase, POSTGRES_ADMIN_URL } from "../../harness/databases.js";
 import { testTablespace } from "../../harness/postgres-tablespace.js";
 
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 /** Where the harness may make the tablespace: as root, and not told otherwise. */
 const asRoot = process.getuid?.() === 0 && process.env.TEST_POSTGRES_TABLESPACE !== "off";
 
 let admin: pg.Client;
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: ADMIN_URL });
+  admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
 });
 afterAll(() => admin?.end());
