@@ -170,7 +170,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics(deps.checker);
   const metricsRouteOptions = deps.metricsRoute ?? false;
   const clock = deps.clock ?? (() => new Date());
-  const traffic = deps.traffic ?? new TrafficCounter(deps.clock ? () => clock().getTime() : Date.now);
+  // The clock in ms for what reads it per request: Date.now unless a clock is given (tests).
+  const clockMs = deps.clock ? () => clock().getTime() : Date.now;
+  const traffic = deps.traffic ?? new TrafficCounter(clockMs);
   const { config } = deps;
   const links = linkContextOf(config);
   const app: TypedApp = Fastify({
@@ -257,7 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : new HttpProblem("not_found", "Nothing is served at this path."),
     ),
   );
-  const accessLog = deps.logger ? sampledAccessLog(config.accessLog) : undefined;
+  const accessLog = deps.logger ? sampledAccessLog(config.accessLog, clockMs) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode);
     accessLog?.answered(request, reply);

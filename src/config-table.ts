@@ -625,7 +625,7 @@ export const CONFIG_TABLE = {
   accessLog: {
     variable: "ACCESS_LOG",
     meaning:
-      "the request log at LOG_LEVEL `info`: `sampled` one line for one request in 100 and for every 5xx answer; `all` two lines per request (received, completed), which cost about what a cached check does; `off` none (errors are still logged) ([http.md](http.md#the-request-log))",
+      "the request log at LOG_LEVEL `info`: `sampled` one line a second at most (saying how many requests it stands for) and one for every 5xx answer; `all` two lines per request (received, completed), which cost about what a cached check does; `off` none (errors are still logged) ([http.md](http.md#the-request-log))",
     ...defaulting("sampled", (choice, { variable }) => {
       if (!(ACCESS_LOG_CHOICES as readonly string[]).includes(choice)) {
         throw new ConfigError(`${variable} must be one of ${ACCESS_LOG_CHOICES.join(", ")}; got "${choice}"`);

@@ -61,10 +61,19 @@ declare module "fastify" {
   }
 }
 
-/** The part of the usage repository the checking routes use (publishable keys: `findKey`, `isPublishableOrigin`). */
+/**
+ * The part of the usage repository the checking routes use (publishable keys: `findKey`,
+ * `isPublishableOrigin`; the fast path: `rememberedKey`, `countRemembered`).
+ */
 export type QuotaGate = Pick<
   UsageRepository,
-  "authorize" | "refund" | "findKey" | "isPublishableOrigin" | "authorizeKey"
+  | "authorize"
+  | "refund"
+  | "findKey"
+  | "rememberedKey"
+  | "countRemembered"
+  | "isPublishableOrigin"
+  | "authorizeKey"
 >;
 
 export interface AccessDeps {

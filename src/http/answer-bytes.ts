@@ -5,10 +5,12 @@
  * `POST /v2/`, the simple record of `GET /`) is written on its first answer and kept
  * beside the record, weakly: it goes when the record goes. A cached check then costs no
  * serialisation and no shaping. The text is what the route's response schema writes,
- * kept as its UTF-8 bytes: Fastify and the fast path send a Buffer as it is, where a
- * string body would be joined to the response's head, flattened and encoded again on
- * every answer (Node's `OutgoingMessage`). The fast path (checking-fast-path.ts) answers
- * only a record whose text its route has already written.
+ * kept as its UTF-8 bytes, which Fastify sends as they are, and as the same bytes read
+ * as Latin-1 (a character a byte), which the fast path sends: Node's `OutgoingMessage`
+ * joins a Latin-1 string body to the response's head and writes both in one write of
+ * one buffer, where a Buffer body is a second buffer of a `writev` and a UTF-8 string is
+ * encoded again on every answer. The fast path (checking-fast-path.ts) answers only a
+ * record whose text its route has already written.
  */
 import type { TSchema } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
@@ -20,6 +22,8 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 /** A record's answer text in one shape, as UTF-8 bytes, and their length as the `content-length` header says it. */
 export interface AnswerText {
   bytes: Buffer;
+  /** The same bytes as a Latin-1 string, a character a byte: written with `latin1`, they are the UTF-8 bytes again. */
+  latin1: string;
   length: string;
 }
 
@@ -44,7 +48,7 @@ export function preparedAnswers(
       if (answer === undefined) {
         serialise ??= reply.compileSerializationSchema(schema as never) as (data: unknown) => string;
         const bytes = Buffer.from(serialise(shape(record)), "utf8");
-        answer = { bytes, length: String(bytes.length) };
+        answer = { bytes, latin1: bytes.toString("latin1"), length: String(bytes.length) };
         written.set(record, answer);
       }
       return reply.type(JSON_TYPE).send(answer.bytes);

@@ -16,10 +16,11 @@
  * - the input parses, the key is live and known, the checker answers from memory
  *   (`Checker.answerFromMemory`), and the route has written that record's text already.
  *
- * The key's secret is hashed once, for its look-up and its count. Then the request is
- * counted once (the same `authorize` as the access hook); a refused
- * count counted nothing, so it too goes to Fastify, which counts again and answers 429
- * or 401. What the Fastify path does on its way is done here too: the metrics, the
+ * The key's secret is hashed once, for its look-up and its count; a key the usage
+ * repository does not remember (or whose account is suspended) is Fastify's, which reads
+ * it. Then the request is counted once (the same `authorize` as the access hook); a
+ * refused count counted nothing, so it too goes to Fastify, which counts again and
+ * answers 429 or 401, as it does when the count fails (the store unreachable). What the Fastify path does on its way is done here too: the metrics, the
  * traffic counts, the requests in progress, the sampled request log's count. A body
  * read here and handed to Fastify is replayed to its parsers (`replayReadBody`).
  */
@@ -28,8 +29,10 @@ import { Readable } from "node:stream";
 import type { preParsingHookHandler } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { ParsedInput } from "../core/input.js";
-import { type HashedSecret, hashedSecret, isPublishableSecret } from "../core/key-formats.js";
+import { hashedSecret, isPublishableSecret } from "../core/key-formats.js";
+import type { MemoryAnswer } from "../service/checking/checker.js";
 import type { RequestsInProgress } from "../service/jobs/requests-in-progress.js";
+import type { AuthenticatedKey, QuotaState, WaitingCount } from "../store/index.js";
 import { RateLimitTexts } from "./access.js";
 import type { SampledAccessLog } from "./access-log.js";
 import { type AnswerText, JSON_TYPE, type PreparedAnswers } from "./answer-bytes.js";
@@ -42,8 +45,9 @@ import { type CheckInput, selectInput } from "./run-check.js";
 /** The largest body the fast path reads; a larger one goes to Fastify unread. */
 export const BODY_BYTES = 1024;
 /**
- * Inputs kept parsed: a field's text and what it parses to. Only a text that parses is
- * kept: at most MAX_INPUT_LENGTH characters once trimmed, and a JSON body's at most BODY_BYTES.
+ * Inputs kept parsed, per grammar: a request's text and what it parses to. Only a text
+ * that parses is kept: one plain field of at most MAX_INPUT_LENGTH characters (a query's
+ * or form body's), or a JSON body of at most BODY_BYTES.
  */
 const PARSED_INPUTS = 10_000;
 
@@ -188,29 +192,89 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
     headers["x-ratelimit-requests-reset"] = texts.reset(quota, now);
     headers["content-length"] = answer.length;
     response.writeHead(200, headers);
-    response.end(answer.bytes);
+    response.end(answer.latin1, "latin1");
   };
 
-  /** Inputs that parsed, by field and text: the same input parses the same way (a cached check's input recurs). */
-  const parsed = new LRUCache<string, ParsedInput>({ max: PARSED_INPUTS });
-  const parse = (fields: CheckInput): ParsedInput | undefined => {
-    const text = fields.email === undefined ? `d${fields.domain}` : `e${fields.email}`;
+  /**
+   * Inputs that parsed, by the text they were read from (a cached check's text recurs):
+   * a query's or form body's (one grammar, `plainField`), and a JSON body's.
+   */
+  const parsedTexts = new LRUCache<string, ParsedInput>({ max: PARSED_INPUTS });
+  const parsedJson = new LRUCache<string, ParsedInput>({ max: PARSED_INPUTS });
+  const parse = (
+    text: string,
+    parsed: LRUCache<string, ParsedInput>,
+    read: (text: string) => CheckInput | undefined,
+  ): ParsedInput | undefined => {
     let input = parsed.get(text);
     if (input === undefined) {
-      const result = selectInput(fields, deps);
-      if (!result.ok) return undefined;
+      const fields = read(text);
+      const result = fields && selectInput(fields, deps);
+      if (!result?.ok) return undefined;
       input = result.input;
       parsed.set(text, input);
     }
     return input;
   };
 
-  /** What `answer` needs of the checker before counting: the answer from memory and its prepared text; undefined: Fastify's. */
-  const fromMemory = async (route: FastRoute, fields: CheckInput, secret: HashedSecret, now: Date) => {
-    const input = parse(fields);
-    if (!input) return undefined;
-    const key = await deps.usage.findKey(secret, now);
-    if (!key) return undefined;
+  /**
+   * A request answered from memory once its count is in: counted with the other requests
+   * of its turn (`countRemembered`), then sent, or handed to Fastify when the count was
+   * refused (Fastify counts again, and answers the 429 or 401 itself) or failed (the
+   * store unreachable). One object a request, told its count: no promise on the way.
+   */
+  class CountedAnswer implements WaitingCount {
+    readonly units = 1;
+
+    constructor(
+      readonly key: AuthenticatedKey,
+      readonly now: Date,
+      private readonly route: FastRoute,
+      private readonly request: WithBody,
+      private readonly response: ServerResponse,
+      private readonly memory: MemoryAnswer,
+      private readonly prepared: AnswerText,
+      private readonly seconds: number,
+      private readonly body: Buffer | undefined,
+    ) {}
+
+    counted(quota: QuotaState): void {
+      if (!quota.allowed) {
+        this.failed();
+        return;
+      }
+      const { memory, route } = this;
+      memory.answered();
+      deps.metrics.observeCheck(memory.result, this.seconds);
+      deps.traffic.count("api", memory.result.record);
+      send(route, this.response, this.prepared, quota.remaining, quota, this.now);
+      deps.requests?.ended();
+      deps.metrics.countRequest(route.method, route.url, 200);
+      deps.accessLog?.answeredWithoutLine();
+    }
+
+    failed(): void {
+      deps.requests?.ended();
+      toFastify(this.request, this.response, this.body);
+    }
+  }
+
+  /**
+   * Answers from memory when the key is remembered, the checker answers from memory and
+   * the route has the record's text; else hands the request to Fastify (which reads a
+   * key it does not remember, and remembers it for the next request).
+   */
+  const answer = (
+    route: FastRoute,
+    request: WithBody,
+    response: ServerResponse,
+    input: ParsedInput,
+    secret: string,
+    body?: Buffer,
+  ) => {
+    const now = deps.clock();
+    const key = deps.usage.rememberedKey(hashedSecret(secret), now);
+    if (!key) return toFastify(request, response, body);
     const started = performance.now();
     const memory = deps.checker.answerFromMemory?.(input, {
       budget: "api",
@@ -218,39 +282,12 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
       account: key.account?.id,
     });
     const prepared = memory && route.answers.prepared(memory.result.record);
-    if (!memory || !prepared) return undefined;
-    return { memory, prepared, seconds: (performance.now() - started) / 1000 };
-  };
-
-  const answer = async (
-    route: FastRoute,
-    request: WithBody,
-    response: ServerResponse,
-    fields: CheckInput,
-    secret: string,
-    body?: Buffer,
-  ) => {
-    const now = deps.clock();
-    const hashed = hashedSecret(secret);
-    // A failure here (the store unreachable, a suspended account) is Fastify's to answer.
-    const found = await fromMemory(route, fields, hashed, now).catch(() => undefined);
-    if (!found) return toFastify(request, response, body);
-    const { memory, prepared, seconds } = found;
+    if (!memory || !prepared) return toFastify(request, response, body);
+    const seconds = (performance.now() - started) / 1000;
     deps.requests?.started();
-    const authorization = await deps.usage.authorize(hashed, now, 1).catch(() => undefined);
-    if (!authorization?.quota.allowed) {
-      // Nothing was counted: Fastify counts again, and answers the 429 or 401 itself.
-      deps.requests?.ended();
-      return toFastify(request, response, body);
-    }
-    memory.answered();
-    deps.metrics.observeCheck(memory.result, seconds);
-    deps.traffic.count("api", memory.result.record);
-    const { quota } = authorization;
-    send(route, response, prepared, quota.remaining, quota, now);
-    deps.requests?.ended();
-    deps.metrics.countRequest(route.method, route.url, 200);
-    deps.accessLog?.answeredWithoutLine();
+    deps.usage.countRemembered(
+      new CountedAnswer(key, now, route, request, response, memory, prepared, seconds, body),
+    );
   };
 
   /** The route a request may take the fast path on, and its key; undefined for anything else. */
@@ -280,10 +317,10 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
     const secret = route && secretOf(route, request);
     if (!route || secret === undefined) return fastify(request, response);
     if (route === gateway) {
-      const fields = plainField((request.url ?? "").slice(2));
-      if (!fields || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"])
+      const input = parse((request.url ?? "").slice(2), parsedTexts, plainField);
+      if (!input || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"])
         return fastify(request, response);
-      void answer(route, request, response, fields, secret);
+      answer(route, request, response, input, secret);
       return;
     }
     const type = request.headers["content-type"];
@@ -292,9 +329,10 @@ export function checkingFastPath(deps: FastPathDeps, fastify: Handler): Handler 
       return fastify(request, response);
     readBody(request, length, (body) => {
       const text = body.toString("utf8");
-      const fields = type === FORM_TYPE ? plainField(text) : jsonField(text);
-      if (!fields) return toFastify(request, response, body);
-      void answer(route, request, response, fields, secret, body);
+      const input =
+        type === FORM_TYPE ? parse(text, parsedTexts, plainField) : parse(text, parsedJson, jsonField);
+      if (!input) return toFastify(request, response, body);
+      answer(route, request, response, input, secret, body);
     });
   };
 }

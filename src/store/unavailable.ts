@@ -62,7 +62,9 @@ function rejectAsStoreError(error: unknown): never {
 /**
  * The same object with every method's failures passed through `toStoreError`. A method
  * runs on every API request (`usage.authorize`), so the wrapper adds a rejection handler
- * to the method's promise rather than another async function to wait through.
+ * to the method's promise rather than another async function to wait through. A method
+ * that answers at once (`usage.rememberedKey`, which reads only memory) answers at once
+ * through the wrapper too, as its type says; a throw is turned into a rejection.
  */
 export function translateStoreErrors<T extends object>(target: T): T {
   const translated: Record<string, unknown> = {};
@@ -71,7 +73,8 @@ export function translateStoreErrors<T extends object>(target: T): T {
       typeof value === "function"
         ? (...args: unknown[]) => {
             try {
-              return Promise.resolve(value.apply(target, args)).then(undefined, rejectAsStoreError);
+              const result: unknown = value.apply(target, args);
+              return result instanceof Promise ? result.then(undefined, rejectAsStoreError) : result;
             } catch (error) {
               return Promise.reject(toStoreError(error));
             }

@@ -36,7 +36,7 @@ import { batchQuotaCounting } from "./quota-batch.js";
 import { counterOf, giveBackUnits, noteGivenBack } from "./quota-give-back.js";
 import { QuotaSettlements, receiptToken, writesReceipts } from "./quota-receipts.js";
 import type { Database } from "./schema.js";
-import type { AuthenticatedKey, KeyUsage, QuotaState, UsageRepository } from "./usage-types.js";
+import type { AuthenticatedKey, KeyUsage, UsageRepository } from "./usage-types.js";
 
 /** Keys remembered per instance; one entry is a few hundred bytes. */
 const KNOWN_KEYS = 10_000;
@@ -73,9 +73,30 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
   };
   // Give-backs the database did not take yet (a count or refund whose answer was lost).
   const settlements = new QuotaSettlements(db);
-  const countRequest = batchQuotaCounting((key, now, units) => countUnits(db, key, now, units, settlements));
-  // Requests per `key day` since the last flush: a map update on the answer path, written later.
-  let daily = new Map<string, number>();
+  // Requests per key (or account row) and day since the last flush: map updates on the answer path, written later.
+  let daily = new Map<string, Map<number, number>>();
+  /** Adds counted units to the row's requests on the day of `now`. */
+  const addDaily = (row: string, now: Date, units: number) => {
+    const day = now.getTime() - (now.getTime() % DAY_MS);
+    let days = daily.get(row);
+    if (days === undefined) {
+      days = new Map();
+      daily.set(row, days);
+    }
+    days.set(day, (days.get(day) ?? 0) + units);
+  };
+  // One statement per key and turn; the turn's allowed units go to the key's requests of the day at once.
+  const quotaBatch = batchQuotaCounting(async (key, now, units) => {
+    const states = await countUnits(db, key, now, units, settlements);
+    const allowed = units.reduce((sum, n, index) => (states[index]?.allowed ? sum + n : sum), 0);
+    if (allowed > 0) addDaily(key.id, now, allowed);
+    return states;
+  });
+  /** The key for a hash when it is remembered and its account not suspended. */
+  const rememberedKey = (hash: string, now: Date): AuthenticatedKey | undefined => {
+    const key = recall(hash, now);
+    return key?.account?.suspended ? undefined : key;
+  };
   /**
    * The key for a hash: remembered, else read (and remembered once, so its time to live is
    * not restarted); a suspended account's key is refused (`AccountSuspendedError`).
@@ -88,14 +109,6 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     }
     if (key?.account?.suspended) throw new AccountSuspendedError();
     return key;
-  };
-  /** Adds counted units to the key's requests per day (a plain call: the hot path awaits only the count). */
-  const noteDaily = (row: string, now: Date, units: number, quota: QuotaState): QuotaState => {
-    if (quota.allowed) {
-      const day = `${row} ${now.getTime() - (now.getTime() % DAY_MS)}`;
-      daily.set(day, (daily.get(day) ?? 0) + units);
-    }
-    return quota;
   };
   // The origins of live publishable keys, one read shared by the requests waiting for it.
   let origins: { set: Promise<Set<string>>; until: number } | undefined;
@@ -122,9 +135,10 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
         if (key.account?.suspended) throw new AccountSuspendedError();
         return { key, quota: await readQuota(db, key, now) };
       }
-      const key = await liveKey(hash, now);
+      // A remembered key is taken at once: the hot path waits only for its count.
+      const key = rememberedKey(hash, now) ?? (await liveKey(hash, now));
       if (!key) return undefined;
-      const quota = noteDaily(key.id, now, units, await countRequest(key, now, units));
+      const quota = await quotaBatch.count(key, now, units);
       if (!quota.allowed && (await isRevoked(db, key.id, now))) {
         known.delete(hash);
         return undefined;
@@ -139,16 +153,14 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
       if (key.account?.suspended) throw new AccountSuspendedError();
       return {
         key,
-        quota:
-          units === 0
-            ? await readQuota(db, key, now)
-            : noteDaily(key.id, now, units, await countRequest(key, now, units)),
+        quota: units === 0 ? await readQuota(db, key, now) : await quotaBatch.count(key, now, units),
       };
     },
     async authorizeAccount(id, now, units) {
       checkUnits(units, 0);
       const quota = await countAccountUnits(db, id, now, units);
-      return quota && units > 0 ? noteDaily(accountUsageRow(id), now, units, quota) : quota;
+      if (quota?.allowed && units > 0) addDaily(accountUsageRow(id), now, units);
+      return quota;
     },
     async refund(key, periodStart, units = 1, now = new Date()) {
       checkUnits(units, 1);
@@ -163,17 +175,20 @@ export function createUsageRepository(db: Kysely<Database>): KeyRememberingUsage
     },
     settleQuota: () => settlements.retry(),
     findKey: (secret, now) => liveKey(hashOf(secret), now),
+    rememberedKey: (secret, now) => rememberedKey(secret.hash, now),
+    countRemembered: (request) => quotaBatch.add(request),
     isPublishableOrigin: async (origin, now) => (await originsAt(now)).has(origin),
     keyUsage: (id, now) => keyUsage(db, id, now),
     async flushDailyUsage() {
       if (daily.size === 0) return;
       const keyRows: { key_id: string; day: number; used: number }[] = [];
       const accountRows: { account_id: string; day: number; used: number }[] = [];
-      for (const [name, used] of daily) {
-        const [row = "", start = "0"] = name.split(" ");
+      for (const [row, days] of daily) {
         const account = accountOfUsageRow(row);
-        if (account === undefined) keyRows.push({ key_id: row, day: Number(start), used });
-        else accountRows.push({ account_id: account, day: Number(start), used });
+        for (const [day, used] of days) {
+          if (account === undefined) keyRows.push({ key_id: row, day, used });
+          else accountRows.push({ account_id: account, day, used });
+        }
       }
       daily = new Map();
       if (keyRows.length > 0)

@@ -37,6 +37,22 @@ export interface Authorization {
 }
 
 /** Quota counting (docs/api.md "Keys, plans, quotas"): the store's part of every API request. */
+/**
+ * One request waiting for its count with the other requests of its turn (`countRemembered`,
+ * and `authorize` underneath): told its state once counted, allowed or refused, or the
+ * error of a count that failed. A plain object with two methods, so that the hot path
+ * waits without a promise; neither may throw (the requests counted with it are told
+ * theirs in the same loop).
+ */
+export interface WaitingCount {
+  readonly key: AuthenticatedKey;
+  readonly now: Date;
+  /** The units it costs, a whole number ≥ 1. */
+  readonly units: number;
+  counted(state: QuotaState): void;
+  failed(error: unknown): void;
+}
+
 export interface UsageRepository {
   /**
    * The key for a secret, then `units` (default 1, a whole number ≥ 1) counted against its
@@ -62,6 +78,20 @@ export interface UsageRepository {
    * before its request counts); remembered like `authorize`'s keys.
    */
   findKey(secret: string | HashedSecret, now: Date): Promise<AuthenticatedKey | undefined>;
+  /**
+   * The live key of a hashed secret when it is remembered (`authorize` or `findKey` read
+   * it within the time keys are trusted), at once, reading nothing and counting nothing;
+   * undefined when it is not remembered or its account is suspended (`authorize` then
+   * reads it, or refuses it).
+   */
+  rememberedKey(secret: HashedSecret, now: Date): AuthenticatedKey | undefined;
+  /**
+   * Counts a request of a key `rememberedKey` gave, as `authorize` counts it (with the
+   * other requests of this turn, exactly across instances), and tells `request` its
+   * state or the error: the hot path's count, with no promise. A refused count is not
+   * looked into further (whether the key was revoked meanwhile is `authorize`'s to say).
+   */
+  countRemembered(request: WaitingCount): void;
   /** Whether some live publishable key lists this normalised origin; remembered like the keys. */
   isPublishableOrigin(origin: string, now: Date): Promise<boolean>;
   /**

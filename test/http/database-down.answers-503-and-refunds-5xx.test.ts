@@ -24,6 +24,11 @@ function switchableStore() {
       ),
       refund: guard((...args: Parameters<AppStore["usage"]["refund"]>) => store.usage.refund(...args)),
       findKey: guard((...args: Parameters<AppStore["usage"]["findKey"]>) => store.usage.findKey(...args)),
+      // Memory only: it answers while the database is down, as the store's does.
+      rememberedKey: (...args: Parameters<AppStore["usage"]["rememberedKey"]>) =>
+        store.usage.rememberedKey(...args),
+      countRemembered: (request) =>
+        state.down ? request.failed(unreachable()) : store.usage.countRemembered(request),
       isPublishableOrigin: guard((origin: string, now: Date) => store.usage.isPublishableOrigin(origin, now)),
       authorizeKey: guard((id: string, now: Date, units: number) => store.usage.authorizeKey(id, now, units)),
     },

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestStore, type TestStore } from "../../harness/databases.js";
 import { hashedSecret } from "../../src/core/key-formats.js";
+import { AccountSuspendedError } from "../../src/core/refusals.js";
 import type { Authorization } from "../../src/store/index.js";
 import { CREATED, NOW, secretOnPlan } from "./quota-keys.js";
 
@@ -36,6 +37,39 @@ describe.each(DATABASE_KINDS)("authorize on %s", (kind) => {
     });
     expect(await db.store.usage.findKey(hashedSecret(`${secret}x`), NOW)).toBeUndefined();
     expect(await db.store.usage.authorize(hashedSecret(`${secret}x`), NOW)).toBeUndefined();
+  });
+
+  it("hands out a key at once, reading nothing, only while it is remembered", async () => {
+    const { secret, id } = await secretOnPlan(db.store, 5);
+    const hashed = hashedSecret(secret);
+    expect(db.store.usage.rememberedKey(hashed, NOW)).toBeUndefined();
+    expect((await db.store.usage.findKey(hashed, NOW))?.id).toBe(id);
+    const remembered = db.store.usage.rememberedKey(hashed, NOW);
+    expect(remembered).not.toBeInstanceOf(Promise);
+    expect(remembered?.id).toBe(id);
+    expect(db.store.usage.rememberedKey(hashedSecret(`${secret}x`), NOW)).toBeUndefined();
+    // Trusted as long as `authorize` trusts it (30 s on the requests' clock), then read again.
+    expect(db.store.usage.rememberedKey(hashed, new Date(NOW.getTime() + 29_999))?.id).toBe(id);
+    expect(db.store.usage.rememberedKey(hashed, new Date(NOW.getTime() + 30_000))).toBeUndefined();
+    // Nothing was counted.
+    expect((await db.store.usage.authorize(hashed, NOW))?.quota.remaining).toBe(4);
+  });
+
+  it("hands out no remembered key of a suspended account: authorize refuses it", async () => {
+    await db.store.plans.createPlan({ name: "q5", quota: 5, periodDays: 30 });
+    const made = await db.store.accounts.createAccount({
+      email: "ann@example.com",
+      passwordHash: null,
+      role: "member",
+      plan: "q5",
+      now: CREATED,
+    });
+    await db.store.accounts.setState(made.account.id, "suspended");
+    const hashed = hashedSecret(made.secret);
+    // Read and remembered, as suspended.
+    await expect(db.store.usage.findKey(hashed, NOW)).rejects.toThrow(AccountSuspendedError);
+    expect(db.store.usage.rememberedKey(hashed, NOW)).toBeUndefined();
+    await expect(db.store.usage.authorize(hashed, NOW)).rejects.toThrow(AccountSuspendedError);
   });
 
   it("counts requests arriving together one by one, never past the quota", async () => {

@@ -40,9 +40,9 @@ function recordingCounter() {
 describe("batchQuotaCounting", () => {
   it("counts the requests of one turn with one call per key, each request getting its own state", async () => {
     const { calls, count } = recordingCounter();
-    const countRequest = batchQuotaCounting(count);
+    const batch = batchQuotaCounting(count);
     const now = new Date(CREATED.getTime() + DAY);
-    const states = await Promise.all(["a", "b", "a", "a", "b"].map((id) => countRequest(key(id), now, 1)));
+    const states = await Promise.all(["a", "b", "a", "a", "b"].map((id) => batch.count(key(id), now, 1)));
     expect(calls.map(({ id, units }) => [id, units])).toEqual([
       ["a", [1, 1, 1]],
       ["b", [1, 1]],
@@ -52,7 +52,7 @@ describe("batchQuotaCounting", () => {
 
   it("passes each request's units on, in arrival order, and gives each its own state", async () => {
     const { calls, count } = recordingCounter();
-    const countRequest = batchQuotaCounting(count);
+    const batch = batchQuotaCounting(count);
     const now = new Date(CREATED.getTime() + DAY);
     const requests: [string, number][] = [
       ["a", 5],
@@ -60,7 +60,7 @@ describe("batchQuotaCounting", () => {
       ["a", 1],
       ["a", 10],
     ];
-    const states = await Promise.all(requests.map(([id, units]) => countRequest(key(id), now, units)));
+    const states = await Promise.all(requests.map(([id, units]) => batch.count(key(id), now, units)));
     expect(calls.map(({ id, units }) => [id, units])).toEqual([
       ["a", [5, 1, 10]],
       ["b", [1]],
@@ -70,11 +70,11 @@ describe("batchQuotaCounting", () => {
 
   it("keeps requests of different periods apart and starts a new batch in the next turn", async () => {
     const { calls, count } = recordingCounter();
-    const countRequest = batchQuotaCounting(count);
+    const batch = batchQuotaCounting(count);
     const inFirst = new Date(CREATED.getTime() + DAY);
     const inSecond = new Date(CREATED.getTime() + 31 * DAY);
-    await Promise.all([countRequest(key("a"), inFirst, 1), countRequest(key("a"), inSecond, 1)]);
-    await countRequest(key("a"), inFirst, 1);
+    await Promise.all([batch.count(key("a"), inFirst, 1), batch.count(key("a"), inSecond, 1)]);
+    await batch.count(key("a"), inFirst, 1);
     expect(calls.map(({ units, now }) => [units, now])).toEqual([
       [[1], inFirst],
       [[1], inSecond],
@@ -82,8 +82,29 @@ describe("batchQuotaCounting", () => {
     ]);
   });
 
+  it("tells a request added as a plain object its state, counted in the same call as the promises of its turn", async () => {
+    const { calls, count } = recordingCounter();
+    const batch = batchQuotaCounting(count);
+    const now = new Date(CREATED.getTime() + DAY);
+    const told: (number | null | string)[] = [];
+    const waiting = (units: number) => ({
+      key: key("a"),
+      now,
+      units,
+      counted: (state: QuotaState) => told.push(state.remaining),
+      failed: (error: unknown) => told.push(String(error)),
+    });
+    batch.add(waiting(2));
+    const promised = batch.count(key("a"), now, 1);
+    batch.add(waiting(3));
+    expect(told).toEqual([]);
+    expect((await promised).remaining).toBe(97);
+    expect(told).toEqual([98, 94]);
+    expect(calls.map(({ id, units }) => [id, units])).toEqual([["a", [2, 1, 3]]]);
+  });
+
   it("fails every request of a group whose counting fails, and only those", async () => {
-    const countRequest = batchQuotaCounting(async (k, now, units) => {
+    const batch = batchQuotaCounting(async (k, now, units) => {
       if (k.id === "down") throw new Error("database unreachable");
       return units.map(() => ({
         allowed: true,
@@ -95,9 +116,9 @@ describe("batchQuotaCounting", () => {
       }));
     });
     const results = await Promise.allSettled([
-      countRequest(key("down"), CREATED, 1),
-      countRequest(key("up"), CREATED, 1),
-      countRequest(key("down"), CREATED, 1),
+      batch.count(key("down"), CREATED, 1),
+      batch.count(key("up"), CREATED, 1),
+      batch.count(key("down"), CREATED, 1),
     ]);
     expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled", "rejected"]);
   });
