@@ -36,7 +36,6 @@ export interface Authorization {
   quota: QuotaState;
 }
 
-/** Quota counting (docs/api.md "Keys, plans, quotas"): the store's part of every API request. */
 /**
  * One request waiting for its count with the other requests of its turn (`countRemembered`,
  * and `authorize` underneath): told its state once counted, allowed or refused, or the
@@ -53,6 +52,7 @@ export interface WaitingCount {
   failed(error: unknown): void;
 }
 
+/** Quota counting (docs/api.md "Keys, plans, quotas"): the store's part of every API request. */
 export interface UsageRepository {
   /**
    * The key for a secret, then `units` (default 1, a whole number ≥ 1) counted against its
