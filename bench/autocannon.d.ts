@@ -35,6 +35,14 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /**
+   * A run: its result once done, and its events as they come. autocannon hands the
+   * result over at the tick after the last answer (its sampling interval, one second), so
+   * a run's own length is read from its `response` events.
+   */
+  interface Run extends PromiseLike<Result> {
+    on(event: "response", listener: () => void): Run;
+  }
+  function autocannon(options: Options): Run;
   export default autocannon;
 }

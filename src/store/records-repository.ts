@@ -8,6 +8,7 @@ import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
 import { POLICY_TOPICS } from "./changes-types.js";
 import { toDate, toMillis } from "./columns.js";
+import { batchSaves, chunked, type WriteRounds } from "./records-save-batch.js";
 import type {
   BlockStatus,
   FlipNotice,
@@ -66,7 +67,7 @@ async function readBlock(db: Kysely<Database>, domain: string): Promise<BlockSta
   return row && blockStatus(row);
 }
 
-/** What the save statement is given, by name. */
+/** What the save statement is given for one domain, by name. */
 interface SaveValues {
   domain: string;
   facts: string;
@@ -76,27 +77,43 @@ interface SaveValues {
   last_answered_at: number;
 }
 
-/**
- * The save statement with each value's name where the value goes, compiled once per
- * database (as the quota's, quota.ts): it runs for every domain looked up, and building
- * and compiling it with Kysely's query builder cost more than SQLite's insert itself.
- */
-const compiledSaves = new WeakMap<Kysely<Database>, { sql: string; names: (keyof SaveValues)[] }>();
+const SAVE_COLUMNS = [
+  "domain",
+  "facts",
+  "block",
+  "checked_at",
+  "block_status_changed_at",
+  "last_answered_at",
+] as const satisfies readonly (keyof SaveValues)[];
 
-function compiledSave(db: Kysely<Database>): { sql: string; names: (keyof SaveValues)[] } {
-  let compiled = compiledSaves.get(db);
+/** A save statement of some rows: its SQL, and for each parameter the row and the value it takes. */
+interface CompiledSave {
+  sql: string;
+  parameters: { row: number; name: keyof SaveValues }[];
+}
+
+/**
+ * The save statements by their number of rows (SAVE_CHUNKS), compiled once per database
+ * (as the quota's, quota.ts): they run for every domain looked up, and building and
+ * compiling them with Kysely's query builder cost more than SQLite's insert itself. Each
+ * value is compiled as its row and name, which say where the value goes.
+ */
+const compiledSaves = new WeakMap<Kysely<Database>, Map<number, CompiledSave>>();
+
+function compiledSave(db: Kysely<Database>, rows: number): CompiledSave {
+  let bySize = compiledSaves.get(db);
+  if (!bySize) {
+    bySize = new Map();
+    compiledSaves.set(db, bySize);
+  }
+  let compiled = bySize.get(rows);
   if (!compiled) {
-    const names = {
-      domain: "domain",
-      facts: "facts",
-      block: "block",
-      checked_at: "checked_at",
-      block_status_changed_at: "block_status_changed_at",
-      last_answered_at: "last_answered_at",
-    } as const;
+    const named = Array.from({ length: rows }, (_, row) =>
+      Object.fromEntries(SAVE_COLUMNS.map((name) => [name, `${row}:${name}`])),
+    );
     const query = db
       .insertInto("records")
-      .values(names as never)
+      .values(named as never)
       .onConflict((oc) =>
         oc
           .column("domain")
@@ -106,44 +123,70 @@ function compiledSave(db: Kysely<Database>): { sql: string; names: (keyof SaveVa
           }))
           .where("records.checked_at", "<=", (eb) => eb.ref("excluded.checked_at")),
       )
-      .returning(["block", "block_status_changed_at"])
+      .returning(["domain", "block", "block_status_changed_at"])
       .compile();
-    compiled = { sql: query.sql, names: query.parameters as (keyof SaveValues)[] };
-    compiledSaves.set(db, compiled);
+    compiled = {
+      sql: query.sql,
+      parameters: (query.parameters as string[]).map((parameter) => {
+        const [row, name] = parameter.split(":");
+        return { row: Number(row), name: name as keyof SaveValues };
+      }),
+    };
+    bySize.set(rows, compiled);
   }
   return compiled;
 }
 
+/** Writes the saves of one turn (records-save-batch.ts): one statement per chunk, one transaction when more than one. */
+function writeSaves(db: Kysely<Database>): WriteRounds<SaveValues, BlockRow> {
+  const run = async (executor: Kysely<Database>, rounds: readonly (readonly SaveValues[])[]) => {
+    const written: Map<string, BlockRow>[] = [];
+    for (const round of rounds) {
+      const found = new Map<string, BlockRow>();
+      for (const chunk of chunked(round)) {
+        const { sql: text, parameters } = compiledSave(db, chunk.length);
+        const { rows } = await executor.executeQuery<BlockRow & { domain: string }>(
+          CompiledQuery.raw(
+            text,
+            parameters.map(({ row, name }) => (chunk[row] as SaveValues)[name]),
+          ),
+        );
+        for (const row of rows) found.set(row.domain, row);
+      }
+      written.push(found);
+    }
+    return written;
+  };
+  return (rounds) => {
+    const [only, ...others] = rounds;
+    if (others.length === 0 && only !== undefined && chunked(only).length === 1) return run(db, rounds);
+    return db.transaction().execute((trx) => run(trx, rounds));
+  };
+}
+
 /**
- * One atomic upsert of a look-up's facts. A new row takes `block`; a stored row keeps its
- * block status and time, so every flip goes through `noteBlock` (and raises its webhook
- * events there). A save older than the stored facts (another instance finished a later
- * look-up first) changes nothing.
+ * One atomic upsert of a look-up's facts, written with the other saves of its turn. A
+ * new row takes `block`; a stored row keeps its block status and time, so every flip
+ * goes through `noteBlock` (and raises its webhook events there). A save older than the
+ * stored facts (another instance finished a later look-up first) changes nothing.
  */
 async function saveFacts(
   db: Kysely<Database>,
+  save: (values: SaveValues) => Promise<BlockRow | undefined>,
   domain: string,
   facts: DomainFacts,
   checkedAt: Date,
   block: boolean,
 ): Promise<BlockStatus> {
   const at = checkedAt.getTime();
-  const values: SaveValues = {
+  const saved = await save({
     domain,
     facts: encodeFacts(facts),
     block: block ? 1 : 0,
     checked_at: at,
     block_status_changed_at: at,
     last_answered_at: at,
-  };
-  const { sql: text, names } = compiledSave(db);
-  const { rows } = await db.executeQuery<BlockRow>(
-    CompiledQuery.raw(
-      text,
-      names.map((name) => values[name]),
-    ),
-  );
-  const saved = rows[0];
+  });
   if (saved) return blockStatus(saved);
   return (await readBlock(db, domain)) ?? { block, changedAt: checkedAt };
 }
@@ -262,9 +305,10 @@ async function purgeAllRecords(db: Kysely<Database>): Promise<number> {
 }
 
 export function createRecordsRepository(db: Kysely<Database>): RecordsRepository {
+  const save = batchSaves(writeSaves(db));
   return {
     getFacts: (domain) => getFacts(db, domain),
-    saveFacts: (domain, facts, checkedAt, block) => saveFacts(db, domain, facts, checkedAt, block),
+    saveFacts: (domain, facts, checkedAt, block) => saveFacts(db, save, domain, facts, checkedAt, block),
     noteBlock: (domain, block, at, notice) => noteBlock(db, domain, block, at, notice),
     markAnswered: (domains, at, olderThan) => markAnswered(db, domains, at, olderThan),
     watchedFacts: (since, after, limit) => watchedFacts(db, since, after, limit),

@@ -153,6 +153,49 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
     });
   });
 
+  it("writes the saves of one turn together, each answered with its own domain's status", async () => {
+    const { records } = db.store;
+    await records.saveFacts("stored.test", gone, T2, true);
+    await records.saveFacts("newer.test", gone, T4, true);
+    // 45 new domains (statements of 32, 8, 4 and 1 rows), a domain saved twice in the
+    // turn, a stored domain, and a save older than the stored facts.
+    const domains = Array.from({ length: 45 }, (_, i) => `d${i}.test`);
+    const [firstTwice, secondTwice, stored, older, ...saved] = await Promise.all([
+      records.saveFacts("twice.test", working("twice.test"), T1, false),
+      records.saveFacts("twice.test", gone, T3, true),
+      records.saveFacts("stored.test", working("stored.test"), T3, false),
+      records.saveFacts("newer.test", working("newer.test"), T3, false),
+      ...domains.map((domain, i) => records.saveFacts(domain, working(domain), T1, i % 2 === 0)),
+    ]);
+    expect(saved).toEqual(domains.map((_, i) => ({ block: i % 2 === 0, changedAt: T1 })));
+    for (const [i, domain] of domains.entries()) {
+      expect(await records.getFacts(domain)).toEqual({
+        facts: working(domain),
+        checkedAt: T1,
+        block: i % 2 === 0,
+        changedAt: T1,
+      });
+    }
+    // The second save of a domain in a turn comes after the first: the row keeps its status.
+    expect([firstTwice, secondTwice]).toEqual([
+      { block: false, changedAt: T1 },
+      { block: false, changedAt: T1 },
+    ]);
+    expect(await records.getFacts("twice.test")).toEqual({
+      facts: gone,
+      checkedAt: T3,
+      block: false,
+      changedAt: T1,
+    });
+    expect(stored).toEqual({ block: true, changedAt: T2 });
+    expect(await records.getFacts("stored.test")).toMatchObject({
+      facts: working("stored.test"),
+      checkedAt: T3,
+    });
+    expect(older).toEqual({ block: true, changedAt: T4 });
+    expect(await records.getFacts("newer.test")).toMatchObject({ facts: gone, checkedAt: T4 });
+  });
+
   it("records an answered flip of block (first writer wins), keeping the facts and their time", async () => {
     await db.store.records.saveFacts("shop.test", working(), T1, false);
     const other = await db.openAnother();

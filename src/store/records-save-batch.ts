@@ -1,0 +1,82 @@
+/**
+ * The look-ups' saves that arrive in the same turn of the event loop, written together:
+ * one transaction of a few multi-row upserts instead of one commit per domain, which
+ * under a stream of unseen domains was the largest cost of a check that the database
+ * adds (docs/benchmarks.md, "The cold path"). Each save still gets its own row back; the
+ * wait is one `setImmediate`. A domain saved twice in one turn is written in a later
+ * round of the same transaction, in order (PostgreSQL refuses an upsert that touches a
+ * row twice). When the writing fails, every save of the turn fails with its error.
+ */
+
+/** One save: its domain, and whatever else its statement takes. */
+export interface SaveRow {
+  domain: string;
+}
+
+/**
+ * Writes the rounds in order in one transaction; for each round, the row the store gave
+ * back for each domain it wrote (a domain missing was left as it was).
+ */
+export type WriteRounds<Row extends SaveRow, Saved> = (
+  rounds: readonly (readonly Row[])[],
+) => Promise<ReadonlyMap<string, Saved>[]>;
+
+interface Waiting<Row, Saved> {
+  row: Row;
+  saved(answer: Saved | undefined): void;
+  failed(error: unknown): void;
+}
+
+/** Rows of one statement: a batch is written as statements of these sizes, largest first (few distinct SQL texts). */
+export const SAVE_CHUNKS: readonly number[] = [32, 16, 8, 4, 2, 1];
+
+/** `rows` cut into statements of SAVE_CHUNKS sizes, in order. */
+export function chunked<Row>(rows: readonly Row[]): Row[][] {
+  const chunks: Row[][] = [];
+  let at = 0;
+  for (const size of SAVE_CHUNKS) {
+    while (rows.length - at >= size) {
+      chunks.push(rows.slice(at, at + size));
+      at += size;
+    }
+  }
+  return chunks;
+}
+
+/** A save function that batches the calls of one turn; it resolves to the row given back, or undefined. */
+export function batchSaves<Row extends SaveRow, Saved>(
+  write: WriteRounds<Row, Saved>,
+): (row: Row) => Promise<Saved | undefined> {
+  let waiting: Waiting<Row, Saved>[] = [];
+
+  const flush = async () => {
+    const turn = waiting;
+    waiting = [];
+    // The n-th save of a domain in this turn goes to round n.
+    const seen = new Map<string, number>();
+    const rounds: Row[][] = [];
+    const roundOf = turn.map(({ row }) => {
+      const round = seen.get(row.domain) ?? 0;
+      seen.set(row.domain, round + 1);
+      if (round === rounds.length) rounds.push([row]);
+      else rounds[round]?.push(row);
+      return round;
+    });
+    let written: ReadonlyMap<string, Saved>[];
+    try {
+      written = await write(rounds);
+    } catch (error) {
+      for (const save of turn) save.failed(error);
+      return;
+    }
+    turn.forEach((save, index) => {
+      save.saved(written[roundOf[index] as number]?.get(save.row.domain));
+    });
+  };
+
+  return (row) =>
+    new Promise<Saved | undefined>((saved, failed) => {
+      if (waiting.length === 0) setImmediate(() => void flush());
+      waiting.push({ row, saved, failed });
+    });
+}
