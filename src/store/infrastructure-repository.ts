@@ -10,10 +10,8 @@ import type {
   InfrastructureRepository,
   InfrastructureSummary,
 } from "./infrastructure-types.js";
+import { type RowStatement, takesSeveralStatements, writeRows } from "./row-statements.js";
 import type { Database } from "./schema.js";
-
-/** Rows per insert statement: far below the variable limits (SQLite 32,766, PostgreSQL 65,535), and short enough that a synchronous SQLite write holds the event loop only briefly. */
-export const EVIDENCE_CHUNK = 100;
 
 interface EvidenceRow {
   kind: InfrastructureKind;
@@ -54,12 +52,13 @@ function evidenceRows(entries: readonly EvidenceEntry[]): EvidenceRow[] {
   return [...rows.values()];
 }
 
-async function recordEvidence(db: Kysely<Database>, entries: readonly EvidenceEntry[]): Promise<void> {
-  const rows = evidenceRows(entries);
-  for (let start = 0; start < rows.length; start += EVIDENCE_CHUNK) {
-    await db
+/** The evidence's insert: a sighting seen before counts once more, its listing and time the newest. */
+const EVIDENCE: RowStatement<EvidenceRow> = {
+  columns: ["kind", "value", "domain", "listed", "service", "seen", "first_seen", "last_seen"],
+  build: (db, rows) =>
+    db
       .insertInto("infrastructure_evidence")
-      .values(rows.slice(start, start + EVIDENCE_CHUNK))
+      .values(rows as never)
       .onConflict((oc) =>
         oc.columns(["kind", "value", "domain"]).doUpdateSet((eb) => ({
           listed: eb.ref("excluded.listed"),
@@ -67,9 +66,14 @@ async function recordEvidence(db: Kysely<Database>, entries: readonly EvidenceEn
           seen: sql<number>`infrastructure_evidence.seen + 1`,
           last_seen: eb.ref("excluded.last_seen"),
         })),
-      )
-      .execute();
-  }
+      ),
+};
+
+/** A batch's evidence in statements of at most 32 rows (row-statements.ts), one transaction when more than one. */
+async function recordEvidence(db: Kysely<Database>, entries: readonly EvidenceEntry[]): Promise<void> {
+  const rows = evidenceRows(entries);
+  if (!takesSeveralStatements(rows.length)) await writeRows(db, db, EVIDENCE, rows);
+  else await db.transaction().execute((trx) => writeRows(db, trx, EVIDENCE, rows));
 }
 
 interface SummaryRow {

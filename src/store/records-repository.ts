@@ -3,12 +3,12 @@
  * dates as epoch ms), when, and the block status last answered for the domain with the
  * time it last changed. The verdict itself is decided when answering, never stored.
  */
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DomainFacts } from "../core/check.js";
 import type { MailRouting } from "../core/mail-routing.js";
 import { POLICY_TOPICS } from "./changes-types.js";
 import { toDate, toMillis } from "./columns.js";
-import { batchSaves, chunked, type WriteRounds } from "./records-save-batch.js";
+import { batchSaves, type WriteRounds } from "./records-save-batch.js";
 import type {
   BlockStatus,
   FlipNotice,
@@ -17,6 +17,7 @@ import type {
   StoredFacts,
   WatchedFacts,
 } from "./records-types.js";
+import { type RowStatement, takesSeveralStatements, writeRows } from "./row-statements.js";
 import type { Database } from "./schema.js";
 import { enqueueFlipEvents } from "./webhooks-repository.js";
 
@@ -77,43 +78,13 @@ interface SaveValues {
   last_answered_at: number;
 }
 
-const SAVE_COLUMNS = [
-  "domain",
-  "facts",
-  "block",
-  "checked_at",
-  "block_status_changed_at",
-  "last_answered_at",
-] as const satisfies readonly (keyof SaveValues)[];
-
-/** A save statement of some rows: its SQL, and for each parameter the row and the value it takes. */
-interface CompiledSave {
-  sql: string;
-  parameters: { row: number; name: keyof SaveValues }[];
-}
-
-/**
- * The save statements by their number of rows (SAVE_CHUNKS), compiled once per database
- * (as the quota's, quota.ts): they run for every domain looked up, and building and
- * compiling them with Kysely's query builder cost more than SQLite's insert itself. Each
- * value is compiled as its row and name, which say where the value goes.
- */
-const compiledSaves = new WeakMap<Kysely<Database>, Map<number, CompiledSave>>();
-
-function compiledSave(db: Kysely<Database>, rows: number): CompiledSave {
-  let bySize = compiledSaves.get(db);
-  if (!bySize) {
-    bySize = new Map();
-    compiledSaves.set(db, bySize);
-  }
-  let compiled = bySize.get(rows);
-  if (!compiled) {
-    const named = Array.from({ length: rows }, (_, row) =>
-      Object.fromEntries(SAVE_COLUMNS.map((name) => [name, `${row}:${name}`])),
-    );
-    const query = db
+/** The save statement: a new row takes the values; a stored one the newer facts only. */
+const SAVE: RowStatement<SaveValues> = {
+  columns: ["domain", "facts", "block", "checked_at", "block_status_changed_at", "last_answered_at"],
+  build: (db, rows) =>
+    db
       .insertInto("records")
-      .values(named as never)
+      .values(rows as never)
       .onConflict((oc) =>
         oc
           .column("domain")
@@ -123,43 +94,23 @@ function compiledSave(db: Kysely<Database>, rows: number): CompiledSave {
           }))
           .where("records.checked_at", "<=", (eb) => eb.ref("excluded.checked_at")),
       )
-      .returning(["domain", "block", "block_status_changed_at"])
-      .compile();
-    compiled = {
-      sql: query.sql,
-      parameters: (query.parameters as string[]).map((parameter) => {
-        const [row, name] = parameter.split(":");
-        return { row: Number(row), name: name as keyof SaveValues };
-      }),
-    };
-    bySize.set(rows, compiled);
-  }
-  return compiled;
-}
+      .returning(["domain", "block", "block_status_changed_at"]),
+};
 
-/** Writes the saves of one turn (records-save-batch.ts): one statement per chunk, one transaction when more than one. */
+/** Writes the saves of one turn (records-save-batch.ts), in one transaction when they take more than one statement. */
 function writeSaves(db: Kysely<Database>): WriteRounds<SaveValues, BlockRow> {
   const run = async (executor: Kysely<Database>, rounds: readonly (readonly SaveValues[])[]) => {
     const written: Map<string, BlockRow>[] = [];
     for (const round of rounds) {
-      const found = new Map<string, BlockRow>();
-      for (const chunk of chunked(round)) {
-        const { sql: text, parameters } = compiledSave(db, chunk.length);
-        const { rows } = await executor.executeQuery<BlockRow & { domain: string }>(
-          CompiledQuery.raw(
-            text,
-            parameters.map(({ row, name }) => (chunk[row] as SaveValues)[name]),
-          ),
-        );
-        for (const row of rows) found.set(row.domain, row);
-      }
-      written.push(found);
+      const rows = await writeRows<SaveValues, BlockRow & { domain: string }>(db, executor, SAVE, round);
+      written.push(new Map(rows.map((row) => [row.domain, row])));
     }
     return written;
   };
   return (rounds) => {
     const [only, ...others] = rounds;
-    if (others.length === 0 && only !== undefined && chunked(only).length === 1) return run(db, rounds);
+    if (only === undefined || (others.length === 0 && !takesSeveralStatements(only.length)))
+      return run(db, rounds);
     return db.transaction().execute((trx) => run(trx, rounds));
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The look-ups' saves that arrive in the same turn of the event loop, written together:
- * one transaction of a few multi-row upserts instead of one commit per domain, which
+ * one transaction of multi-row upserts (row-statements.ts) instead of one commit per domain, which
  * under a stream of unseen domains was the largest cost of a check that the database
  * adds (docs/benchmarks.md, "The cold path"). Each save still gets its own row back; the
  * wait is one `setImmediate`. A domain saved twice in one turn is written in a later
@@ -25,22 +25,6 @@ interface Waiting<Row, Saved> {
   row: Row;
   saved(answer: Saved | undefined): void;
   failed(error: unknown): void;
-}
-
-/** Rows of one statement: a batch is written as statements of these sizes, largest first (few distinct SQL texts). */
-export const SAVE_CHUNKS: readonly number[] = [32, 16, 8, 4, 2, 1];
-
-/** `rows` cut into statements of SAVE_CHUNKS sizes, in order. */
-export function chunked<Row>(rows: readonly Row[]): Row[][] {
-  const chunks: Row[][] = [];
-  let at = 0;
-  for (const size of SAVE_CHUNKS) {
-    while (rows.length - at >= size) {
-      chunks.push(rows.slice(at, at + size));
-      at += size;
-    }
-  }
-  return chunks;
 }
 
 /** A save function that batches the calls of one turn; it resolves to the row given back, or undefined. */

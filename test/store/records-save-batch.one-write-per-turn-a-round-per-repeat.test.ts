@@ -1,11 +1,10 @@
 /**
  * The look-ups' saves of one turn written together (src/store/records-save-batch.ts): one
  * write per turn, a domain saved again in the turn in a later round, each save answered
- * with its own row, every save of a turn failed when its write fails, and the statements'
- * sizes few (SAVE_CHUNKS).
+ * with its own row, and every save of a turn failed when its write fails.
  */
 import { describe, expect, it } from "vitest";
-import { batchSaves, chunked, SAVE_CHUNKS, type WriteRounds } from "../../src/store/records-save-batch.js";
+import { batchSaves, type WriteRounds } from "../../src/store/records-save-batch.js";
 
 interface Row {
   domain: string;
@@ -82,23 +81,5 @@ describe("batchSaves", () => {
     expect(failed.map((result) => result.status)).toEqual(["rejected", "rejected"]);
     fail = false;
     expect(await save({ domain: "a.test", value: 1 })).toBe(1);
-  });
-});
-
-describe("chunked", () => {
-  it("cuts rows into statements of the few sizes, largest first, keeping their order", () => {
-    const rows = Array.from({ length: 45 }, (_, i) => i);
-    const chunks = chunked(rows);
-    expect(chunks.map((chunk) => chunk.length)).toEqual([32, 8, 4, 1]);
-    expect(chunks.flat()).toEqual(rows);
-    expect(chunked(Array.from({ length: 100 }, (_, i) => i)).map((chunk) => chunk.length)).toEqual([
-      32, 32, 32, 4,
-    ]);
-    expect(chunked([])).toEqual([]);
-    for (let n = 1; n <= 200; n++) {
-      const sizes = chunked(Array.from({ length: n }, (_, i) => i)).map((chunk) => chunk.length);
-      expect(sizes.every((size) => SAVE_CHUNKS.includes(size))).toBe(true);
-      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(n);
-    }
   });
 });

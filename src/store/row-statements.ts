@@ -1,0 +1,99 @@
+/**
+ * Multi-row write statements compiled once (the records' saves, the learning evidence):
+ * they run for every domain looked up, and building and compiling them with Kysely's
+ * query builder cost more than the database's insert itself. Rows are written in
+ * statements of a few sizes (STATEMENT_ROWS), so that a database holds few distinct SQL
+ * texts (SQLite's statement cache, database.ts), each compiled once per database, shape
+ * and size. A statement is compiled with each value's row and column in its place
+ * (`2:domain`), which say where each value goes: the placeholders' order comes from the
+ * compiler, never restated here.
+ */
+import { type Compilable, CompiledQuery, type Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+/** Rows of one statement: a batch is written as statements of these sizes, largest first. */
+export const STATEMENT_ROWS: readonly number[] = [32, 16, 8, 4, 2, 1];
+
+/** `rows` cut into statements of STATEMENT_ROWS sizes, in order. */
+export function chunked<Row>(rows: readonly Row[]): Row[][] {
+  const chunks: Row[][] = [];
+  let at = 0;
+  for (const size of STATEMENT_ROWS) {
+    while (rows.length - at >= size) {
+      chunks.push(rows.slice(at, at + size));
+      at += size;
+    }
+  }
+  return chunks;
+}
+
+/** A statement of some rows: its SQL, and for each parameter the row and the column whose value it takes. */
+interface CompiledRows<Row> {
+  sql: string;
+  parameters: { row: number; column: keyof Row }[];
+}
+
+/** A shape of statement: its columns, and how it is built from rows of named values. */
+export interface RowStatement<Row> {
+  columns: readonly (keyof Row & string)[];
+  build(db: Kysely<Database>, rows: Record<string, string>[]): Compilable;
+}
+
+const compiled = new WeakMap<Kysely<Database>, Map<RowStatement<never>, Map<number, CompiledRows<never>>>>();
+
+function compiledRows<Row>(db: Kysely<Database>, shape: RowStatement<Row>, rows: number): CompiledRows<Row> {
+  let shapes = compiled.get(db);
+  if (!shapes) {
+    shapes = new Map();
+    compiled.set(db, shapes);
+  }
+  let sizes = shapes.get(shape as RowStatement<never>) as Map<number, CompiledRows<Row>> | undefined;
+  if (!sizes) {
+    sizes = new Map();
+    shapes.set(shape as RowStatement<never>, sizes as Map<number, CompiledRows<never>>);
+  }
+  let statement = sizes.get(rows);
+  if (!statement) {
+    const named = Array.from({ length: rows }, (_, row) =>
+      Object.fromEntries(shape.columns.map((column) => [column, `${row}:${column}`])),
+    );
+    const query = shape.build(db, named).compile();
+    statement = {
+      sql: query.sql,
+      parameters: (query.parameters as string[]).map((parameter) => {
+        const [row, column] = parameter.split(":");
+        return { row: Number(row), column: column as keyof Row };
+      }),
+    };
+    sizes.set(rows, statement);
+  }
+  return statement;
+}
+
+/**
+ * Writes `rows` with `executor` (the database, or a transaction of it), a statement per
+ * chunk, in order; the rows the statements give back, all together.
+ */
+export async function writeRows<Row, Returned>(
+  db: Kysely<Database>,
+  executor: Kysely<Database>,
+  shape: RowStatement<Row>,
+  rows: readonly Row[],
+): Promise<Returned[]> {
+  const returned: Returned[] = [];
+  for (const chunk of chunked(rows)) {
+    const { sql, parameters } = compiledRows(db, shape, chunk.length);
+    const query = CompiledQuery.raw(
+      sql,
+      parameters.map(({ row, column }) => (chunk[row] as Row)[column]),
+    );
+    const result = await executor.executeQuery<Returned>(query);
+    returned.push(...result.rows);
+  }
+  return returned;
+}
+
+/** Whether writing `rows` rows takes more than one statement (then a caller wants them in a transaction). */
+export function takesSeveralStatements(rows: number): boolean {
+  return rows > 0 && !STATEMENT_ROWS.includes(rows);
+}

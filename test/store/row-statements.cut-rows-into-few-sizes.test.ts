@@ -1,0 +1,33 @@
+/**
+ * Multi-row statements in few sizes (src/store/row-statements.ts): rows cut into
+ * statements of STATEMENT_ROWS sizes, largest first, in order, and which counts take
+ * more than one statement (a transaction then).
+ */
+import { describe, expect, it } from "vitest";
+import { chunked, STATEMENT_ROWS, takesSeveralStatements } from "../../src/store/row-statements.js";
+
+describe("chunked", () => {
+  it("cuts rows into statements of the few sizes, largest first, keeping their order", () => {
+    const rows = Array.from({ length: 45 }, (_, i) => i);
+    const chunks = chunked(rows);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([32, 8, 4, 1]);
+    expect(chunks.flat()).toEqual(rows);
+    expect(chunked(Array.from({ length: 100 }, (_, i) => i)).map((chunk) => chunk.length)).toEqual([
+      32, 32, 32, 4,
+    ]);
+    expect(chunked([])).toEqual([]);
+    for (let n = 1; n <= 200; n++) {
+      const sizes = chunked(Array.from({ length: n }, (_, i) => i)).map((chunk) => chunk.length);
+      expect(sizes.every((size) => STATEMENT_ROWS.includes(size))).toBe(true);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(n);
+    }
+  });
+});
+
+describe("takesSeveralStatements", () => {
+  it("is true exactly when the rows take more than one statement", () => {
+    for (let n = 0; n <= 100; n++) {
+      expect(takesSeveralStatements(n)).toBe(chunked(Array.from({ length: n }, (_, i) => i)).length > 1);
+    }
+  });
+});
