@@ -60,8 +60,11 @@ function compiledRows<Row>(db: Kysely<Database>, shape: RowStatement<Row>, rows:
     const query = shape.build(db, named).compile();
     statement = {
       sql: query.sql,
-      parameters: (query.parameters as string[]).map((parameter) => {
-        const [row, column] = parameter.split(":");
+      parameters: query.parameters.map((parameter) => {
+        const [, row, column] = /^(\d+):(.+)$/.exec(String(parameter)) ?? [];
+        // Any other value in the statement would be sent as its compile-time placeholder.
+        if (row === undefined || column === undefined)
+          throw new Error(`a row statement takes its rows' values only, not ${String(parameter)}`);
         return { row: Number(row), column: column as keyof Row };
       }),
     };

@@ -1,10 +1,20 @@
 /**
  * Multi-row statements in few sizes (src/store/row-statements.ts): rows cut into
- * statements of STATEMENT_ROWS sizes, largest first, in order, and which counts take
- * more than one statement (a transaction then).
+ * statements of STATEMENT_ROWS sizes, largest first, in order, which counts take more
+ * than one statement (a transaction then), and a statement holding a value of its own
+ * refused when it is compiled (it would be sent its placeholder).
  */
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { chunked, STATEMENT_ROWS, takesSeveralStatements } from "../../src/store/row-statements.js";
+import {
+  chunked,
+  type RowStatement,
+  STATEMENT_ROWS,
+  takesSeveralStatements,
+  writeRows,
+} from "../../src/store/row-statements.js";
+import type { Database } from "../../src/store/schema.js";
 
 describe("chunked", () => {
   it("cuts rows into statements of the few sizes, largest first, keeping their order", () => {
@@ -29,5 +39,23 @@ describe("takesSeveralStatements", () => {
     for (let n = 0; n <= 100; n++) {
       expect(takesSeveralStatements(n)).toBe(chunked(Array.from({ length: n }, (_, i) => i)).length > 1);
     }
+  });
+});
+
+describe("writeRows", () => {
+  it("refuses a statement with a value that is not one of its rows'", async () => {
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(":memory:") }) });
+    const withOwnValue: RowStatement<{ domain: string }> = {
+      columns: ["domain"],
+      build: (kysely, rows) =>
+        kysely
+          .insertInto("recent")
+          .values(rows as never)
+          .onConflict((oc) => oc.column("domain").doUpdateSet({ checked_at: 5 } as never)),
+    };
+    await expect(writeRows(db, db, withOwnValue, [{ domain: "a.test" }])).rejects.toThrow(
+      "a row statement takes its rows' values only, not 5",
+    );
+    await db.destroy();
   });
 });
