@@ -10,7 +10,13 @@ import type {
   InfrastructureRepository,
   InfrastructureSummary,
 } from "./infrastructure-types.js";
-import { type RowStatement, takesSeveralStatements, writeRows } from "./row-statements.js";
+import {
+  lockOrder,
+  type RowStatement,
+  retriedOnDeadlock,
+  takesSeveralStatements,
+  writeRows,
+} from "./row-statements.js";
 import type { Database } from "./schema.js";
 
 interface EvidenceRow {
@@ -69,11 +75,21 @@ const EVIDENCE: RowStatement<EvidenceRow> = {
       ),
 };
 
-/** A batch's evidence in statements of at most 32 rows (row-statements.ts), one transaction when more than one. */
+/**
+ * A batch's evidence in statements of at most 32 rows (row-statements.ts), one transaction
+ * when more than one, its rows in key order (every instance locks them in one order);
+ * again when rolled back as a deadlock's victim.
+ */
 async function recordEvidence(db: Kysely<Database>, entries: readonly EvidenceEntry[]): Promise<void> {
-  const rows = evidenceRows(entries);
-  if (!takesSeveralStatements(rows.length)) await writeRows(db, db, EVIDENCE, rows);
-  else await db.transaction().execute((trx) => writeRows(db, trx, EVIDENCE, rows));
+  const rows = evidenceRows(entries).sort(byKey);
+  await retriedOnDeadlock(async () => {
+    if (!takesSeveralStatements(rows.length)) await writeRows(db, db, EVIDENCE, rows);
+    else await db.transaction().execute((trx) => writeRows(db, trx, EVIDENCE, rows));
+  });
+}
+
+function byKey(a: EvidenceRow, b: EvidenceRow): number {
+  return lockOrder(a.kind, b.kind) || lockOrder(a.value, b.value) || lockOrder(a.domain, b.domain);
 }
 
 interface SummaryRow {

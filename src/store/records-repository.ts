@@ -17,7 +17,7 @@ import type {
   StoredFacts,
   WatchedFacts,
 } from "./records-types.js";
-import { type RowStatement, takesSeveralStatements, writeRows } from "./row-statements.js";
+import { type RowStatement, retriedOnDeadlock, takesSeveralStatements, writeRows } from "./row-statements.js";
 import type { Database } from "./schema.js";
 import { enqueueFlipEvents } from "./webhooks-repository.js";
 
@@ -97,7 +97,7 @@ const SAVE: RowStatement<SaveValues> = {
       .returning(["domain", "block", "block_status_changed_at"]),
 };
 
-/** Writes the saves of one turn (records-save-batch.ts), in one transaction when they take more than one statement. */
+/** Writes the saves of one turn (records-save-batch.ts), in one transaction when they take more than one statement; again when rolled back as a deadlock's victim. */
 function writeSaves(db: Kysely<Database>): WriteRounds<SaveValues, BlockRow> {
   const run = async (executor: Kysely<Database>, rounds: readonly (readonly SaveValues[])[]) => {
     const written: Map<string, BlockRow>[] = [];
@@ -107,12 +107,13 @@ function writeSaves(db: Kysely<Database>): WriteRounds<SaveValues, BlockRow> {
     }
     return written;
   };
-  return (rounds) => {
-    const [only, ...others] = rounds;
-    if (only === undefined || (others.length === 0 && !takesSeveralStatements(only.length)))
-      return run(db, rounds);
-    return db.transaction().execute((trx) => run(trx, rounds));
-  };
+  return (rounds) =>
+    retriedOnDeadlock(() => {
+      const [only, ...others] = rounds;
+      if (only === undefined || (others.length === 0 && !takesSeveralStatements(only.length)))
+        return run(db, rounds);
+      return db.transaction().execute((trx) => run(trx, rounds));
+    });
 }
 
 /**

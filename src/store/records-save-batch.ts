@@ -5,8 +5,11 @@
  * adds (docs/benchmarks.md, "The cold path"). Each save still gets its own row back; the
  * wait is one `setImmediate`. A domain saved twice in one turn is written in a later
  * round of the same transaction, in order (PostgreSQL refuses an upsert that touches a
- * row twice). When the writing fails, every save of the turn fails with its error.
+ * row twice). Each round is written in domain order, so that concurrent transactions of
+ * several instances take their row locks in one order and never deadlock. When the
+ * writing fails, every save of the turn fails with its error.
  */
+import { lockOrder } from "./row-statements.js";
 
 /** One save: its domain, and whatever else its statement takes. */
 export interface SaveRow {
@@ -46,6 +49,9 @@ export function batchSaves<Row extends SaveRow, Saved>(
       else rounds[round]?.push(row);
       return round;
     });
+    // Every instance's transactions then lock their rows in one order: none waits in a
+    // circle for another (PostgreSQL would abort one as a deadlock).
+    for (const round of rounds) round.sort((a, b) => lockOrder(a.domain, b.domain));
     let written: ReadonlyMap<string, Saved>[];
     try {
       written = await write(rounds);

@@ -27,6 +27,14 @@ export function chunked<Row>(rows: readonly Row[]): Row[][] {
   return chunks;
 }
 
+/**
+ * The order rows are written in wherever several instances write the same rows at once:
+ * the same order everywhere, so that no two transactions wait for each other in a circle.
+ */
+export function lockOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** A statement of some rows: its SQL, and for each parameter the row and the column whose value it takes. */
 interface CompiledRows<Row> {
   sql: string;
@@ -99,4 +107,25 @@ export async function writeRows<Row, Returned>(
 /** Whether writing `rows` rows takes more than one statement (then a caller wants them in a transaction). */
 export function takesSeveralStatements(rows: number): boolean {
   return rows > 0 && !STATEMENT_ROWS.includes(rows);
+}
+
+/** PostgreSQL's code for a transaction it rolled back to end a deadlock (two transactions waiting for each other). */
+const DEADLOCK_DETECTED = "40P01";
+/** Tries of a write that PostgreSQL rolled back as a deadlock's victim. */
+export const DEADLOCK_TRIES = 3;
+
+/**
+ * Runs `write` again when PostgreSQL rolled it back to end a deadlock, up to DEADLOCK_TRIES
+ * times: a multi-row write locks its rows one after another, and another statement may
+ * lock the same rows in another order (PostgreSQL's own order of an `in` list, say). The
+ * writes here are upserts whose outcome does not depend on being run twice.
+ */
+export async function retriedOnDeadlock<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= DEADLOCK_TRIES || (error as { code?: unknown }).code !== DEADLOCK_DETECTED) throw error;
+    }
+  }
 }

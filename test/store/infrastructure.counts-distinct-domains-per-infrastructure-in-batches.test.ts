@@ -1,6 +1,7 @@
 /**
  * Infrastructure evidence and overrides on both databases: evidence is upserted in batches
- * (larger than one statement's chunk), counted per piece of infrastructure by distinct
+ * (larger than one statement's chunk; two instances' batches of the same rows at once
+ * without a deadlock), counted per piece of infrastructure by distinct
  * domain and listed status, names the listed domain seen most often, and stays quick with
  * tens of thousands of domains (under 2 s on a quiet machine, a bound stretched by the
  * machine's pace: harness/machine-pace.ts).
@@ -63,6 +64,28 @@ describe.each(DATABASE_KINDS)("%s", (kind) => {
       "f.example",
     ]);
   });
+
+  // PostgreSQL locks rows; SQLite the whole database for one writer at a time (no
+  // deadlock), and two of its connections in one thread, as here, would wait on each other
+  // in a synchronous busy wait that instances in processes of their own never meet.
+  it.runIf(kind === "postgres")(
+    "takes the same evidence from two instances at once, in opposite orders, without a deadlock",
+    async () => {
+      test = await openTestStore(kind);
+      const other = await test.openAnother();
+      const entries = Array.from({ length: 40 }, (_, i) => ({
+        evidence: evidence(`both-${i}.example`, "unknown", `mx${i % 3}.shared.example`),
+        seenAt: AT,
+      }));
+      for (let round = 0; round < 3; round++) {
+        await Promise.all([
+          test.store.infrastructure.recordEvidence(entries),
+          other.infrastructure.recordEvidence([...entries].reverse()),
+        ]);
+      }
+      expect(await test.store.infrastructure.domainsOn("ns", "ns1.registrar.example", 100)).toHaveLength(40);
+    },
+  );
 
   it("writes 30,000 domains in batches and answers the learning query quickly", async () => {
     test = await openTestStore(kind);

@@ -1,7 +1,8 @@
 /**
  * The look-ups' saves of one turn written together (src/store/records-save-batch.ts): one
- * write per turn, a domain saved again in the turn in a later round, each save answered
- * with its own row, and every save of a turn failed when its write fails.
+ * write per turn, each round in domain order (one lock order for every instance), a
+ * domain saved again in the turn in a later round, each save answered with its own row,
+ * and every save of a turn failed when its write fails.
  */
 import { describe, expect, it } from "vitest";
 import { batchSaves, type WriteRounds } from "../../src/store/records-save-batch.js";
@@ -44,6 +45,19 @@ describe("batchSaves", () => {
           { domain: "c.test", value: 3 },
         ],
       ],
+    ]);
+  });
+
+  it("writes each round in domain order, whatever order the saves came in", async () => {
+    const { writes, write } = recordingWriter();
+    const save = batchSaves(write);
+    const answers = await Promise.all(
+      ["c.test", "a.test", "b.test", "c.test"].map((domain, i) => save({ domain, value: i })),
+    );
+    expect(answers).toEqual([0, 10, 20, 30]);
+    expect(writes[0]?.map((round) => round.map((row) => row.domain))).toEqual([
+      ["a.test", "b.test", "c.test"],
+      ["c.test"],
     ]);
   });
 

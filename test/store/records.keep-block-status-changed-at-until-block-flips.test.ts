@@ -196,6 +196,25 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
     expect(await records.getFacts("newer.test")).toMatchObject({ facts: gone, checkedAt: T4 });
   });
 
+  it("saves the same domains from two instances at once, in opposite orders, without a deadlock", async () => {
+    const other = await db.openAnother();
+    const domains = Array.from({ length: 40 }, (_, i) => `both-${String(i).padStart(2, "0")}.test`);
+    for (let round = 0; round < 5; round++) {
+      const at = new Date(T1.getTime() + round * 1000);
+      // Each instance's 40 saves of one turn: statements of 32 and 8 rows in one transaction.
+      const saves = [
+        ...domains.map((domain) => db.store.records.saveFacts(domain, working(domain), at, false)),
+        ...[...domains]
+          .reverse()
+          .map((domain) => other.records.saveFacts(domain, working(domain), at, false)),
+      ];
+      expect(await Promise.all(saves)).toEqual(saves.map(() => ({ block: false, changedAt: T1 })));
+    }
+    expect(await db.store.records.getFacts("both-39.test")).toMatchObject({
+      checkedAt: new Date(T1.getTime() + 4000),
+    });
+  });
+
   it("records an answered flip of block (first writer wins), keeping the facts and their time", async () => {
     await db.store.records.saveFacts("shop.test", working(), T1, false);
     const other = await db.openAnother();

@@ -1,15 +1,18 @@
 /**
  * Multi-row statements in few sizes (src/store/row-statements.ts): rows cut into
  * statements of STATEMENT_ROWS sizes, largest first, in order, which counts take more
- * than one statement (a transaction then), and a statement holding a value of its own
- * refused when it is compiled (it would be sent its placeholder).
+ * than one statement (a transaction then), a statement holding a value of its own
+ * refused when it is compiled (it would be sent its placeholder), and a write that
+ * PostgreSQL rolled back as a deadlock's victim run again, a few times at most.
  */
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
 import {
   chunked,
+  DEADLOCK_TRIES,
   type RowStatement,
+  retriedOnDeadlock,
   STATEMENT_ROWS,
   takesSeveralStatements,
   writeRows,
@@ -57,5 +60,37 @@ describe("writeRows", () => {
       "a row statement takes its rows' values only, not 5",
     );
     await db.destroy();
+  });
+});
+
+describe("retriedOnDeadlock", () => {
+  const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+
+  it("runs a write again while PostgreSQL rolls it back as a deadlock's victim, up to DEADLOCK_TRIES", async () => {
+    let tries = 0;
+    const twice = () => {
+      tries++;
+      return tries < DEADLOCK_TRIES ? Promise.reject(deadlock) : Promise.resolve("written");
+    };
+    expect(await retriedOnDeadlock(twice)).toBe("written");
+    expect(tries).toBe(DEADLOCK_TRIES);
+    tries = 0;
+    const always = () => {
+      tries++;
+      return Promise.reject(deadlock);
+    };
+    await expect(retriedOnDeadlock(always)).rejects.toBe(deadlock);
+    expect(tries).toBe(DEADLOCK_TRIES);
+  });
+
+  it("passes any other error on at once", async () => {
+    let tries = 0;
+    const down = Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
+    const refused = () => {
+      tries++;
+      return Promise.reject(down);
+    };
+    await expect(retriedOnDeadlock(refused)).rejects.toBe(down);
+    expect(tries).toBe(1);
   });
 });
