@@ -188,7 +188,11 @@ async function noteBlock(
   return { ...((await readBlock(db, domain)) ?? { block, changedAt: at }), flipped: false };
 }
 
-/** One statement per batch; a domain marked since `olderThan` is left alone (at most one write a day). */
+/**
+ * One statement per batch; a domain marked since `olderThan` is left alone (at most one
+ * write a day). It locks its rows in PostgreSQL's order of the list, not the saves' (a
+ * save's transaction may hold some of them): run again when rolled back as a deadlock's victim.
+ */
 async function markAnswered(
   db: Kysely<Database>,
   domains: readonly string[],
@@ -196,14 +200,16 @@ async function markAnswered(
   olderThan: Date,
 ): Promise<void> {
   if (domains.length === 0) return;
-  await db
-    .updateTable("records")
-    .set({ last_answered_at: at.getTime() })
-    .where("domain", "in", domains)
-    .where((eb) =>
-      eb.or([eb("last_answered_at", "is", null), eb("last_answered_at", "<", olderThan.getTime())]),
-    )
-    .execute();
+  await retriedOnDeadlock(() =>
+    db
+      .updateTable("records")
+      .set({ last_answered_at: at.getTime() })
+      .where("domain", "in", domains)
+      .where((eb) =>
+        eb.or([eb("last_answered_at", "is", null), eb("last_answered_at", "<", olderThan.getTime())]),
+      )
+      .execute(),
+  );
 }
 
 /** Walks the records in domain order (the primary key): each batch is one short read. */
