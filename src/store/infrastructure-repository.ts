@@ -10,13 +10,7 @@ import type {
   InfrastructureRepository,
   InfrastructureSummary,
 } from "./infrastructure-types.js";
-import {
-  lockOrder,
-  type RowStatement,
-  retriedOnDeadlock,
-  takesSeveralStatements,
-  writeRows,
-} from "./row-statements.js";
+import { lockOrder, type RowStatement, writeRounds } from "./row-statements.js";
 import type { Database } from "./schema.js";
 
 interface EvidenceRow {
@@ -76,16 +70,12 @@ const EVIDENCE: RowStatement<EvidenceRow> = {
 };
 
 /**
- * A batch's evidence in statements of at most 32 rows (row-statements.ts), one transaction
- * when more than one, its rows in key order (every instance locks them in one order);
- * again when rolled back as a deadlock's victim.
+ * A batch's evidence in statements of at most 32 rows, one transaction when more than
+ * one, again when rolled back as a deadlock's victim (row-statements.ts); its rows in key
+ * order, so that every instance locks them in one order.
  */
 async function recordEvidence(db: Kysely<Database>, entries: readonly EvidenceEntry[]): Promise<void> {
-  const rows = evidenceRows(entries).sort(byKey);
-  await retriedOnDeadlock(async () => {
-    if (!takesSeveralStatements(rows.length)) await writeRows(db, db, EVIDENCE, rows);
-    else await db.transaction().execute((trx) => writeRows(db, trx, EVIDENCE, rows));
-  });
+  await writeRounds(db, EVIDENCE, [evidenceRows(entries).sort(byKey)]);
 }
 
 function byKey(a: EvidenceRow, b: EvidenceRow): number {

@@ -5,6 +5,7 @@
  * arrival order, and costs its own number of units; the wait is one `setImmediate`. A
  * request waits as a plain object told its state (`WaitingCount`), or as a promise.
  */
+import { perTurn } from "./per-turn.js";
 import { countingPeriod } from "./quota.js";
 import type { AuthenticatedKey, QuotaState, WaitingCount } from "./usage-types.js";
 
@@ -45,9 +46,7 @@ async function countGroup(countRequests: CountRequests, group: WaitingCount[]): 
 }
 
 export function batchQuotaCounting(countRequests: CountRequests): QuotaBatch {
-  let waiting: WaitingCount[] = [];
-
-  const flush = () => {
+  const add = perTurn<WaitingCount>((waiting) => {
     // By key, then by the start of the counting period.
     const groups = new Map<string, Map<number, WaitingCount[]>>();
     for (const entry of waiting) {
@@ -61,16 +60,10 @@ export function batchQuotaCounting(countRequests: CountRequests): QuotaBatch {
       if (group) group.push(entry);
       else periods.set(start, [entry]);
     }
-    waiting = [];
     for (const periods of groups.values()) {
       for (const group of periods.values()) void countGroup(countRequests, group);
     }
-  };
-
-  const add = (request: WaitingCount) => {
-    if (waiting.length === 0) setImmediate(flush);
-    waiting.push(request);
-  };
+  });
   return {
     add,
     count: (key, now, units) =>

@@ -17,7 +17,7 @@ import type {
   StoredFacts,
   WatchedFacts,
 } from "./records-types.js";
-import { type RowStatement, retriedOnDeadlock, takesSeveralStatements, writeRows } from "./row-statements.js";
+import { type RowStatement, retriedOnDeadlock, writeRounds } from "./row-statements.js";
 import type { Database } from "./schema.js";
 import { enqueueFlipEvents } from "./webhooks-repository.js";
 
@@ -97,23 +97,12 @@ const SAVE: RowStatement<SaveValues> = {
       .returning(["domain", "block", "block_status_changed_at"]),
 };
 
-/** Writes the saves of one turn (records-save-batch.ts), in one transaction when they take more than one statement; again when rolled back as a deadlock's victim. */
+/** Writes the saves of one turn (records-save-batch.ts): each round's rows given back, by domain. */
 function writeSaves(db: Kysely<Database>): WriteRounds<SaveValues, BlockRow> {
-  const run = async (executor: Kysely<Database>, rounds: readonly (readonly SaveValues[])[]) => {
-    const written: Map<string, BlockRow>[] = [];
-    for (const round of rounds) {
-      const rows = await writeRows<SaveValues, BlockRow & { domain: string }>(db, executor, SAVE, round);
-      written.push(new Map(rows.map((row) => [row.domain, row])));
-    }
-    return written;
+  return async (rounds) => {
+    const written = await writeRounds<SaveValues, BlockRow & { domain: string }>(db, SAVE, rounds);
+    return written.map((rows) => new Map(rows.map((row) => [row.domain, row])));
   };
-  return (rounds) =>
-    retriedOnDeadlock(() => {
-      const [only, ...others] = rounds;
-      if (only === undefined || (others.length === 0 && !takesSeveralStatements(only.length)))
-        return run(db, rounds);
-      return db.transaction().execute((trx) => run(trx, rounds));
-    });
 }
 
 /**

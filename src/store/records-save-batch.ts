@@ -9,6 +9,7 @@
  * several instances take their row locks in one order and never deadlock. When the
  * writing fails, every save of the turn fails with its error.
  */
+import { perTurn } from "./per-turn.js";
 import { lockOrder } from "./row-statements.js";
 
 /** One save: its domain, and whatever else its statement takes. */
@@ -32,13 +33,9 @@ interface Waiting<Row, Saved> {
 
 /** A save function that batches the calls of one turn; it resolves to the row given back, or undefined. */
 export function batchSaves<Row extends SaveRow, Saved>(
-  write: WriteRounds<Row, Saved>,
+  writeRounds: WriteRounds<Row, Saved>,
 ): (row: Row) => Promise<Saved | undefined> {
-  let waiting: Waiting<Row, Saved>[] = [];
-
-  const flush = async () => {
-    const turn = waiting;
-    waiting = [];
+  const write = async (turn: Waiting<Row, Saved>[]) => {
     // The n-th save of a domain in this turn goes to round n.
     const seen = new Map<string, number>();
     const rounds: Row[][] = [];
@@ -54,7 +51,7 @@ export function batchSaves<Row extends SaveRow, Saved>(
     for (const round of rounds) round.sort((a, b) => lockOrder(a.domain, b.domain));
     let written: ReadonlyMap<string, Saved>[];
     try {
-      written = await write(rounds);
+      written = await writeRounds(rounds);
     } catch (error) {
       for (const save of turn) save.failed(error);
       return;
@@ -64,9 +61,6 @@ export function batchSaves<Row extends SaveRow, Saved>(
     });
   };
 
-  return (row) =>
-    new Promise<Saved | undefined>((saved, failed) => {
-      if (waiting.length === 0) setImmediate(() => void flush());
-      waiting.push({ row, saved, failed });
-    });
+  const add = perTurn<Waiting<Row, Saved>>((turn) => void write(turn));
+  return (row) => new Promise<Saved | undefined>((saved, failed) => add({ row, saved, failed }));
 }

@@ -81,11 +81,8 @@ function compiledRows<Row>(db: Kysely<Database>, shape: RowStatement<Row>, rows:
   return statement;
 }
 
-/**
- * Writes `rows` with `executor` (the database, or a transaction of it), a statement per
- * chunk, in order; the rows the statements give back, all together.
- */
-export async function writeRows<Row, Returned>(
+/** Writes `rows` with `executor` (the database, or a transaction of it), a statement per chunk, in order; the rows the statements give back. */
+async function writeRows<Row, Returned>(
   db: Kysely<Database>,
   executor: Kysely<Database>,
   shape: RowStatement<Row>,
@@ -102,6 +99,25 @@ export async function writeRows<Row, Returned>(
     returned.push(...result.rows);
   }
   return returned;
+}
+
+/**
+ * Writes `rounds` of rows, in order, a statement per chunk of each: in one transaction
+ * when they take more than one statement, and again when PostgreSQL rolled them back as
+ * a deadlock's victim; for each round, the rows its statements gave back.
+ */
+export function writeRounds<Row, Returned>(
+  db: Kysely<Database>,
+  shape: RowStatement<Row>,
+  rounds: readonly (readonly Row[])[],
+): Promise<Returned[][]> {
+  const run = async (executor: Kysely<Database>) => {
+    const returned: Returned[][] = [];
+    for (const round of rounds) returned.push(await writeRows<Row, Returned>(db, executor, shape, round));
+    return returned;
+  };
+  const several = rounds.length > 1 || takesSeveralStatements(rounds[0]?.length ?? 0);
+  return retriedOnDeadlock(() => (several ? db.transaction().execute(run) : run(db)));
 }
 
 /** Whether writing `rows` rows takes more than one statement (then a caller wants them in a transaction). */

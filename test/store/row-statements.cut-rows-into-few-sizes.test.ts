@@ -15,7 +15,7 @@ import {
   retriedOnDeadlock,
   STATEMENT_ROWS,
   takesSeveralStatements,
-  writeRows,
+  writeRounds,
 } from "../../src/store/row-statements.js";
 import type { Database } from "../../src/store/schema.js";
 
@@ -45,7 +45,7 @@ describe("takesSeveralStatements", () => {
   });
 });
 
-describe("writeRows", () => {
+describe("writeRounds", () => {
   it("refuses a statement with a value that is not one of its rows'", async () => {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(":memory:") }) });
     const withOwnValue: RowStatement<{ domain: string }> = {
@@ -56,7 +56,7 @@ describe("writeRows", () => {
           .values(rows as never)
           .onConflict((oc) => oc.column("domain").doUpdateSet({ checked_at: 5 } as never)),
     };
-    await expect(writeRows(db, db, withOwnValue, [{ domain: "a.test" }])).rejects.toThrow(
+    await expect(writeRounds(db, withOwnValue, [[{ domain: "a.test" }]])).rejects.toThrow(
       "a row statement takes its rows' values only, not 5",
     );
     await db.destroy();
