@@ -20,19 +20,17 @@
  */
 import "./test-names.js";
 import { loadavg } from "node:os";
-import { join } from "node:path";
-import autocannon from "autocannon";
 import { checkInput } from "../harness/check-input.js";
 import { addMailDomain, wholeTreeFixture, type ZoneNames } from "../harness/mail-zones.js";
 import { MemoryResolver } from "../harness/memory-resolver.js";
 import { Zones } from "../harness/zones.js";
 import type { DnsResolver } from "../src/core/dns.js";
-import { openStore } from "../src/store/index.js";
 import type { ColdQuery } from "./bare-route.js";
 import { engineDeps } from "./checks.js";
+import { anotherKey, type ColdRun, checkAll, domainName } from "./cold-checks.js";
 import { CONNECTIONS } from "./load.js";
 import { type FigureRow, finish, formatCount, median } from "./report.js";
-import { build, cpuMicros, openWorld, type Served, serveBare, serveMailrisk, type World } from "./served.js";
+import { build, openWorld, type Served, serveBare, serveMailrisk } from "./served.js";
 
 const DOMAINS = Number(process.env.BENCH_COLD_DOMAINS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -41,8 +39,6 @@ const AT_LEAST_RATE = 2000;
 const AT_LEAST_RATIO = 0.8;
 /** The domain whose check names the queries and the answer the bare route repeats. */
 const MODEL = "cold-model.com";
-
-const domainName = (i: number) => `cold-${i}.com`;
 
 /**
  * The queries the check engine asks for `domain`, in the order asked, each with its
@@ -71,78 +67,6 @@ async function queriesOf(domain: string, names: ZoneNames): Promise<ColdQuery[]>
   // Rounds numbered 0, 1, … in order.
   const rounds = [...new Set(asked.map((query) => query.round))].sort((a, b) => a - b);
   return asked.map((query) => ({ ...query, round: rounds.indexOf(query.round) }));
-}
-
-interface ColdRun {
-  rate: number;
-  p99: number;
-  failures: number;
-  queriesPerCheck: number;
-  cpuMicros: number;
-}
-
-/** Checks each of `domains` once on `server`, CONNECTIONS at a time, the keys `secrets` in turn. */
-async function checkAll(
-  server: Served,
-  world: World,
-  secrets: readonly string[],
-  domains: readonly string[],
-): Promise<ColdRun> {
-  let next = 0;
-  const queriesBefore = (await world.dns.stats()).queries;
-  const cpuBefore = await cpuMicros(server.pid);
-  const started = performance.now();
-  let lastAnswer = started;
-  const run = autocannon({
-    url: server.url,
-    connections: CONNECTIONS,
-    amount: domains.length,
-    timeout: 30,
-    requests: [
-      {
-        method: "POST",
-        path: "/v2/",
-        setupRequest: (request) => {
-          const at = next++;
-          return {
-            ...request,
-            headers: {
-              authorization: `Bearer ${secrets[at % secrets.length]}`,
-              "content-type": "application/x-www-form-urlencoded",
-            },
-            body: `domain=${domains[at % domains.length]}`,
-          };
-        },
-      },
-    ],
-  });
-  run.on("response", () => {
-    lastAnswer = performance.now();
-  });
-  const result = await run;
-  const seconds = (lastAnswer - started) / 1000;
-  const queries = (await world.dns.stats()).queries - queriesBefore;
-  return {
-    rate: domains.length / seconds,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    queriesPerCheck: queries / domains.length,
-    cpuMicros: ((await cpuMicros(server.pid)) - cpuBefore) / domains.length,
-  };
-}
-
-/**
- * A second key on the world's plan: the checks come from two clients, as one key holds at
- * most half of the API's look-up budget of 64 (docs/security.md "Fair look-ups"), which
- * CONNECTIONS checks of one key at a time would pass.
- */
-async function anotherKey(world: World): Promise<string> {
-  const store = await openStore({ dialect: "sqlite", path: join(world.dir, "mailrisk.db") });
-  try {
-    return (await store.keys.createKey({ plan: "bench", now: new Date() })).secret;
-  } finally {
-    await store.close();
-  }
 }
 
 async function post(url: string, secret: string, domain: string): Promise<string> {
