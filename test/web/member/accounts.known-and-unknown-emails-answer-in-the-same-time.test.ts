@@ -99,7 +99,8 @@ interface Timings {
 }
 
 /** At most 2 ms (paced) or a tenth of the slower median, whichever is more. */
-const allowedOf = ({ pace, known, unknown }: Timings) => Math.max(pace.bound(2), 0.1 * Math.max(known, unknown));
+const allowedOf = ({ pace, known, unknown }: Timings) =>
+  Math.max(pace.bound(2), 0.1 * Math.max(known, unknown));
 
 const withinBound = (timed: Timings) => Math.abs(timed.difference) < allowedOf(timed);
 
