@@ -33,10 +33,13 @@ export interface Profile {
 /** Now on the profiles' clock (µs): the start of a profile's window, taken in another process. */
 export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
-/** A profile folder's main-thread file (`CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`; other threads are not 0). */
+/**
+ * A profile folder's newest main-thread file (`CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`;
+ * other threads are not 0): a folder given again (BENCH_PROFILE_DIR) keeps the older runs.
+ */
 export async function mainThreadProfile(dir: string): Promise<{ file: string; profile: Profile }> {
   const files = (await readdir(dir)).filter((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name));
-  const [name] = files.sort();
+  const name = files.sort().at(-1);
   if (!name) throw new Error(`no main-thread profile in ${dir}`);
   const file = join(dir, name);
   return { file, profile: JSON.parse(await readFile(file, "utf8")) as Profile };

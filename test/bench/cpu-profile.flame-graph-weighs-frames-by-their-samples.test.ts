@@ -2,10 +2,20 @@
  * The flame graph of `npm run profile:http` and `profile:cold` (bench/cpu-profile.ts):
  * frames of the same name under one parent merged, each as wide as its samples (its own
  * and its callees'), idle time and samples before the window's start left out, every
- * name escaped, and each frame's figures in its tooltip.
+ * name escaped, and each frame's figures in its tooltip; the profile read is the
+ * folder's newest of the main thread.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTree, flameGraphSvg, heaviest, type Profile } from "../../bench/cpu-profile.js";
+import {
+  callTree,
+  flameGraphSvg,
+  heaviest,
+  mainThreadProfile,
+  type Profile,
+} from "../../bench/cpu-profile.js";
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
   id,
@@ -69,5 +79,21 @@ describe("a CPU profile's flame graph", () => {
     );
     expect(svg).toContain("<title>write&lt;1&gt; node:net:2: 1 samples, 16.67 %</title>");
     expect(svg).not.toContain("write<1>");
+  });
+
+  it("reads a folder's newest main-thread profile, not another thread's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mailrisk-profiles-"));
+    try {
+      const write = (name: string, startTime: number) =>
+        writeFile(join(dir, name), JSON.stringify({ ...PROFILE, startTime }));
+      await write("CPU.20261129.101500.4242.0.001.cpuprofile", 1);
+      await write("CPU.20261129.111500.4343.0.001.cpuprofile", 2);
+      await write("CPU.20261129.111501.4343.1.002.cpuprofile", 3);
+      const { file, profile } = await mainThreadProfile(dir);
+      expect(file).toBe(join(dir, "CPU.20261129.111500.4343.0.001.cpuprofile"));
+      expect(profile.startTime).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
