@@ -134,7 +134,8 @@ export const DEADLOCK_TRIES = 3;
  * Runs `write` again when PostgreSQL rolled it back to end a deadlock, up to DEADLOCK_TRIES
  * times: a multi-row write locks its rows one after another, and another statement may
  * lock the same rows in another order (PostgreSQL's own order of an `in` list, say). The
- * writes here are upserts whose outcome does not depend on being run twice.
+ * victim's transaction (or lone statement) was rolled back whole, so the write runs again
+ * from nothing: an upsert that counts (the evidence's `seen + 1`) still counts once.
  */
 export async function retriedOnDeadlock<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
