@@ -5,12 +5,22 @@
  */
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { addMailDomain, type ZoneNames } from "../harness/mail-zones.js";
 import { openStore } from "../src/store/index.js";
 import { CONNECTIONS } from "./load.js";
 import { cpuMicros, type Served, type World } from "./served.js";
 
 /** The i-th unseen domain: each a working mail domain of its own in the world's DNS. */
 export const domainName = (i: number) => `cold-${i}.com`;
+
+/** The unseen domains `from`, `from + 1`, … (`count` of them). */
+export const domainNames = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => domainName(from + i));
+
+/** The first `count` unseen domains added to `names`, each its own mail server (`own-server`). */
+export function addColdDomains(names: ZoneNames, count: number): void {
+  for (let i = 0; i < count; i++) addMailDomain(names, domainName(i), "own-server");
+}
 
 export interface ColdRun {
   rate: number;

@@ -27,7 +27,14 @@ import { Zones } from "../harness/zones.js";
 import type { DnsResolver } from "../src/core/dns.js";
 import type { ColdQuery } from "./bare-route.js";
 import { engineDeps } from "./checks.js";
-import { anotherKey, type ColdRun, checkAll, domainName } from "./cold-checks.js";
+import {
+  addColdDomains,
+  anotherKey,
+  type ColdRun,
+  checkAll,
+  domainName,
+  domainNames,
+} from "./cold-checks.js";
 import { CONNECTIONS } from "./load.js";
 import { type FigureRow, finish, formatCount, median } from "./report.js";
 import { build, openWorld, type Served, serveBare, serveMailrisk } from "./served.js";
@@ -89,7 +96,7 @@ async function main(): Promise<void> {
   const total = WARMUP_DOMAINS + ROUNDS * DOMAINS;
   const names: ZoneNames = {};
   addMailDomain(names, MODEL, "own-server");
-  for (let i = 0; i < total; i++) addMailDomain(names, domainName(i), "own-server");
+  addColdDomains(names, total);
   const queries = await queriesOf(MODEL, names);
   const world = await openWorld(names);
   const servers: Served[] = [];
@@ -107,13 +114,12 @@ async function main(): Promise<void> {
     const bareAnswer = await post(bare.url, world.secret, MODEL);
     if (bareAnswer !== answer) throw new Error(`the bare route answers ${bareAnswer}, not ${answer}`);
 
-    const slice = (from: number, length: number) => Array.from({ length }, (_, i) => domainName(from + i));
-    const warmup = slice(0, WARMUP_DOMAINS);
+    const warmup = domainNames(0, WARMUP_DOMAINS);
     await checkAll(service, world, secrets, warmup);
     await checkAll(bare, world, secrets, warmup);
     const runs: { mailrisk: ColdRun; bare: ColdRun }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const domains = slice(WARMUP_DOMAINS + round * DOMAINS, DOMAINS);
+      const domains = domainNames(WARMUP_DOMAINS + round * DOMAINS, DOMAINS);
       const ours = round % 2 === 0 ? await checkAll(service, world, secrets, domains) : undefined;
       const theirs = await checkAll(bare, world, secrets, domains);
       const mailrisk = ours ?? (await checkAll(service, world, secrets, domains));

@@ -17,8 +17,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { addMailDomain, type ZoneNames } from "../harness/mail-zones.js";
-import { anotherKey, checkAll, domainName } from "./cold-checks.js";
+import type { ZoneNames } from "../harness/mail-zones.js";
+import { addColdDomains, anotherKey, checkAll, domainNames } from "./cold-checks.js";
 import { callTree, flameGraphSvg, heaviest, mainThreadProfile, monotonicMicros } from "./cpu-profile.js";
 import { CONNECTIONS } from "./load.js";
 import { describeMachine } from "./machine.js";
@@ -66,16 +66,15 @@ const cached: Mode = {
 function cold(): Mode {
   const warmup = Math.ceil(COLD_DOMAINS / 2);
   const names: ZoneNames = {};
-  for (let i = 0; i < warmup + COLD_DOMAINS; i++) addMailDomain(names, domainName(i), "own-server");
-  const slice = (from: number, length: number) => Array.from({ length }, (_, i) => domainName(from + i));
+  addColdDomains(names, warmup + COLD_DOMAINS);
   return {
     title: `cold checks, ${COLD_DOMAINS.toLocaleString("en-US")} unseen domains of POST /v2/ after ${warmup.toLocaleString("en-US")} of warm-up`,
     names,
     async load(service, world) {
       const secrets = [world.secret, await anotherKey(world)];
-      await checkAll(service, world, secrets, slice(0, warmup));
+      await checkAll(service, world, secrets, domainNames(0, warmup));
       const from = monotonicMicros();
-      const run = await checkAll(service, world, secrets, slice(warmup, COLD_DOMAINS));
+      const run = await checkAll(service, world, secrets, domainNames(warmup, COLD_DOMAINS));
       console.log(
         `${run.rate.toFixed(0)} checks/s under the profiler, ${run.cpuMicros.toFixed(0)} µs of CPU a check, ${run.failures} failed`,
       );
